@@ -1,0 +1,74 @@
+//! The environment hooks every test and power user relies on, read once at start-up.
+
+use std::path::PathBuf;
+
+/// Overrides the folder that holds the database and settings.
+pub const DATA_DIR_VAR: &str = "SIGHTLINE_DATA_DIR";
+/// Overrides the service's base URL (tests point it at a local sandbox).
+pub const BASE_URL_VAR: &str = "SIGHTLINE_BASE_URL";
+/// `1` forces demo mode: the embedded sandbox, even when a key is stored.
+pub const DEMO_VAR: &str = "SIGHTLINE_DEMO";
+
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Environment {
+    pub data_dir: Option<PathBuf>,
+    pub base_url: Option<String>,
+    pub force_demo: bool,
+}
+
+impl Environment {
+    pub fn from_process() -> Self {
+        Self::from_lookup(|name| std::env::var(name).ok())
+    }
+
+    /// Reads the hooks through `lookup`, so tests need not touch the process environment.
+    pub fn from_lookup(lookup: impl Fn(&str) -> Option<String>) -> Self {
+        let non_empty = |name: &str| {
+            lookup(name)
+                .map(|v| v.trim().to_owned())
+                .filter(|v| !v.is_empty())
+        };
+        Self {
+            data_dir: non_empty(DATA_DIR_VAR).map(PathBuf::from),
+            base_url: non_empty(BASE_URL_VAR).map(|url| url.trim_end_matches('/').to_owned()),
+            force_demo: matches!(non_empty(DEMO_VAR).as_deref(), Some("1" | "true" | "yes")),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashMap;
+
+    fn env_of(pairs: &[(&str, &str)]) -> Environment {
+        let map: HashMap<String, String> = pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        Environment::from_lookup(|name| map.get(name).cloned())
+    }
+
+    #[test]
+    fn nothing_set_means_no_overrides() {
+        assert_eq!(env_of(&[]), Environment::default());
+    }
+
+    #[test]
+    fn reads_every_hook() {
+        let env = env_of(&[
+            (DATA_DIR_VAR, "/tmp/sightline-data"),
+            (BASE_URL_VAR, "http://127.0.0.1:8787/"),
+            (DEMO_VAR, "1"),
+        ]);
+        assert_eq!(env.data_dir, Some(PathBuf::from("/tmp/sightline-data")));
+        assert_eq!(env.base_url.as_deref(), Some("http://127.0.0.1:8787"));
+        assert!(env.force_demo);
+    }
+
+    #[test]
+    fn blank_values_and_other_demo_values_are_ignored() {
+        let env = env_of(&[(DATA_DIR_VAR, "  "), (BASE_URL_VAR, ""), (DEMO_VAR, "0")]);
+        assert_eq!(env, Environment::default());
+    }
+}

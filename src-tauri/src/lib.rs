@@ -1,0 +1,149 @@
+//! The Sightline desktop shell: window, state and the commands the UI calls.
+
+pub mod commands;
+pub mod environment;
+pub mod keychain;
+pub mod state;
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use tauri::{Manager, Runtime};
+
+use environment::Environment;
+use keychain::{KeyringStore, SecretStore};
+use state::AppState;
+
+/// The service name of our keychain entries: the app identifier, so other apps' entries never clash.
+pub const KEYCHAIN_SERVICE: &str = "app.sightline.desktop";
+
+/// Registers state and commands on any runtime, so tests can build the same app on the mock one.
+pub fn configure<R: Runtime>(
+    builder: tauri::Builder<R>,
+    environment: Environment,
+    secrets: Arc<dyn SecretStore>,
+) -> tauri::Builder<R> {
+    builder
+        .setup(move |app| {
+            Ok(manage_state(
+                app.handle(),
+                environment.clone(),
+                secrets.clone(),
+            )?)
+        })
+        .invoke_handler(tauri::generate_handler![commands::app_info])
+}
+
+/// Creates the data folder and registers the shared state. Runs once, when the app is ready.
+pub fn manage_state<R: Runtime>(
+    app: &tauri::AppHandle<R>,
+    environment: Environment,
+    secrets: Arc<dyn SecretStore>,
+) -> Result<(), String> {
+    let data_dir = resolve_data_dir(&environment, app.path().app_data_dir())?;
+    std::fs::create_dir_all(&data_dir).map_err(|error| {
+        format!(
+            "Could not create the data folder {}: {error}",
+            data_dir.display()
+        )
+    })?;
+    app.manage(AppState {
+        data_dir,
+        environment,
+        secrets,
+    });
+    Ok(())
+}
+
+/// `SIGHTLINE_DATA_DIR` wins; otherwise the platform's per-user app data folder.
+fn resolve_data_dir(
+    environment: &Environment,
+    platform_dir: tauri::Result<PathBuf>,
+) -> Result<PathBuf, String> {
+    match &environment.data_dir {
+        Some(dir) => Ok(dir.clone()),
+        None => platform_dir.map_err(|error| format!("Could not find a data folder: {error}")),
+    }
+}
+
+pub fn run() {
+    let secrets: Arc<dyn SecretStore> = Arc::new(KeyringStore::new(KEYCHAIN_SERVICE));
+    configure(
+        tauri::Builder::default(),
+        Environment::from_process(),
+        secrets,
+    )
+    .run(tauri::generate_context!())
+    .expect("Sightline could not start");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::keychain::MemoryStore;
+    use tauri::ipc::{CallbackFn, InvokeBody};
+    use tauri::test::{get_ipc_response, mock_builder, mock_context, noop_assets, INVOKE_KEY};
+    use tauri::webview::InvokeRequest;
+
+    fn invoke(
+        webview: &tauri::WebviewWindow<tauri::test::MockRuntime>,
+        cmd: &str,
+    ) -> serde_json::Value {
+        let request = InvokeRequest {
+            cmd: cmd.into(),
+            callback: CallbackFn(0),
+            error: CallbackFn(1),
+            url: "tauri://localhost".parse().unwrap(),
+            body: InvokeBody::default(),
+            headers: Default::default(),
+            invoke_key: INVOKE_KEY.to_string(),
+        };
+        get_ipc_response(webview, request)
+            .expect("command failed")
+            .deserialize::<serde_json::Value>()
+            .unwrap()
+    }
+
+    #[test]
+    fn app_info_reports_version_data_dir_and_keychain() {
+        let data = tempfile::tempdir().unwrap();
+        let data_dir = data.path().join("nested").join("data");
+        let environment = Environment {
+            data_dir: Some(data_dir.clone()),
+            ..Default::default()
+        };
+        let secrets: Arc<dyn SecretStore> = Arc::new(MemoryStore::default());
+        let app = configure(mock_builder(), environment.clone(), secrets.clone())
+            .build(mock_context(noop_assets()))
+            .unwrap();
+        // The mock runtime has no event loop to fire the setup hook: run what it runs.
+        manage_state(app.handle(), environment, secrets).unwrap();
+        let webview = tauri::WebviewWindowBuilder::new(&app, "main", Default::default())
+            .build()
+            .unwrap();
+
+        let info = invoke(&webview, "app_info");
+        assert_eq!(info["version"], env!("CARGO_PKG_VERSION"));
+        assert_eq!(info["dataDir"], data_dir.display().to_string());
+        assert_eq!(info["keychain"]["reachable"], true);
+        assert_eq!(info["demoForced"], false);
+        assert!(data_dir.is_dir(), "the data folder is created at start-up");
+    }
+
+    #[test]
+    fn data_dir_override_beats_the_platform_folder() {
+        let env = Environment {
+            data_dir: Some("/tmp/over".into()),
+            ..Default::default()
+        };
+        assert_eq!(
+            resolve_data_dir(&env, Ok("/home/x/.local/share".into())).unwrap(),
+            PathBuf::from("/tmp/over")
+        );
+        let plain = Environment::default();
+        assert_eq!(
+            resolve_data_dir(&plain, Ok("/home/x".into())).unwrap(),
+            PathBuf::from("/home/x")
+        );
+    }
+}
