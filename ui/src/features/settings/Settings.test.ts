@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { render, screen } from '@testing-library/svelte';
+import userEvent from '@testing-library/user-event';
+import { mockIPC } from '@tauri-apps/api/mocks';
+import Settings from './Settings.svelte';
+import type { AppInfo } from '../../lib/ipc';
+
+const info: AppInfo = {
+  version: '0.1.0',
+  dataDir: '/home/reader/.local/share/app.sightline.desktop',
+  keychain: { reachable: true, detail: 'Secret Service (GNOME Keyring or KWallet)' },
+  demoForced: false,
+};
+
+describe('Settings', () => {
+  it('shows the version, the data folder and a reachable keychain', async () => {
+    mockIPC((cmd) => (cmd === 'app_info' ? info : undefined));
+    render(Settings);
+    expect(await screen.findByTestId('app-version')).toHaveTextContent('0.1.0');
+    expect(screen.getByTestId('data-dir')).toHaveTextContent(info.dataDir);
+    expect(screen.getByTestId('keychain-status')).toHaveTextContent('Reachable');
+    expect(screen.getByRole('heading', { name: 'Settings' })).toBeInTheDocument();
+  });
+
+  it('explains an unreachable keychain and lets the user check again', async () => {
+    let calls = 0;
+    mockIPC((cmd) => {
+      if (cmd !== 'app_info') return undefined;
+      calls += 1;
+      return { ...info, keychain: { reachable: calls > 1, detail: 'it may be locked or not running' } };
+    });
+    render(Settings);
+    expect(await screen.findByTestId('keychain-status')).toHaveTextContent('Not reachable');
+    expect(screen.getByText(/unlock\s+or start it/)).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Check again' }));
+    expect(await screen.findByText('Reachable')).toBeInTheDocument();
+  });
+
+  it('says what failed when the command fails, with a retry', async () => {
+    mockIPC(() => {
+      throw new Error('the data folder is not writable');
+    });
+    render(Settings);
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('the data folder is not writable');
+    expect(screen.getByRole('button', { name: 'Try again' })).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,15 @@
+import { describe, expect, it } from 'vitest';
+import { defaultScreenId, screenFromHash, screens } from './screens';
+
+describe('screenFromHash', () => {
+  it('finds each registered screen by its hash', () => {
+    for (const screen of screens) {
+      expect(screenFromHash(`#/${screen.id}`).id).toBe(screen.id);
+    }
+  });
+
+  it('falls back to the default screen for an empty or unknown hash', () => {
+    expect(screenFromHash('').id).toBe(defaultScreenId);
+    expect(screenFromHash('#/no-such-screen').id).toBe(defaultScreenId);
+  });
+});
