@@ -614,6 +614,15 @@ async fn run() {
     })
     .await;
 
+    let by_text = HistoryQuery {
+        text: Some(words[300].clone()),
+        ..Default::default()
+    };
+    measure("history, text in parameters, page of 100", runs, || {
+        store.history(&by_text)
+    })
+    .await;
+
     println!("\n== batched archive inserts (one transaction per request, fsync on commit)");
     let fresh_dir = tempfile::tempdir_in(&dir).unwrap();
     let fresh_path = fresh_dir.path().join("fresh.db");

@@ -7,6 +7,8 @@
 //!   finish it. This is what streams use: the row exists while the stream runs, a cancelled or
 //!   cut stream is finished with status `cancelled` / `interrupted` and keeps what arrived, and
 //!   rows left `running` by a crash are closed by [`Store::recover_unfinished`] at start-up.
+//!   [`Store::record_billing`] puts a stream's cost (known from its headers) on the ledger at
+//!   once, so a crash mid-stream never loses money already spent.
 //!   `begin_request` also tells the app that a request id was already used, so a replayed
 //!   command is never sent (and paid) twice.
 
@@ -306,6 +308,43 @@ impl Store {
         Ok(done.rows_affected())
     }
 
+    /// Records the billing of a begun request as soon as it is known (a stream bills in its
+    /// headers, before the first event), so the money is on the ledger even if the app stops
+    /// before the stream ends. False when no such request is running. Finishing the request
+    /// later does not add the cost a second time.
+    pub async fn record_billing(&self, request_id: &str, billing: &Billing) -> Result<bool> {
+        let nanos = to_nanos(billing.cost)?;
+        let mut tx = self.begin_write().await?;
+        let Some((id, RequestStatus::Running)) = find_request(&mut tx, request_id).await? else {
+            return Ok(false);
+        };
+        let (at, operation, key_label): (i64, String, Option<String>) =
+            sqlx::query_as("SELECT started_at, operation, key_label FROM history WHERE id = ?")
+                .bind(id)
+                .fetch_one(&mut *tx)
+                .await?;
+        sqlx::query(
+            "UPDATE history SET cost_nanos = ?, usage_count = ?, service = ?, currency = ?
+             WHERE id = ?",
+        )
+        .bind(nanos)
+        .bind(billing.usage_count)
+        .bind(&billing.service)
+        .bind(&billing.currency)
+        .bind(id)
+        .execute(&mut *tx)
+        .await?;
+        let entry = LedgerEntry {
+            history_id: id,
+            at,
+            operation: &operation,
+            key_label: key_label.as_deref(),
+        };
+        insert_ledger_once(&mut tx, &entry, billing, nanos).await?;
+        tx.commit().await?;
+        Ok(true)
+    }
+
     /// The history list, newest first, filtered.
     pub async fn history(&self, query: &HistoryQuery) -> Result<Vec<HistoryEntry>> {
         let mut sql =
@@ -440,8 +479,9 @@ async fn write_record(conn: &mut SqliteConnection, r: &RequestRecord) -> Result<
                 sqlx::query(
                 "UPDATE history SET started_at = ?, operation = ?, params_json = ?, key_label = ?,
                      mode = ?, status = ?, error_class = ?, error_message = ?, duration_ms = ?,
-                     result_count = ?, cost_nanos = ?, usage_count = ?, service = ?, currency = ?,
-                     cursor = ?, next_cursor = ?, parent_id = ?
+                     result_count = ?, cost_nanos = COALESCE(?, cost_nanos),
+                     usage_count = COALESCE(?, usage_count), service = COALESCE(?, service),
+                     currency = COALESCE(?, currency), cursor = ?, next_cursor = ?, parent_id = ?
                  WHERE id = ?",
             )
             .bind(to_ms(r.started_at))
@@ -503,27 +543,55 @@ async fn write_record(conn: &mut SqliteConnection, r: &RequestRecord) -> Result<
             .await?;
     }
     if let (Some(billing), Some(nanos)) = (&r.billing, cost_nanos) {
-        sqlx::query(
-            "INSERT INTO ledger (history_id, at, service, operation, key_label, cost_nanos,
-                 usage_count, currency)
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-        )
-        .bind(history_id)
-        .bind(to_ms(r.started_at))
-        .bind(&billing.service)
-        .bind(&r.operation)
-        .bind(r.key_label.as_deref().unwrap_or(""))
-        .bind(nanos)
-        .bind(billing.usage_count)
-        .bind(&billing.currency)
-        .execute(&mut *conn)
-        .await?;
+        let entry = LedgerEntry {
+            history_id,
+            at: to_ms(r.started_at),
+            operation: &r.operation,
+            key_label: r.key_label.as_deref(),
+        };
+        insert_ledger_once(conn, &entry, billing, nanos).await?;
     }
     let seen_at = to_ms(r.started_at);
     archive::write_posts(conn, Some(history_id), seen_at, &r.posts).await?;
     archive::write_users(conn, seen_at, &r.users).await?;
     archive::write_links(conn, Some(history_id), seen_at, &r.links).await?;
     Ok(RecordOutcome::Recorded { history_id })
+}
+
+/// Where a ledger row comes from.
+struct LedgerEntry<'a> {
+    history_id: i64,
+    at: i64,
+    operation: &'a str,
+    key_label: Option<&'a str>,
+}
+
+/// Adds the ledger row of a request unless it has one already (a stream's billing may have
+/// been recorded when it started).
+async fn insert_ledger_once(
+    conn: &mut SqliteConnection,
+    entry: &LedgerEntry<'_>,
+    billing: &Billing,
+    cost_nanos: i64,
+) -> Result<()> {
+    sqlx::query(
+        "INSERT INTO ledger (history_id, at, service, operation, key_label, cost_nanos,
+             usage_count, currency)
+         SELECT ?, ?, ?, ?, ?, ?, ?, ?
+         WHERE NOT EXISTS (SELECT 1 FROM ledger WHERE history_id = ?)",
+    )
+    .bind(entry.history_id)
+    .bind(entry.at)
+    .bind(&billing.service)
+    .bind(entry.operation)
+    .bind(entry.key_label.unwrap_or(""))
+    .bind(cost_nanos)
+    .bind(billing.usage_count)
+    .bind(&billing.currency)
+    .bind(entry.history_id)
+    .execute(&mut *conn)
+    .await?;
+    Ok(())
 }
 
 fn push_history_filters(sql: &mut QueryBuilder<'_, Sqlite>, q: &HistoryQuery) {
@@ -703,6 +771,67 @@ pub(crate) mod tests {
         assert_eq!(entry.status, RequestStatus::Interrupted);
         assert!(entry.error_message.is_some());
         assert_eq!(store.recover_unfinished().await.unwrap(), 0);
+    }
+
+    #[tokio::test]
+    async fn stream_billing_recorded_at_start_is_counted_once_and_survives_a_crash() {
+        let (store, _dir) = temp_store().await;
+        let pending = PendingRequest {
+            request_id: "s".into(),
+            started_at: at(12, 0),
+            operation: "ai_search".into(),
+            params_json: "{}".into(),
+            key_label: Some("work".into()),
+            mode: "live".into(),
+        };
+        assert!(!store
+            .record_billing("s", &billing("0.004", 1, "ai"))
+            .await
+            .unwrap());
+        let id = store.begin_request(&pending).await.unwrap().history_id();
+        assert!(store
+            .record_billing("s", &billing("0.004", 1, "ai"))
+            .await
+            .unwrap());
+        let ledger = || async {
+            sqlx::query_as::<_, (i64, i64)>(
+                "SELECT count(*), COALESCE(sum(cost_nanos), 0) FROM ledger",
+            )
+            .fetch_one(&store.pool)
+            .await
+            .unwrap()
+        };
+        // Recorded twice (e.g. a retried event): still one ledger row.
+        store
+            .record_billing("s", &billing("0.004", 1, "ai"))
+            .await
+            .unwrap();
+        assert_eq!(ledger().await, (1, 4_000_000));
+
+        // The app dies here; on restart the row is interrupted but the money is kept.
+        store.recover_unfinished().await.unwrap();
+        let entry = store.history_entry(id).await.unwrap().unwrap();
+        assert_eq!(entry.status, RequestStatus::Interrupted);
+        assert_eq!(entry.billing, Some(billing("0.004", 1, "ai")));
+        assert_eq!(ledger().await, (1, 4_000_000));
+
+        // Or, without a crash, finishing with or without billing never adds it twice.
+        let pending2 = PendingRequest {
+            request_id: "s2".into(),
+            ..pending
+        };
+        let id2 = store.begin_request(&pending2).await.unwrap().history_id();
+        store
+            .record_billing("s2", &billing("0.004", 1, "ai"))
+            .await
+            .unwrap();
+        let mut done = record("s2", at(12, 0));
+        done.billing = None;
+        done.status = RequestStatus::Cancelled;
+        store.record_request(&done).await.unwrap();
+        assert_eq!(ledger().await, (2, 8_000_000));
+        let entry = store.history_entry(id2).await.unwrap().unwrap();
+        assert_eq!(entry.billing, Some(billing("0.004", 1, "ai")));
     }
 
     #[tokio::test]

@@ -82,8 +82,12 @@ impl Store {
     /// Opens a private in-memory database (for unit tests of callers; nothing persists).
     pub async fn open_in_memory() -> Result<Self> {
         let options = SqliteConnectOptions::from_str("sqlite::memory:")?.foreign_keys(true);
+        // One connection kept forever: closing it would drop the in-memory database.
         let pool = SqlitePoolOptions::new()
             .max_connections(1)
+            .min_connections(1)
+            .idle_timeout(None)
+            .max_lifetime(None)
             .connect_with(options)
             .await?;
         MIGRATOR.run(&pool).await?;

@@ -24,7 +24,7 @@ const HOUR_MS: i64 = 3_600_000;
 /// How many recent billed responses of a service its learned rate is averaged over.
 pub const RATE_SAMPLE: i64 = 20;
 /// Longest per-day series answered in one call (about ten years).
-const MAX_DAYS: u64 = 3_700;
+const MAX_DAYS: usize = 3_700;
 
 /// What a spend breakdown groups by.
 #[derive(Serialize, Deserialize, TS, Clone, Copy, Debug, PartialEq, Eq)]
@@ -261,9 +261,9 @@ impl Store {
         let days: Vec<NaiveDate> = first
             .iter_days()
             .take_while(|d| *d <= last)
-            .take(MAX_DAYS as usize + 1)
+            .take(MAX_DAYS + 1)
             .collect();
-        if days.len() > MAX_DAYS as usize {
+        if days.len() > MAX_DAYS {
             return Err(StoreError::InvalidInput(format!(
                 "a spend series covers at most {MAX_DAYS} days"
             )));

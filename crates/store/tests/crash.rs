@@ -220,6 +220,11 @@ fn killed_writer_loses_no_committed_request_and_leaves_no_partial_one() {
             offset += 500;
         }
 
+        eprintln!(
+            "crash test: {} requests reported committed across {ROUNDS} kills, {total} on disk",
+            committed.len()
+        );
+
         // The money adds up: every billed request once, in the ledger and in the roll-ups.
         let spent = store
             .spend_breakdown(
