@@ -17,10 +17,19 @@ use sightline_store::{
     RequestStatus, SpendDimension, Store, Tz,
 };
 
+/// History rows (and archived posts) in the dataset; `SIGHTLINE_BENCH_ROWS` overrides it for
+/// quick trial runs, the reported figures use the default.
 const HISTORY_ROWS: usize = 1_000_000;
 const POSTS_PER_POSTING_REQUEST: usize = 20;
-/// Every n-th request carries posts, so that the archive holds 1,000,000 posts.
-const POSTING_EVERY: usize = HISTORY_ROWS / (1_000_000 / POSTS_PER_POSTING_REQUEST);
+/// Every n-th request carries posts, so the archive holds as many posts as history rows.
+const POSTING_EVERY: usize = POSTS_PER_POSTING_REQUEST;
+
+fn history_rows() -> usize {
+    std::env::var("SIGHTLINE_BENCH_ROWS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(HISTORY_ROWS)
+}
 const BUILD_BATCH: usize = 2_000;
 const VOCABULARY: usize = 20_000;
 const DATASET_MARK: &str = "bench_dataset_v1";
@@ -205,10 +214,16 @@ fn post(rng: &mut Rng, words: &[String], id: String, created_at: DateTime<Utc>) 
     }
 }
 
-fn request(rng: &mut Rng, words: &[String], n: usize, next_post_id: &mut u64) -> RequestRecord {
+fn request(
+    rng: &mut Rng,
+    words: &[String],
+    n: usize,
+    rows: usize,
+    next_post_id: &mut u64,
+) -> RequestRecord {
     let span = (dataset_end() - dataset_start()).num_milliseconds();
     let started_at =
-        dataset_start() + chrono::Duration::milliseconds(span * n as i64 / HISTORY_ROWS as i64);
+        dataset_start() + chrono::Duration::milliseconds(span * n as i64 / rows as i64);
     let carries_posts = n % POSTING_EVERY == 0;
     let op = if carries_posts {
         &OPERATIONS[3]
@@ -293,29 +308,33 @@ async fn build_dataset(path: &Path) -> Store {
     let _ = std::fs::remove_file(format!("{}-wal", path.display()));
     let _ = std::fs::remove_file(format!("{}-shm", path.display()));
     let store = Store::open(path).await.unwrap();
+    let rows = history_rows();
     println!(
-        "dataset: building {} history rows and 1,000,000 posts in {}",
-        HISTORY_ROWS,
+        "dataset: building {rows} history rows and {rows} posts in {}",
         path.display()
     );
     let words = vocabulary();
     let mut rng = Rng(0x5eed_1234_abcd_ef01);
     let mut next_post_id = 0;
     let started = Instant::now();
+    let cpu_before = cpu_seconds();
     let mut batch = Vec::with_capacity(BUILD_BATCH);
-    for n in 0..HISTORY_ROWS {
-        batch.push(request(&mut rng, &words, n, &mut next_post_id));
+    for n in 0..rows {
+        batch.push(request(&mut rng, &words, n, rows, &mut next_post_id));
         if batch.len() == BUILD_BATCH {
             store.record_requests(&batch).await.unwrap();
             batch.clear();
         }
-        if (n + 1) % 200_000 == 0 {
+        if (n + 1) % (rows / 5).max(1) == 0 {
             println!("  {} rows, {:.1} s", n + 1, started.elapsed().as_secs_f64());
         }
     }
     store.record_requests(&batch).await.unwrap();
     store.set_setting(DATASET_MARK, &true).await.unwrap();
     store.checkpoint().await.unwrap();
+    if let (Some(a), Some(b)) = (cpu_before, cpu_seconds()) {
+        println!("dataset: {:.1} CPU-seconds (generation included)", b - a);
+    }
     println!(
         "dataset: built in {:.1} s ({} posts), file {:.0} MB",
         started.elapsed().as_secs_f64(),
@@ -358,6 +377,16 @@ where
     stats
 }
 
+/// CPU time used by this process so far (all threads, user + system), from /proc on Linux.
+/// The bench machine may be shared; posts per CPU-second does not depend on the other load.
+fn cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // Fields after the command name (which is in parentheses and may contain spaces).
+    let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+    let ticks: f64 = fields.get(11)?.parse::<f64>().ok()? + fields.get(12)?.parse::<f64>().ok()?;
+    Some(ticks / 100.0) // USER_HZ is 100 on Linux
+}
+
 fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1000.0
 }
@@ -371,7 +400,7 @@ async fn insert_rate(
     requests: usize,
     posts_per_request: usize,
     seed: u64,
-) -> f64 {
+) -> (f64, Option<f64>) {
     let run = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .unwrap()
@@ -412,10 +441,23 @@ async fn insert_rate(
         })
         .collect();
     let started = Instant::now();
+    let cpu_before = cpu_seconds();
     for record in &records {
         store.record_request(record).await.unwrap();
     }
-    (requests * posts_per_request) as f64 / started.elapsed().as_secs_f64()
+    let posts = (requests * posts_per_request) as f64;
+    let per_cpu = match (cpu_before, cpu_seconds()) {
+        (Some(a), Some(b)) if b > a => Some(posts / (b - a)),
+        _ => None,
+    };
+    (posts / started.elapsed().as_secs_f64(), per_cpu)
+}
+
+fn print_rate(label: &str, (wall, cpu): (f64, Option<f64>)) {
+    let cpu = cpu
+        .map(|c| format!("{c:.0} posts per CPU-second"))
+        .unwrap_or_default();
+    println!("{label:<58} {wall:>8.0} posts/s   {cpu}");
 }
 
 fn main() {
@@ -431,7 +473,7 @@ async fn run() {
         .map(PathBuf::from)
         .unwrap_or_else(|| std::env::temp_dir().join("sightline-store-bench"));
     std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("bench-1m.db");
+    let path = dir.join(format!("bench-{}.db", history_rows()));
     let total = Instant::now();
 
     let store = build_dataset(&path).await;
@@ -447,7 +489,7 @@ async fn run() {
         s.close().await;
     }
     opens.sort();
-    println!("open + migrate (1M-row database)                           median {:>8.2} ms   max {:>8.2} ms", ms(opens[5]), ms(opens[9]));
+    println!("open + migrate (existing database)                          median {:>8.2} ms   max {:>8.2} ms", ms(opens[5]), ms(opens[9]));
 
     let store = Store::open(&path).await.unwrap();
     let ny: Tz = "America/New_York".parse().unwrap();
@@ -457,7 +499,7 @@ async fn run() {
     let month_start = today.with_day(1).unwrap();
     let days_ago = |n: u64| today.checked_sub_days(chrono::Days::new(n)).unwrap();
 
-    println!("\n== spend (1,000,000 history rows, ~900k billed)");
+    println!("\n== spend ({} history rows, 90% billed)", history_rows());
     let runs = 30;
     measure(
         "totals: today, this month, all time (New York)",
@@ -532,7 +574,10 @@ async fn run() {
     })
     .await;
 
-    println!("\n== archive full-text search (1,000,000 posts), top 50");
+    println!(
+        "\n== archive full-text search ({} posts), top 50",
+        history_rows()
+    );
     let words = vocabulary();
     let search = |text: String, sort: PostSort| PostQuery {
         text: Some(text),
@@ -628,11 +673,11 @@ async fn run() {
     let fresh_path = fresh_dir.path().join("fresh.db");
     let fresh = Store::open(&fresh_path).await.unwrap();
     let rate = insert_rate(&fresh, &words, 200, 100, 11).await;
-    println!("fresh database, 200 requests x 100 posts                   {rate:>10.0} posts/s");
+    print_rate("fresh database, 200 requests x 100 posts", rate);
     let rate = insert_rate(&store, &words, 100, 100, 12).await;
-    println!("1M-post database, 100 requests x 100 posts                 {rate:>10.0} posts/s");
+    print_rate("full database, 100 requests x 100 posts", rate);
     let rate = insert_rate(&store, &words, 200, 20, 13).await;
-    println!("1M-post database, 200 requests x 20 posts                  {rate:>10.0} posts/s");
+    print_rate("full database, 200 requests x 20 posts", rate);
 
     println!("\n== size");
     let size_dir = tempfile::tempdir_in(&dir).unwrap();
@@ -656,7 +701,7 @@ async fn run() {
         sample.iter().map(|p| p.raw_json.len()).sum::<usize>() as f64 / sample.len() as f64;
     println!("database size per 1,000 posts (100,000 posts, FTS included) {:>8.0} KB  (raw JSON averages {raw_avg:.0} bytes a post)", per_thousand / 1e3);
     println!(
-        "1M-history + 1M-post database file                          {:>8.0} MB",
+        "whole benchmark database file                               {:>8.0} MB",
         file_size(&path) as f64 / 1e6
     );
 

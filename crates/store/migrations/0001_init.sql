@@ -146,6 +146,10 @@ CREATE VIRTUAL TABLE posts_fts USING fts5(
     content = 'posts', content_rowid = 'pk',
     tokenize = 'unicode61 remove_diacritics 2'
 );
+-- Relevance: a hit in a hashtag or on the author says more about a post than one word among
+-- many in its text (columns: text, author name, handle, hashtags). Set as the table's rank so
+-- `ORDER BY rank` lets FTS5 sort internally, which is several times faster than bm25() in SQL.
+INSERT INTO posts_fts (posts_fts, rank) VALUES ('rank', 'bm25(1.0, 2.0, 2.0, 3.0)');
 CREATE TRIGGER posts_fts_insert AFTER INSERT ON posts BEGIN
     INSERT INTO posts_fts (rowid, text, author_name, author_username, hashtags)
     VALUES (NEW.pk, NEW.text, NEW.author_name, NEW.author_username, NEW.hashtags);

@@ -244,20 +244,48 @@ pub(crate) fn fts_match_expression(input: &str) -> Option<String> {
     (!terms.is_empty()).then(|| terms.join(" "))
 }
 
+/// Posts per multi-row statement: one statement per chunk instead of two per post is what
+/// makes large pages cheap to archive (20 parameters a post, far below SQLite's limit).
+const POST_CHUNK: usize = 100;
+
 pub(crate) async fn write_posts(
     conn: &mut SqliteConnection,
     history_id: Option<i64>,
     seen_at: i64,
     posts: &[NewPost],
 ) -> Result<()> {
-    for p in posts {
-        let pk: i64 = sqlx::query_scalar(
+    for chunk in posts.chunks(POST_CHUNK) {
+        let mut sql = QueryBuilder::<Sqlite>::new(
             "INSERT INTO posts (id, conversation_id, author_id, author_username, author_name,
                  author_verified, text, lang, created_at, like_count, retweet_count, reply_count,
                  quote_count, view_count, bookmark_count, hashtags, url, raw_json, first_seen,
-                 last_seen)
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-             ON CONFLICT (id) DO UPDATE SET
+                 last_seen) ",
+        );
+        sql.push_values(chunk, |mut row, p| {
+            row.push_bind(&p.id)
+                .push_bind(&p.conversation_id)
+                .push_bind(&p.author_id)
+                .push_bind(&p.author_username)
+                .push_bind(&p.author_name)
+                .push_bind(p.author_verified)
+                .push_bind(&p.text)
+                .push_bind(&p.lang)
+                .push_bind(to_ms(p.created_at))
+                .push_bind(p.like_count)
+                .push_bind(p.retweet_count)
+                .push_bind(p.reply_count)
+                .push_bind(p.quote_count)
+                .push_bind(p.view_count)
+                .push_bind(p.bookmark_count)
+                .push_bind(join_hashtags(&p.hashtags))
+                .push_bind(&p.url)
+                .push_bind(&p.raw_json)
+                .push_bind(seen_at)
+                .push_bind(seen_at);
+        });
+        // The latest copy wins (metrics, raw record); a value missing from it keeps the known one.
+        sql.push(
+            " ON CONFLICT (id) DO UPDATE SET
                  conversation_id = excluded.conversation_id, author_id = excluded.author_id,
                  author_username = excluded.author_username, author_name = excluded.author_name,
                  author_verified = excluded.author_verified, text = excluded.text,
@@ -270,35 +298,16 @@ pub(crate) async fn write_posts(
                  first_seen = min(first_seen, excluded.first_seen),
                  last_seen = max(last_seen, excluded.last_seen)
              RETURNING pk",
-        )
-        .bind(&p.id)
-        .bind(&p.conversation_id)
-        .bind(&p.author_id)
-        .bind(&p.author_username)
-        .bind(&p.author_name)
-        .bind(p.author_verified)
-        .bind(&p.text)
-        .bind(&p.lang)
-        .bind(to_ms(p.created_at))
-        .bind(p.like_count)
-        .bind(p.retweet_count)
-        .bind(p.reply_count)
-        .bind(p.quote_count)
-        .bind(p.view_count)
-        .bind(p.bookmark_count)
-        .bind(join_hashtags(&p.hashtags))
-        .bind(&p.url)
-        .bind(&p.raw_json)
-        .bind(seen_at)
-        .bind(seen_at)
-        .fetch_one(&mut *conn)
-        .await?;
+        );
+        let pks: Vec<i64> = sql.build_query_scalar().fetch_all(&mut *conn).await?;
         if let Some(history_id) = history_id {
-            sqlx::query("INSERT OR IGNORE INTO post_sightings (post_pk, history_id) VALUES (?, ?)")
-                .bind(pk)
-                .bind(history_id)
-                .execute(&mut *conn)
-                .await?;
+            let mut sql = QueryBuilder::<Sqlite>::new(
+                "INSERT OR IGNORE INTO post_sightings (post_pk, history_id) ",
+            );
+            sql.push_values(&pks, |mut row, pk| {
+                row.push_bind(*pk).push_bind(history_id);
+            });
+            sql.build().execute(&mut *conn).await?;
         }
     }
     Ok(())
@@ -498,11 +507,8 @@ impl Store {
         let mut sql = QueryBuilder::<Sqlite>::new(format!("SELECT {POST_COLUMNS}"));
         let uses_fts = push_post_filters(&mut sql, q);
         sql.push(match (q.sort, uses_fts) {
-            // Weights: text, author name, handle, hashtags. A hit in a hashtag or on the author
-            // says more about the post than one word among many in its text.
-            (PostSort::Relevance, true) => {
-                " ORDER BY bm25(posts_fts, 1.0, 2.0, 2.0, 3.0), p.created_at DESC"
-            }
+            // `rank` is bm25 with per-column weights, configured in the migration.
+            (PostSort::Relevance, true) => " ORDER BY posts_fts.rank",
             (PostSort::Relevance | PostSort::Newest, _) => " ORDER BY p.created_at DESC, p.pk DESC",
             (PostSort::Oldest, _) => " ORDER BY p.created_at ASC, p.pk ASC",
         });
@@ -735,6 +741,33 @@ pub(crate) mod tests {
         );
         assert_eq!((b.first_seen, b.last_seen), (day(5), day(7)));
         assert_eq!(store.post_found_by("2").await.unwrap().len(), 3);
+    }
+
+    #[tokio::test]
+    async fn large_pages_with_repeated_posts_are_archived_across_chunks() {
+        let (store, _dir) = temp_store().await;
+        let mut posts: Vec<NewPost> = (0..250)
+            .map(|i| post(&format!("p{i}"), &format!("page post {i}"), day(1)))
+            .collect();
+        // The same post twice in one page (and across a chunk boundary): the later copy wins.
+        let mut repeat = post("p5", "page post 5", day(1));
+        repeat.like_count = 77;
+        posts.insert(120, repeat);
+        let mut r = record("big", day(2));
+        r.posts = posts;
+        let h = store.record_request(&r).await.unwrap().history_id();
+        assert_eq!(store.posts_count(&PostQuery::default()).await.unwrap(), 250);
+        let found = PostQuery {
+            history_id: Some(h),
+            ..Default::default()
+        };
+        assert_eq!(store.posts_count(&found).await.unwrap(), 250);
+        assert_eq!(store.post("p5").await.unwrap().unwrap().like_count, 77);
+        let search = PostQuery {
+            text: Some("page".into()),
+            ..Default::default()
+        };
+        assert_eq!(store.posts_count(&search).await.unwrap(), 250);
     }
 
     #[tokio::test]
