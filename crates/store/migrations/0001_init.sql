@@ -77,7 +77,23 @@ CREATE TABLE spend_total (
     PRIMARY KEY (dim, value)
 ) WITHOUT ROWID;
 
+-- Per-day sums of one dimension for one time zone's calendar day, filled on first read.
+-- `sums` is JSON: [[value, requests, usage_count, cost_nanos], ...].
+CREATE TABLE spend_day_cache (
+    zone     TEXT    NOT NULL,
+    dim      TEXT    NOT NULL,
+    day      TEXT    NOT NULL,  -- YYYY-MM-DD in `zone`
+    start_ms INTEGER NOT NULL,
+    end_ms   INTEGER NOT NULL,
+    sums     TEXT    NOT NULL,
+    PRIMARY KEY (zone, dim, day)
+) WITHOUT ROWID;
+CREATE INDEX spend_day_cache_start ON spend_day_cache(start_ms);
+
 CREATE TRIGGER ledger_rollup AFTER INSERT ON ledger BEGIN
+    -- A cached day that this row falls in is now wrong: drop it (a day lasts at most 25 h).
+    DELETE FROM spend_day_cache
+    WHERE start_ms > NEW.at - 26 * 3600000 AND start_ms <= NEW.at AND end_ms > NEW.at;
     INSERT INTO spend_hourly (dim, hour, value, requests, usage_count, cost_nanos)
     VALUES ('service', NEW.at / 3600000, NEW.service, 1, NEW.usage_count, NEW.cost_nanos),
            ('operation', NEW.at / 3600000, NEW.operation, 1, NEW.usage_count, NEW.cost_nanos),

@@ -4,20 +4,22 @@
 //! Sums read the hourly roll-up (`spend_hourly`, maintained by a trigger in the same
 //! transaction as the ledger row) for the whole hours of a range, and the ledger itself for
 //! the part of an hour at either edge. Local days in zones with half- or quarter-hour offsets
-//! (India, Nepal, ...) therefore stay exact, and a year of days reads a few thousand rows.
+//! (India, Nepal, ...) therefore stay exact. Finished per-day sums are cached per zone and
+//! invalidated by the ledger trigger (see `day_sums`), so a year of days is a few hundred
+//! small rows once computed.
 
 use std::collections::{BTreeMap, HashMap};
 
-use chrono::{DateTime, Days, NaiveDate, Utc};
+use chrono::{DateTime, Datelike, Months, NaiveDate, Utc};
 use chrono_tz::Tz;
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
-use sqlx::{QueryBuilder, Sqlite};
+use sqlx::{QueryBuilder, Sqlite, SqliteConnection};
 use ts_rs::TS;
 
 use crate::error::{Result, StoreError};
 use crate::money::from_nanos;
-use crate::time::{day_bounds_ms, local_date, month_bounds_ms};
+use crate::time::{day_bounds_ms, local_date};
 use crate::Store;
 
 const HOUR_MS: i64 = 3_600_000;
@@ -133,62 +135,60 @@ fn lines_from(map: impl IntoIterator<Item = (String, Sums)>) -> Vec<SpendLine> {
         .collect()
 }
 
-impl Store {
-    /// Sums the ledger over each `[start, end)` range (UTC ms), grouped by the dimension.
-    /// Returns, per range index, the sums per dimension value.
-    async fn sum_ranges(
-        &self,
-        dim: SpendDimension,
-        ranges: &[(i64, i64)],
-    ) -> Result<Vec<HashMap<String, Sums>>> {
-        // Split each range into whole hours (read from the roll-up) and edges (from the ledger).
-        let mut hourly = Vec::new();
-        let mut raw = Vec::new();
-        for (idx, &(start, end)) in ranges.iter().enumerate() {
-            let idx = idx as i64;
-            let first_hour = start.div_euclid(HOUR_MS) + i64::from(start.rem_euclid(HOUR_MS) != 0);
-            let end_hour = end.div_euclid(HOUR_MS);
-            if first_hour < end_hour {
-                hourly.push((idx, first_hour, end_hour));
-                if start < first_hour * HOUR_MS {
-                    raw.push((idx, start, first_hour * HOUR_MS));
-                }
-                if end_hour * HOUR_MS < end {
-                    raw.push((idx, end_hour * HOUR_MS, end));
-                }
-            } else if start < end {
-                raw.push((idx, start, end));
+/// Sums the ledger over each `[start, end)` range (UTC ms), grouped by the dimension.
+/// Returns, per range index, the sums per dimension value.
+async fn sum_ranges(
+    conn: &mut SqliteConnection,
+    dim: SpendDimension,
+    ranges: &[(i64, i64)],
+) -> Result<Vec<HashMap<String, Sums>>> {
+    // Split each range into whole hours (read from the roll-up) and edges (from the ledger).
+    let mut hourly = Vec::new();
+    let mut raw = Vec::new();
+    for (idx, &(start, end)) in ranges.iter().enumerate() {
+        let idx = idx as i64;
+        let first_hour = start.div_euclid(HOUR_MS) + i64::from(start.rem_euclid(HOUR_MS) != 0);
+        let end_hour = end.div_euclid(HOUR_MS);
+        if first_hour < end_hour {
+            hourly.push((idx, first_hour, end_hour));
+            if start < first_hour * HOUR_MS {
+                raw.push((idx, start, first_hour * HOUR_MS));
             }
+            if end_hour * HOUR_MS < end {
+                raw.push((idx, end_hour * HOUR_MS, end));
+            }
+        } else if start < end {
+            raw.push((idx, start, end));
         }
-        let mut out = vec![HashMap::<String, Sums>::new(); ranges.len()];
-        let pieces = [
-            (
-                hourly,
-                format!(
-                    "SELECT r.idx, s.value, sum(s.requests), sum(s.usage_count), sum(s.cost_nanos)
-                     FROM r JOIN spend_hourly s
-                       ON s.dim = '{}' AND s.hour >= r.lo AND s.hour < r.hi
-                     GROUP BY r.idx, s.value",
-                    dim.rollup_name()
-                ),
+    }
+    let mut out = vec![HashMap::<String, Sums>::new(); ranges.len()];
+    let pieces = [
+        (
+            hourly,
+            format!(
+                "SELECT r.idx, s.value, sum(s.requests), sum(s.usage_count), sum(s.cost_nanos)
+                 FROM r JOIN spend_hourly s
+                   ON s.dim = '{}' AND s.hour >= r.lo AND s.hour < r.hi
+                 GROUP BY r.idx, s.value",
+                dim.rollup_name()
             ),
-            (
-                raw,
-                format!(
-                    "SELECT r.idx, l.{col}, count(*), sum(l.usage_count), sum(l.cost_nanos)
-                     FROM r JOIN ledger l ON l.at >= r.lo AND l.at < r.hi
-                     GROUP BY r.idx, l.{col}",
-                    col = dim.ledger_column()
-                ),
+        ),
+        (
+            raw,
+            format!(
+                "SELECT r.idx, l.{col}, count(*), sum(l.usage_count), sum(l.cost_nanos)
+                 FROM r JOIN ledger l ON l.at >= r.lo AND l.at < r.hi
+                 GROUP BY r.idx, l.{col}",
+                col = dim.ledger_column()
             ),
-        ];
-        for (parts, select) in pieces {
-            if parts.is_empty() {
-                continue;
-            }
+        ),
+    ];
+    for (parts, select) in pieces {
+        // Three parameters per piece; stay well below SQLite's 32,766.
+        for chunk in parts.chunks(3_000) {
             let mut sql = QueryBuilder::<Sqlite>::new("WITH r(idx, lo, hi) AS (VALUES ");
             let mut values = sql.separated(", ");
-            for (idx, lo, hi) in parts {
+            for &(idx, lo, hi) in chunk {
                 values
                     .push("(")
                     .push_bind_unseparated(idx)
@@ -198,9 +198,9 @@ impl Store {
                     .push_bind_unseparated(hi)
                     .push_unseparated(")");
             }
-            sql.push(") ").push(select);
+            sql.push(") ").push(&select);
             let rows: Vec<(i64, String, i64, i64, i64)> =
-                sql.build_query_as().fetch_all(&self.pool).await?;
+                sql.build_query_as().fetch_all(&mut *conn).await?;
             for (idx, value, requests, usage_count, cost_nanos) in rows {
                 out[idx as usize].entry(value).or_default().add(Sums {
                     requests,
@@ -209,27 +209,141 @@ impl Store {
                 });
             }
         }
-        Ok(out)
+    }
+    Ok(out)
+}
+
+/// A day's sums as cached: `[value, requests, usage_count, cost_nanos]` per dimension value.
+type CachedDay = Vec<(String, i64, i64, i64)>;
+
+fn consecutive_days(first: NaiveDate, last: NaiveDate) -> Result<Vec<NaiveDate>> {
+    let days: Vec<NaiveDate> = first
+        .iter_days()
+        .take_while(|d| *d <= last)
+        .take(MAX_DAYS + 1)
+        .collect();
+    if days.len() > MAX_DAYS {
+        return Err(StoreError::InvalidInput(format!(
+            "a spend range covers at most {MAX_DAYS} days"
+        )));
+    }
+    Ok(days)
+}
+
+fn merge(days: impl IntoIterator<Item = HashMap<String, Sums>>) -> HashMap<String, Sums> {
+    let mut total = HashMap::<String, Sums>::new();
+    for day in days {
+        for (value, sums) in day {
+            total.entry(value).or_default().add(sums);
+        }
+    }
+    total
+}
+
+impl Store {
+    /// Sums per local day of `tz` for consecutive `days`, grouped by the dimension.
+    ///
+    /// Finished computations are kept in `spend_day_cache` (per zone, dimension and day); the
+    /// ledger trigger deletes a cached day as soon as a ledger row lands in it, so the cache
+    /// is never stale. Missing days are computed and stored under the write lock, so no
+    /// insert can slip in between computing and caching.
+    async fn day_sums(
+        &self,
+        dim: SpendDimension,
+        tz: Tz,
+        days: &[NaiveDate],
+    ) -> Result<Vec<HashMap<String, Sums>>> {
+        let (Some(first), Some(last)) = (days.first(), days.last()) else {
+            return Ok(Vec::new());
+        };
+        let zone = tz.name();
+        let cached: Vec<(String, String)> = sqlx::query_as(
+            "SELECT day, sums FROM spend_day_cache
+             WHERE zone = ? AND dim = ? AND day BETWEEN ? AND ?",
+        )
+        .bind(zone)
+        .bind(dim.rollup_name())
+        .bind(first.to_string())
+        .bind(last.to_string())
+        .fetch_all(&self.pool)
+        .await?;
+        let mut by_day: HashMap<String, CachedDay> = HashMap::with_capacity(cached.len());
+        for (day, sums) in cached {
+            by_day.insert(day, serde_json::from_str(&sums)?);
+        }
+        let mut out: Vec<Option<HashMap<String, Sums>>> = days
+            .iter()
+            .map(|d| {
+                by_day.remove(&d.to_string()).map(|lines| {
+                    lines
+                        .into_iter()
+                        .map(|(value, requests, usage_count, cost_nanos)| {
+                            let sums = Sums {
+                                requests,
+                                usage_count,
+                                cost_nanos,
+                            };
+                            (value, sums)
+                        })
+                        .collect()
+                })
+            })
+            .collect();
+
+        let missing: Vec<usize> = (0..days.len()).filter(|&i| out[i].is_none()).collect();
+        if !missing.is_empty() {
+            let mut tx = self.begin_write().await?;
+            let bounds: Vec<(i64, i64)> = missing
+                .iter()
+                .map(|&i| day_bounds_ms(tz, days[i]))
+                .collect();
+            let computed = sum_ranges(&mut tx, dim, &bounds).await?;
+            let rows: Vec<(String, (i64, i64), String)> = missing
+                .iter()
+                .zip(&bounds)
+                .zip(&computed)
+                .map(|((&i, &span), sums)| {
+                    let lines: CachedDay = sums
+                        .iter()
+                        .map(|(v, s)| (v.clone(), s.requests, s.usage_count, s.cost_nanos))
+                        .collect();
+                    let json = serde_json::to_string(&lines).expect("plain data serializes");
+                    (days[i].to_string(), span, json)
+                })
+                .collect();
+            for chunk in rows.chunks(1_000) {
+                let mut sql = QueryBuilder::<Sqlite>::new(
+                    "INSERT OR REPLACE INTO spend_day_cache (zone, dim, day, start_ms, end_ms, sums) ",
+                );
+                sql.push_values(chunk, |mut row, (day, (start, end), json)| {
+                    row.push_bind(zone)
+                        .push_bind(dim.rollup_name())
+                        .push_bind(day.as_str())
+                        .push_bind(*start)
+                        .push_bind(*end)
+                        .push_bind(json.as_str());
+                });
+                sql.build().execute(&mut *tx).await?;
+            }
+            tx.commit().await?;
+            for (i, sums) in missing.into_iter().zip(computed) {
+                out[i] = Some(sums);
+            }
+        }
+        Ok(out.into_iter().map(Option::unwrap_or_default).collect())
     }
 
     /// Spend today, this month (local calendar of `tz` at `now`) and all time.
     pub async fn spend_totals(&self, tz: Tz, now: DateTime<Utc>) -> Result<SpendTotals> {
-        let today = local_date(tz, now);
-        let sums = self
-            .sum_ranges(
-                SpendDimension::Service,
-                &[day_bounds_ms(tz, today), month_bounds_ms(tz, today)],
-            )
-            .await?;
-        let total = |m: &HashMap<String, Sums>| from_nanos(m.values().map(|s| s.cost_nanos).sum());
+        let (today, month) = self.spent_today_and_month(tz, now).await?;
         let all_time: i64 = sqlx::query_scalar(
             "SELECT COALESCE(sum(cost_nanos), 0) FROM spend_total WHERE dim = 'service'",
         )
         .fetch_one(&self.pool)
         .await?;
         Ok(SpendTotals {
-            today: total(&sums[0]),
-            this_month: total(&sums[1]),
+            today: from_nanos(today),
+            this_month: from_nanos(month),
             all_time: from_nanos(all_time),
         })
     }
@@ -241,14 +355,16 @@ impl Store {
         now: DateTime<Utc>,
     ) -> Result<(i64, i64)> {
         let today = local_date(tz, now);
-        let sums = self
-            .sum_ranges(
-                SpendDimension::Service,
-                &[day_bounds_ms(tz, today), month_bounds_ms(tz, today)],
-            )
-            .await?;
-        let nanos = |m: &HashMap<String, Sums>| m.values().map(|s| s.cost_nanos).sum();
-        Ok((nanos(&sums[0]), nanos(&sums[1])))
+        let first = today.with_day(1).expect("day 1 exists");
+        let last = first
+            .checked_add_months(Months::new(1))
+            .and_then(|d| d.pred_opt())
+            .unwrap_or(today);
+        let days = consecutive_days(first, last)?;
+        let sums = self.day_sums(SpendDimension::Service, tz, &days).await?;
+        let nanos = |m: &HashMap<String, Sums>| m.values().map(|s| s.cost_nanos).sum::<i64>();
+        let today_index = days.iter().position(|d| *d == today).unwrap_or(0);
+        Ok((nanos(&sums[today_index]), sums.iter().map(nanos).sum()))
     }
 
     /// One entry per local day from `first` to `last` (inclusive), stacked by service.
@@ -258,18 +374,8 @@ impl Store {
         first: NaiveDate,
         last: NaiveDate,
     ) -> Result<Vec<DaySpend>> {
-        let days: Vec<NaiveDate> = first
-            .iter_days()
-            .take_while(|d| *d <= last)
-            .take(MAX_DAYS + 1)
-            .collect();
-        if days.len() > MAX_DAYS {
-            return Err(StoreError::InvalidInput(format!(
-                "a spend series covers at most {MAX_DAYS} days"
-            )));
-        }
-        let ranges: Vec<(i64, i64)> = days.iter().map(|d| day_bounds_ms(tz, *d)).collect();
-        let sums = self.sum_ranges(SpendDimension::Service, &ranges).await?;
+        let days = consecutive_days(first, last)?;
+        let sums = self.day_sums(SpendDimension::Service, tz, &days).await?;
         Ok(days
             .into_iter()
             .zip(sums)
@@ -303,24 +409,18 @@ impl Store {
                 .await?;
                 rows.into_iter()
                     .map(|(value, requests, usage_count, cost_nanos)| {
-                        (
-                            value,
-                            Sums {
-                                requests,
-                                usage_count,
-                                cost_nanos,
-                            },
-                        )
+                        let sums = Sums {
+                            requests,
+                            usage_count,
+                            cost_nanos,
+                        };
+                        (value, sums)
                     })
                     .collect()
             }
             Some((first, last)) => {
-                let start = day_bounds_ms(tz, first).0;
-                let end = day_bounds_ms(tz, last.checked_add_days(Days::new(1)).unwrap_or(last)).0;
-                self.sum_ranges(dim, &[(start, end)])
-                    .await?
-                    .pop()
-                    .unwrap_or_default()
+                let days = consecutive_days(first, last)?;
+                merge(self.day_sums(dim, tz, &days).await?)
                     .into_iter()
                     .collect()
             }
@@ -557,6 +657,46 @@ mod tests {
             .map(|l| (l.key.as_str(), l.cost))
             .collect();
         assert_eq!(stacked, [("ai", dec("0.5")), ("web", dec("0.25"))]);
+    }
+
+    #[tokio::test]
+    async fn cached_days_are_invalidated_by_new_spend_in_them() {
+        let (store, _dir) = temp_store().await;
+        let tz: Tz = "Asia/Kolkata".parse().unwrap();
+        let s = &store;
+        let at = |d: u32, h: u32| Utc.with_ymd_and_hms(2026, 5, d, h, 0, 0).unwrap();
+        spend(s, "a", at(2, 12), "1", 1, "ai", "ai_search", None).await;
+        let series = || store.spend_by_day(tz, date(2026, 5, 1), date(2026, 5, 3));
+        let totals = |v: Vec<DaySpend>| v.into_iter().map(|d| d.total).collect::<Vec<_>>();
+        assert_eq!(
+            totals(series().await.unwrap()),
+            [dec("0"), dec("1"), dec("0")]
+        );
+        let cached: i64 = sqlx::query_scalar("SELECT count(*) FROM spend_day_cache")
+            .fetch_one(&store.pool)
+            .await
+            .unwrap();
+        assert_eq!(cached, 3);
+        // New spend on a cached day (recorded late, out of order) and on a cached empty day.
+        spend(s, "b", at(2, 1), "2", 1, "ai", "ai_search", None).await;
+        spend(s, "c", at(1, 20), "4", 1, "web", "web_search", None).await; // 05-02 01:30 local
+        spend(s, "d", at(3, 5), "8", 1, "ai", "ai_search", None).await;
+        assert_eq!(
+            totals(series().await.unwrap()),
+            [dec("0"), dec("7"), dec("8")]
+        );
+        // Other zones and dimensions see the same ledger.
+        let utc = store
+            .spend_breakdown(
+                SpendDimension::Operation,
+                Tz::UTC,
+                Some((date(2026, 5, 1), date(2026, 5, 3))),
+            )
+            .await
+            .unwrap();
+        assert_eq!(utc.total, dec("15"));
+        let month = store.spend_totals(tz, at(3, 12)).await.unwrap();
+        assert_eq!((month.today, month.this_month), (dec("8"), dec("15")));
     }
 
     #[tokio::test]

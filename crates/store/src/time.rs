@@ -1,7 +1,7 @@
 //! Time conversions: the database stores UTC milliseconds; calendar days and months are those
 //! of the user's time zone (DST-aware through chrono-tz), passed in by the caller.
 
-use chrono::{DateTime, Datelike, Duration, LocalResult, NaiveDate, TimeZone, Utc};
+use chrono::{DateTime, Duration, LocalResult, NaiveDate, TimeZone, Utc};
 use chrono_tz::Tz;
 
 pub(crate) fn to_ms(t: DateTime<Utc>) -> i64 {
@@ -42,21 +42,6 @@ pub(crate) fn day_bounds_ms(tz: Tz, date: NaiveDate) -> (i64, i64) {
     )
 }
 
-/// `[start, end)` of the local calendar month containing `date`, in UTC milliseconds.
-pub(crate) fn month_bounds_ms(tz: Tz, date: NaiveDate) -> (i64, i64) {
-    let first = date.with_day(1).expect("day 1 exists");
-    let next_first = if first.month() == 12 {
-        NaiveDate::from_ymd_opt(first.year() + 1, 1, 1)
-    } else {
-        NaiveDate::from_ymd_opt(first.year(), first.month() + 1, 1)
-    }
-    .expect("first of next month exists");
-    (
-        to_ms(local_day_start(tz, first)),
-        to_ms(local_day_start(tz, next_first)),
-    )
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -80,13 +65,5 @@ mod tests {
         let start = local_day_start(tz, day).with_timezone(&tz);
         assert_eq!(start.date_naive(), day);
         assert_eq!(start.format("%H:%M").to_string(), "01:00");
-    }
-
-    #[test]
-    fn month_bounds_follow_the_zone() {
-        let tz: Tz = "Asia/Kolkata".parse().unwrap();
-        let (s, e) = month_bounds_ms(tz, NaiveDate::from_ymd_opt(2026, 2, 14).unwrap());
-        assert_eq!(from_ms(s).to_rfc3339(), "2026-01-31T18:30:00+00:00");
-        assert_eq!((e - s) / 86_400_000, 28);
     }
 }
