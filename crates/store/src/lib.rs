@@ -114,8 +114,12 @@ impl Store {
         Ok(())
     }
 
-    /// Closes the pool, checkpointing the WAL.
+    /// Closes the pool (the last connection checkpoints the WAL). `PRAGMA optimize` first
+    /// refreshes the planner's statistics where they are stale, as SQLite advises at close.
     pub async fn close(&self) {
+        if let Err(error) = sqlx::query("PRAGMA optimize").execute(&self.pool).await {
+            tracing::debug!(%error, "PRAGMA optimize failed at close");
+        }
         self.pool.close().await;
     }
 
@@ -161,6 +165,25 @@ mod tests {
         store.close().await;
         let again = Store::open(&path).await.unwrap();
         assert_eq!(again.integrity_check().await.unwrap(), vec!["ok"]);
+    }
+
+    #[test]
+    fn ipc_types_carry_money_as_strings() {
+        use ts_rs::TS;
+        let cfg = ts_rs::Config::default();
+        for (decl, field) in [
+            (Billing::decl(&cfg), "cost: string"),
+            (SpendTotals::decl(&cfg), "all_time: string"),
+            (SpendLine::decl(&cfg), "cost: string"),
+            (PeriodCheck::decl(&cfg), "remaining: string"),
+            (LearnedRate::decl(&cfg), "rate_per_1000: string"),
+        ] {
+            assert!(decl.contains(field), "{decl}");
+        }
+        let limits = BudgetLimits::decl(&cfg);
+        assert!(limits.contains("daily: string | null"), "{limits}");
+        let entry = HistoryEntry::decl(&cfg);
+        assert!(entry.contains("billing: Billing | null"), "{entry}");
     }
 
     #[tokio::test]
