@@ -360,11 +360,17 @@ where
     let _ = std::hint::black_box(f().await);
     let first = first.elapsed();
     let mut times = Vec::with_capacity(runs);
+    let cpu_before = cpu_seconds();
     for _ in 0..runs {
         let t = Instant::now();
         let _ = std::hint::black_box(f().await);
         times.push(t.elapsed());
     }
+    // Mean CPU time per call: what the query costs regardless of other load on the machine.
+    let cpu_ms = match (cpu_before, cpu_seconds()) {
+        (Some(a), Some(b)) => format!("{:>7.2}", (b - a) * 1000.0 / runs as f64),
+        _ => "    n/a".to_owned(),
+    };
     times.sort();
     let stats = Stats {
         median: times[runs / 2],
@@ -372,7 +378,7 @@ where
         max: times[runs - 1],
     };
     println!(
-        "{name:<58} median {:>8.2} ms   p95 {:>8.2} ms   max {:>8.2} ms   first {:>8.2} ms",
+        "{name:<58} median {:>8.2} ms   p95 {:>8.2} ms   max {:>8.2} ms   first {:>8.2} ms   cpu {cpu_ms} ms",
         ms(stats.median),
         ms(stats.p95),
         ms(stats.max),
