@@ -463,6 +463,41 @@ async fn insert_rate(
     (posts / started.elapsed().as_secs_f64(), per_cpu)
 }
 
+/// Archives `batches` batches of new posts with [`Store::archive_posts`] (one transaction a
+/// batch, as an import does) and returns posts per second (wall, CPU).
+async fn archive_rate(
+    store: &Store,
+    words: &[String],
+    batches: usize,
+    batch_size: usize,
+    seed: u64,
+) -> (f64, Option<f64>) {
+    let run = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_nanos();
+    let mut rng = Rng(seed);
+    let now = dataset_end();
+    let all: Vec<Vec<NewPost>> = (0..batches)
+        .map(|b| {
+            (0..batch_size)
+                .map(|p| post(&mut rng, words, format!("{run}-{seed}-{b}-{p}"), now))
+                .collect()
+        })
+        .collect();
+    let started = Instant::now();
+    let cpu_before = cpu_seconds();
+    for batch in &all {
+        store.archive_posts(now, batch).await.unwrap();
+    }
+    let posts = (batches * batch_size) as f64;
+    let per_cpu = match (cpu_before, cpu_seconds()) {
+        (Some(a), Some(b)) if b > a => Some(posts / (b - a)),
+        _ => None,
+    };
+    (posts / started.elapsed().as_secs_f64(), per_cpu)
+}
+
 fn print_rate(label: &str, (wall, cpu): (f64, Option<f64>)) {
     let cpu = cpu
         .map(|c| format!("{c:.0} posts per CPU-second"))
@@ -688,6 +723,12 @@ async fn run() {
     print_rate("full database, 100 requests x 100 posts", rate);
     let rate = insert_rate(&store, &words, 200, 20, 13).await;
     print_rate("full database, 200 requests x 20 posts", rate);
+
+    println!("\n== batched archive inserts (one transaction per batch of 10,000 posts)");
+    let rate = archive_rate(&fresh, &words, 5, 10_000, 15).await;
+    print_rate("fresh database, 5 batches x 10,000 posts", rate);
+    let rate = archive_rate(&store, &words, 3, 10_000, 16).await;
+    print_rate("full database, 3 batches x 10,000 posts", rate);
 
     println!("\n== size");
     let size_dir = tempfile::tempdir_in(&dir).unwrap();
