@@ -1,0 +1,1026 @@
+//! Query history: one row per request, its result body for offline re-open, and the single
+//! transaction that records a request together with its spend and its archived items.
+//!
+//! Two ways to record, both idempotent on the client request id:
+//! * [`Store::record_request`] once the request is over (most requests);
+//! * [`Store::begin_request`] before sending, then [`Store::record_request`] with the same id to
+//!   finish it. This is what streams use: the row exists while the stream runs, a cancelled or
+//!   cut stream is finished with status `cancelled` / `interrupted` and keeps what arrived, and
+//!   rows left `running` by a crash are closed by [`Store::recover_unfinished`] at start-up.
+//!   [`Store::record_billing`] puts a stream's cost (known from its headers) on the ledger at
+//!   once, so a crash mid-stream never loses money already spent.
+//!   `begin_request` also tells the app that a request id was already used, so a replayed
+//!   command is never sent (and paid) twice.
+
+use chrono::{DateTime, Utc};
+use rust_decimal::Decimal;
+use serde::{Deserialize, Serialize};
+use sqlx::sqlite::SqliteRow;
+use sqlx::{QueryBuilder, Row, Sqlite, SqliteConnection};
+use ts_rs::TS;
+
+use crate::archive::{self, NewLink, NewPost, NewUser};
+use crate::error::{Result, StoreError};
+use crate::money::{from_nanos, to_nanos};
+use crate::time::{from_ms, to_ms};
+use crate::Store;
+
+/// Where a request stands.
+#[derive(Serialize, Deserialize, TS, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[serde(rename_all = "snake_case")]
+pub enum RequestStatus {
+    /// Begun and not yet finished (a stream in progress).
+    Running,
+    /// Answered with a result.
+    Ok,
+    /// Answered 304: the cached copy was shown.
+    NotModified,
+    /// Failed; see `error_class` and `error_message`.
+    Error,
+    /// Stopped by the user; partial results are kept.
+    Cancelled,
+    /// Cut short (network loss, app crash); partial results are kept.
+    Interrupted,
+}
+
+impl RequestStatus {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Running => "running",
+            Self::Ok => "ok",
+            Self::NotModified => "not_modified",
+            Self::Error => "error",
+            Self::Cancelled => "cancelled",
+            Self::Interrupted => "interrupted",
+        }
+    }
+
+    pub fn parse(s: &str) -> Result<Self> {
+        Ok(match s {
+            "running" => Self::Running,
+            "ok" => Self::Ok,
+            "not_modified" => Self::NotModified,
+            "error" => Self::Error,
+            "cancelled" => Self::Cancelled,
+            "interrupted" => Self::Interrupted,
+            other => {
+                return Err(StoreError::InvalidInput(format!(
+                    "unknown request status {other:?}"
+                )))
+            }
+        })
+    }
+}
+
+/// Billing metadata as the service reported it.
+#[derive(Serialize, Deserialize, TS, Clone, Debug, PartialEq, Eq)]
+pub struct Billing {
+    #[ts(type = "string")]
+    pub cost: Decimal,
+    pub usage_count: i64,
+    pub service: String,
+    pub currency: String,
+}
+
+/// A request about to be sent (see [`Store::begin_request`]).
+#[derive(Serialize, Deserialize, Clone, Debug)]
+pub struct PendingRequest {
+    pub request_id: String,
+    pub started_at: DateTime<Utc>,
+    pub operation: String,
+    pub params_json: String,
+    /// The label of the key used, never the key itself.
+    pub key_label: Option<String>,
+    /// How the request was made, as the app names it (e.g. "live", "demo").
+    pub mode: String,
+}
+
+/// Everything about one finished request, written in one transaction.
+#[derive(Serialize, Deserialize, Clone, Debug)]
+pub struct RequestRecord {
+    pub request_id: String,
+    pub started_at: DateTime<Utc>,
+    pub operation: String,
+    pub params_json: String,
+    pub key_label: Option<String>,
+    pub mode: String,
+    pub status: RequestStatus,
+    pub error_class: Option<String>,
+    pub error_message: Option<String>,
+    pub duration_ms: i64,
+    pub result_count: i64,
+    pub billing: Option<Billing>,
+    /// Cursor sent with this request (paged operations).
+    pub cursor: Option<String>,
+    /// Cursor the response offered for the next page.
+    pub next_cursor: Option<String>,
+    /// History id of the previous page in a paging chain.
+    pub parent_id: Option<i64>,
+    /// The full response body as received (or the assembled stream), for re-open.
+    pub result_json: Option<String>,
+    pub posts: Vec<NewPost>,
+    pub users: Vec<NewUser>,
+    pub links: Vec<NewLink>,
+}
+
+/// What [`Store::record_request`] and [`Store::begin_request`] did.
+#[derive(Serialize, Deserialize, TS, Clone, Copy, Debug, PartialEq, Eq)]
+#[serde(tag = "outcome", rename_all = "snake_case")]
+pub enum RecordOutcome {
+    /// Written now.
+    Recorded { history_id: i64 },
+    /// This request id was recorded before; nothing was written.
+    AlreadyRecorded { history_id: i64 },
+}
+
+impl RecordOutcome {
+    pub fn history_id(self) -> i64 {
+        match self {
+            Self::Recorded { history_id } | Self::AlreadyRecorded { history_id } => history_id,
+        }
+    }
+}
+
+/// One history row as shown in the history list.
+#[derive(Serialize, Deserialize, TS, Clone, Debug, PartialEq)]
+pub struct HistoryEntry {
+    pub id: i64,
+    pub request_id: String,
+    pub started_at: DateTime<Utc>,
+    pub operation: String,
+    pub params_json: String,
+    pub key_label: Option<String>,
+    pub mode: String,
+    pub status: RequestStatus,
+    pub error_class: Option<String>,
+    pub error_message: Option<String>,
+    pub duration_ms: i64,
+    pub result_count: i64,
+    pub billing: Option<Billing>,
+    pub cursor: Option<String>,
+    pub next_cursor: Option<String>,
+    pub parent_id: Option<i64>,
+    pub pinned: bool,
+    /// Whether a result body is stored (it can be re-opened offline).
+    pub has_result: bool,
+}
+
+/// A past result, re-opened from disk.
+#[derive(Serialize, Deserialize, TS, Clone, Debug, PartialEq)]
+pub struct StoredResult {
+    pub entry: HistoryEntry,
+    /// The response body exactly as received.
+    pub body: String,
+}
+
+/// Filters for the history list (newest first).
+#[derive(Serialize, Deserialize, TS, Clone, Debug, Default)]
+#[serde(default)]
+pub struct HistoryQuery {
+    pub operation: Option<String>,
+    pub status: Option<RequestStatus>,
+    pub from: Option<DateTime<Utc>>,
+    /// Exclusive upper bound.
+    pub to: Option<DateTime<Utc>>,
+    /// Substring of the parameters as given (case-insensitive for ASCII).
+    pub text: Option<String>,
+    pub pinned_only: bool,
+    /// Rows per page; 0 means the default of 100.
+    pub limit: u32,
+    pub offset: u32,
+}
+
+const HISTORY_COLUMNS: &str = "h.id, h.request_id, h.started_at, h.operation, h.params_json, \
+    h.key_label, h.mode, h.status, h.error_class, h.error_message, h.duration_ms, \
+    h.result_count, h.cost_nanos, h.usage_count, h.service, h.currency, h.cursor, \
+    h.next_cursor, h.parent_id, h.pinned, \
+    EXISTS (SELECT 1 FROM results r WHERE r.history_id = h.id) AS has_result";
+
+pub(crate) fn entry_from_row(row: &SqliteRow) -> Result<HistoryEntry> {
+    let cost: Option<i64> = row.try_get("cost_nanos")?;
+    let billing = match cost {
+        Some(nanos) => Some(Billing {
+            cost: from_nanos(nanos),
+            usage_count: row.try_get::<Option<i64>, _>("usage_count")?.unwrap_or(0),
+            service: row
+                .try_get::<Option<String>, _>("service")?
+                .unwrap_or_default(),
+            currency: row
+                .try_get::<Option<String>, _>("currency")?
+                .unwrap_or_default(),
+        }),
+        None => None,
+    };
+    Ok(HistoryEntry {
+        id: row.try_get("id")?,
+        request_id: row.try_get("request_id")?,
+        started_at: from_ms(row.try_get("started_at")?),
+        operation: row.try_get("operation")?,
+        params_json: row.try_get("params_json")?,
+        key_label: row.try_get("key_label")?,
+        mode: row.try_get("mode")?,
+        status: RequestStatus::parse(row.try_get("status")?)?,
+        error_class: row.try_get("error_class")?,
+        error_message: row.try_get("error_message")?,
+        duration_ms: row.try_get("duration_ms")?,
+        result_count: row.try_get("result_count")?,
+        billing,
+        cursor: row.try_get("cursor")?,
+        next_cursor: row.try_get("next_cursor")?,
+        parent_id: row.try_get("parent_id")?,
+        pinned: row.try_get("pinned")?,
+        has_result: row.try_get("has_result")?,
+    })
+}
+
+/// Escapes `%`, `_` and `\` for a `LIKE ... ESCAPE '\'` pattern.
+pub(crate) fn like_pattern(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push('%');
+    for c in text.chars() {
+        if matches!(c, '%' | '_' | '\\') {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out.push('%');
+    out
+}
+
+impl Store {
+    /// Registers a request before it is sent. `AlreadyRecorded` means this request id was used
+    /// before: the app must not send it again.
+    pub async fn begin_request(&self, pending: &PendingRequest) -> Result<RecordOutcome> {
+        let mut tx = self.begin_write().await?;
+        if let Some((id, _)) = find_request(&mut tx, &pending.request_id).await? {
+            return Ok(RecordOutcome::AlreadyRecorded { history_id: id });
+        }
+        let id: i64 = sqlx::query_scalar(
+            "INSERT INTO history (request_id, started_at, operation, params_json, key_label, mode, status)
+             VALUES (?, ?, ?, ?, ?, ?, 'running') RETURNING id",
+        )
+        .bind(&pending.request_id)
+        .bind(to_ms(pending.started_at))
+        .bind(&pending.operation)
+        .bind(&pending.params_json)
+        .bind(&pending.key_label)
+        .bind(&pending.mode)
+        .fetch_one(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        Ok(RecordOutcome::Recorded { history_id: id })
+    }
+
+    /// Records a finished request: history row, result body, ledger entry and archived posts,
+    /// users and links, all in one transaction. A request id already finished is left as it was
+    /// (`AlreadyRecorded`); one begun with [`Store::begin_request`] is completed.
+    pub async fn record_request(&self, record: &RequestRecord) -> Result<RecordOutcome> {
+        validate(record)?;
+        let mut tx = self.begin_write().await?;
+        let outcome = write_record(&mut tx, record).await?;
+        tx.commit().await?;
+        Ok(outcome)
+    }
+
+    /// Records many finished requests in one transaction (imports, benchmarks). Each record
+    /// behaves as in [`Store::record_request`].
+    pub async fn record_requests(&self, records: &[RequestRecord]) -> Result<Vec<RecordOutcome>> {
+        records.iter().try_for_each(validate)?;
+        let mut tx = self.begin_write().await?;
+        let mut outcomes = Vec::with_capacity(records.len());
+        for record in records {
+            outcomes.push(write_record(&mut tx, record).await?);
+        }
+        tx.commit().await?;
+        Ok(outcomes)
+    }
+
+    /// Closes requests left `running` by a previous run of the app (call once at start-up).
+    /// Returns how many were marked `interrupted`.
+    pub async fn recover_unfinished(&self) -> Result<u64> {
+        let done = sqlx::query(
+            "UPDATE history SET status = 'interrupted',
+                 error_message = COALESCE(error_message, 'The app stopped before this request finished.')
+             WHERE status = 'running'",
+        )
+        .execute(&self.pool)
+        .await?;
+        Ok(done.rows_affected())
+    }
+
+    /// Records the billing of a begun request as soon as it is known (a stream bills in its
+    /// headers, before the first event), so the money is on the ledger even if the app stops
+    /// before the stream ends. False when no such request is running. Finishing the request
+    /// later does not add the cost a second time.
+    pub async fn record_billing(&self, request_id: &str, billing: &Billing) -> Result<bool> {
+        let nanos = to_nanos(billing.cost)?;
+        let mut tx = self.begin_write().await?;
+        let Some((id, RequestStatus::Running)) = find_request(&mut tx, request_id).await? else {
+            return Ok(false);
+        };
+        let (at, operation, key_label): (i64, String, Option<String>) =
+            sqlx::query_as("SELECT started_at, operation, key_label FROM history WHERE id = ?")
+                .bind(id)
+                .fetch_one(&mut *tx)
+                .await?;
+        sqlx::query(
+            "UPDATE history SET cost_nanos = ?, usage_count = ?, service = ?, currency = ?
+             WHERE id = ?",
+        )
+        .bind(nanos)
+        .bind(billing.usage_count)
+        .bind(&billing.service)
+        .bind(&billing.currency)
+        .bind(id)
+        .execute(&mut *tx)
+        .await?;
+        let entry = LedgerEntry {
+            history_id: id,
+            at,
+            operation: &operation,
+            key_label: key_label.as_deref(),
+        };
+        insert_ledger_once(&mut tx, &entry, billing, nanos).await?;
+        tx.commit().await?;
+        Ok(true)
+    }
+
+    /// The history list, newest first, filtered.
+    pub async fn history(&self, query: &HistoryQuery) -> Result<Vec<HistoryEntry>> {
+        let mut sql =
+            QueryBuilder::<Sqlite>::new(format!("SELECT {HISTORY_COLUMNS} FROM history h"));
+        push_history_filters(&mut sql, query);
+        sql.push(" ORDER BY h.started_at DESC, h.id DESC LIMIT ");
+        sql.push_bind(i64::from(if query.limit == 0 { 100 } else { query.limit }));
+        sql.push(" OFFSET ");
+        sql.push_bind(i64::from(query.offset));
+        let rows = sql.build().fetch_all(&self.pool).await?;
+        rows.iter().map(entry_from_row).collect()
+    }
+
+    /// How many rows match the filters (ignores limit and offset).
+    pub async fn history_count(&self, query: &HistoryQuery) -> Result<i64> {
+        let mut sql = QueryBuilder::<Sqlite>::new("SELECT count(*) FROM history h");
+        push_history_filters(&mut sql, query);
+        Ok(sql.build_query_scalar().fetch_one(&self.pool).await?)
+    }
+
+    /// One history row by id.
+    pub async fn history_entry(&self, history_id: i64) -> Result<Option<HistoryEntry>> {
+        let row = sqlx::query(&format!(
+            "SELECT {HISTORY_COLUMNS} FROM history h WHERE h.id = ?"
+        ))
+        .bind(history_id)
+        .fetch_optional(&self.pool)
+        .await?;
+        row.as_ref().map(entry_from_row).transpose()
+    }
+
+    /// One history row by client request id.
+    pub async fn history_by_request_id(&self, request_id: &str) -> Result<Option<HistoryEntry>> {
+        let row = sqlx::query(&format!(
+            "SELECT {HISTORY_COLUMNS} FROM history h WHERE h.request_id = ?"
+        ))
+        .bind(request_id)
+        .fetch_optional(&self.pool)
+        .await?;
+        row.as_ref().map(entry_from_row).transpose()
+    }
+
+    /// Re-opens a past result without the network: the stored body and its history row.
+    pub async fn result(&self, history_id: i64) -> Result<Option<StoredResult>> {
+        let Some(entry) = self.history_entry(history_id).await? else {
+            return Ok(None);
+        };
+        let body: Option<String> =
+            sqlx::query_scalar("SELECT body FROM results WHERE history_id = ?")
+                .bind(history_id)
+                .fetch_optional(&self.pool)
+                .await?;
+        Ok(body.map(|body| StoredResult { entry, body }))
+    }
+
+    /// Every page of the paging chain `history_id` belongs to, first page first.
+    pub async fn page_chain(&self, history_id: i64) -> Result<Vec<HistoryEntry>> {
+        let rows = sqlx::query(&format!(
+            "WITH RECURSIVE
+               up(id, parent_id) AS (
+                 SELECT id, parent_id FROM history WHERE id = ?1
+                 UNION ALL
+                 SELECT h.id, h.parent_id FROM history h JOIN up ON h.id = up.parent_id),
+               root(id) AS (SELECT id FROM up WHERE parent_id IS NULL
+                            OR parent_id NOT IN (SELECT id FROM history) LIMIT 1),
+               down(id, depth) AS (
+                 SELECT id, 0 FROM root
+                 UNION ALL
+                 SELECT h.id, down.depth + 1 FROM history h JOIN down ON h.parent_id = down.id)
+             SELECT {HISTORY_COLUMNS} FROM down JOIN history h ON h.id = down.id
+             ORDER BY down.depth, h.started_at"
+        ))
+        .bind(history_id)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(entry_from_row).collect()
+    }
+
+    /// Pins or unpins a history row; false when there is no such row.
+    pub async fn set_pinned(&self, history_id: i64, pinned: bool) -> Result<bool> {
+        let done = sqlx::query("UPDATE history SET pinned = ? WHERE id = ?")
+            .bind(pinned)
+            .bind(history_id)
+            .execute(&self.pool)
+            .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    /// Deletes a history row and its stored result. The money it cost stays in the ledger and
+    /// archived posts stay in the archive (only the "found by" link goes).
+    pub async fn delete_history(&self, history_id: i64) -> Result<bool> {
+        let done = sqlx::query("DELETE FROM history WHERE id = ?")
+            .bind(history_id)
+            .execute(&self.pool)
+            .await?;
+        Ok(done.rows_affected() == 1)
+    }
+}
+
+fn validate(record: &RequestRecord) -> Result<()> {
+    if record.request_id.trim().is_empty() {
+        return Err(StoreError::InvalidInput("request id is empty".into()));
+    }
+    if record.status == RequestStatus::Running {
+        return Err(StoreError::InvalidInput(
+            "a finished record cannot have status `running`; use begin_request".into(),
+        ));
+    }
+    Ok(())
+}
+
+async fn find_request(
+    conn: &mut SqliteConnection,
+    request_id: &str,
+) -> Result<Option<(i64, RequestStatus)>> {
+    let row: Option<(i64, String)> =
+        sqlx::query_as("SELECT id, status FROM history WHERE request_id = ?")
+            .bind(request_id)
+            .fetch_optional(&mut *conn)
+            .await?;
+    row.map(|(id, status)| Ok((id, RequestStatus::parse(&status)?)))
+        .transpose()
+}
+
+/// The body of [`Store::record_request`], inside the caller's transaction.
+async fn write_record(conn: &mut SqliteConnection, r: &RequestRecord) -> Result<RecordOutcome> {
+    let cost_nanos = r.billing.as_ref().map(|b| to_nanos(b.cost)).transpose()?;
+    let existing = find_request(conn, &r.request_id).await?;
+    let history_id =
+        match existing {
+            Some((id, RequestStatus::Running)) => {
+                sqlx::query(
+                "UPDATE history SET started_at = ?, operation = ?, params_json = ?, key_label = ?,
+                     mode = ?, status = ?, error_class = ?, error_message = ?, duration_ms = ?,
+                     result_count = ?, cost_nanos = COALESCE(?, cost_nanos),
+                     usage_count = COALESCE(?, usage_count), service = COALESCE(?, service),
+                     currency = COALESCE(?, currency), cursor = ?, next_cursor = ?, parent_id = ?
+                 WHERE id = ?",
+            )
+            .bind(to_ms(r.started_at))
+            .bind(&r.operation)
+            .bind(&r.params_json)
+            .bind(&r.key_label)
+            .bind(&r.mode)
+            .bind(r.status.as_str())
+            .bind(&r.error_class)
+            .bind(&r.error_message)
+            .bind(r.duration_ms)
+            .bind(r.result_count)
+            .bind(cost_nanos)
+            .bind(r.billing.as_ref().map(|b| b.usage_count))
+            .bind(r.billing.as_ref().map(|b| &b.service))
+            .bind(r.billing.as_ref().map(|b| &b.currency))
+            .bind(&r.cursor)
+            .bind(&r.next_cursor)
+            .bind(r.parent_id)
+            .bind(id)
+            .execute(&mut *conn)
+            .await?;
+                id
+            }
+            Some((id, _)) => return Ok(RecordOutcome::AlreadyRecorded { history_id: id }),
+            None => sqlx::query_scalar(
+                "INSERT INTO history (request_id, started_at, operation, params_json, key_label,
+                     mode, status, error_class, error_message, duration_ms, result_count,
+                     cost_nanos, usage_count, service, currency, cursor, next_cursor, parent_id)
+                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+            )
+            .bind(&r.request_id)
+            .bind(to_ms(r.started_at))
+            .bind(&r.operation)
+            .bind(&r.params_json)
+            .bind(&r.key_label)
+            .bind(&r.mode)
+            .bind(r.status.as_str())
+            .bind(&r.error_class)
+            .bind(&r.error_message)
+            .bind(r.duration_ms)
+            .bind(r.result_count)
+            .bind(cost_nanos)
+            .bind(r.billing.as_ref().map(|b| b.usage_count))
+            .bind(r.billing.as_ref().map(|b| &b.service))
+            .bind(r.billing.as_ref().map(|b| &b.currency))
+            .bind(&r.cursor)
+            .bind(&r.next_cursor)
+            .bind(r.parent_id)
+            .fetch_one(&mut *conn)
+            .await?,
+        };
+
+    if let Some(body) = &r.result_json {
+        sqlx::query("INSERT OR REPLACE INTO results (history_id, body) VALUES (?, ?)")
+            .bind(history_id)
+            .bind(body)
+            .execute(&mut *conn)
+            .await?;
+    }
+    if let (Some(billing), Some(nanos)) = (&r.billing, cost_nanos) {
+        let entry = LedgerEntry {
+            history_id,
+            at: to_ms(r.started_at),
+            operation: &r.operation,
+            key_label: r.key_label.as_deref(),
+        };
+        insert_ledger_once(conn, &entry, billing, nanos).await?;
+    }
+    let seen_at = to_ms(r.started_at);
+    archive::write_posts(conn, Some(history_id), seen_at, &r.posts).await?;
+    archive::write_users(conn, seen_at, &r.users).await?;
+    archive::write_links(conn, Some(history_id), seen_at, &r.links).await?;
+    Ok(RecordOutcome::Recorded { history_id })
+}
+
+/// Where a ledger row comes from.
+struct LedgerEntry<'a> {
+    history_id: i64,
+    at: i64,
+    operation: &'a str,
+    key_label: Option<&'a str>,
+}
+
+/// Adds the ledger row of a request unless it has one already (a stream's billing may have
+/// been recorded when it started).
+async fn insert_ledger_once(
+    conn: &mut SqliteConnection,
+    entry: &LedgerEntry<'_>,
+    billing: &Billing,
+    cost_nanos: i64,
+) -> Result<()> {
+    sqlx::query(
+        "INSERT INTO ledger (history_id, at, service, operation, key_label, cost_nanos,
+             usage_count, currency)
+         SELECT ?, ?, ?, ?, ?, ?, ?, ?
+         WHERE NOT EXISTS (SELECT 1 FROM ledger WHERE history_id = ?)",
+    )
+    .bind(entry.history_id)
+    .bind(entry.at)
+    .bind(&billing.service)
+    .bind(entry.operation)
+    .bind(entry.key_label.unwrap_or(""))
+    .bind(cost_nanos)
+    .bind(billing.usage_count)
+    .bind(&billing.currency)
+    .bind(entry.history_id)
+    .execute(&mut *conn)
+    .await?;
+    Ok(())
+}
+
+fn push_history_filters(sql: &mut QueryBuilder<'_, Sqlite>, q: &HistoryQuery) {
+    sql.push(" WHERE 1 = 1");
+    if let Some(op) = &q.operation {
+        sql.push(" AND h.operation = ").push_bind(op.clone());
+    }
+    if let Some(status) = q.status {
+        sql.push(" AND h.status = ").push_bind(status.as_str());
+    }
+    if let Some(from) = q.from {
+        sql.push(" AND h.started_at >= ").push_bind(to_ms(from));
+    }
+    if let Some(to) = q.to {
+        sql.push(" AND h.started_at < ").push_bind(to_ms(to));
+    }
+    if let Some(text) = q.text.as_deref().filter(|t| !t.is_empty()) {
+        sql.push(" AND h.params_json LIKE ")
+            .push_bind(like_pattern(text))
+            .push(" ESCAPE '\\'");
+    }
+    if q.pinned_only {
+        sql.push(" AND h.pinned = 1");
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use crate::test_support::temp_store;
+    use chrono::TimeZone;
+    use std::str::FromStr;
+
+    pub(crate) fn record(request_id: &str, at: DateTime<Utc>) -> RequestRecord {
+        RequestRecord {
+            request_id: request_id.into(),
+            started_at: at,
+            operation: "twitter_search".into(),
+            params_json: r#"{"query":"rust lang","count":20}"#.into(),
+            key_label: Some("work".into()),
+            mode: "live".into(),
+            status: RequestStatus::Ok,
+            error_class: None,
+            error_message: None,
+            duration_ms: 420,
+            result_count: 0,
+            billing: None,
+            cursor: None,
+            next_cursor: None,
+            parent_id: None,
+            result_json: Some(r#"[{"id":"1"}]"#.into()),
+            posts: vec![],
+            users: vec![],
+            links: vec![],
+        }
+    }
+
+    pub(crate) fn billing(cost: &str, units: i64, service: &str) -> Billing {
+        Billing {
+            cost: Decimal::from_str(cost).unwrap(),
+            usage_count: units,
+            service: service.into(),
+            currency: "USD".into(),
+        }
+    }
+
+    fn at(h: u32, m: u32) -> DateTime<Utc> {
+        Utc.with_ymd_and_hms(2026, 3, 10, h, m, 0).unwrap()
+    }
+
+    #[tokio::test]
+    async fn records_and_reopens_a_result_exactly() {
+        let (store, _dir) = temp_store().await;
+        let mut r = record("req-1", at(9, 0));
+        r.billing = Some(billing("0.006", 20, "x"));
+        r.result_count = 20;
+        let out = store.record_request(&r).await.unwrap();
+        let RecordOutcome::Recorded { history_id } = out else {
+            panic!("expected a new row, got {out:?}")
+        };
+        let reopened = store.result(history_id).await.unwrap().unwrap();
+        assert_eq!(reopened.body, r#"[{"id":"1"}]"#);
+        assert_eq!(reopened.entry.request_id, "req-1");
+        assert_eq!(reopened.entry.started_at, at(9, 0));
+        assert_eq!(reopened.entry.billing, Some(billing("0.006", 20, "x")));
+        assert_eq!(reopened.entry.key_label.as_deref(), Some("work"));
+        assert!(reopened.entry.has_result);
+    }
+
+    #[tokio::test]
+    async fn a_repeated_request_id_is_not_recorded_twice() {
+        let (store, _dir) = temp_store().await;
+        let mut r = record("same", at(9, 0));
+        r.billing = Some(billing("0.004", 1, "ai"));
+        let first = store.record_request(&r).await.unwrap();
+        let second = store.record_request(&r).await.unwrap();
+        assert_eq!(
+            second,
+            RecordOutcome::AlreadyRecorded {
+                history_id: first.history_id()
+            }
+        );
+        assert_eq!(
+            store.history_count(&HistoryQuery::default()).await.unwrap(),
+            1
+        );
+        let ledger_rows: i64 = sqlx::query_scalar("SELECT count(*) FROM ledger")
+            .fetch_one(&store.pool)
+            .await
+            .unwrap();
+        assert_eq!(ledger_rows, 1, "money must not be counted twice");
+    }
+
+    #[tokio::test]
+    async fn begin_then_finish_a_cancelled_stream_keeps_partial_results() {
+        let (store, _dir) = temp_store().await;
+        let pending = PendingRequest {
+            request_id: "stream-1".into(),
+            started_at: at(10, 0),
+            operation: "ai_search".into(),
+            params_json: r#"{"prompt":"x","streaming":true}"#.into(),
+            key_label: None,
+            mode: "live".into(),
+        };
+        let begun = store.begin_request(&pending).await.unwrap();
+        assert!(matches!(begun, RecordOutcome::Recorded { .. }));
+        // A replay of the same command must learn the id is taken.
+        assert_eq!(
+            store.begin_request(&pending).await.unwrap(),
+            RecordOutcome::AlreadyRecorded {
+                history_id: begun.history_id()
+            }
+        );
+        let running = store
+            .history_entry(begun.history_id())
+            .await
+            .unwrap()
+            .unwrap();
+        assert_eq!(running.status, RequestStatus::Running);
+
+        let mut done = record("stream-1", at(10, 0));
+        done.operation = "ai_search".into();
+        done.status = RequestStatus::Cancelled;
+        done.result_json = Some(r#"{"search":[{"title":"t"}]}"#.into());
+        done.billing = Some(billing("0.004", 1, "ai"));
+        let finished = store.record_request(&done).await.unwrap();
+        assert_eq!(
+            finished,
+            RecordOutcome::Recorded {
+                history_id: begun.history_id()
+            }
+        );
+        let reopened = store.result(begun.history_id()).await.unwrap().unwrap();
+        assert_eq!(reopened.entry.status, RequestStatus::Cancelled);
+        assert_eq!(reopened.body, r#"{"search":[{"title":"t"}]}"#);
+        // Finishing again is refused.
+        assert!(matches!(
+            store.record_request(&done).await.unwrap(),
+            RecordOutcome::AlreadyRecorded { .. }
+        ));
+    }
+
+    #[tokio::test]
+    async fn unfinished_requests_are_marked_interrupted_on_recovery() {
+        let (store, _dir) = temp_store().await;
+        let pending = PendingRequest {
+            request_id: "crashed".into(),
+            started_at: at(11, 0),
+            operation: "ai_search".into(),
+            params_json: "{}".into(),
+            key_label: None,
+            mode: "live".into(),
+        };
+        let id = store.begin_request(&pending).await.unwrap().history_id();
+        assert_eq!(store.recover_unfinished().await.unwrap(), 1);
+        let entry = store.history_entry(id).await.unwrap().unwrap();
+        assert_eq!(entry.status, RequestStatus::Interrupted);
+        assert!(entry.error_message.is_some());
+        assert_eq!(store.recover_unfinished().await.unwrap(), 0);
+    }
+
+    #[tokio::test]
+    async fn stream_billing_recorded_at_start_is_counted_once_and_survives_a_crash() {
+        let (store, _dir) = temp_store().await;
+        let pending = PendingRequest {
+            request_id: "s".into(),
+            started_at: at(12, 0),
+            operation: "ai_search".into(),
+            params_json: "{}".into(),
+            key_label: Some("work".into()),
+            mode: "live".into(),
+        };
+        assert!(!store
+            .record_billing("s", &billing("0.004", 1, "ai"))
+            .await
+            .unwrap());
+        let id = store.begin_request(&pending).await.unwrap().history_id();
+        assert!(store
+            .record_billing("s", &billing("0.004", 1, "ai"))
+            .await
+            .unwrap());
+        let ledger = || async {
+            sqlx::query_as::<_, (i64, i64)>(
+                "SELECT count(*), COALESCE(sum(cost_nanos), 0) FROM ledger",
+            )
+            .fetch_one(&store.pool)
+            .await
+            .unwrap()
+        };
+        // Recorded twice (e.g. a retried event): still one ledger row.
+        store
+            .record_billing("s", &billing("0.004", 1, "ai"))
+            .await
+            .unwrap();
+        assert_eq!(ledger().await, (1, 4_000_000));
+
+        // The app dies here; on restart the row is interrupted but the money is kept.
+        store.recover_unfinished().await.unwrap();
+        let entry = store.history_entry(id).await.unwrap().unwrap();
+        assert_eq!(entry.status, RequestStatus::Interrupted);
+        assert_eq!(entry.billing, Some(billing("0.004", 1, "ai")));
+        assert_eq!(ledger().await, (1, 4_000_000));
+
+        // Or, without a crash, finishing with or without billing never adds it twice.
+        let pending2 = PendingRequest {
+            request_id: "s2".into(),
+            ..pending
+        };
+        let id2 = store.begin_request(&pending2).await.unwrap().history_id();
+        store
+            .record_billing("s2", &billing("0.004", 1, "ai"))
+            .await
+            .unwrap();
+        let mut done = record("s2", at(12, 0));
+        done.billing = None;
+        done.status = RequestStatus::Cancelled;
+        store.record_request(&done).await.unwrap();
+        assert_eq!(ledger().await, (2, 8_000_000));
+        let entry = store.history_entry(id2).await.unwrap().unwrap();
+        assert_eq!(entry.billing, Some(billing("0.004", 1, "ai")));
+    }
+
+    #[tokio::test]
+    async fn running_status_is_refused_for_finished_records() {
+        let (store, _dir) = temp_store().await;
+        let mut r = record("r", at(9, 0));
+        r.status = RequestStatus::Running;
+        assert!(matches!(
+            store.record_request(&r).await,
+            Err(StoreError::InvalidInput(_))
+        ));
+    }
+
+    #[tokio::test]
+    async fn inexact_cost_rolls_back_everything() {
+        let (store, _dir) = temp_store().await;
+        let mut r = record("r", at(9, 0));
+        r.billing = Some(billing("0.0000000001", 1, "x"));
+        assert!(matches!(
+            store.record_request(&r).await,
+            Err(StoreError::InexactMoney(_))
+        ));
+        assert_eq!(
+            store.history_count(&HistoryQuery::default()).await.unwrap(),
+            0
+        );
+    }
+
+    #[tokio::test]
+    async fn a_failure_midway_leaves_no_partial_rows() {
+        let (store, _dir) = temp_store().await;
+        // Make the very last write of a record fail, after history, result, ledger and posts.
+        sqlx::query(
+            "CREATE TRIGGER fail_last BEFORE INSERT ON link_sightings
+             BEGIN SELECT RAISE(ABORT, 'injected failure'); END",
+        )
+        .execute(&store.pool)
+        .await
+        .unwrap();
+        let mut r = record("r", at(9, 0));
+        r.billing = Some(billing("0.004", 1, "ai"));
+        r.posts = vec![crate::archive::tests::post("p1", "hello", at(8, 0))];
+        r.links = vec![crate::archive::tests::link("https://example.org/a")];
+        let err = store.record_request(&r).await.unwrap_err();
+        assert!(err.to_string().contains("injected failure"), "{err}");
+        let counts: (i64, i64, i64, i64) = sqlx::query_as(
+            "SELECT (SELECT count(*) FROM history), (SELECT count(*) FROM ledger),
+                    (SELECT count(*) FROM results), (SELECT count(*) FROM posts)",
+        )
+        .fetch_one(&store.pool)
+        .await
+        .unwrap();
+        assert_eq!(counts, (0, 0, 0, 0));
+    }
+
+    #[tokio::test]
+    async fn history_filters_order_and_paging() {
+        let (store, _dir) = temp_store().await;
+        let mut a = record("a", at(8, 0));
+        a.params_json = r#"{"query":"solar eclipse"}"#.into();
+        let mut b = record("b", at(9, 0));
+        b.operation = "web_search".into();
+        b.params_json = r#"{"query":"100%_sure"}"#.into();
+        let mut c = record("c", at(10, 0));
+        c.status = RequestStatus::Error;
+        c.error_class = Some("rate_limited".into());
+        c.error_message = Some("Too many requests".into());
+        c.result_json = None;
+        for r in [&a, &b, &c] {
+            store.record_request(r).await.unwrap();
+        }
+        let ids = |v: Vec<HistoryEntry>| v.into_iter().map(|e| e.request_id).collect::<Vec<_>>();
+
+        let all = store.history(&HistoryQuery::default()).await.unwrap();
+        assert_eq!(ids(all.clone()), ["c", "b", "a"]);
+        assert!(!all[0].has_result);
+
+        let q = HistoryQuery {
+            operation: Some("web_search".into()),
+            ..Default::default()
+        };
+        assert_eq!(ids(store.history(&q).await.unwrap()), ["b"]);
+
+        let q = HistoryQuery {
+            status: Some(RequestStatus::Error),
+            ..Default::default()
+        };
+        assert_eq!(ids(store.history(&q).await.unwrap()), ["c"]);
+
+        let q = HistoryQuery {
+            from: Some(at(8, 30)),
+            to: Some(at(10, 0)),
+            ..Default::default()
+        };
+        assert_eq!(ids(store.history(&q).await.unwrap()), ["b"]);
+
+        let q = HistoryQuery {
+            text: Some("ECLIPSE".into()),
+            ..Default::default()
+        };
+        assert_eq!(ids(store.history(&q).await.unwrap()), ["a"]);
+        // LIKE wildcards in the user's text are literal.
+        let q = HistoryQuery {
+            text: Some("0%_s".into()),
+            ..Default::default()
+        };
+        assert_eq!(ids(store.history(&q).await.unwrap()), ["b"]);
+        let q = HistoryQuery {
+            text: Some("_".into()),
+            ..Default::default()
+        };
+        assert_eq!(ids(store.history(&q).await.unwrap()), ["b"]);
+
+        let q = HistoryQuery {
+            limit: 1,
+            offset: 1,
+            ..Default::default()
+        };
+        assert_eq!(ids(store.history(&q).await.unwrap()), ["b"]);
+        assert_eq!(store.history_count(&q).await.unwrap(), 3);
+    }
+
+    #[tokio::test]
+    async fn pin_unpin_and_delete_keep_the_money() {
+        let (store, _dir) = temp_store().await;
+        let mut r = record("p", at(9, 0));
+        r.billing = Some(billing("0.25", 1, "ai"));
+        let id = store.record_request(&r).await.unwrap().history_id();
+        store.record_request(&record("q", at(9, 5))).await.unwrap();
+
+        assert!(store.set_pinned(id, true).await.unwrap());
+        let pinned = HistoryQuery {
+            pinned_only: true,
+            ..Default::default()
+        };
+        assert_eq!(store.history(&pinned).await.unwrap().len(), 1);
+        assert!(store.set_pinned(id, false).await.unwrap());
+        assert!(store.history(&pinned).await.unwrap().is_empty());
+        assert!(!store.set_pinned(12345, true).await.unwrap());
+
+        assert!(store.delete_history(id).await.unwrap());
+        assert!(store.result(id).await.unwrap().is_none());
+        assert!(!store.delete_history(id).await.unwrap());
+        let kept: (i64, Option<i64>) = sqlx::query_as("SELECT cost_nanos, history_id FROM ledger")
+            .fetch_one(&store.pool)
+            .await
+            .unwrap();
+        assert_eq!(kept, (250_000_000, None));
+    }
+
+    #[tokio::test]
+    async fn paging_chains_are_followed_both_ways() {
+        let (store, _dir) = temp_store().await;
+        let mut p1 = record("page-1", at(9, 0));
+        p1.operation = "twitter_user_posts".into();
+        p1.next_cursor = Some("c2".into());
+        let id1 = store.record_request(&p1).await.unwrap().history_id();
+        let mut p2 = record("page-2", at(9, 1));
+        p2.cursor = Some("c2".into());
+        p2.next_cursor = Some("c3".into());
+        p2.parent_id = Some(id1);
+        let id2 = store.record_request(&p2).await.unwrap().history_id();
+        let mut p3 = record("page-3", at(9, 2));
+        p3.cursor = Some("c3".into());
+        p3.parent_id = Some(id2);
+        let id3 = store.record_request(&p3).await.unwrap().history_id();
+
+        for from in [id1, id2, id3] {
+            let chain = store.page_chain(from).await.unwrap();
+            let ids: Vec<i64> = chain.iter().map(|e| e.id).collect();
+            assert_eq!(ids, [id1, id2, id3]);
+        }
+        assert_eq!(
+            store.page_chain(id2).await.unwrap()[1].cursor.as_deref(),
+            Some("c2")
+        );
+        // Deleting the middle page breaks the chain into what is left on each side.
+        store.delete_history(id2).await.unwrap();
+        assert_eq!(store.page_chain(id3).await.unwrap().len(), 1);
+    }
+
+    #[tokio::test]
+    async fn lookup_by_request_id() {
+        let (store, _dir) = temp_store().await;
+        store
+            .record_request(&record("abc", at(9, 0)))
+            .await
+            .unwrap();
+        assert!(store.history_by_request_id("abc").await.unwrap().is_some());
+        assert!(store.history_by_request_id("nope").await.unwrap().is_none());
+    }
+}

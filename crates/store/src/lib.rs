@@ -1,0 +1,198 @@
+//! Sightline's local store: everything the app must remember, in one SQLite file.
+//!
+//! * [`history`]: one row per request (with its full result body for offline re-open);
+//! * [`spend`]: the exact spend ledger, aggregates in the user's time zone, learned rates;
+//! * [`budget`]: daily and monthly limits and the allow / warn / block check;
+//! * [`archive`]: every post, user and link fetched, with full-text search over posts;
+//! * [`cache`]: ETag + body per GET URL for conditional requests;
+//! * [`export`]: CSV, JSON Lines and Markdown citations to any writer;
+//! * [`settings`]: app settings as JSON values.
+//!
+//! All writes for one request happen in one transaction ([`Store::record_request`]).
+//! Times are UTC; money is `rust_decimal::Decimal` (stored as integer nano-dollars).
+
+pub mod archive;
+pub mod budget;
+pub mod cache;
+mod error;
+pub mod export;
+pub mod history;
+pub mod money;
+pub mod settings;
+pub mod spend;
+pub mod time;
+
+use std::path::Path;
+use std::str::FromStr;
+use std::time::Duration;
+
+use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
+use sqlx::SqlitePool;
+
+pub use archive::{
+    LinkQuery, LinkSource, NewLink, NewPost, NewUser, PostQuery, PostSort, StoredLink, StoredPost,
+    StoredUser, UserQuery,
+};
+pub use budget::{BudgetCheck, BudgetLimits, PeriodCheck, Verdict};
+pub use cache::CachedResponse;
+pub use chrono_tz::Tz;
+pub use error::{Result, StoreError};
+pub use history::{
+    Billing, HistoryEntry, HistoryQuery, PendingRequest, RecordOutcome, RequestRecord,
+    RequestStatus, StoredResult,
+};
+pub use spend::{DaySpend, LearnedRate, SpendBreakdown, SpendDimension, SpendLine, SpendTotals};
+
+/// The embedded schema migrations (see `migrations/`).
+static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations");
+
+/// How long a writer waits for another writer before giving up.
+const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// A handle to the database. Cheap to clone; all clones share one connection pool.
+#[derive(Clone, Debug)]
+pub struct Store {
+    pool: SqlitePool,
+}
+
+impl Store {
+    /// Opens (creating if missing) the database file at `path` and applies pending migrations.
+    pub async fn open(path: impl AsRef<Path>) -> Result<Self> {
+        let options = SqliteConnectOptions::new()
+            .filename(path.as_ref())
+            .create_if_missing(true)
+            .journal_mode(SqliteJournalMode::Wal)
+            // FULL: a committed request survives power loss too, not just a process crash.
+            .synchronous(SqliteSynchronous::Full)
+            .foreign_keys(true)
+            .busy_timeout(BUSY_TIMEOUT)
+            // The default 2 MB page cache makes every index insert into a large archive a
+            // read from the OS; 32 MB per connection keeps the hot index pages in memory.
+            .pragma("cache_size", "-32768")
+            .pragma("temp_store", "memory");
+        Self::open_with(options).await
+    }
+
+    async fn open_with(options: SqliteConnectOptions) -> Result<Self> {
+        let pool = SqlitePoolOptions::new()
+            .max_connections(4)
+            .min_connections(1)
+            .connect_with(options)
+            .await?;
+        MIGRATOR.run(&pool).await?;
+        Ok(Self { pool })
+    }
+
+    /// Opens a private in-memory database (for unit tests of callers; nothing persists).
+    pub async fn open_in_memory() -> Result<Self> {
+        let options = SqliteConnectOptions::from_str("sqlite::memory:")?.foreign_keys(true);
+        // One connection kept forever: closing it would drop the in-memory database.
+        let pool = SqlitePoolOptions::new()
+            .max_connections(1)
+            .min_connections(1)
+            .idle_timeout(None)
+            .max_lifetime(None)
+            .connect_with(options)
+            .await?;
+        MIGRATOR.run(&pool).await?;
+        Ok(Self { pool })
+    }
+
+    /// Runs `PRAGMA integrity_check`; `Ok(())` when SQLite reports `ok`.
+    pub async fn integrity_check(&self) -> Result<Vec<String>> {
+        let rows: Vec<(String,)> = sqlx::query_as("PRAGMA integrity_check")
+            .fetch_all(&self.pool)
+            .await?;
+        Ok(rows.into_iter().map(|(line,)| line).collect())
+    }
+
+    /// Copies the write-ahead log into the main file and truncates it (e.g. before a backup).
+    pub async fn checkpoint(&self) -> Result<()> {
+        sqlx::query("PRAGMA wal_checkpoint(TRUNCATE)")
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    /// Closes the pool (the last connection checkpoints the WAL). `PRAGMA optimize` first
+    /// refreshes the planner's statistics where they are stale, as SQLite advises at close.
+    pub async fn close(&self) {
+        if let Err(error) = sqlx::query("PRAGMA optimize").execute(&self.pool).await {
+            tracing::debug!(%error, "PRAGMA optimize failed at close");
+        }
+        self.pool.close().await;
+    }
+
+    /// Starts a write transaction that takes the write lock at once, so two writers queue on
+    /// the busy timeout instead of failing on a read-to-write upgrade.
+    pub(crate) async fn begin_write(&self) -> Result<sqlx::Transaction<'static, sqlx::Sqlite>> {
+        Ok(self.pool.begin_with("BEGIN IMMEDIATE").await?)
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod test_support {
+    use super::*;
+
+    /// A store on a real file in a fresh temporary folder (kept alive by the returned guard).
+    pub async fn temp_store() -> (Store, tempfile::TempDir) {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path().join("sightline.db")).await.unwrap();
+        (store, dir)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn opens_creates_and_reopens() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("nested-name.db");
+        let store = Store::open(&path).await.unwrap();
+        assert!(path.exists());
+        let mode: (String,) = sqlx::query_as("PRAGMA journal_mode")
+            .fetch_one(&store.pool)
+            .await
+            .unwrap();
+        assert_eq!(mode.0, "wal");
+        let fk: (i64,) = sqlx::query_as("PRAGMA foreign_keys")
+            .fetch_one(&store.pool)
+            .await
+            .unwrap();
+        assert_eq!(fk.0, 1);
+        store.close().await;
+        let again = Store::open(&path).await.unwrap();
+        assert_eq!(again.integrity_check().await.unwrap(), vec!["ok"]);
+    }
+
+    #[test]
+    fn ipc_types_carry_money_as_strings() {
+        use ts_rs::TS;
+        let cfg = ts_rs::Config::default();
+        for (decl, field) in [
+            (Billing::decl(&cfg), "cost: string"),
+            (SpendTotals::decl(&cfg), "all_time: string"),
+            (SpendLine::decl(&cfg), "cost: string"),
+            (PeriodCheck::decl(&cfg), "remaining: string"),
+            (LearnedRate::decl(&cfg), "rate_per_1000: string"),
+        ] {
+            assert!(decl.contains(field), "{decl}");
+        }
+        let limits = BudgetLimits::decl(&cfg);
+        assert!(limits.contains("daily: string | null"), "{limits}");
+        let entry = HistoryEntry::decl(&cfg);
+        assert!(entry.contains("billing: Billing | null"), "{entry}");
+    }
+
+    #[tokio::test]
+    async fn fts5_is_available() {
+        let store = Store::open_in_memory().await.unwrap();
+        let n: (i64,) = sqlx::query_as("SELECT count(*) FROM posts_fts")
+            .fetch_one(&store.pool)
+            .await
+            .unwrap();
+        assert_eq!(n.0, 0);
+    }
+}
