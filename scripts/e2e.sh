@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Builds the app with its UI embedded and drives it through tauri-driver under Xvfb, inside a
+# private D-Bus session with an unlocked keyring. Screenshots land in target/e2e-screenshots/.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+npm --prefix ui run build
+# custom-protocol embeds ui/dist; without it the binary would look for the dev server.
+cargo build -p sightline --features custom-protocol --locked
+rm -rf target/e2e-screenshots
+
+export SIGHTLINE_APP="$PWD/target/debug/sightline"
+scripts/with-keyring.sh xvfb-run --auto-servernum --server-args="-screen 0 1440x900x24" \
+  npm --prefix tests run e2e
