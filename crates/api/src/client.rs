@@ -5,7 +5,9 @@ use std::fmt;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use reqwest::header::{HeaderMap, HeaderValue, ACCEPT, AUTHORIZATION, CONTENT_TYPE, ETAG, IF_NONE_MATCH, LOCATION};
+use reqwest::header::{
+    HeaderMap, HeaderValue, ACCEPT, AUTHORIZATION, CONTENT_TYPE, ETAG, IF_NONE_MATCH, LOCATION,
+};
 use reqwest::{StatusCode, Url};
 use serde_json::Value;
 
@@ -44,7 +46,9 @@ impl Default for RetryPolicy {
 impl RetryPolicy {
     fn backoff(&self, retry: u32) -> Duration {
         let factor = 2u32.saturating_pow(retry.saturating_sub(1));
-        self.base_backoff.saturating_mul(factor).min(self.max_backoff)
+        self.base_backoff
+            .saturating_mul(factor)
+            .min(self.max_backoff)
     }
 }
 
@@ -195,11 +199,12 @@ impl Client {
 
     /// The URL an operation is sent to (query included for GETs).
     pub fn url_for<R: ApiRequest>(&self, request: &R) -> Result<Url, ApiError> {
-        let mut url = Url::parse(&format!("{}{}", self.base, R::OPERATION.path())).map_err(|e| {
-            ApiError::Network {
-                detail: format!("bad service address: {e}"),
-            }
-        })?;
+        let mut url =
+            Url::parse(&format!("{}{}", self.base, R::OPERATION.path())).map_err(|e| {
+                ApiError::Network {
+                    detail: format!("bad service address: {e}"),
+                }
+            })?;
         if let Encoded::Query(pairs) = request.encode() {
             if !pairs.is_empty() {
                 let mut q = url.query_pairs_mut();
@@ -212,7 +217,11 @@ impl Client {
     }
 
     /// Validates, sends and decodes one request of any operation.
-    pub async fn send<R: ApiRequest>(&self, request: &R, key: &ApiKey) -> Result<Response<R::Output>, ApiError> {
+    pub async fn send<R: ApiRequest>(
+        &self,
+        request: &R,
+        key: &ApiKey,
+    ) -> Result<Response<R::Output>, ApiError> {
         request
             .validate()
             .map_err(|fields| ApiError::Validation { fields })?;
@@ -227,7 +236,9 @@ impl Client {
             _ => None,
         };
         let started = Instant::now();
-        let (answer, attempts) = self.exchange(op, url, body.as_ref(), cached.as_ref(), key).await?;
+        let (answer, attempts) = self
+            .exchange(op, url, body.as_ref(), cached.as_ref(), key)
+            .await?;
         tracing::debug!(
             operation = op.as_str(),
             status = answer.status,
@@ -260,7 +271,9 @@ impl Client {
             let wait = match &result {
                 Ok(_) => return result.map(|a| (a, attempt)),
                 Err(_) if attempt >= max_attempts => return result.map(|a| (a, attempt)),
-                Err(ApiError::RateLimited { retry_after: Some(wait) }) => {
+                Err(ApiError::RateLimited {
+                    retry_after: Some(wait),
+                }) => {
                     if *wait > retry.max_backoff {
                         return result.map(|a| (a, attempt));
                     }
@@ -322,9 +335,16 @@ impl Client {
                     url,
                 });
             }
-            return Err(classify(status.as_u16(), &headers, &text, Some(key.expose())));
+            return Err(classify(
+                status.as_u16(),
+                &headers,
+                &text,
+                Some(key.expose()),
+            ));
         }
-        Err(ApiError::Moved { location: Some(url.to_string()) })
+        Err(ApiError::Moved {
+            location: Some(url.to_string()),
+        })
     }
 
     fn request(
@@ -335,7 +355,8 @@ impl Client {
         cached: Option<&CachedBody>,
         key: &ApiKey,
     ) -> Result<reqwest::RequestBuilder, ApiError> {
-        let mut auth = HeaderValue::from_str(key.expose()).map_err(|_| ApiError::NotAnApiKey { problem: None })?;
+        let mut auth = HeaderValue::from_str(key.expose())
+            .map_err(|_| ApiError::NotAnApiKey { problem: None })?;
         auth.set_sensitive(true);
         let builder = match op.method() {
             Method::Get => self.http.get(url),
@@ -396,7 +417,11 @@ impl Client {
             .flatten();
         let billing = billing::read(&answer.headers, json.as_ref());
         if let Some(issue) = &billing.issue {
-            tracing::warn!(operation = op.as_str(), issue = issue.as_str(), "billing metadata problem");
+            tracing::warn!(
+                operation = op.as_str(),
+                issue = issue.as_str(),
+                "billing metadata problem"
+            );
         }
         let etag = answer
             .headers
@@ -443,62 +468,126 @@ fn redirect_target(from: &Url, headers: &HeaderMap, body: &str) -> Option<Url> {
         .map(str::to_owned)
         .or_else(|| {
             let v: Value = serde_json::from_str(body).ok()?;
-            v.get("detail")?.get("location")?.as_str().map(str::to_owned)
+            v.get("detail")?
+                .get("location")?
+                .as_str()
+                .map(str::to_owned)
         })?;
     from.join(&location).ok()
 }
 
 fn same_origin(a: &Url, b: &Url) -> bool {
-    a.scheme() == b.scheme() && a.host_str() == b.host_str() && a.port_or_known_default() == b.port_or_known_default()
+    a.scheme() == b.scheme()
+        && a.host_str() == b.host_str()
+        && a.port_or_known_default() == b.port_or_known_default()
 }
 
 /// One method per operation, for readability at call sites.
 impl Client {
-    pub async fn ai_search(&self, r: &AiSearchRequest, key: &ApiKey) -> Result<Response<AiSearchResult>, ApiError> {
+    pub async fn ai_search(
+        &self,
+        r: &AiSearchRequest,
+        key: &ApiKey,
+    ) -> Result<Response<AiSearchResult>, ApiError> {
         if r.streaming {
             // The streaming form answers events, not an object: use ai_search_stream.
-            let plain = AiSearchRequest { streaming: false, ..r.clone() };
+            let plain = AiSearchRequest {
+                streaming: false,
+                ..r.clone()
+            };
             return self.send(&plain, key).await;
         }
         self.send(r, key).await
     }
-    pub async fn links_web(&self, r: &LinksWebRequest, key: &ApiKey) -> Result<Response<WebLinksResult>, ApiError> {
+    pub async fn links_web(
+        &self,
+        r: &LinksWebRequest,
+        key: &ApiKey,
+    ) -> Result<Response<WebLinksResult>, ApiError> {
         self.send(r, key).await
     }
-    pub async fn links_twitter(&self, r: &LinksTwitterRequest, key: &ApiKey) -> Result<Response<TwitterLinksResult>, ApiError> {
+    pub async fn links_twitter(
+        &self,
+        r: &LinksTwitterRequest,
+        key: &ApiKey,
+    ) -> Result<Response<TwitterLinksResult>, ApiError> {
         self.send(r, key).await
     }
-    pub async fn twitter_search(&self, r: &TwitterSearchRequest, key: &ApiKey) -> Result<Response<TweetList>, ApiError> {
+    pub async fn twitter_search(
+        &self,
+        r: &TwitterSearchRequest,
+        key: &ApiKey,
+    ) -> Result<Response<TweetList>, ApiError> {
         self.send(r, key).await
     }
-    pub async fn twitter_urls(&self, r: &TwitterUrlsRequest, key: &ApiKey) -> Result<Response<TweetList>, ApiError> {
+    pub async fn twitter_urls(
+        &self,
+        r: &TwitterUrlsRequest,
+        key: &ApiKey,
+    ) -> Result<Response<TweetList>, ApiError> {
         self.send(r, key).await
     }
-    pub async fn twitter_post(&self, r: &TwitterPostRequest, key: &ApiKey) -> Result<Response<Tweet>, ApiError> {
+    pub async fn twitter_post(
+        &self,
+        r: &TwitterPostRequest,
+        key: &ApiKey,
+    ) -> Result<Response<Tweet>, ApiError> {
         self.send(r, key).await
     }
-    pub async fn twitter_post_user(&self, r: &TwitterPostUserRequest, key: &ApiKey) -> Result<Response<TweetList>, ApiError> {
+    pub async fn twitter_post_user(
+        &self,
+        r: &TwitterPostUserRequest,
+        key: &ApiKey,
+    ) -> Result<Response<TweetList>, ApiError> {
         self.send(r, key).await
     }
-    pub async fn twitter_retweeters(&self, r: &TwitterRetweetersRequest, key: &ApiKey) -> Result<Response<RetweetersPage>, ApiError> {
+    pub async fn twitter_retweeters(
+        &self,
+        r: &TwitterRetweetersRequest,
+        key: &ApiKey,
+    ) -> Result<Response<RetweetersPage>, ApiError> {
         self.send(r, key).await
     }
-    pub async fn twitter_user_posts(&self, r: &TwitterUserPostsRequest, key: &ApiKey) -> Result<Response<UserPostsPage>, ApiError> {
+    pub async fn twitter_user_posts(
+        &self,
+        r: &TwitterUserPostsRequest,
+        key: &ApiKey,
+    ) -> Result<Response<UserPostsPage>, ApiError> {
         self.send(r, key).await
     }
-    pub async fn twitter_replies(&self, r: &TwitterRepliesRequest, key: &ApiKey) -> Result<Response<TweetList>, ApiError> {
+    pub async fn twitter_replies(
+        &self,
+        r: &TwitterRepliesRequest,
+        key: &ApiKey,
+    ) -> Result<Response<TweetList>, ApiError> {
         self.send(r, key).await
     }
-    pub async fn twitter_replies_post(&self, r: &TwitterRepliesPostRequest, key: &ApiKey) -> Result<Response<TweetList>, ApiError> {
+    pub async fn twitter_replies_post(
+        &self,
+        r: &TwitterRepliesPostRequest,
+        key: &ApiKey,
+    ) -> Result<Response<TweetList>, ApiError> {
         self.send(r, key).await
     }
-    pub async fn twitter_trends(&self, r: &TwitterTrendsRequest, key: &ApiKey) -> Result<Response<Trends>, ApiError> {
+    pub async fn twitter_trends(
+        &self,
+        r: &TwitterTrendsRequest,
+        key: &ApiKey,
+    ) -> Result<Response<Trends>, ApiError> {
         self.send(r, key).await
     }
-    pub async fn web_search(&self, r: &WebSearchRequest, key: &ApiKey) -> Result<Response<WebSearchResults>, ApiError> {
+    pub async fn web_search(
+        &self,
+        r: &WebSearchRequest,
+        key: &ApiKey,
+    ) -> Result<Response<WebSearchResults>, ApiError> {
         self.send(r, key).await
     }
-    pub async fn web_crawl(&self, r: &WebCrawlRequest, key: &ApiKey) -> Result<Response<String>, ApiError> {
+    pub async fn web_crawl(
+        &self,
+        r: &WebCrawlRequest,
+        key: &ApiKey,
+    ) -> Result<Response<String>, ApiError> {
         self.send(r, key).await
     }
 }
@@ -533,7 +622,12 @@ impl Client {
         };
         let send = self
             .request(Operation::AiSearch, url.clone(), Some(&body), None, key)?
-            .timeout(self.config.request_timeout.max(self.config.stream_idle_timeout) * 10)
+            .timeout(
+                self.config
+                    .request_timeout
+                    .max(self.config.stream_idle_timeout)
+                    * 10,
+            )
             .send();
         let mut response = tokio::select! {
             r = send => r.map_err(transport_error)?,
@@ -552,7 +646,12 @@ impl Client {
                     location: redirect_target(&url, &headers, &text).map(|u| u.to_string()),
                 });
             }
-            return Err(classify(status.as_u16(), &headers, &text, Some(key.expose())));
+            return Err(classify(
+                status.as_u16(),
+                &headers,
+                &text,
+                Some(key.expose()),
+            ));
         }
         let billed = billing::read(response.headers(), None);
         let mut received = PartialStream {
@@ -567,20 +666,21 @@ impl Client {
         let mut raw: Vec<u8> = Vec::new();
         let mut decoder = StreamDecoder::new();
         let idle = self.config.stream_idle_timeout;
-        let mut deliver = |events: Vec<StreamEvent>, received: &mut PartialStream| -> Option<String> {
-            for event in events {
-                received.apply(&event);
-                let failure = match &event {
-                    StreamEvent::Error { message } => Some(message.clone()),
-                    _ => None,
-                };
-                on_event(event);
-                if failure.is_some() {
-                    return failure;
+        let mut deliver =
+            |events: Vec<StreamEvent>, received: &mut PartialStream| -> Option<String> {
+                for event in events {
+                    received.apply(&event);
+                    let failure = match &event {
+                        StreamEvent::Error { message } => Some(message.clone()),
+                        _ => None,
+                    };
+                    on_event(event);
+                    if failure.is_some() {
+                        return failure;
+                    }
                 }
-            }
-            None
-        };
+                None
+            };
         loop {
             let chunk = tokio::select! {
                 c = tokio::time::timeout(idle, response.chunk()) => c,
@@ -625,7 +725,11 @@ impl Client {
                 status: status.as_u16(),
                 detail: e.to_string(),
             })?;
-            return Ok(StreamOutcome { received, cancelled: false, raw: text });
+            return Ok(StreamOutcome {
+                received,
+                cancelled: false,
+                raw: text,
+            });
         }
         match decoder.finish() {
             Ok(events) => {
@@ -662,4 +766,87 @@ impl Client {
 
 fn lossy(bytes: Vec<u8>) -> String {
     String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn backoff_doubles_up_to_the_cap() {
+        let p = RetryPolicy {
+            max_attempts: 5,
+            base_backoff: Duration::from_millis(100),
+            max_backoff: Duration::from_millis(350),
+        };
+        let waits: Vec<_> = (1..=4).map(|n| p.backoff(n).as_millis()).collect();
+        assert_eq!(waits, [100, 200, 350, 350]);
+    }
+
+    #[test]
+    fn origins_compare_scheme_host_and_port() {
+        let u = |s: &str| Url::parse(s).unwrap();
+        assert!(same_origin(
+            &u("https://a.io/x"),
+            &u("https://a.io:443/y?z=1")
+        ));
+        assert!(!same_origin(&u("https://a.io/x"), &u("http://a.io/x")));
+        assert!(!same_origin(&u("https://a.io/x"), &u("https://b.a.io/x")));
+        assert!(!same_origin(
+            &u("http://127.0.0.1:80/"),
+            &u("http://localhost:80/")
+        ));
+        assert!(!same_origin(
+            &u("http://a.io:8080/"),
+            &u("http://a.io:8081/")
+        ));
+    }
+
+    #[test]
+    fn redirect_target_from_header_or_body_resolves_relative_paths() {
+        let from = Url::parse("https://a.io/twitter/post?id=1").unwrap();
+        let mut h = HeaderMap::new();
+        h.insert(LOCATION, HeaderValue::from_static("/v2/twitter/post?id=1"));
+        assert_eq!(
+            redirect_target(&from, &h, "").unwrap().as_str(),
+            "https://a.io/v2/twitter/post?id=1"
+        );
+        let body = r#"{"detail":{"error_code":301,"location":"https://b.io/x","message":"Moved Permanently"}}"#;
+        assert_eq!(
+            redirect_target(&from, &HeaderMap::new(), body)
+                .unwrap()
+                .as_str(),
+            "https://b.io/x"
+        );
+        assert_eq!(redirect_target(&from, &HeaderMap::new(), "{}"), None);
+    }
+
+    #[test]
+    fn urls_carry_the_query_but_never_the_key() {
+        let c = Client::new(ClientConfig::new("https://api.example.com/")).unwrap();
+        let url = c
+            .url_for(&TwitterUrlsRequest {
+                urls: vec![
+                    "https://x.com/a/status/1".into(),
+                    "https://x.com/b/status/2".into(),
+                ],
+            })
+            .unwrap();
+        assert_eq!(
+            url.as_str(),
+            "https://api.example.com/twitter/urls?urls=https%3A%2F%2Fx.com%2Fa%2Fstatus%2F1&urls=https%3A%2F%2Fx.com%2Fb%2Fstatus%2F2"
+        );
+        let post = c.url_for(&LinksTwitterRequest::default()).unwrap();
+        assert_eq!(
+            post.as_str(),
+            "https://api.example.com/service/ai/search/links/twitter"
+        );
+    }
+
+    #[test]
+    fn bad_base_urls_are_refused() {
+        for bad in ["", "api.example.com", "ftp://a.io", "https://"] {
+            assert!(Client::new(ClientConfig::new(bad)).is_err(), "{bad}");
+        }
+    }
 }

@@ -25,7 +25,7 @@ pub use decoder::{StreamDecoder, StreamEvent};
 pub use error::{ApiError, ErrorPayload};
 pub use key::{ApiKey, KeyProblem};
 pub use operation::Operation;
-pub use pagination::{Pages, Paged};
+pub use pagination::{Paged, Pages};
 pub use request::ApiRequest;
 pub use stream::PartialStream;
 pub use validation::FieldError;

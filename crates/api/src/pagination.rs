@@ -89,18 +89,31 @@ impl<'a, R: Paged> Pages<'a, R> {
 
     /// The cursor the next call would send (to resume later).
     pub fn next_cursor(&self) -> Option<&str> {
-        self.seen_cursors.last().map(String::as_str).filter(|_| !self.finished)
+        self.seen_cursors
+            .last()
+            .map(String::as_str)
+            .filter(|_| !self.finished)
     }
 }
 
 impl Client {
     /// Pages of users who reposted a post.
-    pub fn retweeter_pages<'a>(&'a self, request: TwitterRetweetersRequest, key: &'a ApiKey, max_pages: usize) -> Pages<'a, TwitterRetweetersRequest> {
+    pub fn retweeter_pages<'a>(
+        &'a self,
+        request: TwitterRetweetersRequest,
+        key: &'a ApiKey,
+        max_pages: usize,
+    ) -> Pages<'a, TwitterRetweetersRequest> {
         Pages::new(self, key, request, max_pages)
     }
 
     /// Pages of a user's timeline.
-    pub fn user_post_pages<'a>(&'a self, request: TwitterUserPostsRequest, key: &'a ApiKey, max_pages: usize) -> Pages<'a, TwitterUserPostsRequest> {
+    pub fn user_post_pages<'a>(
+        &'a self,
+        request: TwitterUserPostsRequest,
+        key: &'a ApiKey,
+        max_pages: usize,
+    ) -> Pages<'a, TwitterUserPostsRequest> {
         Pages::new(self, key, request, max_pages)
     }
 }
