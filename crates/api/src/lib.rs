@@ -29,3 +29,34 @@ pub use pagination::{Paged, Pages};
 pub use request::ApiRequest;
 pub use stream::PartialStream;
 pub use validation::FieldError;
+
+#[cfg(test)]
+mod ts_tests {
+    use ts_rs::{Config, TS};
+
+    use crate::decoder::StreamEvent;
+    use crate::model::*;
+    use crate::request::*;
+
+    /// Every type the app will export to TypeScript produces a declaration.
+    #[test]
+    fn ipc_types_declare_in_typescript() {
+        let cfg = Config::new().with_large_int("number");
+        let decls = [
+            Tweet::export_to_string(&cfg).unwrap(),
+            User::export_to_string(&cfg).unwrap(),
+            AiSearchResult::export_to_string(&cfg).unwrap(),
+            TweetList::export_to_string(&cfg).unwrap(),
+            StreamEvent::export_to_string(&cfg).unwrap(),
+            crate::ErrorPayload::export_to_string(&cfg).unwrap(),
+            crate::Billing::export_to_string(&cfg).unwrap(),
+            crate::PartialStream::export_to_string(&cfg).unwrap(),
+            TwitterSearchRequest::export_to_string(&cfg).unwrap(),
+            AiSearchRequest::export_to_string(&cfg).unwrap(),
+            crate::Operation::export_to_string(&cfg).unwrap(),
+        ];
+        assert!(decls[0].contains("[key in string]"), "{}", decls[0]);
+        assert!(decls[6].contains("cost_usd: string"), "{}", decls[6]);
+        assert!(decls[4].contains("\"kind\": \"text\""), "{}", decls[4]);
+    }
+}
