@@ -25,6 +25,15 @@ pub struct Billing {
     pub currency: String,
 }
 
+impl Billing {
+    /// The rate this answer implies, per 1,000 units (`cost × 1000 / units`), so that
+    /// estimates use what the service actually charged; None for a zero-unit answer.
+    pub fn rate_per_1000(&self) -> Option<Decimal> {
+        (self.usage_count > 0)
+            .then(|| self.cost_usd * Decimal::from(1000) / Decimal::from(self.usage_count))
+    }
+}
+
 /// Why billing metadata could not be trusted as is.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum BillingIssue {
@@ -200,6 +209,18 @@ mod tests {
         let tenth = parse_decimal("0.1").unwrap();
         assert_eq!(tenth + tenth + tenth, parse_decimal("0.3").unwrap());
         assert_eq!(parse_decimal("1.5E-4"), Some(Decimal::new(15, 5)));
+    }
+
+    #[test]
+    fn rate_is_learned_from_what_was_charged() {
+        // The contract's worked case: 10 units at 0.015 per 1,000 cost 0.00015.
+        let b = from_headers(&full()).unwrap().unwrap();
+        assert_eq!(b.rate_per_1000(), parse_decimal("0.015"));
+        let free = Billing {
+            usage_count: 0,
+            ..b
+        };
+        assert_eq!(free.rate_per_1000(), None);
     }
 
     #[test]

@@ -9,6 +9,7 @@ use reqwest::header::{
     HeaderMap, HeaderValue, ACCEPT, AUTHORIZATION, CONTENT_TYPE, ETAG, IF_NONE_MATCH, LOCATION,
 };
 use reqwest::{StatusCode, Url};
+use serde::Serialize;
 use serde_json::Value;
 
 use crate::billing::{self, Billing};
@@ -91,7 +92,7 @@ pub trait EtagCache: Send + Sync {
 }
 
 /// A successful answer.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Response<T> {
     pub operation: Operation,
     pub body: T,
@@ -113,7 +114,7 @@ pub struct Response<T> {
 }
 
 /// How a stream ended without an error.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct StreamOutcome {
     pub received: PartialStream,
     /// True when the caller cancelled; `received` holds what arrived before.
@@ -620,17 +621,16 @@ impl Client {
         let Encoded::Json(body) = request.encode() else {
             unreachable!("the AI search is a POST with a JSON body")
         };
+        // No whole-request timeout: a long answer may stream for minutes. The headers must
+        // come within the request timeout, then each read within the idle timeout.
         let send = self
             .request(Operation::AiSearch, url.clone(), Some(&body), None, key)?
-            .timeout(
-                self.config
-                    .request_timeout
-                    .max(self.config.stream_idle_timeout)
-                    * 10,
-            )
             .send();
         let mut response = tokio::select! {
-            r = send => r.map_err(transport_error)?,
+            r = tokio::time::timeout(self.config.request_timeout, send) => match r {
+                Ok(sent) => sent.map_err(transport_error)?,
+                Err(_) => return Err(ApiError::Timeout),
+            },
             _ = cancel.cancelled() => return Ok(StreamOutcome {
                 received: PartialStream::default(),
                 cancelled: true,
