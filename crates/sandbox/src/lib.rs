@@ -115,13 +115,13 @@ impl SandboxBuilder {
     pub async fn start(self) -> std::io::Result<Sandbox> {
         let now_ms = self.now.unwrap_or_else(chrono::Utc::now).timestamp_millis();
         let seed = self.seed;
-        let world = tokio::task::spawn_blocking(move || World::generate(seed, now_ms))
+        let world = tokio::task::spawn_blocking(move || World::shared(seed, now_ms))
             .await
             .map_err(std::io::Error::other)?;
         let demo_key = auth::demo_key(self.seed);
         let faults = Arc::new(FaultQueue::default());
         let state = Arc::new(server::AppState {
-            world: Arc::new(world),
+            world,
             keys: self.keys.unwrap_or_else(|| vec![demo_key.clone()]),
             limiter: self.rate_limit.map(rate_limit::RateLimiter::new),
             faults: faults.clone(),

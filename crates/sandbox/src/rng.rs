@@ -35,8 +35,8 @@ impl Rng {
         self.unit() < p
     }
 
-    pub fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
-        &items[self.below(items.len())]
+    pub fn pick<T: Copy>(&mut self, items: &[T]) -> T {
+        items[self.below(items.len())]
     }
 
     /// Pareto-distributed integer: most values are small, a few are huge (engagement, followers).

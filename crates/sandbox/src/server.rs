@@ -343,6 +343,10 @@ fn send_body(
 /// A chunk to write and the pause before it; `None` breaks the connection.
 type Chunk = (Duration, Option<Bytes>);
 
+/// Pause before an abrupt cut, so that what was written reaches the client first (hyper drops
+/// buffered bytes when a body fails).
+const CUT_DELAY: Duration = Duration::from_millis(50);
+
 fn body_from_chunks(chunks: Vec<Chunk>) -> Body {
     let stream = futures_util::stream::unfold(chunks.into_iter(), |mut it| async move {
         let (delay, chunk) = it.next()?;
@@ -397,7 +401,7 @@ fn faulty_body(body: Vec<u8>, fault: Option<Fault>) -> Body {
             let half = Bytes::from(body[..body.len() / 2].to_vec());
             let mut chunks = vec![(Duration::ZERO, Some(half))];
             if abrupt {
-                chunks.push((Duration::ZERO, None));
+                chunks.push((CUT_DELAY, None));
             }
             body_from_chunks(chunks)
         }
@@ -446,7 +450,7 @@ fn stream_body(events: Vec<StreamEvent>, fault: Option<Fault>) -> Body {
         })
         .collect();
     if cut == Some(true) {
-        chunks.push((Duration::ZERO, None));
+        chunks.push((CUT_DELAY, None));
     }
     if let Some(Fault::Fragment { bytes }) = fault {
         chunks = fragment(chunks, bytes);

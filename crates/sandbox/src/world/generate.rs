@@ -116,13 +116,13 @@ fn generate_users(seed: u64, now_ms: i64) -> Vec<User> {
         let countries: Vec<usize> = (0..COUNTRIES.len())
             .filter(|&c| COUNTRIES[c].lang == lang)
             .collect();
-        let country = *rng.pick(&countries);
+        let country = rng.pick(&countries);
         let topic = org.map_or_else(|| rng.below(TOPICS.len()), |_| i % TOPICS.len());
         let (name, username) = match org {
             Some((name, handle, _)) => (name.to_string(), handle.to_string()),
             None => {
-                let first = *rng.pick(corpus::FIRST_NAMES[lang]);
-                let last = *rng.pick(corpus::LAST_NAMES[lang]);
+                let first = rng.pick(corpus::FIRST_NAMES[lang]);
+                let last = rng.pick(corpus::LAST_NAMES[lang]);
                 let name = format!("{first} {last}");
                 let base: String = ascii_handle(&format!(
                     "{first}{}",
@@ -131,7 +131,7 @@ fn generate_users(seed: u64, now_ms: i64) -> Vec<User> {
                 let mut handle = match rng.below(4) {
                     0 => format!("{}_{}", ascii_handle(first), ascii_handle(last)),
                     1 => format!("{base}{}", rng.below(999)),
-                    2 => format!("{}{}", ascii_handle(first), *rng.pick(corpus::HANDLE_WORDS)),
+                    2 => format!("{}{}", ascii_handle(first), rng.pick(corpus::HANDLE_WORDS)),
                     _ => format!("{}_{}", TOPICS[topic].key, ascii_handle(first)),
                 };
                 handle.truncate(15);
@@ -161,7 +161,7 @@ fn generate_users(seed: u64, now_ms: i64) -> Vec<User> {
             name,
             lang: lang as u8,
             country: country as u8,
-            location: *rng.pick(COUNTRIES[country].cities),
+            location: rng.pick(COUNTRIES[country].cities),
             description,
             created_at_ms: now_ms
                 - SPAN_MS
@@ -285,14 +285,14 @@ fn generate_posts(seed: u64, now_ms: i64, users: &[User], pages: &[super::Page])
                 mentions.push(parent_author);
             }
             if parent_author != author || rng.chance(0.3) {
-                text.push_str(*rng.pick(corpus::REPLIES[lang]));
+                text.push_str(rng.pick(corpus::REPLIES[lang]));
                 text.push(' ');
             }
         } else if quote_of.is_some() {
-            text.push_str(*rng.pick(corpus::QUOTE_LEADS[lang]));
+            text.push_str(rng.pick(corpus::QUOTE_LEADS[lang]));
             text.push(' ');
         } else if rng.chance(0.25) {
-            text.push_str(*rng.pick(corpus::OPENERS[lang]));
+            text.push_str(rng.pick(corpus::OPENERS[lang]));
             text.push(' ');
         }
         if reply_to.is_none() || rng.chance(0.6) {
@@ -301,14 +301,14 @@ fn generate_posts(seed: u64, now_ms: i64, users: &[User], pages: &[super::Page])
         }
         if rng.chance(0.2) {
             text.push(' ');
-            text.push_str(*rng.pick(corpus::CLOSERS[lang]));
+            text.push_str(rng.pick(corpus::CLOSERS[lang]));
         }
         let mut hashtags = Vec::new();
         for _ in 0..rng.below(4).saturating_sub(1) {
             let tag = if rng.chance(0.35) {
-                *rng.pick(t.local_hashtags[lang])
+                rng.pick(t.local_hashtags[lang])
             } else {
-                *rng.pick(t.hashtags)
+                rng.pick(t.hashtags)
             };
             if !hashtags.contains(&tag) {
                 hashtags.push(tag);
@@ -317,7 +317,7 @@ fn generate_posts(seed: u64, now_ms: i64, users: &[User], pages: &[super::Page])
         }
         let mut symbols = Vec::new();
         if !t.symbols.is_empty() && rng.chance(0.08) {
-            let s = *rng.pick(t.symbols);
+            let s = rng.pick(t.symbols);
             symbols.push(s);
             text.push_str(&format!(" ${s}"));
         }
@@ -330,11 +330,11 @@ fn generate_posts(seed: u64, now_ms: i64, users: &[User], pages: &[super::Page])
         }
         if rng.chance(0.003) {
             text.push(' ');
-            text.push_str(*rng.pick(corpus::HOSTILE_SNIPPETS));
+            text.push_str(rng.pick(corpus::HOSTILE_SNIPPETS));
         }
         let mut links = Vec::new();
         if rng.chance(0.12) {
-            let page = *rng.pick(&pages_by_topic[topic]);
+            let page = rng.pick(&pages_by_topic[topic]);
             let short = short_link(&mut rng);
             text.push(' ');
             text.push_str(&short);
@@ -457,7 +457,7 @@ fn build_timelines(
                         .map(|&r| (retweets[r as usize].created_ms, TimelineEntry::Retweet(r))),
                 )
                 .collect();
-            entries.sort_unstable_by(|a, b| b.0.cmp(&a.0));
+            entries.sort_unstable_by_key(|e| std::cmp::Reverse(e.0));
             entries.into_iter().map(|e| e.1).collect()
         })
         .collect()
@@ -512,11 +512,10 @@ mod tests {
     #[test]
     fn world_has_the_variety_the_issue_asks_for() {
         let w = build(42, NOW);
-        for lang in 0..LANGS.len() {
+        for (lang, code) in LANGS.iter().enumerate() {
             assert!(
                 w.posts.iter().filter(|p| p.lang as usize == lang).count() > 1_000,
-                "{}",
-                LANGS[lang]
+                "{code}"
             );
         }
         let day_ago = NOW - DAY_MS;

@@ -7,6 +7,7 @@ pub mod text;
 pub mod web;
 
 use crate::fxhash::FxMap;
+use std::sync::{Arc, Mutex, Weak};
 
 pub use web::{Page, PageKind};
 
@@ -154,6 +155,25 @@ impl World {
     /// Builds the world for `seed`, with every timestamp in the two years before `now_ms`.
     pub fn generate(seed: u64, now_ms: i64) -> World {
         generate::build(seed, now_ms)
+    }
+
+    /// The world for `(seed, now_ms)`, shared with any running sandbox that already has it.
+    /// Tests start many sandboxes with a fixed "now"; generating once saves seconds in debug
+    /// builds. Only a `Weak` is kept, so a world is freed with its last sandbox.
+    pub fn shared(seed: u64, now_ms: i64) -> Arc<World> {
+        static CACHE: Mutex<Vec<(u64, i64, Weak<World>)>> = Mutex::new(Vec::new());
+        let mut cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
+        cache.retain(|(_, _, w)| w.strong_count() > 0);
+        if let Some(world) = cache
+            .iter()
+            .find(|(s, n, _)| *s == seed && *n == now_ms)
+            .and_then(|(_, _, w)| w.upgrade())
+        {
+            return world;
+        }
+        let world = Arc::new(World::generate(seed, now_ms));
+        cache.push((seed, now_ms, Arc::downgrade(&world)));
+        world
     }
 
     pub fn user_named(&self, username: &str) -> Option<u32> {

@@ -129,13 +129,13 @@ pub fn generate_pages(seed: u64, now_ms: i64) -> Vec<Page> {
                 });
             };
             for _ in 0..4 {
-                let title = fill(*rng.pick(corpus::WEB_TITLE_TEMPLATES), subject);
-                let site = *rng.pick(corpus::NEWS_SITES);
+                let title = fill(rng.pick(corpus::WEB_TITLE_TEMPLATES), subject);
+                let site = rng.pick(corpus::NEWS_SITES);
                 let link = format!("https://{site}/{}/{}", 2024 + rng.below(2), slug(&title));
                 add(&mut rng, PageKind::Web, title, link);
             }
             for _ in 0..2 {
-                let title = fill(*rng.pick(corpus::YOUTUBE_TITLE_TEMPLATES), subject);
+                let title = fill(rng.pick(corpus::YOUTUBE_TITLE_TEMPLATES), subject);
                 let link = format!(
                     "https://www.youtube.com/watch?v={}",
                     url_safe_chars(&mut rng, 11)
@@ -153,7 +153,7 @@ pub fn generate_pages(seed: u64, now_ms: i64) -> Vec<Page> {
                 link,
             );
             for _ in 0..2 {
-                let title = fill(*rng.pick(corpus::ARXIV_TITLE_TEMPLATES), subject);
+                let title = fill(rng.pick(corpus::ARXIV_TITLE_TEMPLATES), subject);
                 let link = format!(
                     "https://arxiv.org/abs/{}{:02}.{:05}",
                     23 + rng.below(3),
@@ -163,7 +163,7 @@ pub fn generate_pages(seed: u64, now_ms: i64) -> Vec<Page> {
                 add(&mut rng, PageKind::Arxiv, title, link);
             }
             for _ in 0..3 {
-                let title = fill(*rng.pick(corpus::REDDIT_TITLE_TEMPLATES), subject);
+                let title = fill(rng.pick(corpus::REDDIT_TITLE_TEMPLATES), subject);
                 let link = format!(
                     "https://www.reddit.com/r/{}/comments/{}/{}/",
                     topic.subreddit,
@@ -178,7 +178,7 @@ pub fn generate_pages(seed: u64, now_ms: i64) -> Vec<Page> {
                 );
             }
             for _ in 0..2 {
-                let title = fill(*rng.pick(corpus::HN_TITLE_TEMPLATES), subject);
+                let title = fill(rng.pick(corpus::HN_TITLE_TEMPLATES), subject);
                 let link = format!(
                     "https://news.ycombinator.com/item?id={}",
                     38_000_000 + rng.below(4_000_000)

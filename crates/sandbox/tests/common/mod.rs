@@ -6,11 +6,21 @@ use sightline_sandbox::Sandbox;
 
 /// A fixed "now" so that every test run sees the same world (ids, dates, texts).
 pub fn fixed_now() -> chrono::DateTime<chrono::Utc> {
-    chrono::DateTime::parse_from_rfc3339("2026-11-20T12:00:00Z").unwrap().with_timezone(&chrono::Utc)
+    chrono::DateTime::parse_from_rfc3339("2026-11-20T12:00:00Z")
+        .unwrap()
+        .with_timezone(&chrono::Utc)
 }
 
 pub async fn start() -> Sandbox {
-    Sandbox::builder().seed(42).port(0).pace_ms(0).faults(true).now(fixed_now()).start().await.expect("sandbox starts")
+    Sandbox::builder()
+        .seed(42)
+        .port(0)
+        .pace_ms(0)
+        .faults(true)
+        .now(fixed_now())
+        .start()
+        .await
+        .expect("sandbox starts")
 }
 
 pub fn client() -> reqwest::Client {
@@ -36,7 +46,11 @@ async fn finish(resp: reqwest::Response) -> Reply {
     let status = resp.status().as_u16();
     let headers = resp.headers().clone();
     let text = resp.text().await.expect("body");
-    Reply { status, headers, text }
+    Reply {
+        status,
+        headers,
+        text,
+    }
 }
 
 /// GET with the demo key; `query` pairs are URL-encoded by the client.
@@ -44,8 +58,16 @@ pub async fn get(sb: &Sandbox, path: &str, query: &[(&str, &str)]) -> Reply {
     get_with(sb, path, query, Some(sb.demo_key()), &[]).await
 }
 
-pub async fn get_with(sb: &Sandbox, path: &str, query: &[(&str, &str)], key: Option<&str>, headers: &[(&str, &str)]) -> Reply {
-    let mut req = client().get(format!("{}{path}", sb.base_url())).query(query);
+pub async fn get_with(
+    sb: &Sandbox,
+    path: &str,
+    query: &[(&str, &str)],
+    key: Option<&str>,
+    headers: &[(&str, &str)],
+) -> Reply {
+    let mut req = client()
+        .get(format!("{}{path}", sb.base_url()))
+        .query(query);
     if let Some(k) = key {
         req = req.header("Authorization", k);
     }
@@ -60,7 +82,10 @@ pub async fn post(sb: &Sandbox, path: &str, body: &Value) -> Reply {
 }
 
 pub async fn post_raw(sb: &Sandbox, path: &str, body: String, key: Option<&str>) -> Reply {
-    let mut req = client().post(format!("{}{path}", sb.base_url())).header("content-type", "application/json").body(body);
+    let mut req = client()
+        .post(format!("{}{path}", sb.base_url()))
+        .header("content-type", "application/json")
+        .body(body);
     if let Some(k) = key {
         req = req.header("Authorization", k);
     }
@@ -73,7 +98,9 @@ pub fn sse_events(body: &str) -> Vec<Value> {
     assert!(body.ends_with("\n\n"), "stream must end with a blank line");
     body.split_terminator("\n\n")
         .map(|block| {
-            let json = block.strip_prefix("data: ").unwrap_or_else(|| panic!("bad framing: {block:?}"));
+            let json = block
+                .strip_prefix("data: ")
+                .unwrap_or_else(|| panic!("bad framing: {block:?}"));
             assert!(!json.contains('\n'), "event JSON must be one line");
             serde_json::from_str(json).unwrap_or_else(|e| panic!("bad event JSON ({e}): {json}"))
         })
