@@ -16,27 +16,29 @@ fn median(mut xs: Vec<Duration>) -> Duration {
     xs[xs.len() / 2]
 }
 
-/// A stream shaped like the service's: tool results, posts, scores, many text deltas.
-fn sample_stream() -> Vec<u8> {
+fn frame(events: &[serde_json::Value]) -> Vec<u8> {
     let mut out = String::new();
-    let mut push = |v: serde_json::Value| {
+    for e in events {
         out.push_str("data: ");
-        out.push_str(&v.to_string());
+        out.push_str(&e.to_string());
         out.push_str("\n\n");
-    };
+    }
+    out.into_bytes()
+}
+
+/// Tool results: six link tools of 20 results each.
+fn link_events() -> Vec<serde_json::Value> {
     let links: Vec<_> = (0..20)
         .map(|i| json!({"title": format!("Result number {i} about open source"), "snippet": "A fairly long snippet of text that describes the linked page in a sentence or two, as search engines do.", "link": format!("https://example.com/articles/{i}")}))
         .collect();
-    for tool in [
-        "search",
-        "wikipedia_search",
-        "reddit_search",
-        "hacker_news_search",
-        "youtube_search",
-        "arxiv_search",
-    ] {
-        push(json!({"type": tool, "content": links}));
-    }
+    ["search", "wikipedia_search", "reddit_search", "hacker_news_search", "youtube_search", "arxiv_search"]
+        .iter()
+        .map(|tool| json!({"type": tool, "content": links}))
+        .collect()
+}
+
+/// The X tool's result: 20 full posts.
+fn tweet_events() -> Vec<serde_json::Value> {
     let tweets: Vec<_> = (0..20)
         .map(|i| json!({
             "id": format!("18912345678901{i:05}"), "text": "RT @x_data: data: an example post with some words, a #hashtag and a link https://t.co/abc",
@@ -48,23 +50,23 @@ fn sample_stream() -> Vec<u8> {
             "entities": {"hashtags": [{"text": "hashtag", "indices": [50, 58]}], "urls": [], "user_mentions": [], "symbols": []}
         }))
         .collect();
-    push(json!({"type": "tweets", "content": tweets}));
-    push(
-        json!({"type": "miner_link_scores", "content": {"https://example.com/articles/1": "HIGH", "1891234567890100001": "LOW"}}),
-    );
-    for i in 0..400 {
-        push(json!({"type": "text", "role": "summary", "content": format!("word{i} and more ")}));
-    }
-    push(json!({"type": "completion", "content": "A summary ".repeat(200)}));
-    out.into_bytes()
+    vec![json!({"type": "tweets", "content": tweets})]
 }
 
-fn bench_decoder() {
-    let stream = sample_stream();
-    let read = 16 * 1024;
+/// The summary: 400 small deltas, then the whole text.
+fn text_events() -> Vec<serde_json::Value> {
+    let mut events: Vec<_> = (0..400)
+        .map(|i| json!({"type": "text", "role": "summary", "content": format!("word{i} and more ")}))
+        .collect();
+    events.push(json!({"type": "completion", "content": "A summary ".repeat(200)}));
+    events
+}
+
+/// Median MB/s decoding `stream` in reads of `read` bytes, and the event count.
+fn throughput(stream: &[u8], read: usize, rounds: usize) -> (f64, usize) {
     let mut times = Vec::new();
     let mut events = 0;
-    for _ in 0..30 {
+    for _ in 0..rounds {
         let started = Instant::now();
         let mut d = StreamDecoder::new();
         events = 0;
@@ -74,27 +76,29 @@ fn bench_decoder() {
         events += d.finish().expect("complete").len();
         times.push(started.elapsed());
     }
-    let t = median(times);
-    let mb = stream.len() as f64 / 1e6;
-    println!(
-        "decoder: {:.2} MB stream, {events} events, 16 KiB reads: median {:.2} ms = {:.0} MB/s",
-        mb,
-        t.as_secs_f64() * 1e3,
-        mb / t.as_secs_f64()
-    );
+    (stream.len() as f64 / 1e6 / median(times).as_secs_f64(), events)
+}
 
-    // Worst case for framing: one byte per read.
-    let started = Instant::now();
-    let mut d = StreamDecoder::new();
-    for b in stream.chunks(1) {
-        d.push(b);
+fn bench_decoder() {
+    let mut all = link_events();
+    all.extend(tweet_events());
+    all.push(json!({"type": "miner_link_scores", "content": {"https://example.com/articles/1": "HIGH", "1891234567890100001": "LOW"}}));
+    all.extend(text_events());
+    let parts = [
+        ("whole stream", frame(&all)),
+        ("link results only", frame(&link_events())),
+        ("posts only", frame(&tweet_events())),
+        ("text deltas only", frame(&text_events())),
+    ];
+    for (name, stream) in &parts {
+        let (mbps, events) = throughput(stream, 16 * 1024, 50);
+        println!(
+            "decoder, {name}: {:.1} KB, {events} events, 16 KiB reads: median {mbps:.0} MB/s",
+            stream.len() as f64 / 1e3
+        );
     }
-    d.finish().expect("complete");
-    let t = started.elapsed();
-    println!(
-        "decoder: same stream 1 byte per read: {:.0} MB/s",
-        mb / t.as_secs_f64()
-    );
+    let (mbps, _) = throughput(&parts[0].1, 1, 5);
+    println!("decoder, whole stream, 1 byte per read (worst case framing): {mbps:.0} MB/s");
 }
 
 async fn bench_client_overhead() {
@@ -148,6 +152,10 @@ async fn bench_client_overhead() {
 
 fn main() {
     bench_decoder();
+    // `cargo bench -p sightline-api -- decoder` skips the client part (for profiling).
+    if std::env::args().any(|a| a == "decoder") {
+        return;
+    }
     tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()

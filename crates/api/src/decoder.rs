@@ -6,6 +6,7 @@
 //! ourselves so that a `data: ` inside a string never confuses us and a value split over
 //! many reads is scanned only once.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
@@ -222,6 +223,22 @@ impl StreamDecoder {
             self.pos = v;
             return Step::Event(None);
         }
+        // Fast path: the whole event is usually in the buffer already, and serde finds its
+        // end while parsing it. Only an event split across reads falls back to the scanner,
+        // which resumes where it stopped so a long event is scanned once.
+        if buf[v] == b'{' {
+            let mut parsed = serde_json::Deserializer::from_slice(&buf[v..]).into_iter::<Envelope>();
+            match parsed.next() {
+                Some(Ok(envelope)) => {
+                    let end = v + parsed.byte_offset();
+                    let event = envelope_event(envelope, &buf[v..end]);
+                    self.pos = end;
+                    return Step::Event(Some(event));
+                }
+                // Incomplete, or readable JSON of the wrong shape: the general path decides.
+                Some(Err(_)) | None => {}
+            }
+        }
         self.value_start = Some(v);
         self.scan = Scan {
             next: v,
@@ -262,6 +279,13 @@ impl StreamDecoder {
                     s.escaped = true;
                 } else if b == b'"' {
                     s.in_string = false;
+                } else {
+                    // Most bytes are inside strings: jump to the next quote or backslash.
+                    match memchr::memchr2(b'"', b'\\', &buf[i..]) {
+                        Some(skip) => i += skip,
+                        None => i = buf.len(),
+                    }
+                    continue;
                 }
             } else {
                 match b {
@@ -315,8 +339,9 @@ fn scalar_end(bytes: &[u8], at_end: bool) -> Option<usize> {
 
 #[derive(Deserialize)]
 struct Envelope<'a> {
+    /// Borrowed unless it contains escapes: no allocation per event.
     #[serde(rename = "type", default, borrow)]
-    kind: Option<&'a RawValue>,
+    kind: Option<Cow<'a, str>>,
     #[serde(default, borrow)]
     content: Option<&'a RawValue>,
     #[serde(default)]
@@ -337,10 +362,14 @@ fn malformed(detail: impl Into<String>) -> StreamEvent {
 
 /// Turns one complete JSON value into an event.
 pub fn to_event(bytes: &[u8]) -> StreamEvent {
-    let envelope: Envelope = match serde_json::from_slice(bytes) {
-        Ok(e) => e,
-        Err(e) => return malformed(format!("unreadable event: {e}")),
-    };
+    match serde_json::from_slice::<Envelope>(bytes) {
+        Ok(envelope) => envelope_event(envelope, bytes),
+        Err(e) => malformed(format!("unreadable event: {e}")),
+    }
+}
+
+/// The typed event of a parsed envelope; `bytes` is the whole event, kept for unknown types.
+fn envelope_event(envelope: Envelope, bytes: &[u8]) -> StreamEvent {
     if let Some(error) = envelope.error {
         let message = match serde_json::from_str::<Value>(error.get()) {
             Ok(Value::String(s)) => s,
@@ -354,14 +383,11 @@ pub fn to_event(bytes: &[u8]) -> StreamEvent {
         };
         return StreamEvent::Error { message };
     }
-    let kind: Option<String> = envelope
-        .kind
-        .and_then(|k| serde_json::from_str::<String>(k.get()).ok());
-    let Some(kind) = kind else {
+    let Some(kind) = envelope.kind else {
         return unknown("", bytes);
     };
     let content = envelope.content.map(RawValue::get).unwrap_or("null");
-    let typed = match kind.as_str() {
+    let typed = match kind.as_ref() {
         "text" => serde_json::from_str::<Option<String>>(content).map(|text| StreamEvent::Text {
             role: envelope.role,
             text: text.unwrap_or_default(),

@@ -192,15 +192,25 @@ pub struct UserMention {
 
 /// One link result of a search tool: `{title, snippet, link}`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(from = "lenient::LinkFields")]
 pub struct LinkResult {
-    #[serde(default, deserialize_with = "lenient::string")]
     pub title: String,
-    #[serde(default, deserialize_with = "lenient::string")]
     pub snippet: String,
-    #[serde(default, deserialize_with = "lenient::string")]
     pub link: String,
+    /// Fields this version does not model, kept as received.
     #[serde(flatten)]
     pub extra: Map<String, Value>,
+}
+
+impl From<lenient::LinkFields> for LinkResult {
+    fn from(f: lenient::LinkFields) -> Self {
+        LinkResult {
+            title: f.title,
+            snippet: f.snippet,
+            link: f.link,
+            extra: f.extra,
+        }
+    }
 }
 
 /// The service's judgement of a link's quality.
