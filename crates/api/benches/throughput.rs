@@ -31,10 +31,17 @@ fn link_events() -> Vec<serde_json::Value> {
     let links: Vec<_> = (0..20)
         .map(|i| json!({"title": format!("Result number {i} about open source"), "snippet": "A fairly long snippet of text that describes the linked page in a sentence or two, as search engines do.", "link": format!("https://example.com/articles/{i}")}))
         .collect();
-    ["search", "wikipedia_search", "reddit_search", "hacker_news_search", "youtube_search", "arxiv_search"]
-        .iter()
-        .map(|tool| json!({"type": tool, "content": links}))
-        .collect()
+    [
+        "search",
+        "wikipedia_search",
+        "reddit_search",
+        "hacker_news_search",
+        "youtube_search",
+        "arxiv_search",
+    ]
+    .iter()
+    .map(|tool| json!({"type": tool, "content": links}))
+    .collect()
 }
 
 /// The X tool's result: 20 full posts.
@@ -56,7 +63,9 @@ fn tweet_events() -> Vec<serde_json::Value> {
 /// The summary: 400 small deltas, then the whole text.
 fn text_events() -> Vec<serde_json::Value> {
     let mut events: Vec<_> = (0..400)
-        .map(|i| json!({"type": "text", "role": "summary", "content": format!("word{i} and more ")}))
+        .map(
+            |i| json!({"type": "text", "role": "summary", "content": format!("word{i} and more ")}),
+        )
         .collect();
     events.push(json!({"type": "completion", "content": "A summary ".repeat(200)}));
     events
@@ -76,7 +85,10 @@ fn throughput(stream: &[u8], read: usize, rounds: usize) -> (f64, usize) {
         events += d.finish().expect("complete").len();
         times.push(started.elapsed());
     }
-    (stream.len() as f64 / 1e6 / median(times).as_secs_f64(), events)
+    (
+        stream.len() as f64 / 1e6 / median(times).as_secs_f64(),
+        events,
+    )
 }
 
 fn bench_decoder() {

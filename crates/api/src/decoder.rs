@@ -227,16 +227,14 @@ impl StreamDecoder {
         // end while parsing it. Only an event split across reads falls back to the scanner,
         // which resumes where it stopped so a long event is scanned once.
         if buf[v] == b'{' {
-            let mut parsed = serde_json::Deserializer::from_slice(&buf[v..]).into_iter::<Envelope>();
-            match parsed.next() {
-                Some(Ok(envelope)) => {
-                    let end = v + parsed.byte_offset();
-                    let event = envelope_event(envelope, &buf[v..end]);
-                    self.pos = end;
-                    return Step::Event(Some(event));
-                }
-                // Incomplete, or readable JSON of the wrong shape: the general path decides.
-                Some(Err(_)) | None => {}
+            let mut parsed =
+                serde_json::Deserializer::from_slice(&buf[v..]).into_iter::<Envelope>();
+            // On an error (incomplete, or JSON of the wrong shape) the general path decides.
+            if let Some(Ok(envelope)) = parsed.next() {
+                let end = v + parsed.byte_offset();
+                let event = envelope_event(envelope, &buf[v..end]);
+                self.pos = end;
+                return Step::Event(Some(event));
             }
         }
         self.value_start = Some(v);
