@@ -168,11 +168,6 @@ impl Client {
         if !matches!(parsed.scheme(), "http" | "https") || parsed.host_str().is_none() {
             return Err(ConfigError::BadBaseUrl(base));
         }
-        // reqwest is built without a bundled crypto provider; install ring process-wide
-        // unless the application already chose one.
-        if rustls::crypto::CryptoProvider::get_default().is_none() {
-            let _ = rustls::crypto::ring::default_provider().install_default();
-        }
         let http = reqwest::Client::builder()
             .connect_timeout(config.connect_timeout)
             // Redirects are handled here, not by reqwest: same host only, GET only.

@@ -404,3 +404,56 @@ async fn odd_but_valid_answers_are_read() {
         .unwrap();
     assert_eq!(r.body.trends.len(), 30);
 }
+
+/// The sandbox's real answers to a missing key, a placeholder and a truncated key (which
+/// our client never sends: `ApiKey::parse` refuses them) classify as the contract says.
+#[tokio::test]
+async fn real_auth_answers_classify_as_the_contract_says() {
+    let sb = sandbox().await;
+    let http = reqwest::Client::new();
+    let url = format!("{}/twitter/trends?woeid=1", sb.base_url());
+    let truncated = &sb.demo_key()[..12];
+    let cases: [(Option<&str>, &str); 4] = [
+        (None, "missing_key"),
+        (Some("YOUR_API_KEY"), "not_an_api_key"),
+        (Some("<api-key>"), "not_an_api_key"),
+        (Some(truncated), "not_an_api_key"),
+    ];
+    for (sent, kind) in cases {
+        let mut req = http.get(&url);
+        if let Some(value) = sent {
+            req = req.header("Authorization", value);
+        }
+        let resp = req.send().await.unwrap();
+        let status = resp.status().as_u16();
+        let headers = resp.headers().clone();
+        let body = resp.text().await.unwrap();
+        let err = sightline_api::error::classify(status, &headers, &body, sent);
+        assert_eq!(err.kind(), kind, "{sent:?} → {status} {body}");
+        // Our own check refuses the same values before anything is sent.
+        if let Some(value) = sent {
+            assert!(ApiKey::parse(value).is_err(), "{value}");
+        }
+    }
+}
+
+/// The real service is HTTPS: the TLS backend is compiled in and needs no set-up. A server
+/// that does not speak TLS yields a network error, not a panic or a plain-HTTP request.
+#[tokio::test]
+async fn https_is_supported_and_a_failed_handshake_is_a_network_error() {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let port = listener.local_addr().unwrap().port();
+    tokio::spawn(async move {
+        while let Ok((mut socket, _)) = listener.accept().await {
+            use tokio::io::AsyncWriteExt;
+            let _ = socket.write_all(b"HTTP/1.1 200 OK\r\n\r\nnot tls").await;
+        }
+    });
+    let c = Client::new(config(&format!("https://127.0.0.1:{port}"))).unwrap();
+    let k = ApiKey::parse("dt_$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA").unwrap();
+    let err = c
+        .twitter_post(&TwitterPostRequest { id: "1".into() }, &k)
+        .await
+        .unwrap_err();
+    assert_eq!(err.kind(), "network", "{err:?}");
+}
