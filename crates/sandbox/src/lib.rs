@@ -121,7 +121,7 @@ impl SandboxBuilder {
         let demo_key = auth::demo_key(self.seed);
         let faults = Arc::new(FaultQueue::default());
         let state = Arc::new(server::AppState {
-            world,
+            world: world.clone(),
             keys: self.keys.unwrap_or_else(|| vec![demo_key.clone()]),
             limiter: self.rate_limit.map(rate_limit::RateLimiter::new),
             faults: faults.clone(),
@@ -129,6 +129,7 @@ impl SandboxBuilder {
             pace: Duration::from_millis(self.pace_ms),
             rates: self.rates,
             started: Instant::now(),
+            tweets: render::TweetCache::new(&world),
         });
         let world = state.world.clone();
         let listener = tokio::net::TcpListener::bind(SocketAddr::new(self.host, self.port)).await?;

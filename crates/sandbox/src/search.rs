@@ -5,6 +5,7 @@
 
 use crate::world::text::{contains_words, is_unspaced_script, tokens};
 use crate::world::{Post, World, DAY_MS};
+use std::borrow::Cow;
 
 #[derive(Debug, Clone, PartialEq)]
 enum Atom {
@@ -171,33 +172,30 @@ impl SearchQuery {
 
     /// Candidate posts (ascending index) from the most selective indexable clause, or `None`
     /// when every post must be examined.
-    pub fn candidates(&self, world: &World) -> Option<Vec<u32>> {
-        let mut best: Option<Vec<u32>> = None;
+    pub fn candidates<'w>(&self, world: &'w World) -> Option<Cow<'w, [u32]>> {
+        let mut best: Option<Cow<'w, [u32]>> = None;
         for clause in &self.clauses {
-            let mut union: Vec<u32> = Vec::new();
-            let mut indexable = true;
-            for term in clause {
-                if term.negated {
-                    indexable = false;
-                    break;
-                }
-                match posting_list(world, &term.atom) {
-                    Some(list) => union.extend_from_slice(&list),
-                    None => {
-                        indexable = false;
-                        break;
-                    }
-                }
-            }
-            if !indexable {
+            if clause.iter().any(|t| t.negated) {
                 continue;
             }
-            if clause.len() > 1 {
-                union.sort_unstable();
-                union.dedup();
-            }
-            if best.as_ref().is_none_or(|b| union.len() < b.len()) {
-                best = Some(union);
+            let lists: Option<Vec<&'w [u32]>> = clause
+                .iter()
+                .map(|t| posting_list(world, &t.atom))
+                .collect();
+            let Some(lists) = lists else {
+                continue;
+            };
+            let candidates: Cow<'w, [u32]> = match lists.as_slice() {
+                [one] => Cow::Borrowed(one),
+                many => {
+                    let mut union: Vec<u32> = many.concat();
+                    union.sort_unstable();
+                    union.dedup();
+                    Cow::Owned(union)
+                }
+            };
+            if best.as_ref().is_none_or(|b| candidates.len() < b.len()) {
+                best = Some(candidates);
             }
         }
         best
@@ -211,22 +209,21 @@ impl SearchQuery {
     }
 }
 
-fn posting_list(world: &World, atom: &Atom) -> Option<Vec<u32>> {
+/// Posts that may match `atom` (ascending), when an index can tell.
+fn posting_list<'w>(world: &'w World, atom: &Atom) -> Option<&'w [u32]> {
     match atom {
-        Atom::Word(w) if !is_unspaced_script(w) => Some(world.posts_with_token(w).to_vec()),
+        Atom::Word(w) if !is_unspaced_script(w) => Some(world.posts_with_token(w)),
         Atom::Phrase(p) if !is_unspaced_script(p) => {
             // The rarest word of the phrase bounds the candidates.
             tokens(p)
                 .map(|w| world.posts_with_token(&w))
                 .min_by_key(|l| l.len())
-                .map(<[u32]>::to_vec)
         }
-        Atom::Hashtag(t) => Some(world.posts_with_hashtag(t).to_vec()),
+        Atom::Hashtag(t) => Some(world.posts_with_hashtag(t)),
         Atom::From(name) => Some(
             world
                 .user_named(name)
-                .map(|u| world.posts_by_user[u as usize].clone())
-                .unwrap_or_default(),
+                .map_or(&[][..], |u| world.posts_by_user[u as usize].as_slice()),
         ),
         _ => None,
     }

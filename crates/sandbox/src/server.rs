@@ -6,7 +6,6 @@ use crate::billing::{Charge, Rates};
 use crate::faults::{Fault, FaultQueue, FaultRequest};
 use crate::ops::{Ctx, Op, Outcome, StreamEvent};
 use crate::rate_limit::{retry_after_secs, RateLimiter};
-use crate::rng::fnv1a;
 use crate::world::World;
 use axum::body::{to_bytes, Body, Bytes};
 use axum::extract::{Request, State};
@@ -30,6 +29,7 @@ pub struct AppState {
     pub pace: Duration,
     pub rates: Rates,
     pub started: Instant,
+    pub tweets: crate::render::TweetCache,
 }
 
 impl AppState {
@@ -190,6 +190,7 @@ async fn handle(state: Arc<AppState>, op: Op, req: Request) -> Response {
         world: &state.world,
         now_ms: state.now_ms(),
         pace: state.pace,
+        tweets: &state.tweets,
     };
     let result = op.run(&ctx, parts.uri.query(), &bytes);
     respond(&state, op, &parts.method, &parts.headers, result, transform)
@@ -244,6 +245,15 @@ fn custom_body(
     r
 }
 
+/// A fast, stable hash of a body for its ETag (8 bytes per step: bodies are tens of KB).
+fn content_hash(body: &[u8]) -> u64 {
+    use std::hash::Hasher;
+    let mut h = crate::fxhash::FxHasher::default();
+    h.write(body);
+    h.write_usize(body.len());
+    crate::rng::mix(h.finish())
+}
+
 /// Whether `If-None-Match` names this ETag (or is `*`).
 fn etag_matches(headers: &HeaderMap, etag: &str) -> bool {
     headers
@@ -268,7 +278,7 @@ fn respond(
         Outcome::Error { status, body } => json_response(status_code(status), &body),
         Outcome::Json { body, usage } => {
             let charge = Charge::new(service, usage, &state.rates);
-            let body = charge.mirror_into_object(&body);
+            let body = charge.mirror_into_object(body);
             send_body(
                 state,
                 method,
@@ -319,8 +329,8 @@ fn send_body(
     charge: &Charge,
     fault: Option<Fault>,
 ) -> Response {
-    let etag =
-        (method == Method::GET && fault.is_none()).then(|| format!("\"{:016x}\"", fnv1a(&body)));
+    let etag = (method == Method::GET && fault.is_none())
+        .then(|| format!("\"{:016x}\"", content_hash(&body)));
     if let Some(tag) = &etag {
         if etag_matches(req_headers, tag) {
             let mut r = Response::new(Body::empty());
