@@ -4,7 +4,11 @@ mod common;
 
 use common::{get, start};
 use serde_json::Value;
+use sightline_sandbox::world::TimelineEntry;
 use std::collections::HashSet;
+
+/// Page size of the cursor-paginated operations.
+const PAGE: usize = 20;
 
 fn ids(v: &Value) -> Vec<String> {
     v.as_array()
@@ -384,11 +388,17 @@ async fn replies_follow_threads() {
 async fn user_posts_cursor_walk_ends() {
     let sb = start().await;
     let w = sb.world();
+    // The shortest timeline of at least three pages that includes retweets.
     let (u, timeline) = w
         .timelines
         .iter()
         .enumerate()
-        .filter(|(_, t)| t.len() > 45)
+        .filter(|(_, t)| {
+            t.len() > 2 * PAGE + 5
+                && t.iter()
+                    .take(3 * PAGE)
+                    .any(|e| matches!(e, TimelineEntry::Retweet(_)))
+        })
         .min_by_key(|(_, t)| t.len())
         .unwrap();
     let name = w.users[u].username.clone();
