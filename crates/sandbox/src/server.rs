@@ -58,9 +58,7 @@ pub fn router(state: Arc<AppState>) -> Router {
         );
     }
     router
-        .fallback(|| async {
-            json_response(StatusCode::NOT_FOUND, &json!({ "detail": "Not Found" }))
-        })
+        .fallback(|uri: axum::http::Uri| async move { not_found_or_redirect(&uri) })
         .method_not_allowed_fallback(|| async {
             json_response(
                 StatusCode::METHOD_NOT_ALLOWED,
@@ -68,6 +66,27 @@ pub fn router(state: Arc<AppState>) -> Router {
             )
         })
         .with_state(state)
+}
+
+/// Unknown paths are 404, except an operation's path with a trailing slash, which is moved
+/// permanently to the path without it (with the contract's 301 body), as the service's
+/// framework does. This gives clients a real 301 to follow.
+fn not_found_or_redirect(uri: &axum::http::Uri) -> Response {
+    let path = uri.path();
+    let trimmed = path.trim_end_matches('/');
+    if path.len() > trimmed.len() && Op::ALL.iter().any(|op| op.path() == trimmed) {
+        let location = match uri.query() {
+            Some(q) => format!("{trimmed}?{q}"),
+            None => trimmed.to_string(),
+        };
+        let body = json!({ "detail": { "error_code": 301, "location": location, "message": "Moved Permanently" } });
+        let mut r = json_response(StatusCode::MOVED_PERMANENTLY, &body);
+        if let Ok(v) = HeaderValue::from_str(&location) {
+            r.headers_mut().insert(header::LOCATION, v);
+        }
+        return r;
+    }
+    json_response(StatusCode::NOT_FOUND, &json!({ "detail": "Not Found" }))
 }
 
 fn json_response(status: StatusCode, body: &Value) -> Response {

@@ -240,3 +240,29 @@ async fn rate_limit_then_recovery() {
         "recovered after Retry-After"
     );
 }
+
+#[tokio::test]
+async fn trailing_slash_is_moved_permanently() {
+    let sb = start().await;
+    let no_redirects = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .unwrap();
+    let r = no_redirects
+        .get(format!("{}/twitter/?query=solar&count=2", sb.base_url()))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status().as_u16(), 301);
+    assert_eq!(r.headers()["location"], "/twitter?query=solar&count=2");
+    let body: serde_json::Value = r.json().await.unwrap();
+    assert_eq!(
+        body,
+        json!({ "detail": { "error_code": 301, "location": "/twitter?query=solar&count=2", "message": "Moved Permanently" } })
+    );
+    // Followed on the same host, with the key, it answers.
+    let r = get(&sb, "/twitter/", &[("query", "solar"), ("count", "2")]).await;
+    assert_eq!(r.status, 200);
+    assert_eq!(r.json().as_array().unwrap().len(), 2);
+    assert_eq!(get(&sb, "/nowhere", &[]).await.status, 404);
+}

@@ -208,21 +208,36 @@ fn to_base36(mut n: u64) -> String {
 pub fn body_paragraphs(page: &Page) -> Vec<String> {
     let mut rng = Rng::new(page.body_seed);
     let topic = &TOPICS[page.topic as usize];
-    let mut paragraphs = vec![page.snippet.clone()];
-    for _ in 0..3 + rng.below(3) {
-        let mut p = String::new();
-        for _ in 0..3 {
-            if !p.is_empty() {
-                p.push(' ');
-            }
-            p.push_str(&english_sentence(&mut rng, page.topic as usize));
-        }
-        paragraphs.push(p);
+    // Each sentence of the topic at most once per page, in a page-specific order.
+    let mut order: Vec<usize> = (0..topic.sentences[0].len()).collect();
+    for i in (1..order.len()).rev() {
+        order.swap(i, rng.below(i + 1));
     }
+    let mut sentences = order
+        .into_iter()
+        .map(|i| topic.sentences[0][i].replace("{n}", &(2 + rng.below(60)).to_string()));
+    let mut paragraphs = vec![page.snippet.clone()];
+    paragraphs.push(format!(
+        "This page looks at {} and what it means for {}.",
+        page.subject, topic.name
+    ));
+    loop {
+        let p: Vec<String> = sentences.by_ref().take(2).collect();
+        if p.is_empty() {
+            break;
+        }
+        paragraphs.push(p.join(" "));
+    }
+    let related: Vec<&str> = topic
+        .subjects
+        .iter()
+        .copied()
+        .filter(|s| *s != page.subject)
+        .collect();
     paragraphs.push(format!(
         "Related: {} and {}.",
-        rng.pick(topic.subjects),
-        rng.pick(topic.subjects)
+        related[page.body_seed as usize % related.len()],
+        related[(page.body_seed / 7) as usize % related.len()]
     ));
     // Real pages sometimes quote markup; a crawler client must not execute it.
     if page.body_seed % 7 == 0 {
