@@ -71,6 +71,13 @@ fn operation_only(sb: &Sandbox) {
     }
     let per = start.elapsed() / n as u32;
     println!("/twitter search without HTTP, one thread: {n} in 2 s = {:.0} per second ({per:?} each, rendered records cached after first use)", n as f64 / start.elapsed().as_secs_f64());
+    for q in &queries {
+        let t = Instant::now();
+        for _ in 0..200 {
+            sightline_sandbox::ops::Op::TwitterSearch.run(&ctx, Some(q), b"");
+        }
+        println!("  {:>10?}  {q}", t.elapsed() / 200);
+    }
 }
 
 async fn load(sb: &Sandbox, seconds: u64, concurrency: u64, max_requests: u64) {

@@ -531,3 +531,64 @@ async fn trends_rank_recent_hashtags_per_place() {
         .unwrap()
         .is_empty());
 }
+
+/// The indexed search agrees with a plain scan of every post, written independently here.
+#[tokio::test]
+async fn indexed_search_agrees_with_a_full_scan() {
+    let sb = start().await;
+    let w = sb.world();
+    let words = |p: &sightline_sandbox::world::Post| -> Vec<String> {
+        p.lower
+            .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .filter(|t| !t.is_empty())
+            .map(String::from)
+            .collect()
+    };
+    let has_tag = |p: &sightline_sandbox::world::Post, t: &str| {
+        p.hashtags.iter().any(|h| h.eq_ignore_ascii_case(t))
+    };
+    type Pred<'a> = Box<dyn Fn(&sightline_sandbox::world::Post) -> bool + 'a>;
+    let cases: Vec<(&str, Pred)> = vec![
+        (
+            "bitcoin",
+            Box::new(|p| words(p).iter().any(|t| t == "bitcoin")),
+        ),
+        (
+            "solar OR wind",
+            Box::new(|p| words(p).iter().any(|t| t == "solar" || t == "wind")),
+        ),
+        (
+            "\"language models\"",
+            Box::new(|p| p.lower.contains("language models")),
+        ),
+        (
+            "#AI -gpu",
+            Box::new(|p| has_tag(p, "ai") && !words(p).iter().any(|t| t == "gpu")),
+        ),
+        (
+            "inflation bitcoin",
+            Box::new(|p| {
+                words(p).iter().any(|t| t == "inflation") && words(p).iter().any(|t| t == "bitcoin")
+            }),
+        ),
+    ];
+    for (query, pred) in cases {
+        let expected: Vec<String> = w
+            .posts
+            .iter()
+            .rev()
+            .filter(|p| pred(p))
+            .take(100)
+            .map(|p| p.id.to_string())
+            .collect();
+        assert!(!expected.is_empty(), "{query} matches something");
+        let got = ids(&get(
+            &sb,
+            "/twitter",
+            &[("query", query), ("sort", "Latest"), ("count", "100")],
+        )
+        .await
+        .json());
+        assert_eq!(got, expected, "{query}");
+    }
+}

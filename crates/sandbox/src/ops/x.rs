@@ -72,9 +72,11 @@ fn find_posts(
     count: usize,
 ) -> Vec<u32> {
     let owned;
+    let mut satisfied = None;
     let candidates: &[u32] = match (query.candidates(world), filters.user) {
         (Some(c), _) => {
-            owned = c;
+            satisfied = c.satisfied_clause;
+            owned = c.posts;
             &owned
         }
         (None, Some(Some(u))) => &world.posts_by_user[u as usize],
@@ -89,7 +91,7 @@ fn find_posts(
     };
     let keep = |i: &&u32| {
         let post = &world.posts[**i as usize];
-        filters.accepts(world, post) && query.matches(world, **i)
+        filters.accepts(world, post) && query.matches_except(world, **i, satisfied)
     };
     if top {
         let mut hits: Vec<u32> = candidates.iter().filter(keep).copied().collect();
@@ -128,15 +130,25 @@ fn scan_all(
 
 /// Keeps the `count` most engaging posts, best first (newer first on ties).
 fn rank_by_engagement(world: &World, hits: &mut Vec<u32>, count: usize) {
-    let key = |i: &u32| {
-        let p = &world.posts[*i as usize];
-        (std::cmp::Reverse(p.engagement()), std::cmp::Reverse(*i))
-    };
-    if hits.len() > count {
-        hits.select_nth_unstable_by_key(count, key);
-        hits.truncate(count);
+    // Keys computed once: ranking thousands of hits must not revisit every post per comparison.
+    let mut keyed: Vec<(std::cmp::Reverse<u64>, std::cmp::Reverse<u32>)> = hits
+        .iter()
+        .map(|&i| {
+            (
+                std::cmp::Reverse(world.posts[i as usize].engagement()),
+                std::cmp::Reverse(i),
+            )
+        })
+        .collect();
+    if keyed.len() > count {
+        keyed.select_nth_unstable(count);
+        keyed.truncate(count);
     }
-    hits.sort_unstable_by_key(key);
+    keyed.sort_unstable();
+    *hits = keyed
+        .into_iter()
+        .map(|(_, std::cmp::Reverse(i))| i)
+        .collect();
 }
 
 /// `GET /twitter`
