@@ -460,6 +460,14 @@ fn stream_body(events: Vec<StreamEvent>, fault: Option<Fault>) -> Body {
             lines.truncate(*after_events);
             cut = Some(*abrupt);
         }
+        Some(Fault::StreamError {
+            after_events,
+            message,
+        }) => {
+            lines.truncate(*after_events);
+            lines.push((Duration::ZERO, json!({ "error": message }).to_string()));
+        }
+        Some(Fault::DoneSentinel) => lines.push((Duration::ZERO, String::from("[DONE]"))),
         _ => {}
     }
     let per_line = match fault {
