@@ -395,8 +395,9 @@ fn summarise(
         })
         .collect();
     let high = gathered.scores.values().filter(|v| v == &"HIGH").count();
+    let medium = gathered.scores.values().filter(|v| v == &"MEDIUM").count();
     let mut out = format!(
-        "## {}\n\nI found {total} results about {about} in the {window_label}, from {}. {high} of them match the question closely.\n\n### Key points\n\n",
+        "## {}\n\nI found {total} results about {about} in the {window_label}, from {}: {high} match the question closely, {medium} partly.\n\n### Key points\n\n",
         truncate_chars(prompt, 80),
         sources.join(", ")
     );

@@ -109,11 +109,11 @@ pub fn generate_pages(seed: u64, now_ms: i64) -> Vec<Page> {
                 let sentence = english_sentence(rng, t);
                 let snippet = match kind {
                     PageKind::Wikipedia => format!(
-                        "{wiki_title} refers to {subject}, a subject in {}. {sentence}",
+                        "{wiki_title}: an overview of {subject} in {}, its history, current developments and debates. {sentence}",
                         topic.name
                     ),
                     PageKind::Youtube => format!("In this video we look at {subject}. {sentence}"),
-                    _ => format!("{} — {sentence}", month_day_year(when)),
+                    _ => format!("{} — On {subject}: {sentence}", month_day_year(when)),
                 };
                 let lower = format!("{title} {snippet}").to_lowercase();
                 pages.push(Page {
@@ -130,7 +130,11 @@ pub fn generate_pages(seed: u64, now_ms: i64) -> Vec<Page> {
             };
             for _ in 0..4 {
                 let title = fill(rng.pick(corpus::WEB_TITLE_TEMPLATES), subject);
-                let site = rng.pick(corpus::NEWS_SITES);
+                let site = if rng.chance(0.6) {
+                    corpus::NEWS_SITES[corpus::TOPIC_SITES[t]]
+                } else {
+                    corpus::NEWS_SITES[if rng.chance(0.5) { 0 } else { 9 }]
+                };
                 let link = format!("https://{site}/{}/{}", 2024 + rng.below(2), slug(&title));
                 add(&mut rng, PageKind::Web, title, link);
             }
