@@ -15,7 +15,7 @@ use axum::routing::{get, post};
 use axum::Router;
 use serde_json::{json, Value};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Largest request body accepted (AI prompts are small).
 const MAX_BODY: usize = 1 << 20;
@@ -28,14 +28,13 @@ pub struct AppState {
     pub faults_enabled: bool,
     pub pace: Duration,
     pub rates: Rates,
-    pub started: Instant,
     pub tweets: crate::render::TweetCache,
 }
 
 impl AppState {
-    /// The service clock: the world's "now" plus the time since start-up.
+    /// The service clock: the world's "now" plus the time since it was generated.
     fn now_ms(&self) -> i64 {
-        self.world.now_ms + self.started.elapsed().as_millis() as i64
+        self.world.clock_ms()
     }
 }
 

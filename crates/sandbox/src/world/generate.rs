@@ -70,6 +70,7 @@ pub fn build(seed: u64, now_ms: i64) -> World {
     World {
         seed,
         now_ms,
+        created: std::time::Instant::now(),
         users,
         posts,
         retweets,
