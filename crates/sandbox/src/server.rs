@@ -298,7 +298,6 @@ fn respond(
             let charge = Charge::new(service, usage, &state.rates);
             let body = charge.mirror_into_object(body);
             send_body(
-                state,
                 method,
                 req_headers,
                 body,
@@ -314,7 +313,6 @@ fn respond(
         } => {
             let charge = Charge::new(service, usage, &state.rates);
             send_body(
-                state,
                 method,
                 req_headers,
                 body.into_bytes(),
@@ -339,7 +337,6 @@ fn respond(
 }
 
 fn send_body(
-    _state: &AppState,
     method: &Method,
     req_headers: &HeaderMap,
     body: Vec<u8>,

@@ -58,9 +58,15 @@ async fn ai_search_whole_answer() {
     }
     // The summary cites its sources.
     let summary = v["completion"].as_str().unwrap();
-    let first_link = v["search"][0]["link"].as_str().unwrap();
+    // The best result of every tool that found something is cited.
+    for key in ["search", "reddit_search", "youtube_search"] {
+        if let Some(best) = v[key][0]["link"].as_str() {
+            assert!(summary.contains(best), "{key} not cited: {summary}");
+        }
+    }
+    let best_post = v["tweets"][0]["id"].as_str().unwrap();
     assert!(
-        summary.contains(first_link) || summary.contains("x.com/"),
+        summary.contains(&format!("/status/{best_post})")),
         "{summary}"
     );
     assert_eq!(r.header("x-service-service"), Some("ai_search"));
