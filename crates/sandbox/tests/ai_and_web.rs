@@ -286,3 +286,17 @@ async fn web_search_pages_and_crawl() {
         200
     );
 }
+
+#[tokio::test]
+async fn ai_search_honours_count_per_tool() {
+    let sb = start().await;
+    for count in [10, 25] {
+        let v = post(&sb, "/service/ai/search", &json!({
+            "prompt": "bitcoin inflation markets", "tools": ["web", "twitter"], "streaming": false,
+            "date_filter": "PAST_2_YEARS", "count": count, "result_type": "ONLY_LINKS"
+        })).await.json();
+        assert_eq!(v["search"].as_array().unwrap().len(), count);
+        assert_eq!(v["tweets"].as_array().unwrap().len(), count);
+        assert_eq!(v["miner_link_scores"].as_object().unwrap().len(), 2 * count);
+    }
+}

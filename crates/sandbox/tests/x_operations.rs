@@ -592,3 +592,27 @@ async fn indexed_search_agrees_with_a_full_scan() {
         assert_eq!(got, expected, "{query}");
     }
 }
+
+/// The worldwide leader is the hashtag used most in the last week (the last day counting ×4),
+/// counted here independently.
+#[tokio::test]
+async fn top_trend_is_the_most_used_recent_hashtag() {
+    let sb = start().await;
+    let w = sb.world();
+    let now = w.clock_ms();
+    let day = 86_400_000;
+    let mut counts: std::collections::HashMap<&str, u64> = Default::default();
+    for p in w.posts.iter().filter(|p| p.created_ms >= now - 7 * day) {
+        for t in &p.hashtags {
+            *counts.entry(t).or_default() += if p.created_ms >= now - day { 4 } else { 1 };
+        }
+    }
+    let (best, n) = counts
+        .iter()
+        .max_by_key(|(t, n)| (**n, std::cmp::Reverse(**t)))
+        .unwrap();
+    let second = counts.values().filter(|c| *c != n).max().unwrap();
+    assert!(n > second, "a clear leader");
+    let v = get(&sb, "/twitter/trends", &[("woeid", "1")]).await.json();
+    assert_eq!(v["trends"][0]["name"], format!("#{best}"));
+}

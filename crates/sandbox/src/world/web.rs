@@ -97,6 +97,7 @@ fn month_day_year(ms: i64) -> String {
 pub fn generate_pages(seed: u64, now_ms: i64) -> Vec<Page> {
     let mut rng = Rng::derive(seed, 0x00EB);
     let mut pages = Vec::new();
+    let mut article = 100_000;
     for (t, topic) in TOPICS.iter().enumerate() {
         for subject in topic.subjects {
             let wiki_title = capitalise(subject);
@@ -135,7 +136,14 @@ pub fn generate_pages(seed: u64, now_ms: i64) -> Vec<Page> {
                 } else {
                     corpus::NEWS_SITES[if rng.chance(0.5) { 0 } else { 9 }]
                 };
-                let link = format!("https://{site}/{}/{}", 2024 + rng.below(2), slug(&title));
+                // News URLs carry an article number, which also keeps them unique.
+                let link = format!(
+                    "https://{site}/{}/{}-{}",
+                    2024 + rng.below(2),
+                    slug(&title),
+                    article
+                );
+                article += 1;
                 add(&mut rng, PageKind::Web, title, link);
             }
             for _ in 0..2 {
@@ -316,6 +324,8 @@ mod tests {
             );
         }
         assert!(a.iter().all(|p| p.link.starts_with("https://")));
+        let unique: std::collections::HashSet<&str> = a.iter().map(|p| p.link.as_str()).collect();
+        assert_eq!(unique.len(), a.len(), "every page has its own link");
     }
 
     #[test]
