@@ -392,14 +392,13 @@ fn fragment(chunks: Vec<Chunk>, size: usize) -> Vec<Chunk> {
     for (delay, chunk) in chunks {
         match chunk {
             Some(bytes) => {
-                let mut first = true;
-                for piece in bytes.chunks(size) {
-                    let d = if first {
-                        delay
-                    } else {
-                        Duration::from_millis(1)
+                for (n, piece) in bytes.chunks(size).enumerate() {
+                    // Each piece is its own frame; a pause now and then also splits the reads.
+                    let d = match n {
+                        0 => delay,
+                        n if n % 16 == 0 => Duration::from_millis(1),
+                        _ => Duration::ZERO,
                     };
-                    first = false;
                     out.push((d, Some(Bytes::copy_from_slice(piece))));
                 }
             }
