@@ -13,6 +13,7 @@
 //! ```
 
 pub mod auth;
+pub mod balance;
 pub mod billing;
 pub mod faults;
 mod fxhash;
@@ -50,6 +51,7 @@ pub struct SandboxBuilder {
     rate_limit: Option<u32>,
     rates: Rates,
     now: Option<chrono::DateTime<chrono::Utc>>,
+    balance_usd: Option<rust_decimal::Decimal>,
 }
 
 impl Default for SandboxBuilder {
@@ -64,6 +66,7 @@ impl Default for SandboxBuilder {
             rate_limit: None,
             rates: Rates::default(),
             now: None,
+            balance_usd: None,
         }
     }
 }
@@ -112,6 +115,13 @@ impl SandboxBuilder {
         self
     }
 
+    /// A prepaid balance per key in USD: once a key has spent it, requests get 402
+    /// `{"detail": "Insufficient balance…"}`. `None` (default) for no balance.
+    pub fn balance_usd(mut self, balance: Option<rust_decimal::Decimal>) -> Self {
+        self.balance_usd = balance;
+        self
+    }
+
     /// Generates the world and starts serving on the current tokio runtime.
     pub async fn start(self) -> std::io::Result<Sandbox> {
         let fixed_now_ms = self.now.map(|n| n.timestamp_millis());
@@ -130,6 +140,7 @@ impl SandboxBuilder {
             pace: Duration::from_millis(self.pace_ms),
             rates: self.rates,
             tweets: render::TweetCache::new(&world),
+            balances: self.balance_usd.map(balance::Balances::new),
         });
         let world = state.world.clone();
         let listener = tokio::net::TcpListener::bind(SocketAddr::new(self.host, self.port)).await?;

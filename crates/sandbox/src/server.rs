@@ -29,6 +29,7 @@ pub struct AppState {
     pub pace: Duration,
     pub rates: Rates,
     pub tweets: crate::render::TweetCache,
+    pub balances: Option<crate::balance::Balances>,
 }
 
 impl AppState {
@@ -160,6 +161,36 @@ async fn handle(state: Arc<AppState>, op: Op, req: Request) -> Response {
         }
     }
 
+    if let Some(balances) = &state.balances {
+        if !balances.has_credit(&key) {
+            return json_response(
+                StatusCode::PAYMENT_REQUIRED,
+                &json!({ "detail": "Insufficient balance: add credit to continue" }),
+            );
+        }
+    }
+    let response = answer(&state, op, parts, body).await;
+    if let Some(balances) = &state.balances {
+        // What the answer says it cost is what the key is charged.
+        let cost = response
+            .headers()
+            .get("x-service-cost-usd")
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.parse::<rust_decimal::Decimal>().ok());
+        if let Some(cost) = cost {
+            balances.charge(&key, cost);
+        }
+    }
+    response
+}
+
+/// Runs an authorised request: pending fault, then the operation.
+async fn answer(
+    state: &AppState,
+    op: Op,
+    parts: axum::http::request::Parts,
+    body: Body,
+) -> Response {
     let fault = state.faults.next(op.path());
     let outcome = match fault {
         Some(Fault::Status {
@@ -185,7 +216,7 @@ async fn handle(state: Arc<AppState>, op: Op, req: Request) -> Response {
             status,
             content_type,
         }) => {
-            return custom_body(&state, op, body, status, content_type);
+            return custom_body(state, op, body, status, content_type);
         }
         Some(Fault::Stall { ms }) => {
             tokio::time::sleep(Duration::from_millis(ms)).await;
@@ -211,7 +242,7 @@ async fn handle(state: Arc<AppState>, op: Op, req: Request) -> Response {
         tweets: &state.tweets,
     };
     let result = op.run(&ctx, parts.uri.query(), &bytes);
-    respond(&state, op, &parts.method, &parts.headers, result, transform)
+    respond(state, op, &parts.method, &parts.headers, result, transform)
 }
 
 fn add_headers(headers: &mut HeaderMap, extra: &std::collections::BTreeMap<String, String>) {

@@ -275,3 +275,32 @@ async fn trailing_slash_is_moved_permanently() {
     assert_eq!(r.json().as_array().unwrap().len(), 2);
     assert_eq!(get(&sb, "/nowhere", &[]).await.status, 404);
 }
+
+#[tokio::test]
+async fn prepaid_balance_runs_out_with_402() {
+    let sb = Sandbox::builder()
+        .pace_ms(0)
+        .now(fixed_now())
+        .balance_usd(Some(Decimal::from_str("0.01").unwrap()))
+        .start()
+        .await
+        .unwrap();
+    let body = json!({ "prompt": "solar", "tools": ["web"], "streaming": false }).to_string();
+    // 0.004 each: 0.004, 0.008, 0.012 spent; the fourth finds nothing left.
+    for _ in 0..3 {
+        let r = post_raw(&sb, "/service/ai/search", body.clone(), Some(sb.demo_key())).await;
+        assert_eq!(r.status, 200);
+    }
+    let r = post_raw(&sb, "/service/ai/search", body.clone(), Some(sb.demo_key())).await;
+    assert_eq!(r.status, 402);
+    assert!(r.json()["detail"]
+        .as_str()
+        .unwrap()
+        .starts_with("Insufficient balance"));
+    assert!(r.header("x-service-cost-usd").is_none());
+    // The balance belongs to the key: every operation is refused now.
+    assert_eq!(
+        get(&sb, "/twitter", &[("query", "solar")]).await.status,
+        402
+    );
+}
