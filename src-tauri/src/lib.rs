@@ -2,8 +2,18 @@
 
 pub mod commands;
 pub mod environment;
+pub mod errors;
+pub mod estimate;
+pub mod export;
+pub mod findings;
 pub mod keychain;
+pub mod keys;
+pub mod paging;
+pub mod requests;
+pub mod session;
+pub mod settings;
 pub mod state;
+pub mod streaming;
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -47,12 +57,16 @@ pub fn manage_state<R: Runtime>(
             data_dir.display()
         )
     })?;
-    app.manage(AppState {
-        data_dir,
-        environment,
-        secrets,
-    });
+    app.manage(AppState::new(data_dir, environment, secrets)?);
     Ok(())
+}
+
+/// The user's time zone, for spend per day and budgets; UTC when the system does not say.
+pub fn time_zone() -> sightline_store::Tz {
+    iana_time_zone::get_timezone()
+        .ok()
+        .and_then(|name| name.parse().ok())
+        .unwrap_or(sightline_store::Tz::UTC)
 }
 
 /// `SIGHTLINE_DATA_DIR` wins; otherwise the platform's per-user app data folder.
