@@ -99,12 +99,12 @@ impl Charge {
 
     /// Adds the mirror fields to a serialised JSON object, writing the cost as an exact JSON
     /// number (no binary floating point on the way). Non-objects are returned unchanged.
-    pub fn mirror_into_object(&self, body: &[u8]) -> Vec<u8> {
+    pub fn mirror_into_object(&self, body: Vec<u8>) -> Vec<u8> {
         let Some(first) = body.iter().position(|b| !b.is_ascii_whitespace()) else {
-            return body.to_vec();
+            return body;
         };
         if body[first] != b'{' {
-            return body.to_vec();
+            return body;
         }
         let rest = &body[first + 1..];
         let empty = rest.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'}');
@@ -150,7 +150,7 @@ mod tests {
     #[test]
     fn mirror_only_into_objects() {
         let c = Charge::new(Service::X, 2, &Rates::default());
-        let out = c.mirror_into_object(br#"{"users":[]}"#);
+        let out = c.mirror_into_object(br#"{"users":[]}"#.to_vec());
         let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
         assert_eq!(v["usage_count"], 2);
         assert_eq!(v["service"], "x");
@@ -159,9 +159,9 @@ mod tests {
         assert!(String::from_utf8(out)
             .unwrap()
             .contains("\"cost_usd\":0.0006,"));
-        assert_eq!(c.mirror_into_object(b"[1,2]"), b"[1,2]");
+        assert_eq!(c.mirror_into_object(b"[1,2]".to_vec()), b"[1,2]");
         let empty: serde_json::Value =
-            serde_json::from_slice(&c.mirror_into_object(b"{ }")).unwrap();
+            serde_json::from_slice(&c.mirror_into_object(b"{ }".to_vec())).unwrap();
         assert_eq!(empty["usage_count"], 2);
     }
 }

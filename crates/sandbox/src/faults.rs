@@ -40,6 +40,15 @@ pub enum Fault {
     },
     /// Write the body in pieces of `bytes` bytes, flushed separately (split JSON across reads).
     Fragment { bytes: usize },
+    /// Streams: after `after_events` events, send `{"error": message}` and end (the service's
+    /// terminal mid-stream error).
+    StreamError {
+        after_events: usize,
+        #[serde(default = "stream_error_message")]
+        message: String,
+    },
+    /// Streams: end with a `data: [DONE]` line, which clients must ignore.
+    DoneSentinel,
     /// Answer with this exact body (a JSON value, or a string sent as is), `status` (default
     /// 200) and `content_type` (default `application/json`). 2xx answers are billed like the
     /// operation's (one unit per array element, else one).
@@ -50,6 +59,10 @@ pub enum Fault {
         #[serde(default)]
         content_type: Option<String>,
     },
+}
+
+fn stream_error_message() -> String {
+    String::from("Upstream search failed")
 }
 
 fn yes() -> bool {

@@ -13,6 +13,7 @@
 //! ```
 
 pub mod auth;
+pub mod balance;
 pub mod billing;
 pub mod faults;
 mod fxhash;
@@ -31,7 +32,7 @@ pub use world::World;
 
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
@@ -50,6 +51,7 @@ pub struct SandboxBuilder {
     rate_limit: Option<u32>,
     rates: Rates,
     now: Option<chrono::DateTime<chrono::Utc>>,
+    balance_usd: Option<rust_decimal::Decimal>,
 }
 
 impl Default for SandboxBuilder {
@@ -64,6 +66,7 @@ impl Default for SandboxBuilder {
             rate_limit: None,
             rates: Rates::default(),
             now: None,
+            balance_usd: None,
         }
     }
 }
@@ -104,31 +107,40 @@ impl SandboxBuilder {
         self.rates = rates;
         self
     }
-    /// The world's "now" (default: the current time). Fixing it makes every id and date
+    /// The world's "now" (default: the current time; a world of the same seed generated in the
+    /// last ten minutes is reused, its clock running on). Fixing it makes every id and date
     /// reproducible across runs.
     pub fn now(mut self, now: chrono::DateTime<chrono::Utc>) -> Self {
         self.now = Some(now);
         self
     }
 
+    /// A prepaid balance per key in USD: once a key has spent it, requests get 402
+    /// `{"detail": "Insufficient balance…"}`. `None` (default) for no balance.
+    pub fn balance_usd(mut self, balance: Option<rust_decimal::Decimal>) -> Self {
+        self.balance_usd = balance;
+        self
+    }
+
     /// Generates the world and starts serving on the current tokio runtime.
     pub async fn start(self) -> std::io::Result<Sandbox> {
-        let now_ms = self.now.unwrap_or_else(chrono::Utc::now).timestamp_millis();
+        let fixed_now_ms = self.now.map(|n| n.timestamp_millis());
         let seed = self.seed;
-        let world = tokio::task::spawn_blocking(move || World::shared(seed, now_ms))
+        let world = tokio::task::spawn_blocking(move || World::shared(seed, fixed_now_ms))
             .await
             .map_err(std::io::Error::other)?;
         let demo_key = auth::demo_key(self.seed);
         let faults = Arc::new(FaultQueue::default());
         let state = Arc::new(server::AppState {
-            world,
+            world: world.clone(),
             keys: self.keys.unwrap_or_else(|| vec![demo_key.clone()]),
             limiter: self.rate_limit.map(rate_limit::RateLimiter::new),
             faults: faults.clone(),
             faults_enabled: self.faults,
             pace: Duration::from_millis(self.pace_ms),
             rates: self.rates,
-            started: Instant::now(),
+            tweets: render::TweetCache::new(&world),
+            balances: self.balance_usd.map(balance::Balances::new),
         });
         let world = state.world.clone();
         let listener = tokio::net::TcpListener::bind(SocketAddr::new(self.host, self.port)).await?;
@@ -236,5 +248,22 @@ mod tests {
     #[test]
     fn sandbox_is_send_and_sync() {
         assert_send_sync::<Sandbox>();
+    }
+
+    #[tokio::test]
+    async fn sandboxes_of_a_seed_share_a_recent_world() {
+        let a = Sandbox::builder().seed(9).pace_ms(0).start().await.unwrap();
+        let b = Sandbox::builder().seed(9).pace_ms(0).start().await.unwrap();
+        assert!(std::ptr::eq(a.world(), b.world()));
+        assert_ne!(a.base_url(), b.base_url());
+        let clock = a.world().clock_ms();
+        assert!(clock >= a.world().now_ms);
+        assert!(clock <= chrono::Utc::now().timestamp_millis() + 1);
+        let generated_for = a.world().now_ms;
+        a.shutdown().await;
+        drop(b);
+        // The most recent world outlives its sandboxes, for the next one.
+        let c = Sandbox::builder().seed(9).pace_ms(0).start().await.unwrap();
+        assert_eq!(c.world().now_ms, generated_for);
     }
 }

@@ -4,7 +4,7 @@ use sightline_sandbox::Sandbox;
 use std::io::Write;
 use std::process::ExitCode;
 
-const USAGE: &str = "Usage: sightline-sandbox [--port N] [--seed N] [--keys k1,k2] [--rate-limit N] [--pace-ms N] [--faults]
+const USAGE: &str = "Usage: sightline-sandbox [--port N] [--seed N] [--keys k1,k2] [--rate-limit N] [--pace-ms N] [--faults] [--balance-usd X]
 
 Serves a local stand-in of the service on 127.0.0.1 and prints, on two lines,
   base_url=http://127.0.0.1:PORT
@@ -14,7 +14,8 @@ Serves a local stand-in of the service on 127.0.0.1 and prints, on two lines,
   --keys k1,k2     the valid API keys (default: the demo key)
   --rate-limit N   requests per key per minute (default: unlimited)
   --pace-ms N      pause between streamed text deltas (default 30)
-  --faults         enable the fault-injection routes under /__sandbox/faults";
+  --faults         enable the fault-injection routes under /__sandbox/faults
+  --balance-usd X  prepaid balance per key; 402 once spent (default: none)";
 
 struct Args {
     port: u16,
@@ -23,6 +24,7 @@ struct Args {
     rate_limit: Option<u32>,
     pace_ms: u64,
     faults: bool,
+    balance_usd: Option<rust_decimal::Decimal>,
 }
 
 fn value<T: std::str::FromStr>(flag: &str, v: Option<String>) -> Result<T, String> {
@@ -39,6 +41,7 @@ fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Option<Args>, Stri
         rate_limit: None,
         pace_ms: sightline_sandbox::DEFAULT_PACE_MS,
         faults: false,
+        balance_usd: None,
     };
     while let Some(arg) = it.next() {
         let (flag, inline) = match arg.split_once('=') {
@@ -62,6 +65,7 @@ fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Option<Args>, Stri
             "--rate-limit" => args.rate_limit = Some(value(&flag, next())?),
             "--pace-ms" => args.pace_ms = value(&flag, next())?,
             "--faults" => args.faults = true,
+            "--balance-usd" => args.balance_usd = Some(value(&flag, next())?),
             "-h" | "--help" => return Ok(None),
             other => return Err(format!("unknown option {other:?}")),
         }
@@ -110,7 +114,8 @@ async fn main() -> ExitCode {
         .port(args.port)
         .pace_ms(args.pace_ms)
         .faults(args.faults)
-        .rate_limit(args.rate_limit);
+        .rate_limit(args.rate_limit)
+        .balance_usd(args.balance_usd);
     if let Some(keys) = args.keys {
         builder = builder.keys(keys);
     }
@@ -161,6 +166,8 @@ mod tests {
         );
         assert_eq!(a.keys.unwrap(), ["a", "b"]);
         assert!(parse(&["--help"]).unwrap().is_none());
+        let b = parse(&["--balance-usd", "1.50"]).unwrap().unwrap();
+        assert_eq!(b.balance_usd.unwrap().to_string(), "1.50");
         assert!(parse(&["--port"]).is_err());
         assert!(parse(&["--bogus"]).is_err());
         assert!(parse(&["--port", "x"]).is_err());

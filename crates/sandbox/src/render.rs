@@ -3,6 +3,44 @@
 
 use crate::world::{corpus::LANGS, Media, Post, Retweet, User, World};
 use serde::Serialize;
+use std::sync::OnceLock;
+
+/// Serialised Tweet records (with their quote), rendered once per post on first use: the world
+/// never changes, and rendering dominates the cost of a search.
+pub struct TweetCache {
+    slots: Vec<OnceLock<Box<str>>>,
+}
+
+impl TweetCache {
+    pub fn new(world: &World) -> TweetCache {
+        TweetCache {
+            slots: (0..world.posts.len()).map(|_| OnceLock::new()).collect(),
+        }
+    }
+
+    /// The JSON of post `index` as `tweet(world, index, true)` renders it.
+    pub fn get(&self, world: &World, index: u32) -> &str {
+        self.slots[index as usize].get_or_init(|| {
+            serde_json::to_string(&tweet(world, index, true))
+                .expect("records serialise")
+                .into_boxed_str()
+        })
+    }
+
+    /// A JSON array of the given posts.
+    pub fn array(&self, world: &World, indices: &[u32]) -> String {
+        let mut out = String::with_capacity(indices.len() * 3_000 + 2);
+        out.push('[');
+        for (n, &i) in indices.iter().enumerate() {
+            if n > 0 {
+                out.push(',');
+            }
+            out.push_str(self.get(world, i));
+        }
+        out.push(']');
+        out
+    }
+}
 
 fn iso(ms: i64) -> String {
     chrono::DateTime::from_timestamp_millis(ms)
@@ -130,7 +168,7 @@ pub struct Mention<'a> {
     indices: [usize; 2],
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, Clone)]
 pub struct EntityMedia {
     display_url: String,
     expanded_url: String,
@@ -333,7 +371,7 @@ pub fn tweet(world: &World, index: u32, with_quote: bool) -> TweetJson<'_> {
     let author = &world.users[post.author as usize];
     let (post_entities, display_end) = entities(world, post, author, post.id);
     let extended_entities = (!post.media.is_empty()).then(|| ExtendedEntities {
-        media: entities(world, post, author, post.id).0.media,
+        media: post_entities.media.clone(),
     });
     let parent = post.reply_to.map(|p| &world.posts[p as usize]);
     let parent_author = parent.map(|p| &world.users[p.author as usize]);

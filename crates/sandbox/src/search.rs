@@ -5,6 +5,7 @@
 
 use crate::world::text::{contains_words, is_unspaced_script, tokens};
 use crate::world::{Post, World, DAY_MS};
+use std::borrow::Cow;
 
 #[derive(Debug, Clone, PartialEq)]
 enum Atom {
@@ -171,63 +172,82 @@ impl SearchQuery {
 
     /// Candidate posts (ascending index) from the most selective indexable clause, or `None`
     /// when every post must be examined.
-    pub fn candidates(&self, world: &World) -> Option<Vec<u32>> {
-        let mut best: Option<Vec<u32>> = None;
-        for clause in &self.clauses {
-            let mut union: Vec<u32> = Vec::new();
-            let mut indexable = true;
-            for term in clause {
-                if term.negated {
-                    indexable = false;
-                    break;
-                }
-                match posting_list(world, &term.atom) {
-                    Some(list) => union.extend_from_slice(&list),
-                    None => {
-                        indexable = false;
-                        break;
-                    }
-                }
-            }
-            if !indexable {
+    pub fn candidates<'w>(&self, world: &'w World) -> Option<Candidates<'w>> {
+        let mut best: Option<Candidates<'w>> = None;
+        for (n, clause) in self.clauses.iter().enumerate() {
+            if clause.iter().any(|t| t.negated) {
                 continue;
             }
-            if clause.len() > 1 {
+            let lists: Option<Vec<Cow<'w, [u32]>>> = clause
+                .iter()
+                .map(|t| posting_list(world, &t.atom))
+                .collect();
+            let Some(mut lists) = lists else {
+                continue;
+            };
+            let posts: Cow<'w, [u32]> = if lists.len() == 1 {
+                lists.pop().expect("one list")
+            } else {
+                let mut union: Vec<u32> = lists.iter().flat_map(|l| l.iter().copied()).collect();
                 union.sort_unstable();
                 union.dedup();
-            }
-            if best.as_ref().is_none_or(|b| union.len() < b.len()) {
-                best = Some(union);
+                Cow::Owned(union)
+            };
+            if best.as_ref().is_none_or(|b| posts.len() < b.posts.len()) {
+                // Phrases are only bounded by their rarest word: they must still be checked.
+                let exact = clause.iter().all(|t| !matches!(t.atom, Atom::Phrase(_)));
+                best = Some(Candidates {
+                    posts,
+                    satisfied_clause: exact.then_some(n),
+                });
             }
         }
         best
     }
 
     pub fn matches(&self, world: &World, index: u32) -> bool {
+        self.matches_except(world, index, None)
+    }
+
+    /// `matches`, skipping a clause already known to hold (see `Candidates`).
+    pub fn matches_except(&self, world: &World, index: u32, skip: Option<usize>) -> bool {
         let post = &world.posts[index as usize];
         self.clauses
             .iter()
-            .all(|clause| clause.iter().any(|t| term_matches(world, index, post, t)))
+            .enumerate()
+            .filter(|(n, _)| Some(*n) != skip)
+            .all(|(_, clause)| clause.iter().any(|t| term_matches(world, index, post, t)))
     }
 }
 
-fn posting_list(world: &World, atom: &Atom) -> Option<Vec<u32>> {
+/// Posts that may match a query, from an index.
+pub struct Candidates<'w> {
+    pub posts: Cow<'w, [u32]>,
+    /// The clause every candidate is known to satisfy, when the index is exact for it.
+    pub satisfied_clause: Option<usize>,
+}
+
+/// Posts that may match `atom` (ascending), when an index can tell.
+fn posting_list<'w>(world: &'w World, atom: &Atom) -> Option<Cow<'w, [u32]>> {
     match atom {
-        Atom::Word(w) if !is_unspaced_script(w) => Some(world.posts_with_token(w).to_vec()),
+        Atom::Word(w) if !is_unspaced_script(w) => Some(Cow::Borrowed(world.posts_with_token(w))),
         Atom::Phrase(p) if !is_unspaced_script(p) => {
-            // The rarest word of the phrase bounds the candidates.
-            tokens(p)
-                .map(|w| world.posts_with_token(&w))
-                .min_by_key(|l| l.len())
-                .map(<[u32]>::to_vec)
+            // Posts having every word of the phrase; the order is checked later.
+            let mut lists: Vec<&[u32]> = tokens(p).map(|w| world.posts_with_token(&w)).collect();
+            lists.sort_by_key(|l| l.len());
+            let (first, rest) = lists.split_first()?;
+            let mut all: Vec<u32> = first.to_vec();
+            for list in rest {
+                all.retain(|i| list.binary_search(i).is_ok());
+            }
+            Some(Cow::Owned(all))
         }
-        Atom::Hashtag(t) => Some(world.posts_with_hashtag(t).to_vec()),
-        Atom::From(name) => Some(
-            world
-                .user_named(name)
-                .map(|u| world.posts_by_user[u as usize].clone())
-                .unwrap_or_default(),
-        ),
+        Atom::Hashtag(t) => Some(Cow::Borrowed(world.posts_with_hashtag(t))),
+        Atom::From(name) => {
+            Some(Cow::Borrowed(world.user_named(name).map_or(&[][..], |u| {
+                world.posts_by_user[u as usize].as_slice()
+            })))
+        }
         _ => None,
     }
 }

@@ -6,7 +6,6 @@ use crate::billing::{Charge, Rates};
 use crate::faults::{Fault, FaultQueue, FaultRequest};
 use crate::ops::{Ctx, Op, Outcome, StreamEvent};
 use crate::rate_limit::{retry_after_secs, RateLimiter};
-use crate::rng::fnv1a;
 use crate::world::World;
 use axum::body::{to_bytes, Body, Bytes};
 use axum::extract::{Request, State};
@@ -16,7 +15,7 @@ use axum::routing::{get, post};
 use axum::Router;
 use serde_json::{json, Value};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Largest request body accepted (AI prompts are small).
 const MAX_BODY: usize = 1 << 20;
@@ -29,13 +28,14 @@ pub struct AppState {
     pub faults_enabled: bool,
     pub pace: Duration,
     pub rates: Rates,
-    pub started: Instant,
+    pub tweets: crate::render::TweetCache,
+    pub balances: Option<crate::balance::Balances>,
 }
 
 impl AppState {
-    /// The service clock: the world's "now" plus the time since start-up.
+    /// The service clock: the world's "now" plus the time since it was generated.
     fn now_ms(&self) -> i64 {
-        self.world.now_ms + self.started.elapsed().as_millis() as i64
+        self.world.clock_ms()
     }
 }
 
@@ -58,9 +58,7 @@ pub fn router(state: Arc<AppState>) -> Router {
         );
     }
     router
-        .fallback(|| async {
-            json_response(StatusCode::NOT_FOUND, &json!({ "detail": "Not Found" }))
-        })
+        .fallback(|uri: axum::http::Uri| async move { not_found_or_redirect(&uri) })
         .method_not_allowed_fallback(|| async {
             json_response(
                 StatusCode::METHOD_NOT_ALLOWED,
@@ -68,6 +66,27 @@ pub fn router(state: Arc<AppState>) -> Router {
             )
         })
         .with_state(state)
+}
+
+/// Unknown paths are 404, except an operation's path with a trailing slash, which is moved
+/// permanently to the path without it (with the contract's 301 body), as the service's
+/// framework does. This gives clients a real 301 to follow.
+fn not_found_or_redirect(uri: &axum::http::Uri) -> Response {
+    let path = uri.path();
+    let trimmed = path.trim_end_matches('/');
+    if path.len() > trimmed.len() && Op::ALL.iter().any(|op| op.path() == trimmed) {
+        let location = match uri.query() {
+            Some(q) => format!("{trimmed}?{q}"),
+            None => trimmed.to_string(),
+        };
+        let body = json!({ "detail": { "error_code": 301, "location": location, "message": "Moved Permanently" } });
+        let mut r = json_response(StatusCode::MOVED_PERMANENTLY, &body);
+        if let Ok(v) = HeaderValue::from_str(&location) {
+            r.headers_mut().insert(header::LOCATION, v);
+        }
+        return r;
+    }
+    json_response(StatusCode::NOT_FOUND, &json!({ "detail": "Not Found" }))
 }
 
 fn json_response(status: StatusCode, body: &Value) -> Response {
@@ -142,6 +161,36 @@ async fn handle(state: Arc<AppState>, op: Op, req: Request) -> Response {
         }
     }
 
+    if let Some(balances) = &state.balances {
+        if !balances.has_credit(&key) {
+            return json_response(
+                StatusCode::PAYMENT_REQUIRED,
+                &json!({ "detail": "Insufficient balance: add credit to continue" }),
+            );
+        }
+    }
+    let response = answer(&state, op, parts, body).await;
+    if let Some(balances) = &state.balances {
+        // What the answer says it cost is what the key is charged.
+        let cost = response
+            .headers()
+            .get("x-service-cost-usd")
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.parse::<rust_decimal::Decimal>().ok());
+        if let Some(cost) = cost {
+            balances.charge(&key, cost);
+        }
+    }
+    response
+}
+
+/// Runs an authorised request: pending fault, then the operation.
+async fn answer(
+    state: &AppState,
+    op: Op,
+    parts: axum::http::request::Parts,
+    body: Body,
+) -> Response {
     let fault = state.faults.next(op.path());
     let outcome = match fault {
         Some(Fault::Status {
@@ -167,7 +216,7 @@ async fn handle(state: Arc<AppState>, op: Op, req: Request) -> Response {
             status,
             content_type,
         }) => {
-            return custom_body(&state, op, body, status, content_type);
+            return custom_body(state, op, body, status, content_type);
         }
         Some(Fault::Stall { ms }) => {
             tokio::time::sleep(Duration::from_millis(ms)).await;
@@ -190,9 +239,10 @@ async fn handle(state: Arc<AppState>, op: Op, req: Request) -> Response {
         world: &state.world,
         now_ms: state.now_ms(),
         pace: state.pace,
+        tweets: &state.tweets,
     };
     let result = op.run(&ctx, parts.uri.query(), &bytes);
-    respond(&state, op, &parts.method, &parts.headers, result, transform)
+    respond(state, op, &parts.method, &parts.headers, result, transform)
 }
 
 fn add_headers(headers: &mut HeaderMap, extra: &std::collections::BTreeMap<String, String>) {
@@ -244,6 +294,15 @@ fn custom_body(
     r
 }
 
+/// A fast, stable hash of a body for its ETag (8 bytes per step: bodies are tens of KB).
+fn content_hash(body: &[u8]) -> u64 {
+    use std::hash::Hasher;
+    let mut h = crate::fxhash::FxHasher::default();
+    h.write(body);
+    h.write_usize(body.len());
+    crate::rng::mix(h.finish())
+}
+
 /// Whether `If-None-Match` names this ETag (or is `*`).
 fn etag_matches(headers: &HeaderMap, etag: &str) -> bool {
     headers
@@ -268,9 +327,8 @@ fn respond(
         Outcome::Error { status, body } => json_response(status_code(status), &body),
         Outcome::Json { body, usage } => {
             let charge = Charge::new(service, usage, &state.rates);
-            let body = charge.mirror_into_object(&body);
+            let body = charge.mirror_into_object(body);
             send_body(
-                state,
                 method,
                 req_headers,
                 body,
@@ -286,7 +344,6 @@ fn respond(
         } => {
             let charge = Charge::new(service, usage, &state.rates);
             send_body(
-                state,
                 method,
                 req_headers,
                 body.into_bytes(),
@@ -311,7 +368,6 @@ fn respond(
 }
 
 fn send_body(
-    _state: &AppState,
     method: &Method,
     req_headers: &HeaderMap,
     body: Vec<u8>,
@@ -319,8 +375,8 @@ fn send_body(
     charge: &Charge,
     fault: Option<Fault>,
 ) -> Response {
-    let etag =
-        (method == Method::GET && fault.is_none()).then(|| format!("\"{:016x}\"", fnv1a(&body)));
+    let etag = (method == Method::GET && fault.is_none())
+        .then(|| format!("\"{:016x}\"", content_hash(&body)));
     if let Some(tag) = &etag {
         if etag_matches(req_headers, tag) {
             let mut r = Response::new(Body::empty());
@@ -367,14 +423,13 @@ fn fragment(chunks: Vec<Chunk>, size: usize) -> Vec<Chunk> {
     for (delay, chunk) in chunks {
         match chunk {
             Some(bytes) => {
-                let mut first = true;
-                for piece in bytes.chunks(size) {
-                    let d = if first {
-                        delay
-                    } else {
-                        Duration::from_millis(1)
+                for (n, piece) in bytes.chunks(size).enumerate() {
+                    // Each piece is its own frame; a pause now and then also splits the reads.
+                    let d = match n {
+                        0 => delay,
+                        n if n % 16 == 0 => Duration::from_millis(1),
+                        _ => Duration::ZERO,
                     };
-                    first = false;
                     out.push((d, Some(Bytes::copy_from_slice(piece))));
                 }
             }
@@ -431,6 +486,14 @@ fn stream_body(events: Vec<StreamEvent>, fault: Option<Fault>) -> Body {
             lines.truncate(*after_events);
             cut = Some(*abrupt);
         }
+        Some(Fault::StreamError {
+            after_events,
+            message,
+        }) => {
+            lines.truncate(*after_events);
+            lines.push((Duration::ZERO, json!({ "error": message }).to_string()));
+        }
+        Some(Fault::DoneSentinel) => lines.push((Duration::ZERO, String::from("[DONE]"))),
         _ => {}
     }
     let per_line = match fault {

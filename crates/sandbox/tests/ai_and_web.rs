@@ -58,9 +58,15 @@ async fn ai_search_whole_answer() {
     }
     // The summary cites its sources.
     let summary = v["completion"].as_str().unwrap();
-    let first_link = v["search"][0]["link"].as_str().unwrap();
+    // The best result of every tool that found something is cited.
+    for key in ["search", "reddit_search", "youtube_search"] {
+        if let Some(best) = v[key][0]["link"].as_str() {
+            assert!(summary.contains(best), "{key} not cited: {summary}");
+        }
+    }
+    let best_post = v["tweets"][0]["id"].as_str().unwrap();
     assert!(
-        summary.contains(first_link) || summary.contains("x.com/"),
+        summary.contains(&format!("/status/{best_post})")),
         "{summary}"
     );
     assert_eq!(r.header("x-service-service"), Some("ai_search"));
@@ -279,4 +285,18 @@ async fn web_search_pages_and_crawl() {
         get(&sb, "/web/crawl", &[("url", &yt_link)]).await.status,
         200
     );
+}
+
+#[tokio::test]
+async fn ai_search_honours_count_per_tool() {
+    let sb = start().await;
+    for count in [10, 25] {
+        let v = post(&sb, "/service/ai/search", &json!({
+            "prompt": "bitcoin inflation markets", "tools": ["web", "twitter"], "streaming": false,
+            "date_filter": "PAST_2_YEARS", "count": count, "result_type": "ONLY_LINKS"
+        })).await.json();
+        assert_eq!(v["search"].as_array().unwrap().len(), count);
+        assert_eq!(v["tweets"].as_array().unwrap().len(), count);
+        assert_eq!(v["miner_link_scores"].as_object().unwrap().len(), 2 * count);
+    }
 }

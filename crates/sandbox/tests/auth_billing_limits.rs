@@ -212,31 +212,95 @@ async fn etag_and_not_modified() {
 
 #[tokio::test]
 async fn rate_limit_then_recovery() {
+    let first = "dt_$aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa";
+    let second = "dt_$bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb";
     let sb = Sandbox::builder()
         .pace_ms(0)
         .now(fixed_now())
+        .keys(vec![first.to_string(), second.to_string()])
         .rate_limit(Some(60))
         .start()
         .await
         .unwrap();
     let q = [("query", "solar"), ("count", "1")];
-    for i in 0..60 {
-        assert_eq!(get(&sb, "/twitter", &q).await.status, 200, "request {i}");
-    }
-    let r = get(&sb, "/twitter", &q).await;
-    assert_eq!(r.status, 429);
+    let call = |key: &'static str| get_with(&sb, "/twitter", &q, Some(key), &[]);
+    // A burst of 60 passes; the bucket refills one per second, so a slow machine may get a
+    // few more through before the first refusal, never fewer.
+    let mut passed = 0;
+    let refused = loop {
+        let r = call(first).await;
+        if r.status != 200 {
+            break r;
+        }
+        passed += 1;
+        assert!(passed < 200, "the limit never applied");
+    };
+    assert!(passed >= 60, "only {passed} passed");
+    assert_eq!(refused.status, 429);
     assert_eq!(
-        r.json(),
+        refused.json(),
         json!({ "detail": { "error_code": 429, "message": "Too Many Requests", "retry_after": "1 seconds" } })
     );
-    assert_eq!(r.header("retry-after"), Some("1"));
-    assert!(r.header("x-service-cost-usd").is_none());
-    // Another key has its own bucket; refused auth is not rate limited.
+    assert_eq!(refused.header("retry-after"), Some("1"));
+    assert!(refused.header("x-service-cost-usd").is_none());
+    // Buckets are per key; refused auth is not rate limited.
+    assert_eq!(call(second).await.status, 200);
     assert_eq!(get_with(&sb, "/twitter", &q, None, &[]).await.status, 401);
     tokio::time::sleep(std::time::Duration::from_millis(1_100)).await;
+    assert_eq!(call(first).await.status, 200, "recovered after Retry-After");
+}
+
+#[tokio::test]
+async fn trailing_slash_is_moved_permanently() {
+    let sb = start().await;
+    let no_redirects = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .unwrap();
+    let r = no_redirects
+        .get(format!("{}/twitter/?query=solar&count=2", sb.base_url()))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status().as_u16(), 301);
+    assert_eq!(r.headers()["location"], "/twitter?query=solar&count=2");
+    let body: serde_json::Value = r.json().await.unwrap();
     assert_eq!(
-        get(&sb, "/twitter", &q).await.status,
-        200,
-        "recovered after Retry-After"
+        body,
+        json!({ "detail": { "error_code": 301, "location": "/twitter?query=solar&count=2", "message": "Moved Permanently" } })
+    );
+    // Followed on the same host, with the key, it answers.
+    let r = get(&sb, "/twitter/", &[("query", "solar"), ("count", "2")]).await;
+    assert_eq!(r.status, 200);
+    assert_eq!(r.json().as_array().unwrap().len(), 2);
+    assert_eq!(get(&sb, "/nowhere", &[]).await.status, 404);
+}
+
+#[tokio::test]
+async fn prepaid_balance_runs_out_with_402() {
+    let sb = Sandbox::builder()
+        .pace_ms(0)
+        .now(fixed_now())
+        .balance_usd(Some(Decimal::from_str("0.01").unwrap()))
+        .start()
+        .await
+        .unwrap();
+    let body = json!({ "prompt": "solar", "tools": ["web"], "streaming": false }).to_string();
+    // 0.004 each: 0.004, 0.008, 0.012 spent; the fourth finds nothing left.
+    for _ in 0..3 {
+        let r = post_raw(&sb, "/service/ai/search", body.clone(), Some(sb.demo_key())).await;
+        assert_eq!(r.status, 200);
+    }
+    let r = post_raw(&sb, "/service/ai/search", body.clone(), Some(sb.demo_key())).await;
+    assert_eq!(r.status, 402);
+    assert!(r.json()["detail"]
+        .as_str()
+        .unwrap()
+        .starts_with("Insufficient balance"));
+    assert!(r.header("x-service-cost-usd").is_none());
+    // The balance belongs to the key: every operation is refused now.
+    assert_eq!(
+        get(&sb, "/twitter", &[("query", "solar")]).await.status,
+        402
     );
 }

@@ -281,3 +281,30 @@ async fn pacing_spreads_text_deltas() {
         t.elapsed()
     );
 }
+
+#[tokio::test]
+async fn mid_stream_error_and_done_sentinel() {
+    let sb = start().await;
+    sb.faults().push(
+        "/service/ai/search",
+        Fault::StreamError {
+            after_events: 1,
+            message: "Upstream search failed".into(),
+        },
+    );
+    let events = sse_events(&raw_stream(&sb).await.unwrap());
+    assert_eq!(events.len(), 2);
+    assert_eq!(events[1], json!({ "error": "Upstream search failed" }));
+
+    let (status, _) = admin(
+        &sb,
+        reqwest::Method::POST,
+        Some(json!({ "route": "/service/ai/search", "fault": { "type": "done_sentinel" } })),
+    )
+    .await;
+    assert_eq!(status, 201);
+    let body = raw_stream(&sb).await.unwrap();
+    assert!(body.ends_with("data: [DONE]\n\n"));
+    let without: String = body.trim_end_matches("data: [DONE]\n\n").to_string();
+    assert_eq!(sse_events(&without).last().unwrap()["type"], "completion");
+}

@@ -4,7 +4,11 @@ mod common;
 
 use common::{get, start};
 use serde_json::Value;
+use sightline_sandbox::world::TimelineEntry;
 use std::collections::HashSet;
+
+/// Page size of the cursor-paginated operations.
+const PAGE: usize = 20;
 
 fn ids(v: &Value) -> Vec<String> {
     v.as_array()
@@ -384,11 +388,17 @@ async fn replies_follow_threads() {
 async fn user_posts_cursor_walk_ends() {
     let sb = start().await;
     let w = sb.world();
+    // The shortest timeline of at least three pages that includes retweets.
     let (u, timeline) = w
         .timelines
         .iter()
         .enumerate()
-        .filter(|(_, t)| t.len() > 45)
+        .filter(|(_, t)| {
+            t.len() > 2 * PAGE + 5
+                && t.iter()
+                    .take(3 * PAGE)
+                    .any(|e| matches!(e, TimelineEntry::Retweet(_)))
+        })
         .min_by_key(|(_, t)| t.len())
         .unwrap();
     let name = w.users[u].username.clone();
@@ -520,4 +530,93 @@ async fn trends_rank_recent_hashtags_per_place() {
         .as_array()
         .unwrap()
         .is_empty());
+}
+
+/// The indexed search agrees with a plain scan of every post, written independently here.
+#[tokio::test]
+async fn indexed_search_agrees_with_a_full_scan() {
+    let sb = start().await;
+    let w = sb.world();
+    let words = |p: &sightline_sandbox::world::Post| -> Vec<String> {
+        p.lower
+            .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .filter(|t| !t.is_empty())
+            .map(String::from)
+            .collect()
+    };
+    let has_tag = |p: &sightline_sandbox::world::Post, t: &str| {
+        p.hashtags.iter().any(|h| h.eq_ignore_ascii_case(t))
+    };
+    type Pred<'a> = Box<dyn Fn(&sightline_sandbox::world::Post) -> bool + 'a>;
+    let cases: Vec<(&str, Pred)> = vec![
+        (
+            "bitcoin",
+            Box::new(|p| words(p).iter().any(|t| t == "bitcoin")),
+        ),
+        (
+            "solar OR wind",
+            Box::new(|p| words(p).iter().any(|t| t == "solar" || t == "wind")),
+        ),
+        (
+            "\"language models\"",
+            Box::new(|p| p.lower.contains("language models")),
+        ),
+        (
+            "#AI -gpu",
+            Box::new(|p| has_tag(p, "ai") && !words(p).iter().any(|t| t == "gpu")),
+        ),
+        (
+            "inflation bitcoin",
+            Box::new(|p| {
+                words(p).iter().any(|t| t == "inflation") && words(p).iter().any(|t| t == "bitcoin")
+            }),
+        ),
+    ];
+    for (query, pred) in cases {
+        let expected: Vec<String> = w
+            .posts
+            .iter()
+            .rev()
+            .filter(|p| pred(p))
+            .take(100)
+            .map(|p| p.id.to_string())
+            .collect();
+        assert!(!expected.is_empty(), "{query} matches something");
+        let got = ids(&get(
+            &sb,
+            "/twitter",
+            &[("query", query), ("sort", "Latest"), ("count", "100")],
+        )
+        .await
+        .json());
+        assert_eq!(got, expected, "{query}");
+    }
+}
+
+/// The worldwide leader is the hashtag used most in the last week (the last day counting ×4),
+/// counted here independently.
+#[tokio::test]
+async fn top_trend_is_the_most_used_recent_hashtag() {
+    let sb = start().await;
+    let w = sb.world();
+    let day = 86_400_000;
+    let leader_at = |now: i64| -> String {
+        let mut counts: std::collections::HashMap<&str, u64> = Default::default();
+        for p in w.posts.iter().filter(|p| p.created_ms >= now - 7 * day) {
+            for t in &p.hashtags {
+                *counts.entry(t).or_default() += if p.created_ms >= now - day { 4 } else { 1 };
+            }
+        }
+        let (best, _) = counts
+            .iter()
+            .max_by_key(|(t, n)| (**n, std::cmp::Reverse(**t)))
+            .unwrap();
+        format!("#{best}")
+    };
+    // The server's clock runs on; it reads it between these two instants.
+    let before = w.clock_ms();
+    let v = get(&sb, "/twitter/trends", &[("woeid", "1")]).await.json();
+    let after = w.clock_ms();
+    let top = v["trends"][0]["name"].as_str().unwrap().to_string();
+    assert!(top == leader_at(before) || top == leader_at(after), "{top}");
 }

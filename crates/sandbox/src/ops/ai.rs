@@ -346,30 +346,42 @@ fn summarise(
         _ => 4,
     };
     let rel = Relevance::of(prompt);
+    // Points per tool, best first; the summary then takes them in turn from each tool.
+    let per_tool: Vec<Vec<String>> = gathered
+        .per_tool
+        .iter()
+        .map(|(_, pages, posts)| {
+            let from_pages = pages.iter().take(bullets).map(|p| {
+                format!(
+                    "- **{}**: {} ([{}]({}))",
+                    truncate_chars(&p.title, 90),
+                    truncate_chars(&p.snippet, 160),
+                    p.kind.label(),
+                    p.link
+                )
+            });
+            let from_posts = posts.iter().take(bullets).map(|&i| {
+                let post = &world.posts[i as usize];
+                let author = &world.users[post.author as usize];
+                format!(
+                    "- On X, @{} wrote: \"{}\" ({} likes, [post](https://x.com/{}/status/{}))",
+                    author.username,
+                    truncate_chars(&post.text, 140),
+                    post.likes,
+                    author.username,
+                    post.id
+                )
+            });
+            from_pages.chain(from_posts).collect()
+        })
+        .collect();
     let mut cited = Vec::new();
-    for (tool, pages, posts) in &gathered.per_tool {
-        for p in pages.iter().take(2) {
-            cited.push(format!(
-                "- **{}**: {} ([{}]({}))",
-                truncate_chars(&p.title, 90),
-                truncate_chars(&p.snippet, 160),
-                p.kind.label(),
-                p.link
-            ));
+    for round in 0..bullets {
+        for points in &per_tool {
+            if let Some(p) = points.get(round) {
+                cited.push(p.clone());
+            }
         }
-        for &i in posts.iter().take(2) {
-            let post = &world.posts[i as usize];
-            let author = &world.users[post.author as usize];
-            cited.push(format!(
-                "- On X, @{} wrote: \"{}\" ({} likes, [post](https://x.com/{}/status/{}))",
-                author.username,
-                truncate_chars(&post.text, 140),
-                post.likes,
-                author.username,
-                post.id
-            ));
-        }
-        let _ = tool;
     }
     let total: usize = gathered
         .per_tool
@@ -395,8 +407,9 @@ fn summarise(
         })
         .collect();
     let high = gathered.scores.values().filter(|v| v == &"HIGH").count();
+    let medium = gathered.scores.values().filter(|v| v == &"MEDIUM").count();
     let mut out = format!(
-        "## {}\n\nI found {total} results about {about} in the {window_label}, from {}. {high} of them match the question closely.\n\n### Key points\n\n",
+        "## {}\n\nI found {total} results about {about} in the {window_label}, from {}: {high} match the question closely, {medium} partly.\n\n### Key points\n\n",
         truncate_chars(prompt, 80),
         sources.join(", ")
     );

@@ -18,6 +18,7 @@ pub struct Ctx<'a> {
     pub now_ms: i64,
     /// Pause between streamed text deltas.
     pub pace: Duration,
+    pub tweets: &'a crate::render::TweetCache,
 }
 
 /// One event of a streamed answer: its JSON (one line) and the pause before it.

@@ -56,12 +56,11 @@ impl Filters {
     }
 }
 
-fn tweets_json(world: &World, indices: &[u32]) -> Outcome {
-    let records: Vec<_> = indices
-        .iter()
-        .map(|&i| render::tweet(world, i, true))
-        .collect();
-    Outcome::json(&records, records.len() as u64)
+fn tweets_json(ctx: &Ctx<'_>, indices: &[u32]) -> Outcome {
+    Outcome::Json {
+        body: ctx.tweets.array(ctx.world, indices).into_bytes(),
+        usage: indices.len() as u64,
+    }
 }
 
 /// Posts matching `query` and `filters`, newest first or by engagement ("Top").
@@ -72,32 +71,31 @@ fn find_posts(
     top: bool,
     count: usize,
 ) -> Vec<u32> {
-    let candidates: Vec<u32> = match (query.candidates(world), filters.user) {
-        (Some(c), _) => c,
-        (None, Some(Some(u))) => world.posts_by_user[u as usize].clone(),
-        (None, Some(None)) => Vec::new(),
+    let owned;
+    let mut satisfied = None;
+    let candidates: &[u32] = match (query.candidates(world), filters.user) {
+        (Some(c), _) => {
+            satisfied = c.satisfied_clause;
+            owned = c.posts;
+            &owned
+        }
+        (None, Some(Some(u))) => &world.posts_by_user[u as usize],
+        (None, Some(None)) => &[],
         (None, None) => {
+            // Every post may match: walk the whole timeline without materialising it.
             let from = filters
                 .since_ms
                 .map_or(0, |s| world.first_post_at_or_after(s));
-            (from as u32..world.posts.len() as u32).collect()
+            return scan_all(world, query, filters, top, count, from);
         }
     };
     let keep = |i: &&u32| {
         let post = &world.posts[**i as usize];
-        filters.accepts(world, post) && query.matches(world, **i)
+        filters.accepts(world, post) && query.matches_except(world, **i, satisfied)
     };
     if top {
         let mut hits: Vec<u32> = candidates.iter().filter(keep).copied().collect();
-        let key = |i: &u32| {
-            let p = &world.posts[*i as usize];
-            (std::cmp::Reverse(p.engagement()), std::cmp::Reverse(*i))
-        };
-        if hits.len() > count {
-            hits.select_nth_unstable_by_key(count, key);
-            hits.truncate(count);
-        }
-        hits.sort_unstable_by_key(key);
+        rank_by_engagement(world, &mut hits, count);
         hits
     } else {
         candidates
@@ -108,6 +106,49 @@ fn find_posts(
             .copied()
             .collect()
     }
+}
+
+/// `find_posts` when no index narrows the search: all posts from `from` on.
+fn scan_all(
+    world: &World,
+    query: &SearchQuery,
+    filters: &Filters,
+    top: bool,
+    count: usize,
+    from: usize,
+) -> Vec<u32> {
+    let hits = (from as u32..world.posts.len() as u32)
+        .rev()
+        .filter(|&i| filters.accepts(world, &world.posts[i as usize]) && query.matches(world, i));
+    if !top {
+        return hits.take(count).collect();
+    }
+    let mut all: Vec<u32> = hits.collect();
+    rank_by_engagement(world, &mut all, count);
+    all
+}
+
+/// Keeps the `count` most engaging posts, best first (newer first on ties).
+fn rank_by_engagement(world: &World, hits: &mut Vec<u32>, count: usize) {
+    // Keys computed once: ranking thousands of hits must not revisit every post per comparison.
+    let mut keyed: Vec<(std::cmp::Reverse<u64>, std::cmp::Reverse<u32>)> = hits
+        .iter()
+        .map(|&i| {
+            (
+                std::cmp::Reverse(world.posts[i as usize].engagement()),
+                std::cmp::Reverse(i),
+            )
+        })
+        .collect();
+    if keyed.len() > count {
+        keyed.select_nth_unstable(count);
+        keyed.truncate(count);
+    }
+    keyed.sort_unstable();
+    *hits = keyed
+        .into_iter()
+        .map(|(_, std::cmp::Reverse(i))| i)
+        .collect();
 }
 
 /// `GET /twitter`
@@ -141,7 +182,7 @@ pub fn search(ctx: &Ctx<'_>, raw: Option<&str>) -> Outcome {
     }
     let query = SearchQuery::parse(&text);
     let found = find_posts(world, &query, &filters, sort == "Top", count);
-    tweets_json(world, &found)
+    tweets_json(ctx, &found)
 }
 
 /// The post id of an `x.com` or `twitter.com` status link.
@@ -176,7 +217,7 @@ pub fn by_urls(ctx: &Ctx<'_>, raw: Option<&str>) -> Outcome {
         .filter_map(|u| status_id(u))
         .filter_map(|id| ctx.world.post_with_id(id))
         .collect();
-    tweets_json(ctx.world, &found)
+    tweets_json(ctx, &found)
 }
 
 /// `GET /twitter/post`
@@ -187,7 +228,10 @@ pub fn post(ctx: &Ctx<'_>, raw: Option<&str>) -> Outcome {
         return Outcome::invalid(&q.problems);
     }
     match ctx.world.post_with_id(&id) {
-        Some(i) => Outcome::json(&render::tweet(ctx.world, i, true), 1),
+        Some(i) => Outcome::Json {
+            body: ctx.tweets.get(ctx.world, i).as_bytes().to_vec(),
+            usage: 1,
+        },
         None => Outcome::not_found("Post"),
     }
 }
@@ -228,7 +272,7 @@ pub fn posts_by_user(ctx: &Ctx<'_>, raw: Option<&str>) -> Outcome {
         ),
         None => Vec::new(),
     };
-    tweets_json(ctx.world, &found)
+    tweets_json(ctx, &found)
 }
 
 /// `GET /twitter/replies`: replies written by a user.
@@ -250,7 +294,7 @@ pub fn replies_by_user(ctx: &Ctx<'_>, raw: Option<&str>) -> Outcome {
         ),
         None => Vec::new(),
     };
-    tweets_json(ctx.world, &found)
+    tweets_json(ctx, &found)
 }
 
 /// `GET /twitter/replies/post`: the thread below a post, in reading (time) order.
@@ -281,7 +325,7 @@ pub fn replies_to_post(ctx: &Ctx<'_>, raw: Option<&str>) -> Outcome {
         .filter(|&i| query.matches(world, i))
         .take(count)
         .collect();
-    tweets_json(world, &found)
+    tweets_json(ctx, &found)
 }
 
 /// Opaque cursor: what it pages through, and where the next page starts.

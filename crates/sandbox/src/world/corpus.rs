@@ -835,13 +835,17 @@ pub const NEWS_SITES: &[&str] = &[
     "www.techreview-daily.com",
 ];
 
+/// The news site of each topic (index into `NEWS_SITES`, same order as `TOPICS`); the other
+/// pages of a topic go to the general sites 0 and 9.
+pub const TOPIC_SITES: [usize; 8] = [6, 2, 3, 1, 4, 5, 7, 8];
+
 pub const WEB_TITLE_TEMPLATES: &[&str] = &[
     "{Subject}: what we know so far",
-    "How {subject} are changing everything in 2025",
+    "{Subject}: how the picture is changing",
     "The state of {subject}, explained",
     "Five things to know about {subject}",
-    "Why experts are worried about {subject}",
-    "{Subject} hit a new milestone this week",
+    "Why experts are watching {subject} closely",
+    "A new milestone for {subject}",
 ];
 
 pub const YOUTUBE_TITLE_TEMPLATES: &[&str] = &[

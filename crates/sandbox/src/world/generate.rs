@@ -70,6 +70,7 @@ pub fn build(seed: u64, now_ms: i64) -> World {
     World {
         seed,
         now_ms,
+        created: std::time::Instant::now(),
         users,
         posts,
         retweets,
@@ -295,10 +296,13 @@ fn generate_posts(seed: u64, now_ms: i64, users: &[User], pages: &[super::Page])
             text.push_str(rng.pick(corpus::OPENERS[lang]));
             text.push(' ');
         }
-        if reply_to.is_none() || rng.chance(0.6) {
+        // A post always says something beyond its mention: a lead-in sentence, or a statement.
+        let said_something = text.trim_end().ends_with(['.', '?', '!', '。', '？', '！']);
+        if reply_to.is_none() || !said_something || rng.chance(0.6) {
             let sentence = rng.pick(t.sentences[lang]);
             text.push_str(&sentence.replace("{n}", &(2 + rng.below(90)).to_string()));
         }
+        text.truncate(text.trim_end().len());
         if rng.chance(0.2) {
             text.push(' ');
             text.push_str(rng.pick(corpus::CLOSERS[lang]));
@@ -524,6 +528,11 @@ mod tests {
             .posts
             .iter()
             .all(|p| p.created_ms < NOW && p.created_ms > NOW - SPAN_MS - DAY_MS));
+        assert!(w
+            .posts
+            .iter()
+            .all(|p| p.text == p.text.trim()
+                && p.text.chars().filter(|c| c.is_alphabetic()).count() > 3));
         assert!(w.posts.iter().any(|p| p.has_video()));
         assert!(w.posts.iter().any(|p| p.has_photo()));
         assert!(w.posts.iter().any(|p| p.quote_of.is_some()));

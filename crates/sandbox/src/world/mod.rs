@@ -8,6 +8,7 @@ pub mod web;
 
 use crate::fxhash::FxMap;
 use std::sync::{Arc, Mutex, Weak};
+use std::time::{Duration, Instant};
 
 pub use web::{Page, PageKind};
 
@@ -128,7 +129,10 @@ pub enum TimelineEntry {
 /// Everything generated, plus the indexes. Immutable once built; shared by all requests.
 pub struct World {
     pub seed: u64,
+    /// The "now" the world was generated for (ms since the epoch).
     pub now_ms: i64,
+    /// When it was generated, to run its clock on.
+    pub created: Instant,
     pub users: Vec<User>,
     /// Sorted by creation time, oldest first: index order is time order.
     pub posts: Vec<Post>,
@@ -157,23 +161,41 @@ impl World {
         generate::build(seed, now_ms)
     }
 
-    /// The world for `(seed, now_ms)`, shared with any running sandbox that already has it.
-    /// Tests start many sandboxes with a fixed "now"; generating once saves seconds in debug
-    /// builds. Only a `Weak` is kept, so a world is freed with its last sandbox.
-    pub fn shared(seed: u64, now_ms: i64) -> Arc<World> {
-        static CACHE: Mutex<Vec<(u64, i64, Weak<World>)>> = Mutex::new(Vec::new());
+    /// The world for `seed`, shared between sandboxes: tests start many sandboxes, and
+    /// generating once saves seconds in debug builds. With a fixed `now_ms` only a world of that
+    /// exact "now" is reused; otherwise any world of the seed generated in the last ten minutes
+    /// (its clock runs on from its generation, see `clock_ms`). Running sandboxes share through
+    /// `Weak` references; the most recent world is also kept, so that sandboxes started one after
+    /// another (sequential tests) do not each generate their own.
+    pub fn shared(seed: u64, fixed_now_ms: Option<i64>) -> Arc<World> {
+        type Entry = (u64, Option<i64>, Weak<World>);
+        static CACHE: Mutex<Vec<Entry>> = Mutex::new(Vec::new());
+        static RECENT: Mutex<Option<Arc<World>>> = Mutex::new(None);
+        const REUSE_FOR: Duration = Duration::from_secs(600);
+
         let mut cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
         cache.retain(|(_, _, w)| w.strong_count() > 0);
-        if let Some(world) = cache
+        let found = cache
             .iter()
-            .find(|(s, n, _)| *s == seed && *n == now_ms)
-            .and_then(|(_, _, w)| w.upgrade())
-        {
-            return world;
-        }
-        let world = Arc::new(World::generate(seed, now_ms));
-        cache.push((seed, now_ms, Arc::downgrade(&world)));
+            .filter(|(s, fixed, _)| *s == seed && *fixed == fixed_now_ms)
+            .filter_map(|(_, _, w)| w.upgrade())
+            .find(|w| fixed_now_ms.is_some() || w.created.elapsed() < REUSE_FOR);
+        let world = match found {
+            Some(w) => w,
+            None => {
+                let now = fixed_now_ms.unwrap_or_else(|| chrono::Utc::now().timestamp_millis());
+                let w = Arc::new(World::generate(seed, now));
+                cache.push((seed, fixed_now_ms, Arc::downgrade(&w)));
+                w
+            }
+        };
+        *RECENT.lock().unwrap_or_else(|e| e.into_inner()) = Some(world.clone());
         world
+    }
+
+    /// The world's clock (ms): its "now" plus the time since it was generated.
+    pub fn clock_ms(&self) -> i64 {
+        self.now_ms + self.created.elapsed().as_millis() as i64
     }
 
     pub fn user_named(&self, username: &str) -> Option<u32> {

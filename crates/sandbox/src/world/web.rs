@@ -97,6 +97,7 @@ fn month_day_year(ms: i64) -> String {
 pub fn generate_pages(seed: u64, now_ms: i64) -> Vec<Page> {
     let mut rng = Rng::derive(seed, 0x00EB);
     let mut pages = Vec::new();
+    let mut article = 100_000;
     for (t, topic) in TOPICS.iter().enumerate() {
         for subject in topic.subjects {
             let wiki_title = capitalise(subject);
@@ -109,11 +110,11 @@ pub fn generate_pages(seed: u64, now_ms: i64) -> Vec<Page> {
                 let sentence = english_sentence(rng, t);
                 let snippet = match kind {
                     PageKind::Wikipedia => format!(
-                        "{wiki_title} refers to {subject}, a subject in {}. {sentence}",
+                        "{wiki_title}: an overview of {subject} in {}, its history, current developments and debates. {sentence}",
                         topic.name
                     ),
                     PageKind::Youtube => format!("In this video we look at {subject}. {sentence}"),
-                    _ => format!("{} — {sentence}", month_day_year(when)),
+                    _ => format!("{} — On {subject}: {sentence}", month_day_year(when)),
                 };
                 let lower = format!("{title} {snippet}").to_lowercase();
                 pages.push(Page {
@@ -130,8 +131,19 @@ pub fn generate_pages(seed: u64, now_ms: i64) -> Vec<Page> {
             };
             for _ in 0..4 {
                 let title = fill(rng.pick(corpus::WEB_TITLE_TEMPLATES), subject);
-                let site = rng.pick(corpus::NEWS_SITES);
-                let link = format!("https://{site}/{}/{}", 2024 + rng.below(2), slug(&title));
+                let site = if rng.chance(0.6) {
+                    corpus::NEWS_SITES[corpus::TOPIC_SITES[t]]
+                } else {
+                    corpus::NEWS_SITES[if rng.chance(0.5) { 0 } else { 9 }]
+                };
+                // News URLs carry an article number, which also keeps them unique.
+                let link = format!(
+                    "https://{site}/{}/{}-{}",
+                    2024 + rng.below(2),
+                    slug(&title),
+                    article
+                );
+                article += 1;
                 add(&mut rng, PageKind::Web, title, link);
             }
             for _ in 0..2 {
@@ -208,21 +220,36 @@ fn to_base36(mut n: u64) -> String {
 pub fn body_paragraphs(page: &Page) -> Vec<String> {
     let mut rng = Rng::new(page.body_seed);
     let topic = &TOPICS[page.topic as usize];
-    let mut paragraphs = vec![page.snippet.clone()];
-    for _ in 0..3 + rng.below(3) {
-        let mut p = String::new();
-        for _ in 0..3 {
-            if !p.is_empty() {
-                p.push(' ');
-            }
-            p.push_str(&english_sentence(&mut rng, page.topic as usize));
-        }
-        paragraphs.push(p);
+    // Each sentence of the topic at most once per page, in a page-specific order.
+    let mut order: Vec<usize> = (0..topic.sentences[0].len()).collect();
+    for i in (1..order.len()).rev() {
+        order.swap(i, rng.below(i + 1));
     }
+    let mut sentences = order
+        .into_iter()
+        .map(|i| topic.sentences[0][i].replace("{n}", &(2 + rng.below(60)).to_string()));
+    let mut paragraphs = vec![page.snippet.clone()];
+    paragraphs.push(format!(
+        "This page looks at {} and what it means for {}.",
+        page.subject, topic.name
+    ));
+    loop {
+        let p: Vec<String> = sentences.by_ref().take(2).collect();
+        if p.is_empty() {
+            break;
+        }
+        paragraphs.push(p.join(" "));
+    }
+    let related: Vec<&str> = topic
+        .subjects
+        .iter()
+        .copied()
+        .filter(|s| *s != page.subject)
+        .collect();
     paragraphs.push(format!(
         "Related: {} and {}.",
-        rng.pick(topic.subjects),
-        rng.pick(topic.subjects)
+        related[page.body_seed as usize % related.len()],
+        related[(page.body_seed / 7) as usize % related.len()]
     ));
     // Real pages sometimes quote markup; a crawler client must not execute it.
     if page.body_seed % 7 == 0 {
@@ -297,6 +324,8 @@ mod tests {
             );
         }
         assert!(a.iter().all(|p| p.link.starts_with("https://")));
+        let unique: std::collections::HashSet<&str> = a.iter().map(|p| p.link.as_str()).collect();
+        assert_eq!(unique.len(), a.len(), "every page has its own link");
     }
 
     #[test]
