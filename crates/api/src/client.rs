@@ -109,7 +109,7 @@ pub struct Response<T> {
     pub status: u16,
     /// Attempts made, retries included.
     pub attempts: u32,
-    /// The URL that answered, for the ETag cache and history (never contains the key).
+    /// The URL asked for, the ETag cache's key (never contains the key).
     pub url: String,
 }
 
@@ -158,7 +158,6 @@ struct Answer {
     status: u16,
     headers: HeaderMap,
     text: String,
-    url: Url,
 }
 
 impl Client {
@@ -231,6 +230,9 @@ impl Client {
             (Method::Get, Some(cache)) => cache.get(url.as_str()),
             _ => None,
         };
+        // The cache key and the history entry are the URL we asked for, even if a same-host
+        // redirect answered it.
+        let asked = url.to_string();
         let started = Instant::now();
         let (answer, attempts) = self
             .exchange(op, url, body.as_ref(), cached.as_ref(), key)
@@ -242,7 +244,7 @@ impl Client {
             elapsed_ms = started.elapsed().as_millis() as u64,
             "service answered"
         );
-        self.finish::<R>(answer, attempts, cached)
+        self.finish::<R>(asked, answer, attempts, cached)
     }
 
     /// Sends with the retry policy; returns a 2xx or 304 answer, or the classified error.
@@ -328,7 +330,6 @@ impl Client {
                     status: status.as_u16(),
                     headers,
                     text,
-                    url,
                 });
             }
             return Err(classify(
@@ -375,12 +376,12 @@ impl Client {
     /// Decodes a 2xx or 304 answer and records its ETag.
     fn finish<R: ApiRequest>(
         &self,
+        url: String,
         answer: Answer,
         attempts: u32,
         cached: Option<CachedBody>,
     ) -> Result<Response<R::Output>, ApiError> {
         let op = R::OPERATION;
-        let url = answer.url.to_string();
         if answer.status == StatusCode::NOT_MODIFIED.as_u16() {
             // We only send If-None-Match when we hold a copy, so a 304 without one is odd.
             let cached = cached.ok_or(ApiError::Malformed {

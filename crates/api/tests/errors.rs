@@ -457,3 +457,37 @@ async fn https_is_supported_and_a_failed_handshake_is_a_network_error() {
         .unwrap_err();
     assert_eq!(err.kind(), "network", "{err:?}");
 }
+
+#[tokio::test]
+async fn a_spent_balance_answers_out_of_credit() {
+    let balance = rust_decimal::Decimal::new(1, 2); // 0.01 USD: two AI calls at 0.004
+    let sb = Sandbox::builder()
+        .seed(42)
+        .port(0)
+        .pace_ms(0)
+        .balance_usd(Some(balance))
+        .start()
+        .await
+        .unwrap();
+    let c = client(&sb);
+    let k = key(&sb);
+    let mut spent = rust_decimal::Decimal::ZERO;
+    let mut refusal = None;
+    for _ in 0..10 {
+        match c.links_twitter(&ai_req(), &k).await {
+            Ok(r) => spent += r.billing.expect("billed").cost_usd,
+            Err(e) => {
+                refusal = Some(e);
+                break;
+            }
+        }
+    }
+    let refusal = refusal.expect("the balance runs out");
+    assert_eq!(refusal.kind(), "out_of_credit", "{refusal:?}");
+    assert!(refusal.user_message().contains("run out of credit"));
+    // Prepaid: calls are accepted while something is left, so the last one may overdraw.
+    assert!(
+        spent >= balance,
+        "refused only once the balance was spent: {spent}"
+    );
+}

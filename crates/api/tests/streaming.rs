@@ -303,3 +303,32 @@ async fn slow_headers_time_out_and_silence_cuts_the_stream() {
     };
     assert!(detail.contains("no data"), "{detail}");
 }
+
+#[tokio::test]
+async fn the_sandbox_error_and_done_faults_behave_as_the_contract_says() {
+    let sb = sandbox().await;
+    let (plain, _) = run(&sb, &request()).await;
+    sb.faults().push(ROUTE, Fault::DoneSentinel);
+    let (with_done, outcome) = run(&sb, &request()).await;
+    outcome.unwrap();
+    assert_eq!(with_done, plain, "[DONE] is ignored");
+
+    sb.faults().push(
+        ROUTE,
+        Fault::StreamError {
+            after_events: 3,
+            message: "miners unavailable".into(),
+        },
+    );
+    let (events, outcome) = run(&sb, &request()).await;
+    let ApiError::StreamFailed { message, received } = outcome.unwrap_err() else {
+        panic!()
+    };
+    assert_eq!(message, "miners unavailable");
+    assert_eq!(
+        received.event_count, 4,
+        "three events, then the error event"
+    );
+    assert_eq!(events.len(), 4);
+    assert_eq!(&events[..3], &plain[..3]);
+}
