@@ -7,8 +7,8 @@ use sightline_api::model::*;
 use sightline_api::request::*;
 use sightline_api::{ApiRequest, Operation};
 use sightline_store::{
-    BudgetCheck, BudgetLimits, DaySpend, HistoryEntry, HistoryQuery, LearnedRate, LinkQuery, PostQuery,
-    SpendBreakdown, SpendDimension, SpendTotals, StoredLink, StoredPost, StoredResult,
+    BudgetCheck, BudgetLimits, DaySpend, HistoryEntry, HistoryQuery, LearnedRate, LinkQuery,
+    PostQuery, SpendBreakdown, SpendDimension, SpendTotals, StoredLink, StoredPost, StoredResult,
 };
 use tauri::ipc::Channel;
 use tauri::{AppHandle, Emitter, Runtime, State};
@@ -53,7 +53,9 @@ pub async fn app_info(state: State<'_, AppState>) -> CommandResult<AppInfo> {
     // The keychain answers over D-Bus (or the OS equivalent): keep it off the UI thread.
     let keychain = tokio::task::spawn_blocking(move || secrets.status())
         .await
-        .map_err(|error| CommandError::Keychain { message: format!("Could not check the keychain: {error}") })?;
+        .map_err(|error| CommandError::Keychain {
+            message: format!("Could not check the keychain: {error}"),
+        })?;
     Ok(AppInfo {
         version: env!("CARGO_PKG_VERSION").to_owned(),
         data_dir: state.data_dir.display().to_string(),
@@ -83,20 +85,29 @@ pub fn app_status(state: State<'_, AppState>) -> AppStatus {
         demo_forced: state.environment.force_demo,
         keys: keys.keys,
         active_key: keys.active,
-        service_configured: state.environment.base_url.is_some() || state.settings().base_url.is_some(),
+        service_configured: state.environment.base_url.is_some()
+            || state.settings().base_url.is_some(),
     }
 }
 
 // --- Keys -------------------------------------------------------------------------------
 
 #[tauri::command]
-pub async fn key_add(state: State<'_, AppState>, label: String, value: String) -> CommandResult<AppStatus> {
+pub async fn key_add(
+    state: State<'_, AppState>,
+    label: String,
+    value: String,
+) -> CommandResult<AppStatus> {
     crate::keys::add(&state, &label, &value).await?;
     Ok(app_status(state))
 }
 
 #[tauri::command]
-pub async fn key_rename(state: State<'_, AppState>, label: String, new_label: String) -> CommandResult<AppStatus> {
+pub async fn key_rename(
+    state: State<'_, AppState>,
+    label: String,
+    new_label: String,
+) -> CommandResult<AppStatus> {
     crate::keys::rename(&state, &label, &new_label).await?;
     Ok(app_status(state))
 }
@@ -108,7 +119,11 @@ pub async fn key_set_active(state: State<'_, AppState>, label: String) -> Comman
 }
 
 #[tauri::command]
-pub async fn key_verify<R: Runtime>(app: AppHandle<R>, state: State<'_, AppState>, label: String) -> CommandResult<AppStatus> {
+pub async fn key_verify<R: Runtime>(
+    app: AppHandle<R>,
+    state: State<'_, AppState>,
+    label: String,
+) -> CommandResult<AppStatus> {
     let result = crate::keys::verify(&state, &label).await;
     records_changed(&app);
     result?;
@@ -135,7 +150,11 @@ pub async fn key_delete(state: State<'_, AppState>, label: String) -> CommandRes
 }
 
 #[tauri::command]
-pub async fn use_demo<R: Runtime>(app: AppHandle<R>, state: State<'_, AppState>, demo: bool) -> CommandResult<AppStatus> {
+pub async fn use_demo<R: Runtime>(
+    app: AppHandle<R>,
+    state: State<'_, AppState>,
+    demo: bool,
+) -> CommandResult<AppStatus> {
     crate::keys::use_demo(&state, demo).await?;
     records_changed(&app);
     Ok(app_status(state))
@@ -149,7 +168,10 @@ pub fn settings_get(state: State<'_, AppState>) -> AppSettings {
 }
 
 #[tauri::command]
-pub async fn settings_set(state: State<'_, AppState>, settings: AppSettings) -> CommandResult<AppSettings> {
+pub async fn settings_set(
+    state: State<'_, AppState>,
+    settings: AppSettings,
+) -> CommandResult<AppSettings> {
     settings.validate().map_err(CommandError::invalid)?;
     state.save_settings(settings.clone()).await?;
     Ok(settings)
@@ -170,7 +192,11 @@ pub struct SendParams {
 
 impl SendParams {
     fn options(self) -> SendOptions {
-        SendOptions { request_id: self.request_id, confirm_budget: self.confirm_budget, paging: Paging::default() }
+        SendOptions {
+            request_id: self.request_id,
+            confirm_budget: self.confirm_budget,
+            paging: Paging::default(),
+        }
     }
 }
 
@@ -242,7 +268,14 @@ pub async fn retweeters_next_page<R: Runtime>(
     send: SendParams,
 ) -> CommandResult<Outcome<RetweetersPage>> {
     let session = state.session().await?;
-    let outcome = paging::next_page::<TwitterRetweetersRequest>(&state, &session, history_id, send.request_id, send.confirm_budget).await;
+    let outcome = paging::next_page::<TwitterRetweetersRequest>(
+        &state,
+        &session,
+        history_id,
+        send.request_id,
+        send.confirm_budget,
+    )
+    .await;
     records_changed(&app);
     outcome
 }
@@ -255,7 +288,14 @@ pub async fn user_posts_next_page<R: Runtime>(
     send: SendParams,
 ) -> CommandResult<Outcome<UserPostsPage>> {
     let session = state.session().await?;
-    let outcome = paging::next_page::<TwitterUserPostsRequest>(&state, &session, history_id, send.request_id, send.confirm_budget).await;
+    let outcome = paging::next_page::<TwitterUserPostsRequest>(
+        &state,
+        &session,
+        history_id,
+        send.request_id,
+        send.confirm_budget,
+    )
+    .await;
     records_changed(&app);
     outcome
 }
@@ -280,7 +320,11 @@ pub async fn estimate_cost(
     let estimate = estimate::estimate(&session.store, operation, units).await?;
     let budget = session
         .store
-        .check_budget(crate::time_zone(), Utc::now(), estimate.amount.unwrap_or_default())
+        .check_budget(
+            crate::time_zone(),
+            Utc::now(),
+            estimate.amount.unwrap_or_default(),
+        )
         .await?;
     Ok(CostCheck { estimate, budget })
 }
@@ -296,33 +340,65 @@ pub struct HistoryPage {
 }
 
 #[tauri::command]
-pub async fn history_list(state: State<'_, AppState>, query: HistoryQuery) -> CommandResult<HistoryPage> {
+pub async fn history_list(
+    state: State<'_, AppState>,
+    query: HistoryQuery,
+) -> CommandResult<HistoryPage> {
     let store = &state.session().await?.store;
-    Ok(HistoryPage { entries: store.history(&query).await?, total: store.history_count(&query).await? })
+    Ok(HistoryPage {
+        entries: store.history(&query).await?,
+        total: store.history_count(&query).await?,
+    })
 }
 
 /// A past result, from disk: no network, no cost.
 #[tauri::command]
-pub async fn history_result(state: State<'_, AppState>, history_id: i64) -> CommandResult<StoredResult> {
+pub async fn history_result(
+    state: State<'_, AppState>,
+    history_id: i64,
+) -> CommandResult<StoredResult> {
     state
         .session()
         .await?
         .store
         .result(history_id)
         .await?
-        .ok_or_else(|| CommandError::not_found("No stored result for this entry: it failed before any answer arrived."))
+        .ok_or_else(|| {
+            CommandError::not_found(
+                "No stored result for this entry: it failed before any answer arrived.",
+            )
+        })
 }
 
 #[tauri::command]
-pub async fn history_pin<R: Runtime>(app: AppHandle<R>, state: State<'_, AppState>, history_id: i64, pinned: bool) -> CommandResult<()> {
-    state.session().await?.store.set_pinned(history_id, pinned).await?;
+pub async fn history_pin<R: Runtime>(
+    app: AppHandle<R>,
+    state: State<'_, AppState>,
+    history_id: i64,
+    pinned: bool,
+) -> CommandResult<()> {
+    state
+        .session()
+        .await?
+        .store
+        .set_pinned(history_id, pinned)
+        .await?;
     records_changed(&app);
     Ok(())
 }
 
 #[tauri::command]
-pub async fn history_delete<R: Runtime>(app: AppHandle<R>, state: State<'_, AppState>, history_id: i64) -> CommandResult<()> {
-    state.session().await?.store.delete_history(history_id).await?;
+pub async fn history_delete<R: Runtime>(
+    app: AppHandle<R>,
+    state: State<'_, AppState>,
+    history_id: i64,
+) -> CommandResult<()> {
+    state
+        .session()
+        .await?
+        .store
+        .delete_history(history_id)
+        .await?;
     records_changed(&app);
     Ok(())
 }
@@ -336,24 +412,47 @@ pub struct PostPage {
 }
 
 #[tauri::command]
-pub async fn archive_posts(state: State<'_, AppState>, query: PostQuery) -> CommandResult<PostPage> {
+pub async fn archive_posts(
+    state: State<'_, AppState>,
+    query: PostQuery,
+) -> CommandResult<PostPage> {
     let store = &state.session().await?.store;
-    Ok(PostPage { posts: store.posts(&query).await?, total: store.posts_count(&query).await? })
+    Ok(PostPage {
+        posts: store.posts(&query).await?,
+        total: store.posts_count(&query).await?,
+    })
 }
 
 #[tauri::command]
-pub async fn archive_links(state: State<'_, AppState>, query: LinkQuery) -> CommandResult<Vec<StoredLink>> {
+pub async fn archive_links(
+    state: State<'_, AppState>,
+    query: LinkQuery,
+) -> CommandResult<Vec<StoredLink>> {
     Ok(state.session().await?.store.links(&query).await?)
 }
 
 #[tauri::command]
 pub async fn spend_totals(state: State<'_, AppState>) -> CommandResult<SpendTotals> {
-    Ok(state.session().await?.store.spend_totals(crate::time_zone(), Utc::now()).await?)
+    Ok(state
+        .session()
+        .await?
+        .store
+        .spend_totals(crate::time_zone(), Utc::now())
+        .await?)
 }
 
 #[tauri::command]
-pub async fn spend_by_day(state: State<'_, AppState>, first: NaiveDate, last: NaiveDate) -> CommandResult<Vec<DaySpend>> {
-    Ok(state.session().await?.store.spend_by_day(crate::time_zone(), first, last).await?)
+pub async fn spend_by_day(
+    state: State<'_, AppState>,
+    first: NaiveDate,
+    last: NaiveDate,
+) -> CommandResult<Vec<DaySpend>> {
+    Ok(state
+        .session()
+        .await?
+        .store
+        .spend_by_day(crate::time_zone(), first, last)
+        .await?)
 }
 
 #[tauri::command]
@@ -364,7 +463,12 @@ pub async fn spend_breakdown(
     last: Option<NaiveDate>,
 ) -> CommandResult<SpendBreakdown> {
     let days = first.zip(last);
-    Ok(state.session().await?.store.spend_breakdown(dimension, crate::time_zone(), days).await?)
+    Ok(state
+        .session()
+        .await?
+        .store
+        .spend_breakdown(dimension, crate::time_zone(), days)
+        .await?)
 }
 
 #[tauri::command]
@@ -378,12 +482,12 @@ pub async fn budget_get(state: State<'_, AppState>) -> CommandResult<BudgetLimit
 }
 
 #[tauri::command]
-pub async fn budget_set<R: Runtime>(app: AppHandle<R>, state: State<'_, AppState>, limits: BudgetLimits) -> CommandResult<BudgetLimits> {
+pub async fn budget_set<R: Runtime>(
+    app: AppHandle<R>,
+    state: State<'_, AppState>,
+    limits: BudgetLimits,
+) -> CommandResult<BudgetLimits> {
     state.session().await?.store.set_budget(&limits).await?;
     records_changed(&app);
     Ok(limits)
 }
-
-// --- Export -----------------------------------------------------------------------------
-
-pub use crate::export::{export_history, export_posts};

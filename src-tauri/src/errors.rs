@@ -8,17 +8,33 @@ use sightline_store::{BudgetCheck, StoreError};
 use ts_rs::TS;
 
 #[derive(Debug, Clone, PartialEq, Serialize, TS)]
-#[serde(tag = "kind", rename_all = "snake_case", rename_all_fields = "camelCase")]
+#[serde(
+    tag = "kind",
+    rename_all = "snake_case",
+    rename_all_fields = "camelCase"
+)]
 #[ts(export)]
 pub enum CommandError {
     /// The input breaks a rule: nothing was sent or billed. Each field error names its field.
-    Invalid { message: String, fields: Vec<FieldError> },
+    Invalid {
+        message: String,
+        fields: Vec<FieldError>,
+    },
     /// The service, the network or the stream failed; `error.kind` says which.
-    Service { message: String, error: ErrorPayload },
+    Service {
+        message: String,
+        error: Box<ErrorPayload>,
+    },
     /// The budget forbids this request.
-    BudgetBlocked { message: String, check: BudgetCheck },
+    BudgetBlocked {
+        message: String,
+        check: Box<BudgetCheck>,
+    },
     /// The request would pass a warning threshold: send again with `confirmBudget` to proceed.
-    BudgetWarning { message: String, check: BudgetCheck },
+    BudgetWarning {
+        message: String,
+        check: Box<BudgetCheck>,
+    },
     /// No key is stored, or the keychain could not be read.
     Keychain { message: String },
     /// The live service's address is not set.
@@ -46,17 +62,24 @@ impl CommandError {
     pub fn invalid(fields: Vec<FieldError>) -> Self {
         let message = match fields.as_slice() {
             [only] => format!("Check {}: {}", only.field, only.message),
-            _ => format!("{} fields need changing before this can be sent.", fields.len()),
+            _ => format!(
+                "{} fields need changing before this can be sent.",
+                fields.len()
+            ),
         };
         Self::Invalid { message, fields }
     }
 
     pub fn not_found(what: impl Into<String>) -> Self {
-        Self::NotFound { message: what.into() }
+        Self::NotFound {
+            message: what.into(),
+        }
     }
 
     pub fn storage(message: impl Into<String>) -> Self {
-        Self::Storage { message: message.into() }
+        Self::Storage {
+            message: message.into(),
+        }
     }
 
     /// The error class written to history for failures that never reached the service.
@@ -80,7 +103,10 @@ impl From<ApiError> for CommandError {
             ApiError::Validation { fields } => Self::invalid(fields),
             other => {
                 let error = other.payload();
-                Self::Service { message: error.message.clone(), error }
+                Self::Service {
+                    message: error.message.clone(),
+                    error: Box::new(error),
+                }
             }
         }
     }
@@ -98,7 +124,9 @@ impl From<StoreError> for CommandError {
 
 impl From<crate::keychain::SecretError> for CommandError {
     fn from(error: crate::keychain::SecretError) -> Self {
-        Self::Keychain { message: error.to_string() }
+        Self::Keychain {
+            message: error.to_string(),
+        }
     }
 }
 
@@ -127,7 +155,9 @@ mod tests {
 
     #[test]
     fn service_errors_keep_their_class_and_plain_message() {
-        let error = CommandError::from(ApiError::RateLimited { retry_after: Some(std::time::Duration::from_secs(30)) });
+        let error = CommandError::from(ApiError::RateLimited {
+            retry_after: Some(std::time::Duration::from_secs(30)),
+        });
         assert_eq!(error.class(), "rate_limited");
         let json = serde_json::to_value(&error).unwrap();
         assert_eq!(json["kind"], "service");

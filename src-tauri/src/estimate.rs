@@ -31,8 +31,21 @@ macro_rules! units_per_count {
 }
 
 // AI searches, link searches, web search and crawl are billed per request; X reads per post.
-one_unit!(AiSearchRequest, LinksWebRequest, LinksTwitterRequest, TwitterPostRequest, WebSearchRequest, WebCrawlRequest);
-units_per_count!(TwitterSearchRequest, TwitterPostUserRequest, TwitterRepliesRequest, TwitterRepliesPostRequest, TwitterTrendsRequest);
+one_unit!(
+    AiSearchRequest,
+    LinksWebRequest,
+    LinksTwitterRequest,
+    TwitterPostRequest,
+    WebSearchRequest,
+    WebCrawlRequest
+);
+units_per_count!(
+    TwitterSearchRequest,
+    TwitterPostUserRequest,
+    TwitterRepliesRequest,
+    TwitterRepliesPostRequest,
+    TwitterTrendsRequest
+);
 
 impl ExpectedUnits for TwitterUrlsRequest {
     fn expected_units(&self) -> Option<i64> {
@@ -65,7 +78,11 @@ pub struct CostEstimate {
 
 /// Estimates from the latest billed answer of the same operation: its service's learned rate
 /// times the expected units (or, for pages, the units that answer was billed for).
-pub async fn estimate(store: &Store, operation: Operation, units: Option<i64>) -> sightline_store::Result<CostEstimate> {
+pub async fn estimate(
+    store: &Store,
+    operation: Operation,
+    units: Option<i64>,
+) -> sightline_store::Result<CostEstimate> {
     let latest = store
         .history(&HistoryQuery {
             operation: Some(operation.as_str().to_owned()),
@@ -75,18 +92,30 @@ pub async fn estimate(store: &Store, operation: Operation, units: Option<i64>) -
         })
         .await?;
     let Some(billing) = latest.into_iter().next().and_then(|entry| entry.billing) else {
-        return Ok(CostEstimate { amount: None, currency: "USD".into(), units });
+        return Ok(CostEstimate {
+            amount: None,
+            currency: "USD".into(),
+            units,
+        });
     };
     let units = units.unwrap_or(billing.usage_count);
     let amount = store.estimate(&billing.service, units).await?;
-    Ok(CostEstimate { amount, currency: billing.currency, units: Some(units) })
+    Ok(CostEstimate {
+        amount,
+        currency: billing.currency,
+        units: Some(units),
+    })
 }
 
 /// Expected units of a request given as JSON (the form the UI holds), for the cost chip.
 /// A request that does not parse yet has no estimate; validation will say why on send.
 pub fn units_for(operation: Operation, request: serde_json::Value) -> Option<i64> {
-    fn units<R: ExpectedUnits + serde::de::DeserializeOwned>(value: serde_json::Value) -> Option<i64> {
-        serde_json::from_value::<R>(value).ok().and_then(|request| request.expected_units())
+    fn units<R: ExpectedUnits + serde::de::DeserializeOwned>(
+        value: serde_json::Value,
+    ) -> Option<i64> {
+        serde_json::from_value::<R>(value)
+            .ok()
+            .and_then(|request| request.expected_units())
     }
     match operation {
         Operation::AiSearch => units::<AiSearchRequest>(request),
@@ -113,10 +142,32 @@ mod tests {
 
     #[test]
     fn units_follow_the_contract_billing_units() {
-        assert_eq!(units_for(Operation::TwitterSearch, json!({"query": "rain", "count": 40})), Some(40));
-        assert_eq!(units_for(Operation::TwitterSearch, json!({"query": "rain"})), Some(20), "the default count");
-        assert_eq!(units_for(Operation::AiSearch, json!({"prompt": "p", "tools": ["web"], "count": 50})), Some(1));
-        assert_eq!(units_for(Operation::TwitterUrls, json!({"urls": ["a", "b", "c"]})), Some(3));
-        assert_eq!(units_for(Operation::TwitterRetweeters, json!({"id": "1"})), None);
+        assert_eq!(
+            units_for(
+                Operation::TwitterSearch,
+                json!({"query": "rain", "count": 40})
+            ),
+            Some(40)
+        );
+        assert_eq!(
+            units_for(Operation::TwitterSearch, json!({"query": "rain"})),
+            Some(20),
+            "the default count"
+        );
+        assert_eq!(
+            units_for(
+                Operation::AiSearch,
+                json!({"prompt": "p", "tools": ["web"], "count": 50})
+            ),
+            Some(1)
+        );
+        assert_eq!(
+            units_for(Operation::TwitterUrls, json!({"urls": ["a", "b", "c"]})),
+            Some(3)
+        );
+        assert_eq!(
+            units_for(Operation::TwitterRetweeters, json!({"id": "1"})),
+            None
+        );
     }
 }

@@ -39,7 +39,10 @@ const PAGE: u32 = 1_000;
 
 /// Writes through a temporary file renamed into place, so a full disk or a crash never
 /// leaves half an export where the user expects a whole one.
-fn write_atomically(path: &Path, write: impl FnOnce(&mut BufWriter<File>) -> sightline_store::Result<()>) -> Result<(), CommandError> {
+fn write_atomically(
+    path: &Path,
+    write: impl FnOnce(&mut BufWriter<File>) -> sightline_store::Result<()>,
+) -> Result<(), CommandError> {
     let partial = path.with_extension("partial");
     let result = File::create(&partial)
         .map_err(sightline_store::StoreError::from)
@@ -47,24 +50,37 @@ fn write_atomically(path: &Path, write: impl FnOnce(&mut BufWriter<File>) -> sig
             let mut out = BufWriter::new(file);
             write(&mut out)?;
             out.flush()?;
-            out.into_inner().map_err(|error| error.into_error())?.sync_all()?;
+            out.into_inner()
+                .map_err(|error| error.into_error())?
+                .sync_all()?;
             Ok(())
         })
         .and_then(|()| Ok(std::fs::rename(&partial, path)?));
     result.map_err(|error| {
         let _ = std::fs::remove_file(&partial);
-        CommandError::storage(format!("The export could not be written to {}: {error}", path.display()))
+        CommandError::storage(format!(
+            "The export could not be written to {}: {error}",
+            path.display()
+        ))
     })
 }
 
-pub fn write_history(entries: &[HistoryEntry], format: ExportFormat, path: &Path) -> Result<(), CommandError> {
+pub fn write_history(
+    entries: &[HistoryEntry],
+    format: ExportFormat,
+    path: &Path,
+) -> Result<(), CommandError> {
     write_atomically(path, |out| match format {
         ExportFormat::Csv => export::history_csv(entries, out),
         ExportFormat::Jsonl | ExportFormat::Markdown => export::history_jsonl(entries, out),
     })
 }
 
-pub fn write_posts(posts: &[StoredPost], format: ExportFormat, path: &Path) -> Result<(), CommandError> {
+pub fn write_posts(
+    posts: &[StoredPost],
+    format: ExportFormat,
+    path: &Path,
+) -> Result<(), CommandError> {
     write_atomically(path, |out| match format {
         ExportFormat::Csv => export::posts_csv(posts, out),
         ExportFormat::Jsonl => export::posts_jsonl(posts, out),
@@ -73,7 +89,11 @@ pub fn write_posts(posts: &[StoredPost], format: ExportFormat, path: &Path) -> R
 }
 
 /// Asks where to save; `None` when the user cancels the dialog.
-async fn pick_path<R: Runtime>(app: &AppHandle<R>, name: &str, format: ExportFormat) -> Option<PathBuf> {
+async fn pick_path<R: Runtime>(
+    app: &AppHandle<R>,
+    name: &str,
+    format: ExportFormat,
+) -> Option<PathBuf> {
     let (tx, rx) = tokio::sync::oneshot::channel();
     app.dialog()
         .file()
@@ -95,14 +115,22 @@ pub async fn export_history<R: Runtime>(
     let store = &state.session().await?.store;
     let mut entries = Vec::new();
     loop {
-        let page = store.history(&HistoryQuery { limit: PAGE, offset: u32::try_from(entries.len()).unwrap_or(u32::MAX), ..query.clone() }).await?;
+        let page = store
+            .history(&HistoryQuery {
+                limit: PAGE,
+                offset: u32::try_from(entries.len()).unwrap_or(u32::MAX),
+                ..query.clone()
+            })
+            .await?;
         let done = page.len() < PAGE as usize;
         entries.extend(page);
         if done {
             break;
         }
     }
-    let Some(path) = pick_path(&app, "sightline-history", format).await else { return Ok(None) };
+    let Some(path) = pick_path(&app, "sightline-history", format).await else {
+        return Ok(None);
+    };
     write_history(&entries, format, &path)?;
     Ok(Some(path.display().to_string()))
 }
@@ -117,14 +145,22 @@ pub async fn export_posts<R: Runtime>(
     let store = &state.session().await?.store;
     let mut posts = Vec::new();
     loop {
-        let page = store.posts(&PostQuery { limit: PAGE, offset: u32::try_from(posts.len()).unwrap_or(u32::MAX), ..query.clone() }).await?;
+        let page = store
+            .posts(&PostQuery {
+                limit: PAGE,
+                offset: u32::try_from(posts.len()).unwrap_or(u32::MAX),
+                ..query.clone()
+            })
+            .await?;
         let done = page.len() < PAGE as usize;
         posts.extend(page);
         if done {
             break;
         }
     }
-    let Some(path) = pick_path(&app, "sightline-posts", format).await else { return Ok(None) };
+    let Some(path) = pick_path(&app, "sightline-posts", format).await else {
+        return Ok(None);
+    };
     write_posts(&posts, format, &path)?;
     Ok(Some(path.display().to_string()))
 }

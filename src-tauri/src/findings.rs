@@ -2,8 +2,8 @@
 //! results it had, and the cursor of the next page. One implementation per response type.
 
 use sightline_api::model::{
-    AiSearchResult, LinkResult, LinkScore, RetweetersPage, Trends, Tweet, TweetList, TwitterLinksResult,
-    User, UserPostsPage, WebLinksResult, WebSearchResults,
+    AiSearchResult, LinkResult, LinkScore, RetweetersPage, Trends, Tweet, TweetList,
+    TwitterLinksResult, User, UserPostsPage, WebLinksResult, WebSearchResults,
 };
 use sightline_store::{LinkSource, NewLink, NewPost, NewUser};
 
@@ -48,7 +48,8 @@ fn push_post(tweet: &Tweet, posts: &mut Vec<NewPost>) {
         author_id: user.map(|u| u.id.clone()),
         author_username: user.map(|u| u.username.clone()).unwrap_or_default(),
         author_name: user.and_then(|u| u.name.clone()).unwrap_or_default(),
-        author_verified: user.is_some_and(|u| u.verified == Some(true) || u.is_blue_verified == Some(true)),
+        author_verified: user
+            .is_some_and(|u| u.verified == Some(true) || u.is_blue_verified == Some(true)),
         text: tweet.text.clone(),
         lang: tweet.lang.clone(),
         created_at,
@@ -93,9 +94,16 @@ fn tweets_findings<'a>(tweets: impl IntoIterator<Item = &'a Tweet>) -> Findings 
     findings
 }
 
-fn push_links(source: LinkSource, results: &Option<Vec<LinkResult>>, scores: Option<&AiScores>, out: &mut Vec<NewLink>) {
+fn push_links(
+    source: LinkSource,
+    results: &Option<Vec<LinkResult>>,
+    scores: Option<&AiScores>,
+    out: &mut Vec<NewLink>,
+) {
     for result in results.iter().flatten() {
-        let score = scores.and_then(|scores| scores.get(&result.link)).map(|score| score_name(*score));
+        let score = scores
+            .and_then(|scores| scores.get(&result.link))
+            .map(|score| score_name(*score));
         out.push(NewLink {
             source,
             title: result.title.clone(),
@@ -194,7 +202,10 @@ impl Findable for UserPostsPage {
 
 impl Findable for Trends {
     fn findings(&self) -> Findings {
-        Findings { result_count: count(self.trends.len()), ..Findings::default() }
+        Findings {
+            result_count: count(self.trends.len()),
+            ..Findings::default()
+        }
     }
 }
 
@@ -210,7 +221,10 @@ impl Findable for WebSearchResults {
 /// A crawled page: one result, nothing to archive beyond the stored body.
 impl Findable for String {
     fn findings(&self) -> Findings {
-        Findings { result_count: 1, ..Findings::default() }
+        Findings {
+            result_count: 1,
+            ..Findings::default()
+        }
     }
 }
 
@@ -237,14 +251,20 @@ mod tests {
     fn posts_quotes_and_authors_are_archived_with_the_raw_record() {
         let list = TweetList(vec![tweet("2", Some(tweet("1", None)))]);
         let findings = list.findings();
-        assert_eq!(findings.result_count, 1, "the quoted post is archived but not counted");
+        assert_eq!(
+            findings.result_count, 1,
+            "the quoted post is archived but not counted"
+        );
         let ids: Vec<&str> = findings.posts.iter().map(|p| p.id.as_str()).collect();
         assert_eq!(ids, ["2", "1"]);
         let post = &findings.posts[0];
         assert_eq!(post.author_username, "hydro");
         assert_eq!(post.hashtags, ["flood"]);
         assert!(post.author_verified);
-        assert!(post.raw_json.contains("surprise_field"), "unknown fields survive in the archive");
+        assert!(
+            post.raw_json.contains("surprise_field"),
+            "unknown fields survive in the archive"
+        );
         assert_eq!(findings.users.len(), 1);
     }
 

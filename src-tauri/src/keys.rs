@@ -27,10 +27,20 @@ fn check_label(label: &str, keys: &KeyList, except: Option<&str>) -> Result<Stri
         return Err(field("label", "Give the key a name, for example \"work\"."));
     }
     if label.chars().count() > MAX_LABEL {
-        return Err(field("label", format!("Keep the name under {MAX_LABEL} characters.")));
+        return Err(field(
+            "label",
+            format!("Keep the name under {MAX_LABEL} characters."),
+        ));
     }
-    if keys.keys.iter().any(|k| k.label == label && Some(k.label.as_str()) != except) {
-        return Err(field("label", "A key with this name exists already. Choose another name."));
+    if keys
+        .keys
+        .iter()
+        .any(|k| k.label == label && Some(k.label.as_str()) != except)
+    {
+        return Err(field(
+            "label",
+            "A key with this name exists already. Choose another name.",
+        ));
     }
     Ok(label.to_owned())
 }
@@ -40,21 +50,35 @@ fn parse_value(value: &str) -> Result<ApiKey, CommandError> {
     ApiKey::parse(value).map_err(|problem| field("value", problem.to_string()))
 }
 
-async fn blocking<T: Send + 'static>(work: impl FnOnce() -> T + Send + 'static) -> Result<T, CommandError> {
+async fn blocking<T: Send + 'static>(
+    work: impl FnOnce() -> T + Send + 'static,
+) -> Result<T, CommandError> {
     tokio::task::spawn_blocking(work)
         .await
-        .map_err(|error| CommandError::Keychain { message: format!("The keychain did not answer: {error}") })
+        .map_err(|error| CommandError::Keychain {
+            message: format!("The keychain did not answer: {error}"),
+        })
 }
 
-pub async fn read_key(secrets: Arc<dyn SecretStore>, label: String) -> Result<ApiKey, CommandError> {
+pub async fn read_key(
+    secrets: Arc<dyn SecretStore>,
+    label: String,
+) -> Result<ApiKey, CommandError> {
     let stored = blocking(move || secrets.get(&label)).await??;
     let secret = stored.ok_or_else(|| CommandError::Keychain {
-        message: "The active key is missing from the keychain. Add it again in Settings → Keys.".into(),
+        message: "The active key is missing from the keychain. Add it again in Settings → Keys."
+            .into(),
     })?;
-    ApiKey::parse(secret.expose()).map_err(|problem| CommandError::Keychain { message: problem.to_string() })
+    ApiKey::parse(secret.expose()).map_err(|problem| CommandError::Keychain {
+        message: problem.to_string(),
+    })
 }
 
-async fn write_key(secrets: Arc<dyn SecretStore>, label: String, key: &ApiKey) -> Result<(), CommandError> {
+async fn write_key(
+    secrets: Arc<dyn SecretStore>,
+    label: String,
+    key: &ApiKey,
+) -> Result<(), CommandError> {
     let secret = Secret::new(key.expose());
     blocking(move || secrets.set(&label, &secret)).await??;
     Ok(())
@@ -69,7 +93,12 @@ pub async fn add(state: &AppState, label: &str, value: &str) -> Result<KeyList, 
     let label = check_label(label, &state.keys(), None)?;
     let key = parse_value(value)?;
     write_key(state.secrets.clone(), label.clone(), &key).await?;
-    let meta = KeyMeta { label: label.clone(), masked: key.masked(), added_at: Utc::now().to_rfc3339(), verified_at: None };
+    let meta = KeyMeta {
+        label: label.clone(),
+        masked: key.masked(),
+        added_at: Utc::now().to_rfc3339(),
+        verified_at: None,
+    };
     state
         .update_keys(|keys| {
             keys.keys.push(meta);
@@ -82,10 +111,16 @@ pub async fn add(state: &AppState, label: &str, value: &str) -> Result<KeyList, 
         .await
 }
 
-pub async fn rename(state: &AppState, label: &str, new_label: &str) -> Result<KeyList, CommandError> {
+pub async fn rename(
+    state: &AppState,
+    label: &str,
+    new_label: &str,
+) -> Result<KeyList, CommandError> {
     let keys = state.keys();
     if !keys.keys.iter().any(|k| k.label == label) {
-        return Err(CommandError::not_found(format!("There is no key named \"{label}\".")));
+        return Err(CommandError::not_found(format!(
+            "There is no key named \"{label}\"."
+        )));
     }
     let new_label = check_label(new_label, &keys, Some(label))?;
     if new_label == label {
@@ -108,7 +143,9 @@ pub async fn rename(state: &AppState, label: &str, new_label: &str) -> Result<Ke
 
 pub async fn set_active(state: &AppState, label: &str) -> Result<KeyList, CommandError> {
     if !state.keys().keys.iter().any(|k| k.label == label) {
-        return Err(CommandError::not_found(format!("There is no key named \"{label}\".")));
+        return Err(CommandError::not_found(format!(
+            "There is no key named \"{label}\"."
+        )));
     }
     state
         .update_keys(|keys| {
@@ -137,7 +174,11 @@ pub async fn use_demo(state: &AppState, demo: bool) -> Result<KeyList, CommandEr
 
 /// One cheap billed call (an X search for a single post) with `key` against the live
 /// service, recorded in the live history and ledger like any other request.
-async fn check_with_service(state: &AppState, key: ApiKey, label: &str) -> Result<(), CommandError> {
+async fn check_with_service(
+    state: &AppState,
+    key: ApiKey,
+    label: &str,
+) -> Result<(), CommandError> {
     let session = Session::open(
         Mode::Live,
         &state.data_dir,
@@ -146,14 +187,26 @@ async fn check_with_service(state: &AppState, key: ApiKey, label: &str) -> Resul
         None,
     )
     .await?;
-    let request = TwitterSearchRequest { count: 1, ..TwitterSearchRequest::new("news") };
+    let request = TwitterSearchRequest {
+        count: 1,
+        ..TwitterSearchRequest::new("news")
+    };
     let send = SendOptions {
-        request_id: format!("key-check-{}-{}", label, Utc::now().timestamp_nanos_opt().unwrap_or_default()),
+        request_id: format!(
+            "key-check-{}-{}",
+            label,
+            Utc::now().timestamp_nanos_opt().unwrap_or_default()
+        ),
         confirm_budget: true,
         paging: Paging::default(),
     };
-    let key = KeyForRequest { key, label: Some(label.to_owned()) };
-    requests::execute(state, &session, request, send, Some(key)).await.map(|_| ())
+    let key = KeyForRequest {
+        key,
+        label: Some(label.to_owned()),
+    };
+    requests::execute(state, &session, request, send, Some(key))
+        .await
+        .map(|_| ())
 }
 
 pub async fn verify(state: &AppState, label: &str) -> Result<KeyList, CommandError> {
@@ -171,9 +224,15 @@ pub async fn verify(state: &AppState, label: &str) -> Result<KeyList, CommandErr
 
 /// Replaces a key: the new value is checked with the service first, and the old one is
 /// removed only once the new one works.
-pub async fn rotate(state: &AppState, label: &str, new_value: &str) -> Result<KeyList, CommandError> {
+pub async fn rotate(
+    state: &AppState,
+    label: &str,
+    new_value: &str,
+) -> Result<KeyList, CommandError> {
     if !state.keys().keys.iter().any(|k| k.label == label) {
-        return Err(CommandError::not_found(format!("There is no key named \"{label}\".")));
+        return Err(CommandError::not_found(format!(
+            "There is no key named \"{label}\"."
+        )));
     }
     let key = parse_value(new_value)?;
     check_with_service(state, key.clone(), label).await?;

@@ -19,13 +19,19 @@ pub trait Paged: ApiRequest + ExpectedUnits + Serialize + DeserializeOwned {
 
 impl Paged for TwitterRetweetersRequest {
     fn with_cursor(self, cursor: String) -> Self {
-        Self { cursor: Some(cursor), ..self }
+        Self {
+            cursor: Some(cursor),
+            ..self
+        }
     }
 }
 
 impl Paged for TwitterUserPostsRequest {
     fn with_cursor(self, cursor: String) -> Self {
-        Self { cursor: Some(cursor), ..self }
+        Self {
+            cursor: Some(cursor),
+            ..self
+        }
     }
 }
 
@@ -47,18 +53,23 @@ where
         .await?
         .ok_or_else(|| CommandError::not_found("That result is no longer in History."))?;
     if entry.operation != R::OPERATION.as_str() {
-        return Err(CommandError::not_found("That history entry is not a list with pages."));
+        return Err(CommandError::not_found(
+            "That history entry is not a list with pages.",
+        ));
     }
-    let cursor = entry
-        .next_cursor
-        .clone()
-        .ok_or_else(|| CommandError::not_found("There are no more pages: this was the last one."))?;
-    let request: R = serde_json::from_str(&entry.params_json)
-        .map_err(|error| CommandError::storage(format!("The stored request could not be read: {error}")))?;
+    let cursor = entry.next_cursor.clone().ok_or_else(|| {
+        CommandError::not_found("There are no more pages: this was the last one.")
+    })?;
+    let request: R = serde_json::from_str(&entry.params_json).map_err(|error| {
+        CommandError::storage(format!("The stored request could not be read: {error}"))
+    })?;
     let send = SendOptions {
         request_id,
         confirm_budget,
-        paging: Paging { cursor: Some(cursor.clone()), parent_id: Some(history_id) },
+        paging: Paging {
+            cursor: Some(cursor.clone()),
+            parent_id: Some(history_id),
+        },
     };
     requests::execute(state, session, request.with_cursor(cursor), send, None).await
 }

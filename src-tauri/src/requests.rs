@@ -8,7 +8,8 @@ use chrono::{DateTime, Utc};
 use serde::{de::DeserializeOwned, Serialize};
 use sightline_api::{ApiError, ApiRequest, Billing as ApiBilling, Response};
 use sightline_store::{
-    Billing, BudgetCheck, PendingRequest, RecordOutcome, RequestRecord, RequestStatus, Store, Verdict,
+    Billing, BudgetCheck, PendingRequest, RecordOutcome, RequestRecord, RequestStatus, Store,
+    Verdict,
 };
 use ts_rs::TS;
 
@@ -69,20 +70,24 @@ pub async fn guard_budget(
 ) -> Result<(CostEstimate, BudgetCheck), CommandError> {
     let cost = estimate(store, operation, units).await?;
     let check = store
-        .check_budget(crate::time_zone(), Utc::now(), cost.amount.unwrap_or_default())
+        .check_budget(
+            crate::time_zone(),
+            Utc::now(),
+            cost.amount.unwrap_or_default(),
+        )
         .await?;
     match check.verdict {
         Verdict::Block => Err(CommandError::BudgetBlocked {
             message: "This request would go over your budget. Raise the limit in Spend, or wait for the next period."
                 .into(),
-            check,
+            check: Box::new(check),
         }),
         Verdict::Warn if !confirmed => Err(CommandError::BudgetWarning {
             message: format!(
                 "This request takes your spending past {}% of a budget. Send anyway?",
                 check.warn_percent
             ),
-            check,
+            check: Box::new(check),
         }),
         _ => Ok((cost, check)),
     }
@@ -162,7 +167,11 @@ pub fn with_error(mut record: RequestRecord, error: &CommandError) -> RequestRec
 }
 
 /// A stored result, decoded as the operation's type: what a replayed request id returns.
-pub async fn replay<T: DeserializeOwned>(store: &Store, history_id: i64, decode: impl Fn(&str) -> Option<T>) -> Result<Outcome<T>, CommandError> {
+pub async fn replay<T: DeserializeOwned>(
+    store: &Store,
+    history_id: i64,
+    decode: impl Fn(&str) -> Option<T>,
+) -> Result<Outcome<T>, CommandError> {
     let stored = store.result(history_id).await?;
     let Some(stored) = stored else {
         return Err(CommandError::Invalid {
@@ -172,7 +181,8 @@ pub async fn replay<T: DeserializeOwned>(store: &Store, history_id: i64, decode:
             fields: Vec::new(),
         });
     };
-    let body = decode(&stored.body).ok_or_else(|| CommandError::storage("The stored result could not be read back."))?;
+    let body = decode(&stored.body)
+        .ok_or_else(|| CommandError::storage("The stored result could not be read back."))?;
     Ok(Outcome {
         history_id,
         body,
@@ -198,7 +208,13 @@ where
     request.validate().map_err(CommandError::invalid)?;
     let operation = R::OPERATION;
     let store = &session.store;
-    guard_budget(store, operation, request.expected_units(), send.confirm_budget).await?;
+    guard_budget(
+        store,
+        operation,
+        request.expected_units(),
+        send.confirm_budget,
+    )
+    .await?;
     let KeyForRequest { key, label } = match key {
         Some(key) => key,
         None => state.key_for_request(session).await?,
@@ -207,22 +223,42 @@ where
     let params_json = serde_json::to_string(&request).unwrap_or_default();
     let started_at = Utc::now();
     let mode = session.mode.as_str();
-    if let Err(history_id) =
-        claim(store, &send.request_id, operation.as_str(), &params_json, label.clone(), mode, started_at).await?
+    if let Err(history_id) = claim(
+        store,
+        &send.request_id,
+        operation.as_str(),
+        &params_json,
+        label.clone(),
+        mode,
+        started_at,
+    )
+    .await?
     {
         return replay(store, history_id, |text| R::decode(text).ok()).await;
     }
 
     let clock = Instant::now();
     let answer: Result<Response<R::Output>, ApiError> = session.client.send(&request, &key).await;
-    let mut record = finished(&send.request_id, operation.as_str(), &params_json, label, mode, started_at, clock.elapsed());
+    let mut record = finished(
+        &send.request_id,
+        operation.as_str(),
+        &params_json,
+        label,
+        mode,
+        started_at,
+        clock.elapsed(),
+    );
     record.cursor = send.paging.cursor.clone();
     record.parent_id = send.paging.parent_id;
 
     match answer {
         Ok(response) => {
             let record = RequestRecord {
-                status: if response.from_cache { RequestStatus::NotModified } else { RequestStatus::Ok },
+                status: if response.from_cache {
+                    RequestStatus::NotModified
+                } else {
+                    RequestStatus::Ok
+                },
                 billing: response.billing.as_ref().map(store_billing),
                 result_json: Some(response.raw.clone()),
                 ..with_findings(record, response.body.findings())

@@ -49,7 +49,9 @@ impl DemoService {
             .port(0)
             .start()
             .await
-            .map_err(|error| CommandError::storage(format!("The demo service could not start: {error}")))?;
+            .map_err(|error| {
+                CommandError::storage(format!("The demo service could not start: {error}"))
+            })?;
         Ok(Self { sandbox })
     }
 
@@ -83,7 +85,9 @@ impl Session {
             (Mode::Demo, Some(demo)) => (demo.base_url().to_owned(), Some(demo.key())),
             (Mode::Demo, None) => unreachable!("demo sessions are opened with their sandbox"),
             (Mode::Live, _) => {
-                let url = base_url_override.map(str::to_owned).or_else(|| settings.base_url.clone());
+                let url = base_url_override
+                    .map(str::to_owned)
+                    .or_else(|| settings.base_url.clone());
                 let url = url.ok_or_else(|| CommandError::NotConfigured {
                     message: "Set the service address in Settings before searching with your key, \
                               or switch to demo data."
@@ -92,12 +96,19 @@ impl Session {
                 (url, None)
             }
         };
-        let client = Client::new(settings.client_config(&base_url)).map_err(|error| CommandError::NotConfigured {
-            message: format!("The service address cannot be used: {error}"),
+        let client = Client::new(settings.client_config(&base_url)).map_err(|error| {
+            CommandError::NotConfigured {
+                message: format!("The service address cannot be used: {error}"),
+            }
         })?;
         let store = Store::open(&data_dir.join(mode.database_name())).await?;
         // Requests left running by a crash are closed, keeping what they had received.
         store.recover_unfinished().await?;
-        Ok(Self { mode, store, client, demo_key })
+        Ok(Self {
+            mode,
+            store,
+            client,
+            demo_key,
+        })
     }
 }

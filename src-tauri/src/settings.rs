@@ -56,12 +56,20 @@ impl AppSettings {
     pub fn validate(&self) -> Result<(), Vec<sightline_api::FieldError>> {
         let mut problems = Vec::new();
         let mut field = |name: &str, message: String| {
-            problems.push(sightline_api::FieldError { field: name.into(), message })
+            problems.push(sightline_api::FieldError {
+                field: name.into(),
+                message,
+            })
         };
         if let Some(url) = &self.base_url {
             let trimmed = url.trim();
-            if !(trimmed.starts_with("https://") || trimmed.starts_with("http://")) || trimmed.len() < 10 {
-                field("baseUrl", "Enter the full address, starting with https://".into());
+            if !(trimmed.starts_with("https://") || trimmed.starts_with("http://"))
+                || trimmed.len() < 10
+            {
+                field(
+                    "baseUrl",
+                    "Enter the full address, starting with https://".into(),
+                );
             }
         }
         for (name, value, max) in [
@@ -74,7 +82,10 @@ impl AppSettings {
             }
         }
         if self.retry_attempts == 0 || self.retry_attempts > 10 {
-            field("retryAttempts", "Choose between 1 (no retry) and 10 attempts.".into());
+            field(
+                "retryAttempts",
+                "Choose between 1 (no retry) and 10 attempts.".into(),
+            );
         }
         if problems.is_empty() {
             Ok(())
@@ -90,7 +101,10 @@ impl AppSettings {
             connect_timeout: Duration::from_secs(self.connect_timeout_secs.into()),
             request_timeout: Duration::from_secs(self.request_timeout_secs.into()),
             stream_idle_timeout: Duration::from_secs(self.stream_idle_timeout_secs.into()),
-            retry: RetryPolicy { max_attempts: self.retry_attempts, ..RetryPolicy::default() },
+            retry: RetryPolicy {
+                max_attempts: self.retry_attempts,
+                ..RetryPolicy::default()
+            },
         }
     }
 }
@@ -124,14 +138,20 @@ pub struct JsonFile {
 
 impl JsonFile {
     pub fn new(dir: &Path, name: &str) -> Self {
-        Self { path: dir.join(name) }
+        Self {
+            path: dir.join(name),
+        }
     }
 
     /// The stored value, or the default when the file does not exist yet.
     pub fn load<T: DeserializeOwned + Default>(&self) -> Result<T, String> {
         match std::fs::read(&self.path) {
-            Ok(bytes) => serde_json::from_slice(&bytes)
-                .map_err(|error| format!("{} is damaged ({error}); fix or delete it", self.path.display())),
+            Ok(bytes) => serde_json::from_slice(&bytes).map_err(|error| {
+                format!(
+                    "{} is damaged ({error}); fix or delete it",
+                    self.path.display()
+                )
+            }),
             Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(T::default()),
             Err(error) => Err(format!("Could not read {}: {error}", self.path.display())),
         }
@@ -158,7 +178,11 @@ mod tests {
         assert_eq!(loaded, AppSettings::default());
         assert!(loaded.validate().is_ok());
 
-        let changed = AppSettings { load_remote_media: true, retry_attempts: 1, ..loaded };
+        let changed = AppSettings {
+            load_remote_media: true,
+            retry_attempts: 1,
+            ..loaded
+        };
         file.save(&changed).unwrap();
         assert_eq!(file.load::<AppSettings>().unwrap(), changed);
     }
@@ -171,7 +195,12 @@ mod tests {
             retry_attempts: 11,
             ..AppSettings::default()
         };
-        let fields: Vec<String> = bad.validate().unwrap_err().into_iter().map(|f| f.field).collect();
+        let fields: Vec<String> = bad
+            .validate()
+            .unwrap_err()
+            .into_iter()
+            .map(|f| f.field)
+            .collect();
         assert_eq!(fields, ["baseUrl", "connectTimeoutSecs", "retryAttempts"]);
     }
 
@@ -179,7 +208,9 @@ mod tests {
     fn a_damaged_file_is_reported_not_silently_replaced() {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join("settings.json"), b"{ not json").unwrap();
-        let error = JsonFile::new(dir.path(), "settings.json").load::<AppSettings>().unwrap_err();
+        let error = JsonFile::new(dir.path(), "settings.json")
+            .load::<AppSettings>()
+            .unwrap_err();
         assert!(error.contains("damaged"), "{error}");
     }
 }

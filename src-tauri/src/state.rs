@@ -33,7 +33,11 @@ pub struct KeyForRequest {
 }
 
 impl AppState {
-    pub fn new(data_dir: PathBuf, environment: Environment, secrets: Arc<dyn SecretStore>) -> Result<Self, String> {
+    pub fn new(
+        data_dir: PathBuf,
+        environment: Environment,
+        secrets: Arc<dyn SecretStore>,
+    ) -> Result<Self, String> {
         let settings = JsonFile::new(&data_dir, "settings.json").load()?;
         let keys = JsonFile::new(&data_dir, "keys.json").load()?;
         Ok(Self {
@@ -49,11 +53,16 @@ impl AppState {
     }
 
     pub fn settings(&self) -> AppSettings {
-        self.settings.lock().expect("settings lock poisoned").clone()
+        self.settings
+            .lock()
+            .expect("settings lock poisoned")
+            .clone()
     }
 
     pub async fn save_settings(&self, settings: AppSettings) -> Result<(), CommandError> {
-        JsonFile::new(&self.data_dir, "settings.json").save(&settings).map_err(CommandError::storage)?;
+        JsonFile::new(&self.data_dir, "settings.json")
+            .save(&settings)
+            .map_err(CommandError::storage)?;
         *self.settings.lock().expect("settings lock poisoned") = settings;
         self.reset_session().await;
         Ok(())
@@ -64,12 +73,17 @@ impl AppState {
     }
 
     /// Applies `change` to the key list and saves it; the session is rebuilt on next use.
-    pub async fn update_keys(&self, change: impl FnOnce(&mut KeyList)) -> Result<KeyList, CommandError> {
+    pub async fn update_keys(
+        &self,
+        change: impl FnOnce(&mut KeyList),
+    ) -> Result<KeyList, CommandError> {
         let updated = {
             let mut keys = self.keys.lock().expect("keys lock poisoned");
             let mut updated = keys.clone();
             change(&mut updated);
-            JsonFile::new(&self.data_dir, "keys.json").save(&updated).map_err(CommandError::storage)?;
+            JsonFile::new(&self.data_dir, "keys.json")
+                .save(&updated)
+                .map_err(CommandError::storage)?;
             *keys = updated.clone();
             updated
         };
@@ -99,7 +113,14 @@ impl AppState {
             Mode::Live => None,
         };
         let session = Arc::new(
-            Session::open(mode, &self.data_dir, &self.settings(), self.environment.base_url.as_deref(), demo).await?,
+            Session::open(
+                mode,
+                &self.data_dir,
+                &self.settings(),
+                self.environment.base_url.as_deref(),
+                demo,
+            )
+            .await?,
         );
         *current = Some(session.clone());
         Ok(session)
@@ -113,12 +134,18 @@ impl AppState {
     /// keychain (read on a blocking thread: the keychain may answer slowly).
     pub async fn key_for_request(&self, session: &Session) -> Result<KeyForRequest, CommandError> {
         if let Some(key) = &session.demo_key {
-            return Ok(KeyForRequest { key: key.clone(), label: Some("demo".into()) });
+            return Ok(KeyForRequest {
+                key: key.clone(),
+                label: Some("demo".into()),
+            });
         }
         let label = self.keys().active.ok_or_else(|| CommandError::Keychain {
             message: "No API key is active. Add your key in Settings → Keys.".into(),
         })?;
         let key = crate::keys::read_key(self.secrets.clone(), label.clone()).await?;
-        Ok(KeyForRequest { key, label: Some(label) })
+        Ok(KeyForRequest {
+            key,
+            label: Some(label),
+        })
     }
 }

@@ -10,7 +10,9 @@ use sightline_lib::environment::Environment;
 use sightline_lib::keychain::{MemoryStore, SecretStore};
 use sightline_sandbox::{Fault, Sandbox};
 use tauri::ipc::{CallbackFn, InvokeBody};
-use tauri::test::{get_ipc_response, mock_builder, mock_context, noop_assets, MockRuntime, INVOKE_KEY};
+use tauri::test::{
+    get_ipc_response, mock_builder, mock_context, noop_assets, MockRuntime, INVOKE_KEY,
+};
 use tauri::webview::InvokeRequest;
 use tauri::{Listener, WebviewWindow};
 
@@ -25,7 +27,10 @@ struct Harness {
 impl Harness {
     fn new(environment: Environment) -> Self {
         let data = tempfile::tempdir().unwrap();
-        let environment = Environment { data_dir: Some(data.path().to_owned()), ..environment };
+        let environment = Environment {
+            data_dir: Some(data.path().to_owned()),
+            ..environment
+        };
         let secrets: Arc<dyn SecretStore> = Arc::new(MemoryStore::default());
         let app = sightline_lib::configure(mock_builder(), environment.clone(), secrets.clone())
             .build(mock_context(noop_assets()))
@@ -36,8 +41,15 @@ impl Harness {
         app.listen_any(sightline_lib::commands::RECORDS_CHANGED, move |event| {
             events.lock().unwrap().push(event.payload().to_owned());
         });
-        let webview = tauri::WebviewWindowBuilder::new(&app, "main", Default::default()).build().unwrap();
-        Self { webview, _app: app, seen, data }
+        let webview = tauri::WebviewWindowBuilder::new(&app, "main", Default::default())
+            .build()
+            .unwrap();
+        Self {
+            webview,
+            _app: app,
+            seen,
+            data,
+        }
     }
 
     fn call(&self, cmd: &str, args: Value) -> Result<Value, Value> {
@@ -50,17 +62,20 @@ impl Harness {
             headers: Default::default(),
             invoke_key: INVOKE_KEY.to_string(),
         };
-        let reply = get_ipc_response(&self.webview, request).map(|body| body.deserialize::<Value>().unwrap());
+        let reply = get_ipc_response(&self.webview, request)
+            .map(|body| body.deserialize::<Value>().unwrap());
         self.seen.lock().unwrap().push(format!("{reply:?}"));
         reply
     }
 
     fn ok(&self, cmd: &str, args: Value) -> Value {
-        self.call(cmd, args).unwrap_or_else(|error| panic!("{cmd} failed: {error}"))
+        self.call(cmd, args)
+            .unwrap_or_else(|error| panic!("{cmd} failed: {error}"))
     }
 
     fn err(&self, cmd: &str, args: Value) -> Value {
-        self.call(cmd, args).expect_err(&format!("{cmd} should have failed"))
+        self.call(cmd, args)
+            .expect_err(&format!("{cmd} should have failed"))
     }
 
     fn assert_never_saw(&self, secret: &str) {
@@ -70,7 +85,9 @@ impl Harness {
         for entry in walk(self.data.path()) {
             let bytes = std::fs::read(&entry).unwrap();
             assert!(
-                !bytes.windows(secret.len()).any(|window| window == secret.as_bytes()),
+                !bytes
+                    .windows(secret.len())
+                    .any(|window| window == secret.as_bytes()),
                 "the key was written to {}",
                 entry.display()
             );
@@ -92,7 +109,29 @@ fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
 }
 
 async fn sandbox() -> Sandbox {
-    Sandbox::builder().seed(7).port(0).pace_ms(0).faults(true).start().await.unwrap()
+    Sandbox::builder()
+        .seed(7)
+        .port(0)
+        .pace_ms(0)
+        .faults(true)
+        .start()
+        .await
+        .unwrap()
+}
+
+/// A word many posts of the sandbox's world contain, so a search is sure to find some.
+fn common_word(sandbox: &Sandbox) -> String {
+    let world = sandbox.world();
+    let mut words: Vec<(&String, usize)> = world
+        .token_index
+        .iter()
+        .filter(|(word, posts)| {
+            word.len() > 4 && word.chars().all(|c| c.is_ascii_lowercase()) && posts.len() > 200
+        })
+        .map(|(word, posts)| (word, posts.len()))
+        .collect();
+    words.sort();
+    words.first().expect("the world has common words").0.clone()
 }
 
 fn send(id: &str) -> Value {
@@ -100,7 +139,10 @@ fn send(id: &str) -> Value {
 }
 
 fn live(sandbox: &Sandbox) -> Environment {
-    Environment { base_url: Some(sandbox.base_url().to_owned()), ..Environment::default() }
+    Environment {
+        base_url: Some(sandbox.base_url().to_owned()),
+        ..Environment::default()
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -115,12 +157,30 @@ async fn keys_are_checked_stored_masked_and_never_returned() {
     let placeholder = app.err("key_add", json!({"label": "work", "value": "YOUR_API_KEY"}));
     assert_eq!(placeholder["kind"], "invalid");
     assert_eq!(placeholder["fields"][0]["field"], "value");
-    assert!(placeholder["message"].as_str().unwrap().contains("example text"), "{placeholder}");
-    let token = app.err("key_add", json!({"label": "work", "value": "eyJhbGciOiJIUzI1NiJ9.session"}));
-    assert!(token["fields"][0]["message"].as_str().unwrap().contains("dt_"), "{token}");
+    assert!(
+        placeholder["message"]
+            .as_str()
+            .unwrap()
+            .contains("example text"),
+        "{placeholder}"
+    );
+    let token = app.err(
+        "key_add",
+        json!({"label": "work", "value": "eyJhbGciOiJIUzI1NiJ9.session"}),
+    );
+    assert!(
+        token["fields"][0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("dt_"),
+        "{token}"
+    );
 
     let status = app.ok("key_add", json!({"label": "work", "value": key}));
-    assert_eq!(status["mode"], "live", "the first key makes the app live at once");
+    assert_eq!(
+        status["mode"], "live",
+        "the first key makes the app live at once"
+    );
     assert_eq!(status["activeKey"], "work");
     let masked = status["keys"][0]["masked"].as_str().unwrap();
     assert!(masked.starts_with("dt_…") && masked.len() < 12, "{masked}");
@@ -128,18 +188,27 @@ async fn keys_are_checked_stored_masked_and_never_returned() {
     let verified = app.ok("key_verify", json!({"label": "work"}));
     assert!(verified["keys"][0]["verifiedAt"].is_string());
 
-    app.ok("key_rename", json!({"label": "work", "newLabel": "newsroom"}));
+    app.ok(
+        "key_rename",
+        json!({"label": "work", "newLabel": "newsroom"}),
+    );
     let duplicate = app.err("key_add", json!({"label": "newsroom", "value": key}));
     assert_eq!(duplicate["fields"][0]["field"], "label");
 
     // A well-formed key the service does not know: 401 in plain words, and the old key stays.
     let unknown = format!("dt_${}", "A".repeat(43));
-    let refused = app.err("key_rotate", json!({"label": "newsroom", "newValue": unknown}));
+    let refused = app.err(
+        "key_rotate",
+        json!({"label": "newsroom", "newValue": unknown}),
+    );
     assert_eq!(refused["error"]["kind"], "key_refused", "{refused}");
     app.ok("key_verify", json!({"label": "newsroom"}));
 
     let history = app.ok("history_list", json!({"query": {}}));
-    assert_eq!(history["total"], 3, "two checks and the refused rotation are in the live history");
+    assert_eq!(
+        history["total"], 3,
+        "two checks and the refused rotation are in the live history"
+    );
     let status = app.ok("key_delete", json!({"label": "newsroom"}));
     assert_eq!(status["mode"], "demo");
     assert_eq!(status["keys"].as_array().unwrap().len(), 0);
@@ -155,39 +224,80 @@ async fn a_search_is_validated_billed_recorded_archived_and_never_paid_twice() {
     let app = Harness::new(live(&sandbox));
     app.ok("key_add", json!({"label": "work", "value": key}));
 
-    let bad = app.err("twitter_search", json!({"request": {"query": "", "count": 500}, "send": send("bad")}));
+    let bad = app.err(
+        "twitter_search",
+        json!({"request": {"query": "", "count": 500}, "send": send("bad")}),
+    );
     assert_eq!(bad["kind"], "invalid");
-    let fields: Vec<&str> = bad["fields"].as_array().unwrap().iter().map(|f| f["field"].as_str().unwrap()).collect();
-    assert!(fields.contains(&"query") && fields.contains(&"count"), "{bad}");
-    assert_eq!(app.ok("history_list", json!({"query": {}}))["total"], 0, "nothing invalid is sent");
+    let fields: Vec<&str> = bad["fields"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["field"].as_str().unwrap())
+        .collect();
+    assert!(
+        fields.contains(&"query") && fields.contains(&"count"),
+        "{bad}"
+    );
+    assert_eq!(
+        app.ok("history_list", json!({"query": {}}))["total"],
+        0,
+        "nothing invalid is sent"
+    );
 
-    let first = app.ok("twitter_search", json!({"request": {"query": "climate", "count": 10}, "send": send("r1")}));
+    let word = common_word(&sandbox);
+    let first = app.ok(
+        "twitter_search",
+        json!({"request": {"query": word, "count": 10}, "send": send("r1")}),
+    );
     let posts = first["body"].as_array().unwrap();
     assert!(!posts.is_empty());
     let cost = first["billing"]["cost"].as_str().unwrap().to_owned();
     assert_eq!(first["billing"]["usage_count"], posts.len());
 
-    let again = app.ok("twitter_search", json!({"request": {"query": "climate", "count": 10}, "send": send("r1")}));
+    let again = app.ok(
+        "twitter_search",
+        json!({"request": {"query": word, "count": 10}, "send": send("r1")}),
+    );
     assert_eq!(again["replayed"], true);
     assert_eq!(again["body"], first["body"]);
 
     let history = app.ok("history_list", json!({"query": {}}));
-    assert_eq!(history["total"], 1, "a repeated request id is not sent again");
+    assert_eq!(
+        history["total"], 1,
+        "a repeated request id is not sent again"
+    );
     let entry = &history["entries"][0];
     assert_eq!(entry["operation"], "twitter_search");
     assert_eq!(entry["key_label"], "work");
     assert_eq!(app.ok("spend_totals", json!({}))["today"], cost);
 
-    let archived = app.ok("archive_posts", json!({"query": {"history_id": first["historyId"]}}));
+    let archived = app.ok(
+        "archive_posts",
+        json!({"query": {"history_id": first["historyId"]}}),
+    );
     assert_eq!(archived["total"], posts.len());
 
     // A second request with an estimate from the learned rate, then a budget below it blocks.
-    let check = app.ok("estimate_cost", json!({"operation": "twitter_search", "request": {"query": "x", "count": 10}}));
+    let check = app.ok(
+        "estimate_cost",
+        json!({"operation": "twitter_search", "request": {"query": "x", "count": 10}}),
+    );
     assert!(check["estimate"]["amount"].is_string(), "{check}");
-    app.ok("budget_set", json!({"limits": {"daily": "0.000001", "monthly": null, "warn_percent": 80}}));
-    let blocked = app.err("twitter_search", json!({"request": {"query": "climate", "count": 10}, "send": send("r2")}));
+    app.ok(
+        "budget_set",
+        json!({"limits": {"daily": "0.000001", "monthly": null, "warn_percent": 80}}),
+    );
+    let blocked = app.err(
+        "twitter_search",
+        json!({"request": {"query": word, "count": 10}, "send": send("r2")}),
+    );
     assert_eq!(blocked["kind"], "budget_blocked", "{blocked}");
-    assert_eq!(app.ok("history_list", json!({"query": {}}))["total"], 1, "a blocked request is not sent");
+    assert_eq!(
+        app.ok("history_list", json!({"query": {}}))["total"],
+        1,
+        "a blocked request is not sent"
+    );
 
     app.assert_never_saw(&key);
     assert!(!app.seen.lock().unwrap().is_empty());
@@ -197,15 +307,31 @@ async fn a_search_is_validated_billed_recorded_archived_and_never_paid_twice() {
 async fn service_errors_are_classified_and_recorded_and_results_reopen_offline() {
     let sandbox = sandbox().await;
     let app = Harness::new(live(&sandbox));
-    app.ok("key_add", json!({"label": "work", "value": sandbox.demo_key()}));
+    app.ok(
+        "key_add",
+        json!({"label": "work", "value": sandbox.demo_key()}),
+    );
 
-    sandbox.faults().push("/twitter", Fault::Status { status: 429, body: None, headers: [("Retry-After".to_owned(), "42".to_owned())].into() });
+    sandbox.faults().push(
+        "/twitter",
+        Fault::Status {
+            status: 429,
+            body: None,
+            headers: [("Retry-After".to_owned(), "42".to_owned())].into(),
+        },
+    );
     // GETs retry on 429 with a short wait; a long Retry-After is returned to count down instead.
-    let limited = app.err("twitter_search", json!({"request": {"query": "rain"}, "send": send("e1")}));
+    let limited = app.err(
+        "twitter_search",
+        json!({"request": {"query": "rain"}, "send": send("e1")}),
+    );
     assert_eq!(limited["error"]["kind"], "rate_limited", "{limited}");
     assert_eq!(limited["error"]["retry_after_secs"], 42);
 
-    let ok = app.ok("twitter_search", json!({"request": {"query": "rain"}, "send": send("e2")}));
+    let ok = app.ok(
+        "twitter_search",
+        json!({"request": {"query": "rain"}, "send": send("e2")}),
+    );
     let history = app.ok("history_list", json!({"query": {}}));
     assert_eq!(history["total"], 2);
     assert_eq!(history["entries"][1]["status"], "error");
@@ -214,8 +340,14 @@ async fn service_errors_are_classified_and_recorded_and_results_reopen_offline()
     sandbox.shutdown().await;
     let reopened = app.ok("history_result", json!({"historyId": ok["historyId"]}));
     let body: Value = serde_json::from_str(reopened["body"].as_str().unwrap()).unwrap();
-    assert_eq!(body, ok["body"], "the stored result re-opens with the service gone");
-    let offline = app.err("twitter_search", json!({"request": {"query": "rain"}, "send": send("e3")}));
+    assert_eq!(
+        body, ok["body"],
+        "the stored result re-opens with the service gone"
+    );
+    let offline = app.err(
+        "twitter_search",
+        json!({"request": {"query": "rain"}, "send": send("e3")}),
+    );
     assert_eq!(offline["error"]["kind"], "network", "{offline}");
 }
 
@@ -223,32 +355,58 @@ async fn service_errors_are_classified_and_recorded_and_results_reopen_offline()
 async fn timelines_page_through_history_until_the_last_page() {
     let sandbox = sandbox().await;
     let app = Harness::new(live(&sandbox));
-    app.ok("key_add", json!({"label": "work", "value": sandbox.demo_key()}));
-    // The user with the longest timeline, so that there are several pages to walk.
+    app.ok(
+        "key_add",
+        json!({"label": "work", "value": sandbox.demo_key()}),
+    );
+    // A user whose timeline spans a few pages (20 posts each): the walk has an end to reach.
     let world = sandbox.world();
-    let (busiest, _) = world.timelines.iter().enumerate().max_by_key(|(_, timeline)| timeline.len()).unwrap();
-    let user = world.users[busiest].username.clone();
+    let (chosen, _) = world
+        .timelines
+        .iter()
+        .enumerate()
+        .min_by_key(|(_, timeline)| timeline.len().abs_diff(70))
+        .unwrap();
+    let user = world.users[chosen].username.clone();
 
-    let mut page = app.ok("twitter_user_posts", json!({"request": {"username": user}, "send": send("p0")}));
+    let mut page = app.ok(
+        "twitter_user_posts",
+        json!({"request": {"username": user}, "send": send("p0")}),
+    );
     let mut pages = 1;
     while page["hasMore"] == true && pages < 50 {
-        page = app.ok("user_posts_next_page", json!({"historyId": page["historyId"], "send": send(&format!("p{pages}"))}));
+        page = app.ok(
+            "user_posts_next_page",
+            json!({"historyId": page["historyId"], "send": send(&format!("p{pages}"))}),
+        );
         pages += 1;
     }
     assert!(pages > 1, "the timeline has more than one page");
     assert_eq!(page["hasMore"], false, "paging ends");
-    let last = app.err("user_posts_next_page", json!({"historyId": page["historyId"], "send": send("past-end")}));
+    let last = app.err(
+        "user_posts_next_page",
+        json!({"historyId": page["historyId"], "send": send("past-end")}),
+    );
     assert_eq!(last["kind"], "not_found");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn demo_mode_needs_no_key_and_keeps_its_own_records() {
-    let app = Harness::new(Environment { force_demo: true, ..Environment::default() });
+    let app = Harness::new(Environment {
+        force_demo: true,
+        ..Environment::default()
+    });
     assert_eq!(app.ok("app_status", json!({}))["mode"], "demo");
-    let trends = app.ok("twitter_trends", json!({"request": {"woeid": 1, "count": 30}, "send": send("d1")}));
+    let trends = app.ok(
+        "twitter_trends",
+        json!({"request": {"woeid": 1, "count": 30}, "send": send("d1")}),
+    );
     assert!(!trends["body"]["trends"].as_array().unwrap().is_empty());
     assert!(app.data.path().join("demo.db").exists());
-    assert!(!app.data.path().join("sightline.db").exists(), "demo spending never touches the live ledger");
+    assert!(
+        !app.data.path().join("sightline.db").exists(),
+        "demo spending never touches the live ledger"
+    );
     let history = app.ok("history_list", json!({"query": {}}));
     assert_eq!(history["entries"][0]["mode"], "demo");
 }
@@ -258,7 +416,10 @@ async fn settings_are_validated_and_persist() {
     let app = Harness::new(Environment::default());
     let defaults = app.ok("settings_get", json!({}));
     assert_eq!(defaults["loadRemoteMedia"], false);
-    let bad = app.err("settings_set", json!({"settings": {"baseUrl": "example", "retryAttempts": 0}}));
+    let bad = app.err(
+        "settings_set",
+        json!({"settings": {"baseUrl": "example", "retryAttempts": 0}}),
+    );
     assert_eq!(bad["kind"], "invalid");
     let saved = app.ok(
         "settings_set",
