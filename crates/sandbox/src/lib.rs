@@ -1,0 +1,269 @@
+//! # sightline-sandbox
+//!
+//! A local stand-in of the Sightline service over real HTTP: a deterministic synthetic world
+//! (users, posts, threads, a small web), every operation of the contract with its auth table,
+//! 422 rules, per-key rate limit, billing metadata, ETags and streaming, plus fault injection.
+//!
+//! ```no_run
+//! # async fn demo() -> std::io::Result<()> {
+//! let sb = sightline_sandbox::Sandbox::builder().seed(42).port(0).pace_ms(0).start().await?;
+//! println!("{} {}", sb.base_url(), sb.demo_key());
+//! sb.shutdown().await;
+//! # Ok(()) }
+//! ```
+
+pub mod auth;
+pub mod balance;
+pub mod billing;
+pub mod faults;
+mod fxhash;
+pub mod ops;
+pub mod rate_limit;
+pub mod render;
+pub mod rng;
+pub mod search;
+mod server;
+pub mod validate;
+pub mod world;
+
+pub use billing::{Rates, Service};
+pub use faults::{Fault, FaultQueue};
+pub use world::World;
+
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use tokio::sync::oneshot;
+use tokio::task::JoinHandle;
+
+/// Delay between streamed text deltas when none is configured: close to a real model.
+pub const DEFAULT_PACE_MS: u64 = 30;
+
+/// Options of a sandbox; see [`Sandbox::builder`].
+#[derive(Debug, Clone)]
+pub struct SandboxBuilder {
+    seed: u64,
+    port: u16,
+    host: IpAddr,
+    pace_ms: u64,
+    faults: bool,
+    keys: Option<Vec<String>>,
+    rate_limit: Option<u32>,
+    rates: Rates,
+    now: Option<chrono::DateTime<chrono::Utc>>,
+    balance_usd: Option<rust_decimal::Decimal>,
+}
+
+impl Default for SandboxBuilder {
+    fn default() -> Self {
+        SandboxBuilder {
+            seed: 42,
+            port: 0,
+            host: IpAddr::V4(Ipv4Addr::LOCALHOST),
+            pace_ms: DEFAULT_PACE_MS,
+            faults: false,
+            keys: None,
+            rate_limit: None,
+            rates: Rates::default(),
+            now: None,
+            balance_usd: None,
+        }
+    }
+}
+
+impl SandboxBuilder {
+    /// Seed of the synthetic world (default 42).
+    pub fn seed(mut self, seed: u64) -> Self {
+        self.seed = seed;
+        self
+    }
+    /// Port on 127.0.0.1; 0 (default) picks a free one.
+    pub fn port(mut self, port: u16) -> Self {
+        self.port = port;
+        self
+    }
+    /// Pause between streamed text deltas (0 for tests).
+    pub fn pace_ms(mut self, ms: u64) -> Self {
+        self.pace_ms = ms;
+        self
+    }
+    /// Enables the `/__sandbox/faults` routes. [`Sandbox::faults`] works either way.
+    pub fn faults(mut self, enabled: bool) -> Self {
+        self.faults = enabled;
+        self
+    }
+    /// The valid API keys. By default only the demo key is valid.
+    pub fn keys(mut self, keys: Vec<String>) -> Self {
+        self.keys = Some(keys);
+        self
+    }
+    /// Requests per key per minute (token bucket); `None` (default) for no limit.
+    pub fn rate_limit(mut self, per_minute: Option<u32>) -> Self {
+        self.rate_limit = per_minute;
+        self
+    }
+    /// Prices per 1,000 units (default: the contract's public price list).
+    pub fn rates(mut self, rates: Rates) -> Self {
+        self.rates = rates;
+        self
+    }
+    /// The world's "now" (default: the current time; a world of the same seed generated in the
+    /// last ten minutes is reused, its clock running on). Fixing it makes every id and date
+    /// reproducible across runs.
+    pub fn now(mut self, now: chrono::DateTime<chrono::Utc>) -> Self {
+        self.now = Some(now);
+        self
+    }
+
+    /// A prepaid balance per key in USD: once a key has spent it, requests get 402
+    /// `{"detail": "Insufficient balance…"}`. `None` (default) for no balance.
+    pub fn balance_usd(mut self, balance: Option<rust_decimal::Decimal>) -> Self {
+        self.balance_usd = balance;
+        self
+    }
+
+    /// Generates the world and starts serving on the current tokio runtime.
+    pub async fn start(self) -> std::io::Result<Sandbox> {
+        let fixed_now_ms = self.now.map(|n| n.timestamp_millis());
+        let seed = self.seed;
+        let world = tokio::task::spawn_blocking(move || World::shared(seed, fixed_now_ms))
+            .await
+            .map_err(std::io::Error::other)?;
+        let demo_key = auth::demo_key(self.seed);
+        let faults = Arc::new(FaultQueue::default());
+        let state = Arc::new(server::AppState {
+            world: world.clone(),
+            keys: self.keys.unwrap_or_else(|| vec![demo_key.clone()]),
+            limiter: self.rate_limit.map(rate_limit::RateLimiter::new),
+            faults: faults.clone(),
+            faults_enabled: self.faults,
+            pace: Duration::from_millis(self.pace_ms),
+            rates: self.rates,
+            tweets: render::TweetCache::new(&world),
+            balances: self.balance_usd.map(balance::Balances::new),
+        });
+        let world = state.world.clone();
+        let listener = tokio::net::TcpListener::bind(SocketAddr::new(self.host, self.port)).await?;
+        let addr = listener.local_addr()?;
+        let (tx, rx) = oneshot::channel::<()>();
+        let app = server::router(state);
+        let task = tokio::spawn(async move {
+            let served = axum::serve(listener, app)
+                .with_graceful_shutdown(async {
+                    let _ = rx.await;
+                })
+                .await;
+            if let Err(e) = served {
+                tracing::warn!("sandbox server stopped with an error: {e}");
+            }
+        });
+        Ok(Sandbox {
+            base_url: format!("http://{addr}"),
+            addr,
+            demo_key,
+            faults,
+            world,
+            stop: Mutex::new(Some(tx)),
+            task: Mutex::new(Some(task)),
+        })
+    }
+}
+
+/// A running sandbox. Dropping it stops the server.
+pub struct Sandbox {
+    base_url: String,
+    addr: SocketAddr,
+    demo_key: String,
+    faults: Arc<FaultQueue>,
+    world: Arc<World>,
+    stop: Mutex<Option<oneshot::Sender<()>>>,
+    task: Mutex<Option<JoinHandle<()>>>,
+}
+
+impl std::fmt::Debug for Sandbox {
+    // The demo key is a credential like any other: never in Debug output.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Sandbox")
+            .field("base_url", &self.base_url)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Sandbox {
+    pub fn builder() -> SandboxBuilder {
+        SandboxBuilder::default()
+    }
+
+    /// `http://127.0.0.1:PORT`, without a trailing slash.
+    pub fn base_url(&self) -> &str {
+        &self.base_url
+    }
+
+    pub fn addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    /// The built-in demo key (`dt_$` + 43 url-safe characters), the same for the same seed.
+    pub fn demo_key(&self) -> &str {
+        &self.demo_key
+    }
+
+    /// The fault queue, for tests in Rust that need no HTTP to set faults up.
+    pub fn faults(&self) -> &FaultQueue {
+        &self.faults
+    }
+
+    /// The generated world, read-only (to pick real ids and names in tests).
+    pub fn world(&self) -> &World {
+        &self.world
+    }
+
+    fn signal_stop(&self) -> Option<JoinHandle<()>> {
+        if let Some(tx) = self.stop.lock().unwrap_or_else(|e| e.into_inner()).take() {
+            let _ = tx.send(());
+        }
+        self.task.lock().unwrap_or_else(|e| e.into_inner()).take()
+    }
+
+    /// Stops accepting connections and waits for in-flight responses to finish.
+    pub async fn shutdown(self) {
+        if let Some(task) = self.signal_stop() {
+            let _ = task.await;
+        }
+    }
+}
+
+impl Drop for Sandbox {
+    fn drop(&mut self) {
+        let _ = self.signal_stop();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn assert_send_sync<T: Send + Sync>() {}
+
+    #[test]
+    fn sandbox_is_send_and_sync() {
+        assert_send_sync::<Sandbox>();
+    }
+
+    #[tokio::test]
+    async fn sandboxes_of_a_seed_share_a_recent_world() {
+        let a = Sandbox::builder().seed(9).pace_ms(0).start().await.unwrap();
+        let b = Sandbox::builder().seed(9).pace_ms(0).start().await.unwrap();
+        assert!(std::ptr::eq(a.world(), b.world()));
+        assert_ne!(a.base_url(), b.base_url());
+        let clock = a.world().clock_ms();
+        assert!(clock >= a.world().now_ms);
+        assert!(clock <= chrono::Utc::now().timestamp_millis() + 1);
+        let generated_for = a.world().now_ms;
+        a.shutdown().await;
+        drop(b);
+        // The most recent world outlives its sandboxes, for the next one.
+        let c = Sandbox::builder().seed(9).pace_ms(0).start().await.unwrap();
+        assert_eq!(c.world().now_ms, generated_for);
+    }
+}

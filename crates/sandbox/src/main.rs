@@ -1,0 +1,175 @@
+//! `sightline-sandbox`: serve the sandbox on 127.0.0.1 until Ctrl-C or SIGTERM.
+
+use sightline_sandbox::Sandbox;
+use std::io::Write;
+use std::process::ExitCode;
+
+const USAGE: &str = "Usage: sightline-sandbox [--port N] [--seed N] [--keys k1,k2] [--rate-limit N] [--pace-ms N] [--faults] [--balance-usd X]
+
+Serves a local stand-in of the service on 127.0.0.1 and prints, on two lines,
+  base_url=http://127.0.0.1:PORT
+  demo_key=dt_$...
+  --port N         port to listen on (default 8787; 0 picks a free one)
+  --seed N         seed of the synthetic world (default 42)
+  --keys k1,k2     the valid API keys (default: the demo key)
+  --rate-limit N   requests per key per minute (default: unlimited)
+  --pace-ms N      pause between streamed text deltas (default 30)
+  --faults         enable the fault-injection routes under /__sandbox/faults
+  --balance-usd X  prepaid balance per key; 402 once spent (default: none)";
+
+struct Args {
+    port: u16,
+    seed: u64,
+    keys: Option<Vec<String>>,
+    rate_limit: Option<u32>,
+    pace_ms: u64,
+    faults: bool,
+    balance_usd: Option<rust_decimal::Decimal>,
+}
+
+fn value<T: std::str::FromStr>(flag: &str, v: Option<String>) -> Result<T, String> {
+    let v = v.ok_or_else(|| format!("{flag} needs a value"))?;
+    v.parse()
+        .map_err(|_| format!("{flag}: invalid value {v:?}"))
+}
+
+fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Option<Args>, String> {
+    let mut args = Args {
+        port: 8787,
+        seed: 42,
+        keys: None,
+        rate_limit: None,
+        pace_ms: sightline_sandbox::DEFAULT_PACE_MS,
+        faults: false,
+        balance_usd: None,
+    };
+    while let Some(arg) = it.next() {
+        let (flag, inline) = match arg.split_once('=') {
+            Some((f, v)) if f.starts_with("--") => (f.to_string(), Some(v.to_string())),
+            _ => (arg.clone(), None),
+        };
+        let mut next = || inline.clone().or_else(|| it.next());
+        match flag.as_str() {
+            "--port" => args.port = value(&flag, next())?,
+            "--seed" => args.seed = value(&flag, next())?,
+            "--keys" => {
+                let list: String = value(&flag, next())?;
+                args.keys = Some(
+                    list.split(',')
+                        .map(str::trim)
+                        .filter(|k| !k.is_empty())
+                        .map(String::from)
+                        .collect(),
+                );
+            }
+            "--rate-limit" => args.rate_limit = Some(value(&flag, next())?),
+            "--pace-ms" => args.pace_ms = value(&flag, next())?,
+            "--faults" => args.faults = true,
+            "--balance-usd" => args.balance_usd = Some(value(&flag, next())?),
+            "-h" | "--help" => return Ok(None),
+            other => return Err(format!("unknown option {other:?}")),
+        }
+    }
+    Ok(Some(args))
+}
+
+async fn stop_signal() {
+    let ctrl_c = tokio::signal::ctrl_c();
+    #[cfg(unix)]
+    {
+        let mut term =
+            match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+                Ok(s) => s,
+                Err(_) => {
+                    let _ = ctrl_c.await;
+                    return;
+                }
+            };
+        tokio::select! {
+            _ = ctrl_c => {}
+            _ = term.recv() => {}
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = ctrl_c.await;
+    }
+}
+
+#[tokio::main]
+async fn main() -> ExitCode {
+    let args = match parse_args(std::env::args().skip(1)) {
+        Ok(Some(a)) => a,
+        Ok(None) => {
+            println!("{USAGE}");
+            return ExitCode::SUCCESS;
+        }
+        Err(e) => {
+            eprintln!("sightline-sandbox: {e}\n\n{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    let mut builder = Sandbox::builder()
+        .seed(args.seed)
+        .port(args.port)
+        .pace_ms(args.pace_ms)
+        .faults(args.faults)
+        .rate_limit(args.rate_limit)
+        .balance_usd(args.balance_usd);
+    if let Some(keys) = args.keys {
+        builder = builder.keys(keys);
+    }
+    let sandbox = match builder.start().await {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("sightline-sandbox: cannot start: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(out, "base_url={}", sandbox.base_url());
+    let _ = writeln!(out, "demo_key={}", sandbox.demo_key());
+    let _ = out.flush();
+    drop(out);
+    stop_signal().await;
+    sandbox.shutdown().await;
+    ExitCode::SUCCESS
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(v: &[&str]) -> Result<Option<Args>, String> {
+        parse_args(v.iter().map(|s| s.to_string()))
+    }
+
+    #[test]
+    fn options() {
+        let a = parse(&[
+            "--port",
+            "0",
+            "--seed=7",
+            "--keys",
+            "a, b",
+            "--rate-limit",
+            "5",
+            "--pace-ms",
+            "0",
+            "--faults",
+        ])
+        .unwrap()
+        .unwrap();
+        assert_eq!(
+            (a.port, a.seed, a.rate_limit, a.pace_ms, a.faults),
+            (0, 7, Some(5), 0, true)
+        );
+        assert_eq!(a.keys.unwrap(), ["a", "b"]);
+        assert!(parse(&["--help"]).unwrap().is_none());
+        let b = parse(&["--balance-usd", "1.50"]).unwrap().unwrap();
+        assert_eq!(b.balance_usd.unwrap().to_string(), "1.50");
+        assert!(parse(&["--port"]).is_err());
+        assert!(parse(&["--bogus"]).is_err());
+        assert!(parse(&["--port", "x"]).is_err());
+    }
+}
