@@ -1,0 +1,611 @@
+//! One error type for every outcome of the contract's error table, each with a stable
+//! kind and a message a non-programmer understands. The key never appears in it.
+
+use std::time::Duration;
+
+use reqwest::header::HeaderMap;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use ts_rs::TS;
+
+use crate::key::KeyProblem;
+use crate::stream::PartialStream;
+use crate::validation::FieldError;
+
+/// Everything that can go wrong calling the service.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum ApiError {
+    /// No key was sent (401 `Unauthorized`), or none is configured.
+    #[error("no API key")]
+    MissingKey,
+    /// A well-formed key the service refused (401).
+    #[error("API key refused")]
+    KeyRefused,
+    /// The value is not an API key at all (403, or refused locally before sending).
+    #[error("not an API key")]
+    NotAnApiKey { problem: Option<KeyProblem> },
+    /// Inputs the server (422) or our own checks refused; nothing was billed.
+    #[error("invalid input: {} field(s)", fields.len())]
+    Validation { fields: Vec<FieldError> },
+    /// 402: the account has no credit left.
+    #[error("out of credit")]
+    OutOfCredit { detail: Option<String> },
+    /// 429: wait before trying again.
+    #[error("rate limited")]
+    RateLimited { retry_after: Option<Duration> },
+    /// 5xx.
+    #[error("server error {status}")]
+    Server { status: u16, detail: Option<String> },
+    /// 301/302/307/308 that we did not follow (another host, or a POST).
+    #[error("moved")]
+    Moved { location: Option<String> },
+    /// Could not reach the service.
+    #[error("network error: {detail}")]
+    Network { detail: String },
+    /// No answer in time.
+    #[error("timed out")]
+    Timeout,
+    /// The answer could not be read.
+    #[error("malformed response: {detail}")]
+    Malformed { status: u16, detail: String },
+    /// A status the contract does not list (e.g. 404).
+    #[error("unexpected status {status}")]
+    UnexpectedStatus { status: u16, detail: Option<String> },
+    /// The stream ended before it was complete; what arrived is kept.
+    #[error("stream interrupted after {} event(s)", received.event_count)]
+    StreamCut {
+        detail: String,
+        received: Box<PartialStream>,
+    },
+    /// The service reported an error mid-stream (`{"error": …}`); what arrived is kept.
+    #[error("stream failed: {message}")]
+    StreamFailed {
+        message: String,
+        received: Box<PartialStream>,
+    },
+}
+
+impl From<KeyProblem> for ApiError {
+    fn from(problem: KeyProblem) -> Self {
+        match problem {
+            KeyProblem::Empty => ApiError::MissingKey,
+            other => ApiError::NotAnApiKey {
+                problem: Some(other),
+            },
+        }
+    }
+}
+
+impl ApiError {
+    /// Stable class name, for history rows, telemetry-free logs and the UI.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            ApiError::MissingKey => "missing_key",
+            ApiError::KeyRefused => "key_refused",
+            ApiError::NotAnApiKey { .. } => "not_an_api_key",
+            ApiError::Validation { .. } => "validation",
+            ApiError::OutOfCredit { .. } => "out_of_credit",
+            ApiError::RateLimited { .. } => "rate_limited",
+            ApiError::Server { .. } => "server_error",
+            ApiError::Moved { .. } => "moved",
+            ApiError::Network { .. } => "network",
+            ApiError::Timeout => "timeout",
+            ApiError::Malformed { .. } => "malformed_response",
+            ApiError::UnexpectedStatus { .. } => "unexpected_status",
+            ApiError::StreamCut { .. } => "stream_cut",
+            ApiError::StreamFailed { .. } => "stream_failed",
+        }
+    }
+
+    /// Whether trying the same request again later may succeed.
+    pub fn is_transient(&self) -> bool {
+        matches!(
+            self,
+            ApiError::RateLimited { .. }
+                | ApiError::Server { .. }
+                | ApiError::Network { .. }
+                | ApiError::Timeout
+                | ApiError::StreamCut { .. }
+        )
+    }
+
+    /// What to tell the person using the app.
+    pub fn user_message(&self) -> String {
+        match self {
+            ApiError::MissingKey => {
+                "No API key was sent. Add your key in Settings, then try again.".into()
+            }
+            ApiError::KeyRefused => "The service did not accept your API key. It may have been \
+                 revoked or mistyped: replace it in Settings with the key from your account page."
+                .into(),
+            ApiError::NotAnApiKey { problem } => match problem {
+                Some(p) => p.to_string(),
+                None => "The service says the value you saved is not an API key at all (it \
+                     looks like a placeholder, a shortened key or a login token). Copy the \
+                     key that starts with \"dt_\" or \"dsr_\" from your account page and save \
+                     it in Settings."
+                    .into(),
+            },
+            ApiError::Validation { fields } => {
+                let mut text = String::from("Some inputs need changing before this can be sent:");
+                for f in fields {
+                    text.push_str(&format!(" {}: {}", f.field, f.message));
+                }
+                text
+            }
+            ApiError::OutOfCredit { .. } => "Your account has run out of credit. Add credit on \
+                 your account page, then try again. Nothing was charged for this request."
+                .into(),
+            ApiError::RateLimited { retry_after } => match retry_after {
+                Some(wait) => format!(
+                    "Too many requests in a short time. Please wait {} and try again.",
+                    plain_duration(*wait)
+                ),
+                None => {
+                    "Too many requests in a short time. Please wait a minute and try again.".into()
+                }
+            },
+            ApiError::Server { .. } => "The service had a problem answering this request. \
+                 This is usually temporary: try again in a moment."
+                .into(),
+            ApiError::Moved { .. } => "The service has moved to a different address, so the \
+                 request was not sent there with your key. Check the service address in \
+                 Settings or update the app."
+                .into(),
+            ApiError::Network { .. } => "Could not reach the service. Check your internet \
+                 connection and the service address in Settings, then try again."
+                .into(),
+            ApiError::Timeout => "The service took too long to answer. Try again; if it keeps \
+                 happening, ask for fewer results."
+                .into(),
+            ApiError::Malformed { .. } => "The service sent an answer the app could not read. \
+                 Try again later; if it persists, the app may need an update."
+                .into(),
+            ApiError::UnexpectedStatus { status, .. } => format!(
+                "The service answered in an unexpected way (code {status}). Try again later; \
+                 if it persists, the app may need an update."
+            ),
+            ApiError::StreamCut { received, .. } => format!(
+                "The connection was cut before the answer was complete. The {} part(s) that \
+                 arrived are kept; you can run the search again for the rest.",
+                received.event_count
+            ),
+            ApiError::StreamFailed { .. } => "The service stopped with an error while \
+                 answering. What arrived before the error is kept; try again in a moment."
+                .into(),
+        }
+    }
+
+    /// The form of the error that crosses IPC.
+    pub fn payload(&self) -> ErrorPayload {
+        let mut p = ErrorPayload {
+            kind: self.kind().to_owned(),
+            message: self.user_message(),
+            fields: Vec::new(),
+            retry_after_secs: None,
+            status: None,
+            received_events: None,
+        };
+        match self {
+            ApiError::Validation { fields } => p.fields = fields.clone(),
+            ApiError::RateLimited { retry_after } => {
+                p.retry_after_secs = retry_after.map(|d| d.as_secs());
+                p.status = Some(429);
+            }
+            ApiError::Server { status, .. }
+            | ApiError::Malformed { status, .. }
+            | ApiError::UnexpectedStatus { status, .. } => p.status = Some(*status),
+            ApiError::StreamCut { received, .. } | ApiError::StreamFailed { received, .. } => {
+                p.received_events = Some(received.event_count)
+            }
+            ApiError::OutOfCredit { .. } => p.status = Some(402),
+            ApiError::KeyRefused | ApiError::MissingKey => p.status = Some(401),
+            _ => {}
+        }
+        p
+    }
+}
+
+/// Tagged, serialisable form of [`ApiError`] for the UI.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+pub struct ErrorPayload {
+    /// Stable class, e.g. `rate_limited`.
+    pub kind: String,
+    /// Plain-words message.
+    pub message: String,
+    /// Field errors, for `validation`.
+    pub fields: Vec<FieldError>,
+    /// Seconds to wait, for `rate_limited`.
+    pub retry_after_secs: Option<u64>,
+    pub status: Option<u16>,
+    /// Events kept from an interrupted stream.
+    pub received_events: Option<usize>,
+}
+
+impl Serialize for ApiError {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.payload().serialize(s)
+    }
+}
+
+fn plain_duration(d: Duration) -> String {
+    let secs = d.as_secs().max(1);
+    match secs {
+        1 => "1 second".into(),
+        2..=119 => format!("{secs} seconds"),
+        _ => format!("{} minutes", secs.div_ceil(60)),
+    }
+}
+
+/// Reads `Retry-After` (seconds) or the body's `retry_after` (`"60 seconds"`, `60`).
+pub fn retry_after(headers: &HeaderMap, body: Option<&Value>) -> Option<Duration> {
+    let from_header = headers
+        .get(reqwest::header::RETRY_AFTER)
+        .and_then(|v| v.to_str().ok())
+        .and_then(parse_wait);
+    from_header.or_else(|| {
+        let detail = body?.get("detail").unwrap_or(body?);
+        match detail
+            .get("retry_after")
+            .or_else(|| body?.get("retry_after"))?
+        {
+            Value::Number(n) => n.as_f64().map(|s| Duration::from_secs_f64(s.max(0.0))),
+            Value::String(s) => parse_wait(s),
+            _ => None,
+        }
+    })
+}
+
+/// `"60"`, `"60 seconds"`, `"2 minutes"`, `"1.5s"`.
+fn parse_wait(text: &str) -> Option<Duration> {
+    let text = text.trim().to_ascii_lowercase();
+    let split = text
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(text.len());
+    let number: f64 = text[..split].parse().ok()?;
+    let unit = text[split..].trim();
+    let scale = if unit.starts_with("min") || unit == "m" {
+        60.0
+    } else if unit.starts_with("h") {
+        3600.0
+    } else if unit.is_empty() || unit.starts_with('s') {
+        1.0
+    } else {
+        return None;
+    };
+    Some(Duration::from_secs_f64((number * scale).max(0.0)))
+}
+
+/// A readable text from `detail` (string, object with `message`/`description`, or array)
+/// or from `error`.
+fn detail_text(body: &Value) -> Option<String> {
+    let pick = |v: &Value| -> Option<String> {
+        match v {
+            Value::String(s) => Some(s.clone()),
+            Value::Object(o) => ["message", "description", "reason", "error"]
+                .iter()
+                .find_map(|k| o.get(*k).and_then(Value::as_str).map(str::to_owned)),
+            Value::Array(items) => items
+                .iter()
+                .find_map(|i| i.get("msg").and_then(Value::as_str).map(str::to_owned)),
+            _ => None,
+        }
+    };
+    body.get("detail")
+        .and_then(pick)
+        .or_else(|| body.get("error").and_then(pick))
+}
+
+/// Maps the server's 422 `detail` array onto our field names, in plain words.
+pub fn validation_fields(body: &Value) -> Vec<FieldError> {
+    let Some(items) = body.get("detail").and_then(Value::as_array) else {
+        return vec![FieldError::new(
+            "",
+            detail_text(body).unwrap_or_else(|| "The service refused these inputs.".into()),
+        )];
+    };
+    items
+        .iter()
+        .map(|item| {
+            let loc: Vec<String> = item
+                .get("loc")
+                .and_then(Value::as_array)
+                .map(|l| {
+                    l.iter()
+                        .map(|p| match p {
+                            Value::String(s) => s.clone(),
+                            other => other.to_string(),
+                        })
+                        .collect()
+                })
+                .unwrap_or_default();
+            let field = match loc.first().map(String::as_str) {
+                Some("query" | "body" | "path" | "header") => loc.get(1).cloned(),
+                _ => loc.last().cloned(),
+            }
+            .unwrap_or_default();
+            FieldError::new(field, plain_validation_message(item))
+        })
+        .collect()
+}
+
+fn plain_validation_message(item: &Value) -> String {
+    let kind = item.get("type").and_then(Value::as_str).unwrap_or("");
+    let ctx = item.get("ctx");
+    let ctx_val = |k: &str| {
+        ctx.and_then(|c| c.get(k)).map(|v| match v {
+            Value::String(s) => s.clone(),
+            other => other.to_string(),
+        })
+    };
+    match kind {
+        "missing" => "This field is required.".into(),
+        "less_than_equal" => format!(
+            "Use a number no larger than {}.",
+            ctx_val("le").unwrap_or_default()
+        ),
+        "less_than" => format!(
+            "Use a number smaller than {}.",
+            ctx_val("lt").unwrap_or_default()
+        ),
+        "greater_than_equal" => format!(
+            "Use a number of at least {}.",
+            ctx_val("ge").unwrap_or_default()
+        ),
+        "greater_than" => format!(
+            "Use a number larger than {}.",
+            ctx_val("gt").unwrap_or_default()
+        ),
+        "int_parsing" | "int_type" | "int_from_float" => "Enter a whole number.".into(),
+        "bool_parsing" | "bool_type" => "Choose yes or no.".into(),
+        "enum" | "literal_error" => format!(
+            "Choose one of: {}.",
+            ctx_val("expected").unwrap_or_else(|| "the listed values".into())
+        ),
+        "string_pattern_mismatch" => match ctx_val("pattern") {
+            Some(p) if p.contains("Top") => "Choose Top or Latest.".into(),
+            _ => "This value is not in the expected form.".into(),
+        },
+        _ => {
+            let msg = item
+                .get("msg")
+                .and_then(Value::as_str)
+                .unwrap_or("This value is not accepted");
+            let msg = msg.trim_end_matches('.');
+            format!("{msg}.")
+        }
+    }
+}
+
+/// Classifies a non-success answer. `key` lets us scrub the key from any echoed text.
+pub fn classify(status: u16, headers: &HeaderMap, body_text: &str, key: Option<&str>) -> ApiError {
+    let body: Option<Value> = serde_json::from_str(body_text).ok();
+    let scrub = |s: String| match key {
+        Some(k) if !k.is_empty() => s.replace(k, "<redacted>"),
+        _ => s,
+    };
+    let detail = body.as_ref().and_then(detail_text).map(scrub);
+    match status {
+        // With a key sent, any 401 means it was refused; without one, it was missing.
+        401 if key.is_none_or(str::is_empty) => ApiError::MissingKey,
+        401 => ApiError::KeyRefused,
+        402 => ApiError::OutOfCredit { detail },
+        403 => ApiError::NotAnApiKey { problem: None },
+        422 => ApiError::Validation {
+            fields: body
+                .as_ref()
+                .map(validation_fields)
+                .unwrap_or_else(|| vec![FieldError::new("", "The service refused these inputs.")])
+                .into_iter()
+                .map(|f| FieldError::new(f.field, scrub(f.message)))
+                .collect(),
+        },
+        429 => ApiError::RateLimited {
+            retry_after: retry_after(headers, body.as_ref()),
+        },
+        301 | 302 | 303 | 307 | 308 => ApiError::Moved {
+            location: headers
+                .get(reqwest::header::LOCATION)
+                .and_then(|v| v.to_str().ok())
+                .map(str::to_owned)
+                .or_else(|| {
+                    body.as_ref()?
+                        .get("detail")?
+                        .get("location")?
+                        .as_str()
+                        .map(str::to_owned)
+                }),
+        },
+        500..=599 => ApiError::Server { status, detail },
+        _ => ApiError::UnexpectedStatus { status, detail },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use reqwest::header::HeaderValue;
+    use serde_json::json;
+
+    const KEY: &str = "dt_$SecretSecretSecretSecret0123456789";
+
+    fn class(status: u16, body: &str) -> ApiError {
+        classify(status, &HeaderMap::new(), body, Some(KEY))
+    }
+
+    #[test]
+    fn classifies_the_contract_error_table() {
+        assert_eq!(
+            classify(401, &HeaderMap::new(), r#"{"detail":"Unauthorized"}"#, None),
+            ApiError::MissingKey
+        );
+        assert_eq!(
+            class(401, r#"{"error":"Invalid API key"}"#),
+            ApiError::KeyRefused
+        );
+        assert_eq!(
+            class(401, r#"{"detail":"Invalid or missing API key"}"#),
+            ApiError::KeyRefused
+        );
+        assert_eq!(
+            class(
+                401,
+                r#"{"detail":{"error_code":401,"message":"Unauthorized","reason":"Invalid API key"}}"#
+            ),
+            ApiError::KeyRefused
+        );
+        assert_eq!(
+            class(403, r#"{"detail":"Forbidden"}"#),
+            ApiError::NotAnApiKey { problem: None }
+        );
+        assert_eq!(
+            class(402, r#"{"detail":"Insufficient balance: top up"}"#),
+            ApiError::OutOfCredit {
+                detail: Some("Insufficient balance: top up".into())
+            }
+        );
+        assert_eq!(
+            class(
+                500,
+                r#"{"detail":{"description":"boom","error_code":500,"message":"Internal Server Error"}}"#
+            ),
+            ApiError::Server {
+                status: 500,
+                detail: Some("Internal Server Error".into())
+            }
+        );
+        assert_eq!(
+            class(503, "<html>bad gateway</html>"),
+            ApiError::Server {
+                status: 503,
+                detail: None
+            }
+        );
+        assert_eq!(
+            class(
+                301,
+                r#"{"detail":{"error_code":301,"location":"https://new.example/twitter","message":"Moved Permanently"}}"#
+            ),
+            ApiError::Moved {
+                location: Some("https://new.example/twitter".into())
+            }
+        );
+        assert_eq!(
+            class(404, r#"{"detail":"Not Found"}"#).kind(),
+            "unexpected_status"
+        );
+    }
+
+    #[test]
+    fn rate_limit_wait_from_header_or_body() {
+        let body = r#"{"detail":{"error_code":429,"message":"Too Many Requests","retry_after":"60 seconds"}}"#;
+        assert_eq!(
+            class(429, body),
+            ApiError::RateLimited {
+                retry_after: Some(Duration::from_secs(60))
+            }
+        );
+        let mut h = HeaderMap::new();
+        h.insert("retry-after", HeaderValue::from_static("7"));
+        assert_eq!(
+            classify(429, &h, body, None),
+            ApiError::RateLimited {
+                retry_after: Some(Duration::from_secs(7))
+            }
+        );
+        assert_eq!(
+            class(429, r#"{"detail":"slow down"}"#),
+            ApiError::RateLimited { retry_after: None }
+        );
+        assert_eq!(parse_wait("2 minutes"), Some(Duration::from_secs(120)));
+        assert_eq!(parse_wait("1.5s"), Some(Duration::from_millis(1500)));
+        assert_eq!(parse_wait("soon"), None);
+    }
+
+    #[test]
+    fn validation_maps_loc_to_our_field_names() {
+        let body = json!({"detail": [
+            {"type": "less_than_equal", "loc": ["query", "count"], "msg": "Input should be less than or equal to 100", "input": "500", "ctx": {"le": 100}},
+            {"type": "string_pattern_mismatch", "loc": ["query", "sort"], "msg": "String should match pattern '^(Top|Latest)$'", "ctx": {"pattern": "^(Top|Latest)$"}},
+            {"type": "missing", "loc": ["body", "prompt"], "msg": "Field required", "input": null},
+            {"type": "value_error", "loc": ["body", "tools", 0], "msg": "Value error, unknown tool"}
+        ]});
+        let ApiError::Validation { fields } = class(422, &body.to_string()) else {
+            panic!()
+        };
+        let names: Vec<_> = fields.iter().map(|f| f.field.as_str()).collect();
+        assert_eq!(names, ["count", "sort", "prompt", "tools"]);
+        assert_eq!(fields[0].message, "Use a number no larger than 100.");
+        assert_eq!(fields[1].message, "Choose Top or Latest.");
+        assert_eq!(fields[2].message, "This field is required.");
+        assert_eq!(fields[3].message, "Value error, unknown tool.");
+        // detail as a string still yields one message.
+        let ApiError::Validation { fields } = class(422, r#"{"detail":"bad input"}"#) else {
+            panic!()
+        };
+        assert_eq!(fields[0].message, "bad input");
+    }
+
+    #[test]
+    fn key_is_scrubbed_from_echoed_text_and_never_printed() {
+        let body = format!(r#"{{"detail":"Insufficient balance for key {KEY}"}}"#);
+        let err = class(402, &body);
+        for shown in [
+            format!("{err:?}"),
+            format!("{err}"),
+            err.user_message(),
+            serde_json::to_string(&err).unwrap(),
+        ] {
+            assert!(!shown.contains(KEY), "{shown}");
+            assert!(!shown.contains("SecretSecret"), "{shown}");
+        }
+    }
+
+    #[test]
+    fn every_kind_has_a_plain_message_and_serialises_tagged() {
+        let errors = [
+            ApiError::MissingKey,
+            ApiError::KeyRefused,
+            ApiError::NotAnApiKey { problem: None },
+            ApiError::from(KeyProblem::Placeholder),
+            ApiError::Validation {
+                fields: vec![FieldError::new("count", "Choose a number from 1 to 100.")],
+            },
+            ApiError::OutOfCredit { detail: None },
+            ApiError::RateLimited {
+                retry_after: Some(Duration::from_secs(90)),
+            },
+            ApiError::Server {
+                status: 500,
+                detail: None,
+            },
+            ApiError::Moved { location: None },
+            ApiError::Network {
+                detail: "connection refused".into(),
+            },
+            ApiError::Timeout,
+            ApiError::Malformed {
+                status: 200,
+                detail: "eof".into(),
+            },
+            ApiError::UnexpectedStatus {
+                status: 404,
+                detail: None,
+            },
+        ];
+        for e in errors {
+            let msg = e.user_message();
+            assert!(msg.len() > 20 && !msg.contains("HTTP"), "{msg}");
+            let json = serde_json::to_value(&e).unwrap();
+            assert_eq!(json["kind"], e.kind());
+            assert_eq!(json["message"], msg);
+        }
+        let rl = serde_json::to_value(ApiError::RateLimited {
+            retry_after: Some(Duration::from_secs(150)),
+        })
+        .unwrap();
+        assert_eq!(rl["retry_after_secs"], 150);
+        assert!(rl["message"].as_str().unwrap().contains("3 minutes"));
+        assert_eq!(ApiError::from(KeyProblem::Empty), ApiError::MissingKey);
+    }
+}

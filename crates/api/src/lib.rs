@@ -1,0 +1,62 @@
+//! Sightline's typed client of the service: requests with the server's validation rules,
+//! response records, error classification, billing metadata, the stream decoder, cursor
+//! pagination and the transport policy (timeouts, retries, redirects, ETags).
+
+pub mod billing;
+pub mod cancel;
+pub mod client;
+pub mod decoder;
+pub mod error;
+pub mod key;
+mod lenient;
+pub mod model;
+pub mod operation;
+pub mod pagination;
+pub mod request;
+pub mod stream;
+pub mod validation;
+
+pub use billing::Billing;
+pub use cancel::CancelToken;
+pub use client::{
+    CachedBody, Client, ClientConfig, ConfigError, EtagCache, Response, RetryPolicy, StreamOutcome,
+};
+pub use decoder::{StreamDecoder, StreamEvent};
+pub use error::{ApiError, ErrorPayload};
+pub use key::{ApiKey, KeyProblem};
+pub use operation::Operation;
+pub use pagination::{Paged, Pages};
+pub use request::ApiRequest;
+pub use stream::PartialStream;
+pub use validation::FieldError;
+
+#[cfg(test)]
+mod ts_tests {
+    use ts_rs::{Config, TS};
+
+    use crate::decoder::StreamEvent;
+    use crate::model::*;
+    use crate::request::*;
+
+    /// Every type the app will export to TypeScript produces a declaration.
+    #[test]
+    fn ipc_types_declare_in_typescript() {
+        let cfg = Config::new().with_large_int("number");
+        let decls = [
+            Tweet::export_to_string(&cfg).unwrap(),
+            User::export_to_string(&cfg).unwrap(),
+            AiSearchResult::export_to_string(&cfg).unwrap(),
+            TweetList::export_to_string(&cfg).unwrap(),
+            StreamEvent::export_to_string(&cfg).unwrap(),
+            crate::ErrorPayload::export_to_string(&cfg).unwrap(),
+            crate::Billing::export_to_string(&cfg).unwrap(),
+            crate::PartialStream::export_to_string(&cfg).unwrap(),
+            TwitterSearchRequest::export_to_string(&cfg).unwrap(),
+            AiSearchRequest::export_to_string(&cfg).unwrap(),
+            crate::Operation::export_to_string(&cfg).unwrap(),
+        ];
+        assert!(decls[0].contains("[key in string]"), "{}", decls[0]);
+        assert!(decls[6].contains("cost_usd: string"), "{}", decls[6]);
+        assert!(decls[4].contains("\"kind\": \"text\""), "{}", decls[4]);
+    }
+}
