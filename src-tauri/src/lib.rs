@@ -1,9 +1,20 @@
 //! The Sightline desktop shell: window, state and the commands the UI calls.
 
+pub mod bindings;
 pub mod commands;
 pub mod environment;
+pub mod errors;
+pub mod estimate;
+pub mod export;
+pub mod findings;
 pub mod keychain;
+pub mod keys;
+pub mod paging;
+pub mod requests;
+pub mod session;
+pub mod settings;
 pub mod state;
+pub mod streaming;
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -24,6 +35,7 @@ pub fn configure<R: Runtime>(
     secrets: Arc<dyn SecretStore>,
 ) -> tauri::Builder<R> {
     builder
+        .plugin(tauri_plugin_dialog::init())
         .setup(move |app| {
             Ok(manage_state(
                 app.handle(),
@@ -31,7 +43,52 @@ pub fn configure<R: Runtime>(
                 secrets.clone(),
             )?)
         })
-        .invoke_handler(tauri::generate_handler![commands::app_info])
+        .invoke_handler(tauri::generate_handler![
+            commands::app_info,
+            commands::app_status,
+            commands::key_add,
+            commands::key_rename,
+            commands::key_set_active,
+            commands::key_verify,
+            commands::key_rotate,
+            commands::key_delete,
+            commands::use_demo,
+            commands::settings_get,
+            commands::settings_set,
+            commands::ai_search,
+            commands::links_web,
+            commands::links_twitter,
+            commands::twitter_search,
+            commands::twitter_urls,
+            commands::twitter_post,
+            commands::twitter_post_user,
+            commands::twitter_retweeters,
+            commands::twitter_user_posts,
+            commands::twitter_replies,
+            commands::twitter_replies_post,
+            commands::twitter_trends,
+            commands::web_search,
+            commands::web_crawl,
+            commands::ai_search_stream,
+            commands::cancel_stream,
+            commands::retweeters_next_page,
+            commands::user_posts_next_page,
+            commands::estimate_cost,
+            commands::history_list,
+            commands::history_result,
+            commands::history_pin,
+            commands::history_delete,
+            commands::archive_posts,
+            commands::archive_links,
+            commands::spend_totals,
+            commands::spend_by_day,
+            commands::spend_breakdown,
+            commands::learned_rates,
+            commands::budget_get,
+            commands::budget_set,
+            export::export_history,
+            export::export_posts,
+        ])
 }
 
 /// Creates the data folder and registers the shared state. Runs once, when the app is ready.
@@ -47,12 +104,16 @@ pub fn manage_state<R: Runtime>(
             data_dir.display()
         )
     })?;
-    app.manage(AppState {
-        data_dir,
-        environment,
-        secrets,
-    });
+    app.manage(AppState::new(data_dir, environment, secrets)?);
     Ok(())
+}
+
+/// The user's time zone, for spend per day and budgets; UTC when the system does not say.
+pub fn time_zone() -> sightline_store::Tz {
+    iana_time_zone::get_timezone()
+        .ok()
+        .and_then(|name| name.parse().ok())
+        .unwrap_or(sightline_store::Tz::UTC)
 }
 
 /// `SIGHTLINE_DATA_DIR` wins; otherwise the platform's per-user app data folder.

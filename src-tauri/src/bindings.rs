@@ -1,0 +1,62 @@
+//! Writes the TypeScript twin of every type that crosses IPC into ui/src/lib/bindings when the
+//! tests run (ts-rs; the folder is set in .cargo/config.toml). `make test` then fails if the
+//! committed bindings differ, so Rust and the UI can never disagree silently.
+
+#[cfg(test)]
+mod tests {
+    use sightline_api::model::*;
+    use sightline_api::request::*;
+    use sightline_store::*;
+    use ts_rs::TS;
+
+    macro_rules! export {
+        ($($ty:ty),* $(,)?) => {{
+            let config = ts_rs::Config::from_env();
+            $(<$ty>::export_all(&config).expect(concat!("could not export ", stringify!($ty)));)*
+        }};
+    }
+
+    #[test]
+    fn export_every_ipc_type() {
+        export!(
+            // Requests, one per operation, and what the service answers.
+            AiSearchRequest,
+            LinksWebRequest,
+            LinksTwitterRequest,
+            TwitterSearchRequest,
+            TwitterUrlsRequest,
+            TwitterPostRequest,
+            TwitterPostUserRequest,
+            TwitterRetweetersRequest,
+            TwitterUserPostsRequest,
+            TwitterRepliesRequest,
+            TwitterRepliesPostRequest,
+            TwitterTrendsRequest,
+            WebSearchRequest,
+            WebCrawlRequest,
+            AiSearchResult,
+            WebLinksResult,
+            TwitterLinksResult,
+            TweetList,
+            RetweetersPage,
+            UserPostsPage,
+            Trends,
+            WebSearchResults,
+            sightline_api::Operation,
+            // What the app remembers.
+            HistoryQuery,
+            StoredResult,
+            PostQuery,
+            StoredUser,
+            StoredLink,
+            LinkQuery,
+            UserQuery,
+            BudgetLimits,
+            SpendTotals,
+            DaySpend,
+            SpendBreakdown,
+            SpendDimension,
+            LearnedRate,
+        );
+    }
+}

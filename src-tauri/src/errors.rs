@@ -1,0 +1,166 @@
+//! The one error every command returns: a stable kind for the UI to branch on, a sentence a
+//! non-programmer understands, and the details the screen needs (fields, wait, budget numbers).
+//! Built only from messages that never contain the key.
+
+use serde::Serialize;
+use sightline_api::{ApiError, ErrorPayload, FieldError};
+use sightline_store::{BudgetCheck, StoreError};
+use ts_rs::TS;
+
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[serde(
+    tag = "kind",
+    rename_all = "snake_case",
+    rename_all_fields = "camelCase"
+)]
+#[ts(export)]
+pub enum CommandError {
+    /// The input breaks a rule: nothing was sent or billed. Each field error names its field.
+    Invalid {
+        message: String,
+        fields: Vec<FieldError>,
+    },
+    /// The service, the network or the stream failed; `error.kind` says which.
+    Service {
+        message: String,
+        error: Box<ErrorPayload>,
+    },
+    /// The budget forbids this request.
+    BudgetBlocked {
+        message: String,
+        check: Box<BudgetCheck>,
+    },
+    /// The request would pass a warning threshold: send again with `confirmBudget` to proceed.
+    BudgetWarning {
+        message: String,
+        check: Box<BudgetCheck>,
+    },
+    /// No key is stored, or the keychain could not be read.
+    Keychain { message: String },
+    /// The live service's address is not set.
+    NotConfigured { message: String },
+    /// The history entry, key or file asked for does not exist.
+    NotFound { message: String },
+    /// The local database or a file could not be read or written.
+    Storage { message: String },
+}
+
+impl CommandError {
+    pub fn message(&self) -> &str {
+        match self {
+            Self::Invalid { message, .. }
+            | Self::Service { message, .. }
+            | Self::BudgetBlocked { message, .. }
+            | Self::BudgetWarning { message, .. }
+            | Self::Keychain { message }
+            | Self::NotConfigured { message }
+            | Self::NotFound { message }
+            | Self::Storage { message } => message,
+        }
+    }
+
+    pub fn invalid(fields: Vec<FieldError>) -> Self {
+        let message = match fields.as_slice() {
+            [only] => format!("Check {}: {}", only.field, only.message),
+            _ => format!(
+                "{} fields need changing before this can be sent.",
+                fields.len()
+            ),
+        };
+        Self::Invalid { message, fields }
+    }
+
+    pub fn not_found(what: impl Into<String>) -> Self {
+        Self::NotFound {
+            message: what.into(),
+        }
+    }
+
+    pub fn storage(message: impl Into<String>) -> Self {
+        Self::Storage {
+            message: message.into(),
+        }
+    }
+
+    /// The error class written to history for failures that never reached the service.
+    pub fn class(&self) -> String {
+        match self {
+            Self::Service { error, .. } => error.kind.clone(),
+            Self::Invalid { .. } => "validation".into(),
+            Self::BudgetBlocked { .. } => "budget_blocked".into(),
+            Self::BudgetWarning { .. } => "budget_warning".into(),
+            Self::Keychain { .. } => "keychain".into(),
+            Self::NotConfigured { .. } => "not_configured".into(),
+            Self::NotFound { .. } => "not_found".into(),
+            Self::Storage { .. } => "storage".into(),
+        }
+    }
+}
+
+impl From<ApiError> for CommandError {
+    fn from(error: ApiError) -> Self {
+        match error {
+            ApiError::Validation { fields } => Self::invalid(fields),
+            other => {
+                let error = other.payload();
+                Self::Service {
+                    message: error.message.clone(),
+                    error: Box::new(error),
+                }
+            }
+        }
+    }
+}
+
+impl From<StoreError> for CommandError {
+    fn from(error: StoreError) -> Self {
+        Self::Storage {
+            message: format!(
+                "Sightline could not use its local database: {error}. Your earlier history is untouched."
+            ),
+        }
+    }
+}
+
+impl From<crate::keychain::SecretError> for CommandError {
+    fn from(error: crate::keychain::SecretError) -> Self {
+        Self::Keychain {
+            message: error.to_string(),
+        }
+    }
+}
+
+impl std::fmt::Display for CommandError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.message())
+    }
+}
+
+impl std::error::Error for CommandError {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn validation_from_the_service_names_the_fields() {
+        let error = CommandError::from(ApiError::Validation {
+            fields: vec![FieldError::new("count", "Choose between 1 and 100.")],
+        });
+        let json = serde_json::to_value(&error).unwrap();
+        assert_eq!(json["kind"], "invalid");
+        assert_eq!(json["fields"][0]["field"], "count");
+        assert_eq!(json["message"], "Check count: Choose between 1 and 100.");
+    }
+
+    #[test]
+    fn service_errors_keep_their_class_and_plain_message() {
+        let error = CommandError::from(ApiError::RateLimited {
+            retry_after: Some(std::time::Duration::from_secs(30)),
+        });
+        assert_eq!(error.class(), "rate_limited");
+        let json = serde_json::to_value(&error).unwrap();
+        assert_eq!(json["kind"], "service");
+        assert_eq!(json["error"]["retry_after_secs"], 30);
+    }
+}

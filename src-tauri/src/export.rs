@@ -1,0 +1,213 @@
+//! Exports to a file the user picks in the system's save dialog: history as CSV or JSON Lines,
+//! archived posts as CSV, JSON Lines or a Markdown citation list.
+
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+use sightline_store::{export, HistoryEntry, HistoryQuery, PostQuery, StoredPost};
+use tauri::{AppHandle, Runtime, State};
+use tauri_plugin_dialog::DialogExt;
+use ts_rs::TS;
+
+use crate::errors::CommandError;
+use crate::state::AppState;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, TS)]
+#[serde(rename_all = "lowercase")]
+#[ts(export)]
+pub enum ExportFormat {
+    Csv,
+    Jsonl,
+    /// A citation list (posts only).
+    Markdown,
+}
+
+impl ExportFormat {
+    fn extension(self) -> &'static str {
+        match self {
+            Self::Csv => "csv",
+            Self::Jsonl => "jsonl",
+            Self::Markdown => "md",
+        }
+    }
+}
+
+/// Rows per read while collecting everything a selection holds.
+const PAGE: u32 = 1_000;
+
+/// Writes through a temporary file renamed into place, so a full disk or a crash never
+/// leaves half an export where the user expects a whole one.
+fn write_atomically(
+    path: &Path,
+    write: impl FnOnce(&mut BufWriter<File>) -> sightline_store::Result<()>,
+) -> Result<(), CommandError> {
+    let partial = path.with_extension("partial");
+    let result = File::create(&partial)
+        .map_err(sightline_store::StoreError::from)
+        .and_then(|file| {
+            let mut out = BufWriter::new(file);
+            write(&mut out)?;
+            out.flush()?;
+            out.into_inner()
+                .map_err(|error| error.into_error())?
+                .sync_all()?;
+            Ok(())
+        })
+        .and_then(|()| Ok(std::fs::rename(&partial, path)?));
+    result.map_err(|error| {
+        let _ = std::fs::remove_file(&partial);
+        CommandError::storage(format!(
+            "The export could not be written to {}: {error}",
+            path.display()
+        ))
+    })
+}
+
+pub fn write_history(
+    entries: &[HistoryEntry],
+    format: ExportFormat,
+    path: &Path,
+) -> Result<(), CommandError> {
+    write_atomically(path, |out| match format {
+        ExportFormat::Csv => export::history_csv(entries, out),
+        ExportFormat::Jsonl | ExportFormat::Markdown => export::history_jsonl(entries, out),
+    })
+}
+
+pub fn write_posts(
+    posts: &[StoredPost],
+    format: ExportFormat,
+    path: &Path,
+) -> Result<(), CommandError> {
+    write_atomically(path, |out| match format {
+        ExportFormat::Csv => export::posts_csv(posts, out),
+        ExportFormat::Jsonl => export::posts_jsonl(posts, out),
+        ExportFormat::Markdown => export::citations_markdown(posts, out),
+    })
+}
+
+/// Asks where to save; `None` when the user cancels the dialog.
+async fn pick_path<R: Runtime>(
+    app: &AppHandle<R>,
+    name: &str,
+    format: ExportFormat,
+) -> Option<PathBuf> {
+    let (tx, rx) = tokio::sync::oneshot::channel();
+    app.dialog()
+        .file()
+        .set_file_name(format!("{name}.{}", format.extension()))
+        .add_filter(format.extension().to_uppercase(), &[format.extension()])
+        .save_file(move |path| {
+            let _ = tx.send(path.and_then(|path| path.into_path().ok()));
+        });
+    rx.await.ok().flatten()
+}
+
+#[tauri::command]
+pub async fn export_history<R: Runtime>(
+    app: AppHandle<R>,
+    state: State<'_, AppState>,
+    query: HistoryQuery,
+    format: ExportFormat,
+) -> Result<Option<String>, CommandError> {
+    let store = &state.session().await?.store;
+    let mut entries = Vec::new();
+    loop {
+        let page = store
+            .history(&HistoryQuery {
+                limit: PAGE,
+                offset: u32::try_from(entries.len()).unwrap_or(u32::MAX),
+                ..query.clone()
+            })
+            .await?;
+        let done = page.len() < PAGE as usize;
+        entries.extend(page);
+        if done {
+            break;
+        }
+    }
+    let Some(path) = pick_path(&app, "sightline-history", format).await else {
+        return Ok(None);
+    };
+    write_history(&entries, format, &path)?;
+    Ok(Some(path.display().to_string()))
+}
+
+#[tauri::command]
+pub async fn export_posts<R: Runtime>(
+    app: AppHandle<R>,
+    state: State<'_, AppState>,
+    query: PostQuery,
+    format: ExportFormat,
+) -> Result<Option<String>, CommandError> {
+    let store = &state.session().await?.store;
+    let mut posts = Vec::new();
+    loop {
+        let page = store
+            .posts(&PostQuery {
+                limit: PAGE,
+                offset: u32::try_from(posts.len()).unwrap_or(u32::MAX),
+                ..query.clone()
+            })
+            .await?;
+        let done = page.len() < PAGE as usize;
+        posts.extend(page);
+        if done {
+            break;
+        }
+    }
+    let Some(path) = pick_path(&app, "sightline-posts", format).await else {
+        return Ok(None);
+    };
+    write_posts(&posts, format, &path)?;
+    Ok(Some(path.display().to_string()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn post(id: &str, text: &str) -> StoredPost {
+        serde_json::from_value(serde_json::json!({
+            "id": id, "conversation_id": null, "author_id": "u1", "author_username": "hydro",
+            "author_name": "Hydro Desk", "author_verified": false, "text": text, "lang": "en",
+            "created_at": "2026-03-16T07:01:23Z", "like_count": 3, "retweet_count": 2,
+            "reply_count": 1, "quote_count": 0, "view_count": null, "bookmark_count": 0,
+            "hashtags": [], "url": format!("https://x.com/hydro/status/{id}"),
+            "first_seen": "2026-03-17T00:00:00Z", "last_seen": "2026-03-17T00:00:00Z",
+            "raw_json": "{}"
+        }))
+        .unwrap()
+    }
+
+    #[test]
+    fn posts_export_in_every_format_and_leave_no_partial_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let posts = [post("1", "Rivers rise, \"again\""), post("2", "Dry spell")];
+        for format in [
+            ExportFormat::Csv,
+            ExportFormat::Jsonl,
+            ExportFormat::Markdown,
+        ] {
+            let path = dir.path().join(format!("posts.{}", format.extension()));
+            write_posts(&posts, format, &path).unwrap();
+            let text = std::fs::read_to_string(&path).unwrap();
+            assert!(text.contains("Dry spell"), "{format:?}: {text}");
+            assert!(!path.with_extension("partial").exists());
+        }
+        let jsonl = std::fs::read_to_string(dir.path().join("posts.jsonl")).unwrap();
+        assert_eq!(jsonl.lines().count(), 2);
+    }
+
+    #[test]
+    fn a_failed_export_says_where_and_cleans_up() {
+        let missing = std::path::Path::new("/nonexistent-folder/posts.csv");
+        let error = write_posts(&[post("1", "x")], ExportFormat::Csv, missing).unwrap_err();
+        assert!(
+            error.message().contains("/nonexistent-folder/posts.csv"),
+            "{error}"
+        );
+    }
+}

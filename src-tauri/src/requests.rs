@@ -1,0 +1,285 @@
+//! One request, start to finish: validate → estimate and budget → key → send → history, ledger
+//! and archive in one transaction → typed result. Every operation goes through `execute`;
+//! streams go through `streaming`, which shares the recording helpers below.
+
+use std::time::Instant;
+
+use chrono::{DateTime, Utc};
+use serde::{de::DeserializeOwned, Serialize};
+use sightline_api::{ApiError, ApiRequest, Billing as ApiBilling, Response};
+use sightline_store::{
+    Billing, BudgetCheck, PendingRequest, RecordOutcome, RequestRecord, RequestStatus, Store,
+    Verdict,
+};
+use ts_rs::TS;
+
+use crate::errors::CommandError;
+use crate::estimate::{estimate, CostEstimate, ExpectedUnits};
+use crate::findings::{Findable, Findings};
+use crate::session::Session;
+use crate::state::{AppState, KeyForRequest};
+
+/// A typed result, with where it was recorded and what it cost.
+#[derive(Debug, Clone, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(export)]
+pub struct Outcome<T> {
+    pub history_id: i64,
+    pub body: T,
+    /// Exactly what the service charged; `None` for free answers (304) and replays.
+    pub billing: Option<Billing>,
+    /// The service answered 304 and the stored copy was used (free).
+    pub from_cache: bool,
+    /// This request id had been sent before: the stored result is returned, nothing was sent.
+    pub replayed: bool,
+    /// Another page follows (retweeters, timelines): `next_page` fetches it.
+    pub has_more: bool,
+}
+
+/// Continuation of a paged history entry.
+#[derive(Debug, Clone, Default)]
+pub struct Paging {
+    pub cursor: Option<String>,
+    pub parent_id: Option<i64>,
+}
+
+/// Options every send shares.
+#[derive(Debug, Clone)]
+pub struct SendOptions {
+    pub request_id: String,
+    /// The user saw the budget warning and chose to go on.
+    pub confirm_budget: bool,
+    pub paging: Paging,
+}
+
+pub fn store_billing(billing: &ApiBilling) -> Billing {
+    Billing {
+        cost: billing.cost_usd,
+        usage_count: i64::try_from(billing.usage_count).unwrap_or(i64::MAX),
+        service: billing.service.clone(),
+        currency: billing.currency.clone(),
+    }
+}
+
+/// The estimate and the budget's verdict on it; a block (or an unconfirmed warning) stops here.
+pub async fn guard_budget(
+    store: &Store,
+    operation: sightline_api::Operation,
+    units: Option<i64>,
+    confirmed: bool,
+) -> Result<(CostEstimate, BudgetCheck), CommandError> {
+    let cost = estimate(store, operation, units).await?;
+    let check = store
+        .check_budget(
+            crate::time_zone(),
+            Utc::now(),
+            cost.amount.unwrap_or_default(),
+        )
+        .await?;
+    match check.verdict {
+        Verdict::Block => Err(CommandError::BudgetBlocked {
+            message: "This request would go over your budget. Raise the limit in Spend, or wait for the next period."
+                .into(),
+            check: Box::new(check),
+        }),
+        Verdict::Warn if !confirmed => Err(CommandError::BudgetWarning {
+            message: format!(
+                "This request takes your spending past {}% of a budget. Send anyway?",
+                check.warn_percent
+            ),
+            check: Box::new(check),
+        }),
+        _ => Ok((cost, check)),
+    }
+}
+
+/// Registers the request before sending. `Err(history_id)` when the id was used already.
+pub async fn claim(
+    store: &Store,
+    request_id: &str,
+    operation: &str,
+    params_json: &str,
+    key_label: Option<String>,
+    mode: &str,
+    started_at: DateTime<Utc>,
+) -> Result<Result<(), i64>, CommandError> {
+    let pending = PendingRequest {
+        request_id: request_id.to_owned(),
+        started_at,
+        operation: operation.to_owned(),
+        params_json: params_json.to_owned(),
+        key_label,
+        mode: mode.to_owned(),
+    };
+    Ok(match store.begin_request(&pending).await? {
+        RecordOutcome::Recorded { .. } => Ok(()),
+        RecordOutcome::AlreadyRecorded { history_id } => Err(history_id),
+    })
+}
+
+/// The row of a finished request, without results (filled in by the caller when it has some).
+pub fn finished(
+    request_id: &str,
+    operation: &str,
+    params_json: &str,
+    key_label: Option<String>,
+    mode: &str,
+    started_at: DateTime<Utc>,
+    elapsed: std::time::Duration,
+) -> RequestRecord {
+    RequestRecord {
+        request_id: request_id.to_owned(),
+        started_at,
+        operation: operation.to_owned(),
+        params_json: params_json.to_owned(),
+        key_label,
+        mode: mode.to_owned(),
+        status: RequestStatus::Ok,
+        error_class: None,
+        error_message: None,
+        duration_ms: i64::try_from(elapsed.as_millis()).unwrap_or(i64::MAX),
+        result_count: 0,
+        billing: None,
+        cursor: None,
+        next_cursor: None,
+        parent_id: None,
+        result_json: None,
+        posts: Vec::new(),
+        users: Vec::new(),
+        links: Vec::new(),
+    }
+}
+
+pub fn with_findings(mut record: RequestRecord, findings: Findings) -> RequestRecord {
+    record.result_count = findings.result_count;
+    record.next_cursor = findings.next_cursor;
+    record.posts = findings.posts;
+    record.users = findings.users;
+    record.links = findings.links;
+    record
+}
+
+pub fn with_error(mut record: RequestRecord, error: &CommandError) -> RequestRecord {
+    record.status = RequestStatus::Error;
+    record.error_class = Some(error.class());
+    record.error_message = Some(error.message().to_owned());
+    record
+}
+
+/// A stored result, decoded as the operation's type: what a replayed request id returns.
+pub async fn replay<T: DeserializeOwned>(
+    store: &Store,
+    history_id: i64,
+    decode: impl Fn(&str) -> Option<T>,
+) -> Result<Outcome<T>, CommandError> {
+    let stored = store.result(history_id).await?;
+    let Some(stored) = stored else {
+        return Err(CommandError::Invalid {
+            message: "This request was already sent and has no stored result (it failed or is still running). \
+                      Check History."
+                .into(),
+            fields: Vec::new(),
+        });
+    };
+    let body = decode(&stored.body)
+        .ok_or_else(|| CommandError::storage("The stored result could not be read back."))?;
+    Ok(Outcome {
+        history_id,
+        body,
+        billing: None,
+        from_cache: false,
+        replayed: true,
+        has_more: stored.entry.next_cursor.is_some(),
+    })
+}
+
+/// Sends one request through the full flow. `key` overrides the session's key (key checks).
+pub async fn execute<R>(
+    state: &AppState,
+    session: &Session,
+    request: R,
+    send: SendOptions,
+    key: Option<KeyForRequest>,
+) -> Result<Outcome<R::Output>, CommandError>
+where
+    R: ApiRequest + ExpectedUnits + Serialize,
+    R::Output: Findable + Serialize,
+{
+    request.validate().map_err(CommandError::invalid)?;
+    let operation = R::OPERATION;
+    let store = &session.store;
+    guard_budget(
+        store,
+        operation,
+        request.expected_units(),
+        send.confirm_budget,
+    )
+    .await?;
+    let KeyForRequest { key, label } = match key {
+        Some(key) => key,
+        None => state.key_for_request(session).await?,
+    };
+
+    let params_json = serde_json::to_string(&request).unwrap_or_default();
+    let started_at = Utc::now();
+    let mode = session.mode.as_str();
+    if let Err(history_id) = claim(
+        store,
+        &send.request_id,
+        operation.as_str(),
+        &params_json,
+        label.clone(),
+        mode,
+        started_at,
+    )
+    .await?
+    {
+        return replay(store, history_id, |text| R::decode(text).ok()).await;
+    }
+
+    let clock = Instant::now();
+    let answer: Result<Response<R::Output>, ApiError> = session.client.send(&request, &key).await;
+    let mut record = finished(
+        &send.request_id,
+        operation.as_str(),
+        &params_json,
+        label,
+        mode,
+        started_at,
+        clock.elapsed(),
+    );
+    record.cursor = send.paging.cursor.clone();
+    record.parent_id = send.paging.parent_id;
+
+    match answer {
+        Ok(response) => {
+            let record = RequestRecord {
+                status: if response.from_cache {
+                    RequestStatus::NotModified
+                } else {
+                    RequestStatus::Ok
+                },
+                billing: response.billing.as_ref().map(store_billing),
+                result_json: Some(response.raw.clone()),
+                ..with_findings(record, response.body.findings())
+            };
+            let has_more = record.next_cursor.is_some();
+            let billing = record.billing.clone();
+            let history_id = store.record_request(&record).await?.history_id();
+            Ok(Outcome {
+                history_id,
+                body: response.body,
+                billing,
+                from_cache: response.from_cache,
+                replayed: false,
+                has_more,
+            })
+        }
+        Err(error) => {
+            let error = CommandError::from(error);
+            // The failure is history too: the user can see what went wrong, and when.
+            store.record_request(&with_error(record, &error)).await?;
+            Err(error)
+        }
+    }
+}

@@ -1,0 +1,114 @@
+//! Which service the app talks to and where it keeps records: live (the real service with a
+//! key from the keychain, `sightline.db`) or demo (the embedded sandbox with its demo key,
+//! `demo.db`, so demo spending never mixes with real spending).
+
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+use sightline_api::{ApiKey, Client};
+use sightline_sandbox::Sandbox;
+use sightline_store::Store;
+use ts_rs::TS;
+
+use crate::errors::CommandError;
+use crate::settings::AppSettings;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "lowercase")]
+pub enum Mode {
+    Live,
+    Demo,
+}
+
+impl Mode {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Mode::Live => "live",
+            Mode::Demo => "demo",
+        }
+    }
+
+    fn database_name(self) -> &'static str {
+        match self {
+            Mode::Live => "sightline.db",
+            Mode::Demo => "demo.db",
+        }
+    }
+}
+
+/// The embedded sandbox of demo mode: started on first use, kept for the life of the app.
+pub struct DemoService {
+    sandbox: Sandbox,
+}
+
+impl DemoService {
+    /// Builds the synthetic world and serves it on 127.0.0.1, on a free port.
+    pub async fn start() -> Result<Self, CommandError> {
+        let sandbox = Sandbox::builder()
+            .seed(42)
+            .port(0)
+            .start()
+            .await
+            .map_err(|error| {
+                CommandError::storage(format!("The demo service could not start: {error}"))
+            })?;
+        Ok(Self { sandbox })
+    }
+
+    pub fn base_url(&self) -> &str {
+        self.sandbox.base_url()
+    }
+
+    pub fn key(&self) -> ApiKey {
+        ApiKey::parse(self.sandbox.demo_key()).expect("the sandbox's demo key is well formed")
+    }
+}
+
+/// The client and store of one mode. Rebuilt when the mode, address or timeouts change.
+pub struct Session {
+    pub mode: Mode,
+    pub store: Store,
+    pub client: Client,
+    /// Set in demo mode: requests use the sandbox's key instead of the keychain.
+    pub demo_key: Option<ApiKey>,
+}
+
+impl Session {
+    pub async fn open(
+        mode: Mode,
+        data_dir: &Path,
+        settings: &AppSettings,
+        base_url_override: Option<&str>,
+        demo: Option<&DemoService>,
+    ) -> Result<Self, CommandError> {
+        let (base_url, demo_key) = match (mode, demo) {
+            (Mode::Demo, Some(demo)) => (demo.base_url().to_owned(), Some(demo.key())),
+            (Mode::Demo, None) => unreachable!("demo sessions are opened with their sandbox"),
+            (Mode::Live, _) => {
+                let url = base_url_override
+                    .map(str::to_owned)
+                    .or_else(|| settings.base_url.clone());
+                let url = url.ok_or_else(|| CommandError::NotConfigured {
+                    message: "Set the service address in Settings before searching with your key, \
+                              or switch to demo data."
+                        .into(),
+                })?;
+                (url, None)
+            }
+        };
+        let client = Client::new(settings.client_config(&base_url)).map_err(|error| {
+            CommandError::NotConfigured {
+                message: format!("The service address cannot be used: {error}"),
+            }
+        })?;
+        let store = Store::open(&data_dir.join(mode.database_name())).await?;
+        // Requests left running by a crash are closed, keeping what they had received.
+        store.recover_unfinished().await?;
+        Ok(Self {
+            mode,
+            store,
+            client,
+            demo_key,
+        })
+    }
+}

@@ -1,0 +1,216 @@
+//! Preferences and key metadata that outlive a session: small JSON files in the data folder.
+//! Key *values* never come here; they live in the keychain.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use sightline_api::{ClientConfig, RetryPolicy};
+use ts_rs::TS;
+
+/// Light, dark, or whatever the system uses.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "lowercase")]
+pub enum ThemePreference {
+    #[default]
+    System,
+    Light,
+    Dark,
+}
+
+/// What the user can change in Settings.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase", default)]
+#[ts(export)]
+pub struct AppSettings {
+    /// The live service's address. `SIGHTLINE_BASE_URL` overrides it.
+    pub base_url: Option<String>,
+    pub connect_timeout_secs: u32,
+    pub request_timeout_secs: u32,
+    /// Longest silence tolerated inside a streamed answer.
+    pub stream_idle_timeout_secs: u32,
+    /// Attempts for free-to-repeat reads (GETs) on 429, 5xx and network errors; 1 = no retry.
+    pub retry_attempts: u32,
+    /// Load avatars and images from third-party hosts (off: they learn what you read).
+    pub load_remote_media: bool,
+    pub theme: ThemePreference,
+}
+
+impl Default for AppSettings {
+    fn default() -> Self {
+        Self {
+            base_url: None,
+            connect_timeout_secs: 10,
+            request_timeout_secs: 120,
+            stream_idle_timeout_secs: 60,
+            retry_attempts: 3,
+            load_remote_media: false,
+            theme: ThemePreference::System,
+        }
+    }
+}
+
+impl AppSettings {
+    /// Every problem with the values, each naming its field, or Ok.
+    pub fn validate(&self) -> Result<(), Vec<sightline_api::FieldError>> {
+        let mut problems = Vec::new();
+        let mut field = |name: &str, message: String| {
+            problems.push(sightline_api::FieldError {
+                field: name.into(),
+                message,
+            })
+        };
+        if let Some(url) = &self.base_url {
+            let trimmed = url.trim();
+            if !(trimmed.starts_with("https://") || trimmed.starts_with("http://"))
+                || trimmed.len() < 10
+            {
+                field(
+                    "baseUrl",
+                    "Enter the full address, starting with https://".into(),
+                );
+            }
+        }
+        for (name, value, max) in [
+            ("connectTimeoutSecs", self.connect_timeout_secs, 120),
+            ("requestTimeoutSecs", self.request_timeout_secs, 900),
+            ("streamIdleTimeoutSecs", self.stream_idle_timeout_secs, 900),
+        ] {
+            if value == 0 || value > max {
+                field(name, format!("Choose between 1 and {max} seconds."));
+            }
+        }
+        if self.retry_attempts == 0 || self.retry_attempts > 10 {
+            field(
+                "retryAttempts",
+                "Choose between 1 (no retry) and 10 attempts.".into(),
+            );
+        }
+        if problems.is_empty() {
+            Ok(())
+        } else {
+            Err(problems)
+        }
+    }
+
+    /// The client configuration these settings describe, for a given service address.
+    pub fn client_config(&self, base_url: &str) -> ClientConfig {
+        ClientConfig {
+            base_url: base_url.trim_end_matches('/').to_owned(),
+            connect_timeout: Duration::from_secs(self.connect_timeout_secs.into()),
+            request_timeout: Duration::from_secs(self.request_timeout_secs.into()),
+            stream_idle_timeout: Duration::from_secs(self.stream_idle_timeout_secs.into()),
+            retry: RetryPolicy {
+                max_attempts: self.retry_attempts,
+                ..RetryPolicy::default()
+            },
+        }
+    }
+}
+
+/// A stored key as the UI sees it: never the value.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct KeyMeta {
+    pub label: String,
+    /// Prefix and last four characters, e.g. `dt_…f3a9`.
+    pub masked: String,
+    pub added_at: String,
+    /// When a verification call last succeeded.
+    pub verified_at: Option<String>,
+}
+
+/// The list of keys and which one requests use.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct KeyList {
+    pub keys: Vec<KeyMeta>,
+    pub active: Option<String>,
+    /// The user chose demo data even though a key is stored.
+    pub use_demo: bool,
+}
+
+/// A JSON document in the data folder, replaced atomically so a crash never leaves half a file.
+pub struct JsonFile {
+    path: PathBuf,
+}
+
+impl JsonFile {
+    pub fn new(dir: &Path, name: &str) -> Self {
+        Self {
+            path: dir.join(name),
+        }
+    }
+
+    /// The stored value, or the default when the file does not exist yet.
+    pub fn load<T: DeserializeOwned + Default>(&self) -> Result<T, String> {
+        match std::fs::read(&self.path) {
+            Ok(bytes) => serde_json::from_slice(&bytes).map_err(|error| {
+                format!(
+                    "{} is damaged ({error}); fix or delete it",
+                    self.path.display()
+                )
+            }),
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(T::default()),
+            Err(error) => Err(format!("Could not read {}: {error}", self.path.display())),
+        }
+    }
+
+    pub fn save<T: Serialize>(&self, value: &T) -> Result<(), String> {
+        let text = serde_json::to_vec_pretty(value).map_err(|error| error.to_string())?;
+        let temporary = self.path.with_extension("json.tmp");
+        std::fs::write(&temporary, text)
+            .and_then(|()| std::fs::rename(&temporary, &self.path))
+            .map_err(|error| format!("Could not save {}: {error}", self.path.display()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_are_valid_and_round_trip_through_a_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = JsonFile::new(dir.path(), "settings.json");
+        let loaded: AppSettings = file.load().unwrap();
+        assert_eq!(loaded, AppSettings::default());
+        assert!(loaded.validate().is_ok());
+
+        let changed = AppSettings {
+            load_remote_media: true,
+            retry_attempts: 1,
+            ..loaded
+        };
+        file.save(&changed).unwrap();
+        assert_eq!(file.load::<AppSettings>().unwrap(), changed);
+    }
+
+    #[test]
+    fn every_bad_value_is_named() {
+        let bad = AppSettings {
+            base_url: Some("example.com".into()),
+            connect_timeout_secs: 0,
+            retry_attempts: 11,
+            ..AppSettings::default()
+        };
+        let fields: Vec<String> = bad
+            .validate()
+            .unwrap_err()
+            .into_iter()
+            .map(|f| f.field)
+            .collect();
+        assert_eq!(fields, ["baseUrl", "connectTimeoutSecs", "retryAttempts"]);
+    }
+
+    #[test]
+    fn a_damaged_file_is_reported_not_silently_replaced() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("settings.json"), b"{ not json").unwrap();
+        let error = JsonFile::new(dir.path(), "settings.json")
+            .load::<AppSettings>()
+            .unwrap_err();
+        assert!(error.contains("damaged"), "{error}");
+    }
+}
