@@ -69,8 +69,8 @@ install_npm_packages() {
 }
 
 install_tauri_driver() {
-  local cargo_bin="${CARGO_HOME:-$HOME/.cargo}/bin"
-  if [ "$("$cargo_bin/tauri-driver" --version 2>/dev/null || true)" != "tauri-driver $TAURI_DRIVER_VERSION" ]; then
+  # tauri-driver has no --version flag: ask cargo which version it installed.
+  if ! cargo install --list | grep -qx "tauri-driver v$TAURI_DRIVER_VERSION:"; then
     echo "==> Installing tauri-driver $TAURI_DRIVER_VERSION"
     cargo install tauri-driver --version "$TAURI_DRIVER_VERSION" --locked
   fi

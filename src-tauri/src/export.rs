@@ -164,3 +164,50 @@ pub async fn export_posts<R: Runtime>(
     write_posts(&posts, format, &path)?;
     Ok(Some(path.display().to_string()))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn post(id: &str, text: &str) -> StoredPost {
+        serde_json::from_value(serde_json::json!({
+            "id": id, "conversation_id": null, "author_id": "u1", "author_username": "hydro",
+            "author_name": "Hydro Desk", "author_verified": false, "text": text, "lang": "en",
+            "created_at": "2026-03-16T07:01:23Z", "like_count": 3, "retweet_count": 2,
+            "reply_count": 1, "quote_count": 0, "view_count": null, "bookmark_count": 0,
+            "hashtags": [], "url": format!("https://x.com/hydro/status/{id}"),
+            "first_seen": "2026-03-17T00:00:00Z", "last_seen": "2026-03-17T00:00:00Z",
+            "raw_json": "{}"
+        }))
+        .unwrap()
+    }
+
+    #[test]
+    fn posts_export_in_every_format_and_leave_no_partial_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let posts = [post("1", "Rivers rise, \"again\""), post("2", "Dry spell")];
+        for format in [
+            ExportFormat::Csv,
+            ExportFormat::Jsonl,
+            ExportFormat::Markdown,
+        ] {
+            let path = dir.path().join(format!("posts.{}", format.extension()));
+            write_posts(&posts, format, &path).unwrap();
+            let text = std::fs::read_to_string(&path).unwrap();
+            assert!(text.contains("Dry spell"), "{format:?}: {text}");
+            assert!(!path.with_extension("partial").exists());
+        }
+        let jsonl = std::fs::read_to_string(dir.path().join("posts.jsonl")).unwrap();
+        assert_eq!(jsonl.lines().count(), 2);
+    }
+
+    #[test]
+    fn a_failed_export_says_where_and_cleans_up() {
+        let missing = std::path::Path::new("/nonexistent-folder/posts.csv");
+        let error = write_posts(&[post("1", "x")], ExportFormat::Csv, missing).unwrap_err();
+        assert!(
+            error.message().contains("/nonexistent-folder/posts.csv"),
+            "{error}"
+        );
+    }
+}

@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex};
 
 use serde_json::{json, Value};
 use sightline_lib::environment::Environment;
-use sightline_lib::keychain::{MemoryStore, SecretStore};
+use sightline_lib::keychain::{KeyringStore, MemoryStore, SecretStore};
 use sightline_sandbox::{Fault, Sandbox};
 use tauri::ipc::{CallbackFn, InvokeBody};
 use tauri::test::{
@@ -26,12 +26,15 @@ struct Harness {
 
 impl Harness {
     fn new(environment: Environment) -> Self {
+        Self::with_secrets(environment, Arc::new(MemoryStore::default()))
+    }
+
+    fn with_secrets(environment: Environment, secrets: Arc<dyn SecretStore>) -> Self {
         let data = tempfile::tempdir().unwrap();
         let environment = Environment {
             data_dir: Some(data.path().to_owned()),
             ..environment
         };
-        let secrets: Arc<dyn SecretStore> = Arc::new(MemoryStore::default());
         let app = sightline_lib::configure(mock_builder(), environment.clone(), secrets.clone())
             .build(mock_context(noop_assets()))
             .unwrap();
@@ -428,4 +431,33 @@ async fn settings_are_validated_and_persist() {
     assert_eq!(saved["theme"], "dark");
     let text = std::fs::read_to_string(app.data.path().join("settings.json")).unwrap();
     assert!(text.contains("https://service.example"));
+}
+
+/// The key commands against the real Secret Service that `make test` starts (a private D-Bus
+/// session with an unlocked gnome-keyring): the value lands there, and only there.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn key_commands_use_the_real_keychain() {
+    let sandbox = sandbox().await;
+    let key = sandbox.demo_key().to_owned();
+    let service = format!("app.sightline.desktop.tests.{}", std::process::id());
+    let keychain = Arc::new(KeyringStore::new(service.clone()));
+    assert!(
+        keychain.status().reachable,
+        "no Secret Service: run via scripts/with-keyring.sh"
+    );
+    let app = Harness::with_secrets(live(&sandbox), keychain.clone());
+
+    app.ok("key_add", json!({"label": "desk", "value": key}));
+    assert_eq!(keychain.get("desk").unwrap().unwrap().expose(), key);
+    app.ok("key_verify", json!({"label": "desk"}));
+    app.ok("key_rename", json!({"label": "desk", "newLabel": "field"}));
+    assert_eq!(
+        keychain.get("desk").unwrap(),
+        None,
+        "a rename moves the entry"
+    );
+    assert_eq!(keychain.get("field").unwrap().unwrap().expose(), key);
+    app.ok("key_delete", json!({"label": "field"}));
+    assert_eq!(keychain.get("field").unwrap(), None);
+    app.assert_never_saw(&key);
 }

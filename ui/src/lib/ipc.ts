@@ -1,16 +1,178 @@
 /**
  * The one typed wrapper around every Rust command. Screens call these functions, never `invoke`.
  * Types come from Rust through ts-rs (src/lib/bindings), so both sides agree by construction.
+ * Every command rejects with a `CommandError` (see `asCommandError`).
  */
-import { invoke } from '@tauri-apps/api/core';
+import { Channel, invoke } from '@tauri-apps/api/core';
+import { listen, type UnlistenFn } from '@tauri-apps/api/event';
+import type { AiSearchRequest } from './bindings/AiSearchRequest';
+import type { AiSearchResult } from './bindings/AiSearchResult';
 import type { AppInfo } from './bindings/AppInfo';
+import type { AppSettings } from './bindings/AppSettings';
+import type { AppStatus } from './bindings/AppStatus';
+import type { BudgetLimits } from './bindings/BudgetLimits';
+import type { CommandError } from './bindings/CommandError';
+import type { CostCheck } from './bindings/CostCheck';
+import type { DaySpend } from './bindings/DaySpend';
+import type { ExportFormat } from './bindings/ExportFormat';
+import type { HistoryPage } from './bindings/HistoryPage';
+import type { HistoryQuery } from './bindings/HistoryQuery';
+import type { LearnedRate } from './bindings/LearnedRate';
+import type { LinkQuery } from './bindings/LinkQuery';
+import type { LinksTwitterRequest } from './bindings/LinksTwitterRequest';
+import type { LinksWebRequest } from './bindings/LinksWebRequest';
+import type { Operation } from './bindings/Operation';
+import type { Outcome } from './bindings/Outcome';
+import type { PostPage } from './bindings/PostPage';
+import type { PostQuery } from './bindings/PostQuery';
+import type { RetweetersPage } from './bindings/RetweetersPage';
+import type { SpendBreakdown } from './bindings/SpendBreakdown';
+import type { SpendDimension } from './bindings/SpendDimension';
+import type { SpendTotals } from './bindings/SpendTotals';
+import type { StoredLink } from './bindings/StoredLink';
+import type { StoredResult } from './bindings/StoredResult';
+import type { StreamMessage } from './bindings/StreamMessage';
+import type { Trends } from './bindings/Trends';
+import type { Tweet } from './bindings/Tweet';
+import type { TweetList } from './bindings/TweetList';
+import type { TwitterLinksResult } from './bindings/TwitterLinksResult';
+import type { TwitterPostRequest } from './bindings/TwitterPostRequest';
+import type { TwitterPostUserRequest } from './bindings/TwitterPostUserRequest';
+import type { TwitterRepliesPostRequest } from './bindings/TwitterRepliesPostRequest';
+import type { TwitterRepliesRequest } from './bindings/TwitterRepliesRequest';
+import type { TwitterRetweetersRequest } from './bindings/TwitterRetweetersRequest';
+import type { TwitterSearchRequest } from './bindings/TwitterSearchRequest';
+import type { TwitterTrendsRequest } from './bindings/TwitterTrendsRequest';
+import type { TwitterUrlsRequest } from './bindings/TwitterUrlsRequest';
+import type { TwitterUserPostsRequest } from './bindings/TwitterUserPostsRequest';
+import type { UserPostsPage } from './bindings/UserPostsPage';
+import type { WebCrawlRequest } from './bindings/WebCrawlRequest';
+import type { WebLinksResult } from './bindings/WebLinksResult';
+import type { WebSearchRequest } from './bindings/WebSearchRequest';
+import type { WebSearchResults } from './bindings/WebSearchResults';
 
 export type { AppInfo } from './bindings/AppInfo';
+export type { AppStatus } from './bindings/AppStatus';
+export type { CommandError } from './bindings/CommandError';
 export type { KeychainStatus } from './bindings/KeychainStatus';
+export type { Outcome } from './bindings/Outcome';
+export type { StreamMessage } from './bindings/StreamMessage';
 
-/** Version, data folder and keychain reachability, for Settings. */
-export function appInfo(): Promise<AppInfo> {
-  return invoke<AppInfo>('app_info');
+/** A fresh client request id: a command replayed with the same id is never sent twice. */
+export function newRequestId(): string {
+  return crypto.randomUUID();
+}
+
+/** How a send names itself; `confirmBudget` after the user accepted a budget warning. */
+export interface SendOptions {
+  requestId?: string;
+  confirmBudget?: boolean;
+}
+
+function sendParams(options: SendOptions = {}) {
+  return { requestId: options.requestId ?? newRequestId(), confirmBudget: options.confirmBudget ?? false };
+}
+
+// --- Installation, mode, keys, settings -------------------------------------------------
+
+export const appInfo = () => invoke<AppInfo>('app_info');
+export const appStatus = () => invoke<AppStatus>('app_status');
+export const keyAdd = (label: string, value: string) => invoke<AppStatus>('key_add', { label, value });
+export const keyRename = (label: string, newLabel: string) => invoke<AppStatus>('key_rename', { label, newLabel });
+export const keySetActive = (label: string) => invoke<AppStatus>('key_set_active', { label });
+export const keyVerify = (label: string) => invoke<AppStatus>('key_verify', { label });
+export const keyRotate = (label: string, newValue: string) => invoke<AppStatus>('key_rotate', { label, newValue });
+export const keyDelete = (label: string) => invoke<AppStatus>('key_delete', { label });
+/** Demo data (true) or the active key (false). */
+export const useDemo = (demo: boolean) => invoke<AppStatus>('use_demo', { demo });
+export const settingsGet = () => invoke<AppSettings>('settings_get');
+export const settingsSet = (settings: AppSettings) => invoke<AppSettings>('settings_set', { settings });
+
+// --- Operations: each validated, budget-checked, sent, recorded ---------------------------
+
+function operation<Req, Res>(command: string) {
+  return (request: Req, options?: SendOptions) =>
+    invoke<Outcome<Res>>(command, { request, send: sendParams(options) });
+}
+
+export const aiSearch = operation<AiSearchRequest, AiSearchResult>('ai_search');
+export const linksWeb = operation<LinksWebRequest, WebLinksResult>('links_web');
+export const linksTwitter = operation<LinksTwitterRequest, TwitterLinksResult>('links_twitter');
+export const twitterSearch = operation<TwitterSearchRequest, TweetList>('twitter_search');
+export const twitterUrls = operation<TwitterUrlsRequest, TweetList>('twitter_urls');
+export const twitterPost = operation<TwitterPostRequest, Tweet>('twitter_post');
+export const twitterPostUser = operation<TwitterPostUserRequest, TweetList>('twitter_post_user');
+export const twitterRetweeters = operation<TwitterRetweetersRequest, RetweetersPage>('twitter_retweeters');
+export const twitterUserPosts = operation<TwitterUserPostsRequest, UserPostsPage>('twitter_user_posts');
+export const twitterReplies = operation<TwitterRepliesRequest, TweetList>('twitter_replies');
+export const twitterRepliesPost = operation<TwitterRepliesPostRequest, TweetList>('twitter_replies_post');
+export const twitterTrends = operation<TwitterTrendsRequest, Trends>('twitter_trends');
+export const webSearch = operation<WebSearchRequest, WebSearchResults>('web_search');
+export const webCrawl = operation<WebCrawlRequest, string>('web_crawl');
+
+/** The page after a history entry of retweeters or a timeline: no cursor in the UI. */
+export const retweetersNextPage = (historyId: number, options?: SendOptions) =>
+  invoke<Outcome<RetweetersPage>>('retweeters_next_page', { historyId, send: sendParams(options) });
+export const userPostsNextPage = (historyId: number, options?: SendOptions) =>
+  invoke<Outcome<UserPostsPage>>('user_posts_next_page', { historyId, send: sendParams(options) });
+
+/**
+ * The AI search, streamed: `onMessage` sees `started`, then each event as it arrives; the
+ * promise resolves with the assembled result. `cancelStream(requestId)` stops it.
+ */
+export function aiSearchStream(
+  request: AiSearchRequest,
+  onMessage: (message: StreamMessage) => void,
+  options?: SendOptions,
+): { requestId: string; result: Promise<Outcome<AiSearchResult>> } {
+  const send = sendParams(options);
+  const channel = new Channel<StreamMessage>();
+  channel.onmessage = onMessage;
+  const result = invoke<Outcome<AiSearchResult>>('ai_search_stream', { request, send, channel });
+  return { requestId: send.requestId, result };
+}
+
+export const cancelStream = (requestId: string) => invoke<boolean>('cancel_stream', { requestId });
+
+/** The cost chip's numbers: estimate from learned rates and the budget's verdict. */
+export const estimateCost = (operation: Operation, request: unknown) =>
+  invoke<CostCheck>('estimate_cost', { operation, request });
+
+// --- Records: offline reads, no network, no cost ------------------------------------------
+
+export const historyList = (query: Partial<HistoryQuery> = {}) => invoke<HistoryPage>('history_list', { query });
+export const historyResult = (historyId: number) => invoke<StoredResult>('history_result', { historyId });
+export const historyPin = (historyId: number, pinned: boolean) => invoke<void>('history_pin', { historyId, pinned });
+export const historyDelete = (historyId: number) => invoke<void>('history_delete', { historyId });
+export const archivePosts = (query: Partial<PostQuery> = {}) => invoke<PostPage>('archive_posts', { query });
+export const archiveLinks = (query: Partial<LinkQuery> = {}) => invoke<StoredLink[]>('archive_links', { query });
+export const spendTotals = () => invoke<SpendTotals>('spend_totals');
+/** Dates as `YYYY-MM-DD`, both inclusive, in the user's time zone. */
+export const spendByDay = (first: string, last: string) => invoke<DaySpend[]>('spend_by_day', { first, last });
+export const spendBreakdown = (dimension: SpendDimension, first?: string, last?: string) =>
+  invoke<SpendBreakdown>('spend_breakdown', { dimension, first: first ?? null, last: last ?? null });
+export const learnedRates = () => invoke<LearnedRate[]>('learned_rates');
+export const budgetGet = () => invoke<BudgetLimits>('budget_get');
+export const budgetSet = (limits: BudgetLimits) => invoke<BudgetLimits>('budget_set', { limits });
+/** Asks where to save; resolves with the path written, or null when the user cancelled. */
+export const exportHistory = (query: Partial<HistoryQuery>, format: ExportFormat) =>
+  invoke<string | null>('export_history', { query, format });
+export const exportPosts = (query: Partial<PostQuery>, format: ExportFormat) =>
+  invoke<string | null>('export_posts', { query, format });
+
+/** Runs `refresh` whenever a request anywhere changes history or spend. */
+export function onRecordsChanged(refresh: () => void): Promise<UnlistenFn> {
+  return listen('records-changed', () => refresh());
+}
+
+// --- Errors -----------------------------------------------------------------------------
+
+/** What a rejected command carried, as a `CommandError` (wrapping anything unexpected). */
+export function asCommandError(error: unknown): CommandError {
+  if (error && typeof error === 'object' && 'kind' in error && 'message' in error) {
+    return error as CommandError;
+  }
+  return { kind: 'storage', message: errorMessage(error) };
 }
 
 /** Turns whatever a failed command threw into a sentence for the UI. */
