@@ -88,6 +88,24 @@ pub fn write_posts(
     })
 }
 
+/// Everything a paged selection holds, read a page at a time.
+async fn every_page<T, F, Fut>(mut page: F) -> Result<Vec<T>, CommandError>
+where
+    F: FnMut(u32) -> Fut,
+    Fut: std::future::Future<Output = sightline_store::Result<Vec<T>>>,
+{
+    let mut all = Vec::new();
+    loop {
+        let offset = u32::try_from(all.len()).unwrap_or(u32::MAX);
+        let rows = page(offset).await?;
+        let last = rows.len() < PAGE as usize;
+        all.extend(rows);
+        if last {
+            return Ok(all);
+        }
+    }
+}
+
 /// Asks where to save; `None` when the user cancels the dialog.
 async fn pick_path<R: Runtime>(
     app: &AppHandle<R>,
@@ -113,21 +131,15 @@ pub async fn export_history<R: Runtime>(
     format: ExportFormat,
 ) -> Result<Option<String>, CommandError> {
     let store = &state.session().await?.store;
-    let mut entries = Vec::new();
-    loop {
-        let page = store
-            .history(&HistoryQuery {
-                limit: PAGE,
-                offset: u32::try_from(entries.len()).unwrap_or(u32::MAX),
-                ..query.clone()
-            })
-            .await?;
-        let done = page.len() < PAGE as usize;
-        entries.extend(page);
-        if done {
-            break;
-        }
-    }
+    let entries = every_page(|offset| {
+        let page = HistoryQuery {
+            limit: PAGE,
+            offset,
+            ..query.clone()
+        };
+        async move { store.history(&page).await }
+    })
+    .await?;
     let Some(path) = pick_path(&app, "sightline-history", format).await else {
         return Ok(None);
     };
@@ -143,21 +155,15 @@ pub async fn export_posts<R: Runtime>(
     format: ExportFormat,
 ) -> Result<Option<String>, CommandError> {
     let store = &state.session().await?.store;
-    let mut posts = Vec::new();
-    loop {
-        let page = store
-            .posts(&PostQuery {
-                limit: PAGE,
-                offset: u32::try_from(posts.len()).unwrap_or(u32::MAX),
-                ..query.clone()
-            })
-            .await?;
-        let done = page.len() < PAGE as usize;
-        posts.extend(page);
-        if done {
-            break;
-        }
-    }
+    let posts = every_page(|offset| {
+        let page = PostQuery {
+            limit: PAGE,
+            offset,
+            ..query.clone()
+        };
+        async move { store.posts(&page).await }
+    })
+    .await?;
     let Some(path) = pick_path(&app, "sightline-posts", format).await else {
         return Ok(None);
     };

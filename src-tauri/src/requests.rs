@@ -4,7 +4,7 @@
 
 use std::time::Instant;
 
-use chrono::{DateTime, Utc};
+use chrono::Utc;
 use serde::{de::DeserializeOwned, Serialize};
 use sightline_api::{ApiError, ApiRequest, Billing as ApiBilling, Response};
 use sightline_store::{
@@ -93,47 +93,27 @@ pub async fn guard_budget(
     }
 }
 
-/// Registers the request before sending. `Err(history_id)` when the id was used already.
+/// Registers the request before sending: `Ok(new history id)`, or `Err(earlier history id)`
+/// when this request id was used already.
 pub async fn claim(
     store: &Store,
-    request_id: &str,
-    operation: &str,
-    params_json: &str,
-    key_label: Option<String>,
-    mode: &str,
-    started_at: DateTime<Utc>,
-) -> Result<Result<(), i64>, CommandError> {
-    let pending = PendingRequest {
-        request_id: request_id.to_owned(),
-        started_at,
-        operation: operation.to_owned(),
-        params_json: params_json.to_owned(),
-        key_label,
-        mode: mode.to_owned(),
-    };
-    Ok(match store.begin_request(&pending).await? {
-        RecordOutcome::Recorded { .. } => Ok(()),
+    pending: &PendingRequest,
+) -> Result<Result<i64, i64>, CommandError> {
+    Ok(match store.begin_request(pending).await? {
+        RecordOutcome::Recorded { history_id } => Ok(history_id),
         RecordOutcome::AlreadyRecorded { history_id } => Err(history_id),
     })
 }
 
 /// The row of a finished request, without results (filled in by the caller when it has some).
-pub fn finished(
-    request_id: &str,
-    operation: &str,
-    params_json: &str,
-    key_label: Option<String>,
-    mode: &str,
-    started_at: DateTime<Utc>,
-    elapsed: std::time::Duration,
-) -> RequestRecord {
+pub fn finished(pending: &PendingRequest, elapsed: std::time::Duration) -> RequestRecord {
     RequestRecord {
-        request_id: request_id.to_owned(),
-        started_at,
-        operation: operation.to_owned(),
-        params_json: params_json.to_owned(),
-        key_label,
-        mode: mode.to_owned(),
+        request_id: pending.request_id.clone(),
+        started_at: pending.started_at,
+        operation: pending.operation.clone(),
+        params_json: pending.params_json.clone(),
+        key_label: pending.key_label.clone(),
+        mode: pending.mode.clone(),
         status: RequestStatus::Ok,
         error_class: None,
         error_message: None,
@@ -147,6 +127,24 @@ pub fn finished(
         posts: Vec::new(),
         users: Vec::new(),
         links: Vec::new(),
+    }
+}
+
+/// What history records about a request before it is sent.
+pub fn pending<R: Serialize>(
+    request: &R,
+    operation: &str,
+    request_id: &str,
+    key_label: Option<String>,
+    mode: &str,
+) -> PendingRequest {
+    PendingRequest {
+        request_id: request_id.to_owned(),
+        started_at: Utc::now(),
+        operation: operation.to_owned(),
+        params_json: serde_json::to_string(request).unwrap_or_default(),
+        key_label,
+        mode: mode.to_owned(),
     }
 }
 
@@ -220,34 +218,20 @@ where
         None => state.key_for_request(session).await?,
     };
 
-    let params_json = serde_json::to_string(&request).unwrap_or_default();
-    let started_at = Utc::now();
-    let mode = session.mode.as_str();
-    if let Err(history_id) = claim(
-        store,
-        &send.request_id,
+    let pending = pending(
+        &request,
         operation.as_str(),
-        &params_json,
-        label.clone(),
-        mode,
-        started_at,
-    )
-    .await?
-    {
+        &send.request_id,
+        label,
+        session.mode.as_str(),
+    );
+    if let Err(history_id) = claim(store, &pending).await? {
         return replay(store, history_id, |text| R::decode(text).ok()).await;
     }
 
     let clock = Instant::now();
     let answer: Result<Response<R::Output>, ApiError> = session.client.send(&request, &key).await;
-    let mut record = finished(
-        &send.request_id,
-        operation.as_str(),
-        &params_json,
-        label,
-        mode,
-        started_at,
-        clock.elapsed(),
-    );
+    let mut record = finished(&pending, clock.elapsed());
     record.cursor = send.paging.cursor.clone();
     record.parent_id = send.paging.parent_id;
 

@@ -3,7 +3,6 @@
 
 use std::time::Instant;
 
-use chrono::Utc;
 use serde::Serialize;
 use sightline_api::model::AiSearchResult;
 use sightline_api::request::AiSearchRequest;
@@ -100,25 +99,15 @@ pub async fn ai_search(
     .await?;
     let key = state.key_for_request(session).await?;
 
-    let params_json = serde_json::to_string(&request).unwrap_or_default();
-    let started_at = Utc::now();
-    let mode = session.mode.as_str();
-    let claimed = requests::claim(
-        store,
-        &send.request_id,
+    let pending = requests::pending(
+        &request,
         operation.as_str(),
-        &params_json,
+        &send.request_id,
         key.label.clone(),
-        mode,
-        started_at,
-    )
-    .await?;
-    let history_id = match claimed {
-        Ok(()) => store
-            .history_by_request_id(&send.request_id)
-            .await?
-            .map(|entry| entry.id)
-            .ok_or_else(|| CommandError::storage("The request was not recorded."))?,
+        session.mode.as_str(),
+    );
+    let history_id = match requests::claim(store, &pending).await? {
+        Ok(history_id) => history_id,
         Err(history_id) => {
             return requests::replay(store, history_id, |text| serde_json::from_str(text).ok())
                 .await;
@@ -147,15 +136,7 @@ pub async fn ai_search(
             &cancel,
         )
         .await;
-    let record = requests::finished(
-        &send.request_id,
-        operation.as_str(),
-        &params_json,
-        key.label,
-        mode,
-        started_at,
-        clock.elapsed(),
-    );
+    let record = requests::finished(&pending, clock.elapsed());
 
     match answer {
         Ok(outcome) => {
