@@ -1,5 +1,6 @@
 import type { Component } from 'svelte';
 import Settings from '../features/settings/Settings.svelte';
+import History from '../features/history/History.svelte';
 import type { IconName } from '../components/icons';
 
 /** A screen in the sidebar. Only screens that work are listed: later features add theirs here. */
@@ -12,6 +13,7 @@ export interface Screen {
 }
 
 export const screens: Screen[] = [
+  { id: 'history', name: 'History', icon: 'history', group: 'records', component: History },
   { id: 'settings', name: 'Settings', icon: 'settings', group: 'settings', component: Settings },
 ];
 
