@@ -112,7 +112,9 @@ describe('History', () => {
     expect(queries.at(-1)).toMatchObject({ operation: null, status: 'error' });
 
     await userEvent.selectOptions(screen.getByLabelText('Status'), 'Any status');
-    await userEvent.type(screen.getByLabelText('Text'), 'nothing like this');
+    await userEvent.keyboard('{Control>}k{/Control}');
+    expect(screen.getByLabelText('Text')).toHaveFocus();
+    await userEvent.keyboard('nothing like this');
     expect(await screen.findByText(/No requests match/)).toBeInTheDocument();
     expect(queries.at(-1)?.text).toBe('nothing like this');
   });
