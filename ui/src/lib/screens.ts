@@ -1,5 +1,7 @@
 import type { Component } from 'svelte';
 import Settings from '../features/settings/Settings.svelte';
+import History from '../features/history/History.svelte';
+import Spend from '../features/spend/Spend.svelte';
 import type { IconName } from '../components/icons';
 
 /** A screen in the sidebar. Only screens that work are listed: later features add theirs here. */
@@ -12,6 +14,8 @@ export interface Screen {
 }
 
 export const screens: Screen[] = [
+  { id: 'history', name: 'History', icon: 'history', group: 'records', component: History },
+  { id: 'spend', name: 'Spend', icon: 'spend', group: 'records', component: Spend },
   { id: 'settings', name: 'Settings', icon: 'settings', group: 'settings', component: Settings },
 ];
 

@@ -1,0 +1,175 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { render, screen, within } from '@testing-library/svelte';
+import userEvent from '@testing-library/user-event';
+import { mockIPC } from '@tauri-apps/api/mocks';
+import History from './History.svelte';
+import type { HistoryEntry } from '../../lib/bindings/HistoryEntry';
+import type { HistoryQuery } from '../../lib/bindings/HistoryQuery';
+
+// jsdom lays nothing out: give the scrolling list a size so the virtualiser shows rows.
+const sizes = { clientHeight: 600, clientWidth: 900 } as const;
+const saved = Object.fromEntries(
+  Object.keys(sizes).map((name) => [name, Object.getOwnPropertyDescriptor(Element.prototype, name)]),
+);
+beforeAll(() => {
+  for (const [name, value] of Object.entries(sizes)) {
+    Object.defineProperty(Element.prototype, name, { configurable: true, get: () => value });
+  }
+});
+afterAll(() => {
+  for (const [name, descriptor] of Object.entries(saved)) {
+    if (descriptor) Object.defineProperty(Element.prototype, name, descriptor);
+  }
+});
+
+function entry(id: number, operation: string, params: object, overrides: Partial<HistoryEntry> = {}): HistoryEntry {
+  return {
+    id,
+    request_id: `r${id}`,
+    started_at: `2026-11-${String(id).padStart(2, '0')}T10:00:00Z`,
+    operation,
+    params_json: JSON.stringify(params),
+    key_label: 'work',
+    mode: 'live',
+    status: 'ok',
+    error_class: null,
+    error_message: null,
+    duration_ms: 1200,
+    result_count: 2,
+    billing: { cost: '0.0006', usage_count: 2, service: 'twitter', currency: 'USD' },
+    cursor: null,
+    next_cursor: null,
+    parent_id: null,
+    pinned: false,
+    has_result: true,
+    ...overrides,
+  };
+}
+
+const rows = [
+  entry(3, 'twitter_search', { query: 'climate', count: 2 }),
+  entry(2, 'web_search', { query: 'solar', start: 0 }, { billing: { cost: '0.0025', usage_count: 1, service: 'web', currency: 'USD' } }),
+  entry(1, 'twitter_trends', { woeid: 1, count: 30 }, { status: 'error', has_result: false, billing: null, result_count: 0 }),
+];
+
+function mockHistory(queries: Partial<HistoryQuery>[], calls: string[] = []) {
+  mockIPC((cmd, args) => {
+    calls.push(cmd);
+    if (cmd === 'history_list') {
+      const query = (args as { query: Partial<HistoryQuery> }).query;
+      queries.push(query);
+      const matching = rows.filter(
+        (row) =>
+          (!query.operation || row.operation === query.operation) &&
+          (!query.status || row.status === query.status) &&
+          (!query.text || row.params_json.includes(query.text)),
+      );
+      return { entries: matching.slice(query.offset ?? 0, (query.offset ?? 0) + (query.limit ?? 100)), total: matching.length };
+    }
+    if (cmd === 'history_result') {
+      return {
+        entry: rows[0],
+        body: JSON.stringify([
+          { id: '11', text: 'Glaciers are melting', user: { username: 'ada', name: 'Ada' } },
+          { id: '12', text: 'Heat record', user: { username: 'bo', name: 'Bo' } },
+        ]),
+      };
+    }
+    if (cmd === 'history_pin' || cmd === 'history_delete') return null;
+    if (cmd === 'export_history') return '/home/reader/history.csv';
+    return undefined;
+  });
+}
+
+describe('History', () => {
+  it('lists requests newest first with operation, query, status, results, cost', async () => {
+    mockHistory([]);
+    render(History);
+    const list = await screen.findByRole('list', { name: 'Requests, newest first' });
+    const buttons = await within(list).findAllByRole('button');
+    expect(buttons).toHaveLength(3);
+    expect(buttons[0]).toHaveTextContent('X search');
+    expect(buttons[0]).toHaveTextContent('"climate"');
+    expect(buttons[0]).toHaveTextContent('$0.0006');
+    expect(buttons[1]).toHaveTextContent('$0.0025');
+    expect(buttons[2]).toHaveTextContent('Failed');
+    expect(buttons[2]).toHaveTextContent('no cost');
+    expect(await screen.findByText('3 requests')).toBeInTheDocument();
+  });
+
+  it('filters by operation, status and text', async () => {
+    const queries: Partial<HistoryQuery>[] = [];
+    mockHistory(queries);
+    render(History);
+    await screen.findByText('3 requests');
+    await userEvent.selectOptions(screen.getByLabelText('Operation'), 'Web search');
+    expect(await screen.findByText('1 requests')).toBeInTheDocument();
+    expect(queries.at(-1)?.operation).toBe('web_search');
+
+    await userEvent.selectOptions(screen.getByLabelText('Operation'), 'All operations');
+    await userEvent.selectOptions(screen.getByLabelText('Status'), 'Failed');
+    expect(await screen.findByText('1 requests')).toBeInTheDocument();
+    expect(queries.at(-1)).toMatchObject({ operation: null, status: 'error' });
+
+    await userEvent.selectOptions(screen.getByLabelText('Status'), 'Any status');
+    await userEvent.keyboard('{Control>}k{/Control}');
+    expect(screen.getByLabelText('Text')).toHaveFocus();
+    await userEvent.keyboard('nothing like this');
+    expect(await screen.findByText(/No requests match/)).toBeInTheDocument();
+    expect(queries.at(-1)?.text).toBe('nothing like this');
+  });
+
+  it('turns the date range into local day bounds, the last day included', async () => {
+    const queries: Partial<HistoryQuery>[] = [];
+    mockHistory(queries);
+    render(History);
+    await screen.findByText('3 requests');
+    await userEvent.type(screen.getByLabelText('From'), '2026-11-02');
+    await userEvent.type(screen.getByLabelText('To'), '2026-11-02');
+    await screen.findByText('3 requests');
+    const last = queries.at(-1);
+    expect(last?.from).toBe(new Date(2026, 10, 2).toISOString());
+    expect(last?.to).toBe(new Date(2026, 10, 3).toISOString());
+  });
+
+  it('opens a stored result offline as readable post lines, pins and deletes after confirming', async () => {
+    const calls: string[] = [];
+    mockHistory([], calls);
+    render(History);
+    const list = await screen.findByRole('list', { name: 'Requests, newest first' });
+    await userEvent.click((await within(list).findAllByRole('button'))[0]!);
+    const detail = screen.getByRole('complementary', { name: 'X search' });
+    expect(detail).toHaveTextContent('$0.0006 (2 units, twitter)');
+    await userEvent.click(within(detail).getByRole('button', { name: 'Open result' }));
+    const result = await screen.findByRole('region', { name: 'Stored result' });
+    expect(result).toHaveTextContent('Ada @ada Glaciers are melting');
+    expect(result).toHaveTextContent('no request was sent');
+    expect(calls).not.toContain('twitter_search');
+
+    await userEvent.click(within(detail).getByRole('button', { name: 'Pin' }));
+    expect(await within(detail).findByRole('button', { name: 'Unpin' })).toBeInTheDocument();
+
+    await userEvent.click(within(detail).getByRole('button', { name: 'Delete' }));
+    expect(calls).not.toContain('history_delete');
+    await userEvent.click(screen.getByRole('button', { name: 'Delete request' }));
+    expect(calls).toContain('history_delete');
+  });
+
+  it('exports the filtered requests in the chosen format', async () => {
+    let exported: unknown = null;
+    mockIPC((cmd, args) => {
+      if (cmd === 'history_list') return { entries: rows, total: rows.length };
+      if (cmd === 'export_history') {
+        exported = args;
+        return '/home/reader/history.jsonl';
+      }
+      return undefined;
+    });
+    render(History);
+    await screen.findByText('3 requests');
+    await userEvent.selectOptions(screen.getByLabelText('Export as'), 'JSON Lines');
+    await userEvent.click(screen.getByRole('button', { name: 'Export these requests' }));
+    expect(await screen.findByText('Saved 3 requests to /home/reader/history.jsonl')).toBeInTheDocument();
+    expect(exported).toMatchObject({ format: 'jsonl', query: { operation: null, text: null } });
+  });
+});

@@ -1,0 +1,102 @@
+import { describe, expect, it } from 'vitest';
+import { render, screen, within } from '@testing-library/svelte';
+import userEvent from '@testing-library/user-event';
+import { mockIPC } from '@tauri-apps/api/mocks';
+import Spend from './Spend.svelte';
+import type { BudgetLimits } from '../../lib/bindings/BudgetLimits';
+
+function mockSpend(budget: { current: BudgetLimits; saved: BudgetLimits[] }, calls: [string, unknown][] = []) {
+  mockIPC((cmd, args) => {
+    calls.push([cmd, args]);
+    switch (cmd) {
+      case 'spend_totals':
+        return { today: '0.00015', this_month: '12.3456789', all_time: '1234.5' };
+      case 'spend_by_day':
+        return [
+          { date: '2026-11-20', total: '0.0025', by_service: [{ key: 'web', cost: '0.0025', requests: 1, usage_count: 1 }] },
+          {
+            date: '2026-11-21',
+            total: '0.00415',
+            by_service: [
+              { key: 'ai', cost: '0.004', requests: 1, usage_count: 1 },
+              { key: 'twitter', cost: '0.00015', requests: 1, usage_count: 10 },
+            ],
+          },
+        ];
+      case 'spend_breakdown': {
+        const { dimension } = args as { dimension: string };
+        return dimension === 'operation'
+          ? { dimension, total: '0.00665', lines: [{ key: 'ai_search', cost: '0.004', requests: 1, usage_count: 1 }, { key: 'twitter_search', cost: '0.00015', requests: 1, usage_count: 10 }] }
+          : { dimension, total: '0.00665', lines: [{ key: 'work', cost: '0.00665', requests: 3, usage_count: 12 }] };
+      }
+      case 'learned_rates':
+        return [{ service: 'twitter', rate_per_1000: '0.30', samples: 4, last_billed_at: '2026-11-21T10:00:00Z' }];
+      case 'budget_get':
+        return budget.current;
+      case 'budget_set': {
+        const { limits } = args as { limits: BudgetLimits };
+        budget.saved.push(limits);
+        budget.current = limits;
+        return limits;
+      }
+      default:
+        return undefined;
+    }
+  });
+}
+
+describe('Spend', () => {
+  it('shows the totals exactly as the ledger sums them', async () => {
+    mockSpend({ current: { daily: null, monthly: null, warn_percent: 80 }, saved: [] });
+    render(Spend);
+    expect(await screen.findByText('$1,234.50')).toHaveAttribute('data-testid', 'spend-all');
+    expect(screen.getByTestId('spend-today')).toHaveTextContent(/^\$0\.00015$/);
+    expect(screen.getByTestId('spend-month')).toHaveTextContent('$12.3456789');
+  });
+
+  it('breaks spend down by operation and by key, with learned rates and a labelled chart', async () => {
+    mockSpend({ current: { daily: null, monthly: null, warn_percent: 80 }, saved: [] });
+    render(Spend);
+    const byOperation = await screen.findByRole('region', { name: 'By operation' });
+    expect(await within(byOperation).findByRole('row', { name: /X search 1 \$0\.00015/ })).toBeInTheDocument();
+    expect(within(byOperation).getByRole('row', { name: /Total \$0\.00665/ })).toBeInTheDocument();
+    expect(within(screen.getByRole('region', { name: 'By key' })).getByText('work')).toBeInTheDocument();
+    expect(within(screen.getByRole('region', { name: 'Learned rates' })).getByText('$0.30')).toBeInTheDocument();
+    expect(screen.getByRole('img', { name: /2026-11-20 to 2026-11-21; highest day \$0\.00415/ })).toBeInTheDocument();
+  });
+
+  it('asks for the chosen range', async () => {
+    const calls: [string, unknown][] = [];
+    mockSpend({ current: { daily: null, monthly: null, warn_percent: 80 }, saved: [] }, calls);
+    render(Spend);
+    await screen.findByText('$1,234.50');
+    await userEvent.selectOptions(screen.getByLabelText('Range'), 'Last 7 days');
+    const last = calls.filter(([cmd]) => cmd === 'spend_by_day').at(-1)?.[1] as { first: string; last: string };
+    const span = (Date.parse(last.last) - Date.parse(last.first)) / 86_400_000;
+    expect(Math.round(span)).toBe(6);
+  });
+
+  it('saves budgets and shows how close each is', async () => {
+    const budget = { current: { daily: '0.001', monthly: null, warn_percent: 80 } as BudgetLimits, saved: [] as BudgetLimits[] };
+    mockSpend(budget);
+    render(Spend);
+    expect(await screen.findByText(/Today: \$0\.00015 of \$0\.001 \(15%\)/)).toBeInTheDocument();
+    expect(screen.getByText('This month: no limit.')).toBeInTheDocument();
+
+    const monthly = screen.getByLabelText('Monthly limit (USD)');
+    await userEvent.type(monthly, 'lots');
+    await userEvent.click(screen.getByRole('button', { name: 'Save budgets' }));
+    expect(screen.getByText(/Enter an amount in dollars, like 50/)).toBeInTheDocument();
+    expect(budget.saved).toHaveLength(0);
+
+    await userEvent.clear(monthly);
+    await userEvent.type(monthly, '20');
+    const warn = screen.getByLabelText('Warn at (% of a limit)');
+    await userEvent.clear(warn);
+    await userEvent.type(warn, '90');
+    await userEvent.click(screen.getByRole('button', { name: 'Save budgets' }));
+    expect(await screen.findByText('Budgets saved.')).toBeInTheDocument();
+    expect(budget.saved).toEqual([{ daily: '0.001', monthly: '20', warn_percent: 90 }]);
+    expect(screen.getByText(/This month: \$12\.3456789 of \$20\.00 \(62%\)/)).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { formatMoney, isDecimal, percentOf } from './money';
+
+describe('formatMoney', () => {
+  it('keeps every digit the service sent', () => {
+    expect(formatMoney('0.00015')).toBe('$0.00015');
+    expect(formatMoney('0.000150')).toBe('$0.00015');
+    expect(formatMoney('12.3456789012')).toBe('$12.3456789012');
+  });
+
+  it('shows at least cents, with thousands separated', () => {
+    expect(formatMoney('0')).toBe('$0.00');
+    expect(formatMoney('4.5')).toBe('$4.50');
+    expect(formatMoney('1234567.1')).toBe('$1,234,567.10');
+  });
+
+  it('names currencies it has no symbol for', () => {
+    expect(formatMoney('2.5', 'CHF')).toBe('2.50 CHF');
+  });
+});
+
+describe('budget helpers', () => {
+  it('computes progress only against a positive limit', () => {
+    expect(percentOf('2.5', '10')).toBe(25);
+    expect(percentOf('1', null)).toBeNull();
+    expect(percentOf('1', '0')).toBeNull();
+  });
+
+  it('accepts plain decimals only', () => {
+    expect(isDecimal('5')).toBe(true);
+    expect(isDecimal('0.25')).toBe(true);
+    expect(isDecimal('-1')).toBe(false);
+    expect(isDecimal('1e3')).toBe(false);
+  });
+});

@@ -1,0 +1,36 @@
+/**
+ * Money as the service sends it: a decimal string. It is only ever formatted as text, never
+ * turned into a binary float, so "0.00015" stays "$0.00015" to the last digit.
+ */
+
+const symbols: Record<string, string> = { USD: '$', EUR: '€', GBP: '£' };
+
+/** `"1234.5"` → `"$1,234.50"`, `"0.00015"` → `"$0.00015"`: at least two decimals, no trailing zeros beyond. */
+export function formatMoney(amount: string, currency = 'USD'): string {
+  const trimmed = amount.trim();
+  const match = /^(-?)(\d*)(?:\.(\d*))?$/.exec(trimmed);
+  if (!match) return `${trimmed} ${currency}`;
+  const [, sign = '', whole = '', fraction = ''] = match;
+  const digits = (whole.replace(/^0+(?=\d)/, '') || '0').replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  const decimals = fraction.replace(/0+$/, '').padEnd(2, '0');
+  const symbol = symbols[currency];
+  const isZero = /^[0,]+$/.test(digits) && /^0*$/.test(decimals);
+  const shownSign = sign && !isZero ? '−' : '';
+  return symbol ? `${shownSign}${symbol}${digits}.${decimals}` : `${shownSign}${digits}.${decimals} ${currency}`;
+}
+
+/**
+ * How far `spent` is through `limit`, in percent, for a progress bar only (never summed or
+ * stored). Null when there is no positive limit.
+ */
+export function percentOf(spent: string, limit: string | null): number | null {
+  if (limit === null) return null;
+  const limitValue = Number(limit);
+  if (!(limitValue > 0)) return null;
+  return Math.min(999, Math.round((Number(spent) / limitValue) * 100));
+}
+
+/** Whether a budget field's text is a plain non-negative decimal ("", "5", "0.25"). */
+export function isDecimal(text: string): boolean {
+  return /^\d+(\.\d+)?$/.test(text.trim());
+}
