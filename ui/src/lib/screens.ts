@@ -1,5 +1,6 @@
 import type { Component } from 'svelte';
 import Settings from '../features/settings/Settings.svelte';
+import XSearch from '../features/x/XSearch.svelte';
 import type { IconName } from '../components/icons';
 
 /** A screen in the sidebar. Only screens that work are listed: later features add theirs here. */
@@ -12,6 +13,7 @@ export interface Screen {
 }
 
 export const screens: Screen[] = [
+  { id: 'x', name: 'X', icon: 'xmark', group: 'search', component: XSearch },
   { id: 'settings', name: 'Settings', icon: 'settings', group: 'settings', component: Settings },
 ];
 
@@ -21,11 +23,11 @@ export const groupNames: Record<Screen['group'], string> = {
   settings: '',
 };
 
-export const defaultScreenId = 'settings';
+export const defaultScreenId = 'x';
 
-/** The screen a location hash like `#/settings` names, or the default one. */
+/** The screen a location hash like `#/settings` (or `#/x?q=…`, see navigate.ts) names, or the default one. */
 export function screenFromHash(hash: string): Screen {
-  const id = hash.replace(/^#\/?/, '');
+  const id = hash.replace(/^#\/?/, '').replace(/\?.*$/, '');
   const found = screens.find((screen) => screen.id === id) ?? screens.find((screen) => screen.id === defaultScreenId);
   if (!found) throw new Error('Sightline: no default screen is registered');
   return found;
