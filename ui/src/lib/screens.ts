@@ -2,6 +2,7 @@ import type { Component } from 'svelte';
 import Settings from '../features/settings/Settings.svelte';
 import XSearch from '../features/x/XSearch.svelte';
 import Lookups from '../features/lookups/Lookups.svelte';
+import TrendsScreen from '../features/trends/Trends.svelte';
 import type { IconName } from '../components/icons';
 
 /** A screen in the sidebar. Only screens that work are listed: later features add theirs here. */
@@ -16,6 +17,7 @@ export interface Screen {
 export const screens: Screen[] = [
   { id: 'x', name: 'X', icon: 'xmark', group: 'search', component: XSearch },
   { id: 'lookups', name: 'Lookups', icon: 'list', group: 'search', component: Lookups },
+  { id: 'trends', name: 'Trends', icon: 'trend', group: 'search', component: TrendsScreen },
   { id: 'settings', name: 'Settings', icon: 'settings', group: 'settings', component: Settings },
 ];
 
