@@ -3,6 +3,7 @@ import Settings from '../features/settings/Settings.svelte';
 import XSearch from '../features/x/XSearch.svelte';
 import Lookups from '../features/lookups/Lookups.svelte';
 import TrendsScreen from '../features/trends/Trends.svelte';
+import Archive from '../features/archive/Archive.svelte';
 import type { IconName } from '../components/icons';
 
 /** A screen in the sidebar. Only screens that work are listed: later features add theirs here. */
@@ -18,6 +19,7 @@ export const screens: Screen[] = [
   { id: 'x', name: 'X', icon: 'xmark', group: 'search', component: XSearch },
   { id: 'lookups', name: 'Lookups', icon: 'list', group: 'search', component: Lookups },
   { id: 'trends', name: 'Trends', icon: 'trend', group: 'search', component: TrendsScreen },
+  { id: 'archive', name: 'Archive', icon: 'archive', group: 'records', component: Archive },
   { id: 'settings', name: 'Settings', icon: 'settings', group: 'settings', component: Settings },
 ];
 
