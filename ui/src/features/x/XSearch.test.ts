@@ -168,4 +168,15 @@ describe('X search', () => {
     await userEvent.keyboard('{Control>}k{/Control}');
     expect(screen.getByRole('textbox', { name: 'Search X' })).toHaveFocus();
   });
+
+  it('folds "More filters" away on Esc', async () => {
+    backend(() => outcome([]));
+    render(XSearch);
+    const more = screen.getByRole('button', { name: /More filters/ });
+    await userEvent.click(more);
+    expect(more).toHaveAttribute('aria-expanded', 'true');
+    await userEvent.keyboard('{Escape}');
+    expect(more).toHaveAttribute('aria-expanded', 'false');
+    expect(screen.queryByRole('textbox', { name: 'From user' })).toBeNull();
+  });
 });
