@@ -33,3 +33,16 @@ describe('budget helpers', () => {
     expect(isDecimal('1e3')).toBe(false);
   });
 });
+
+describe('formatMoney keeps what a float would lose', () => {
+  it('keeps every decimal the amount needs, exactly as sent', () => {
+    expect(formatMoney('0.006')).toBe('$0.006');
+    expect(formatMoney('0.000000001')).toBe('$0.000000001');
+    expect(formatMoney('3.100')).toBe('$3.10');
+  });
+
+  it('does not lose digits beyond what a double holds', () => {
+    expect(formatMoney('0.30000000000000000001')).toBe('$0.30000000000000000001');
+    expect(formatMoney('123456789012345678.99')).toBe('$123,456,789,012,345,678.99');
+  });
+});

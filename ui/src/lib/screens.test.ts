@@ -12,4 +12,8 @@ describe('screenFromHash', () => {
     expect(screenFromHash('').id).toBe(defaultScreenId);
     expect(screenFromHash('#/no-such-screen').id).toBe(defaultScreenId);
   });
+
+  it('ignores parameters after the screen id', () => {
+    expect(screenFromHash('#/x?q=%23flood').id).toBe('x');
+  });
 });

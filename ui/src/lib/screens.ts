@@ -1,5 +1,9 @@
 import type { Component } from 'svelte';
 import Settings from '../features/settings/Settings.svelte';
+import XSearch from '../features/x/XSearch.svelte';
+import Lookups from '../features/lookups/Lookups.svelte';
+import TrendsScreen from '../features/trends/Trends.svelte';
+import Archive from '../features/archive/Archive.svelte';
 import History from '../features/history/History.svelte';
 import Spend from '../features/spend/Spend.svelte';
 import type { IconName } from '../components/icons';
@@ -14,7 +18,11 @@ export interface Screen {
 }
 
 export const screens: Screen[] = [
+  { id: 'x', name: 'X', icon: 'search', group: 'search', component: XSearch },
+  { id: 'lookups', name: 'Lookups', icon: 'list', group: 'search', component: Lookups },
+  { id: 'trends', name: 'Trends', icon: 'trend', group: 'search', component: TrendsScreen },
   { id: 'history', name: 'History', icon: 'history', group: 'records', component: History },
+  { id: 'archive', name: 'Archive', icon: 'archive', group: 'records', component: Archive },
   { id: 'spend', name: 'Spend', icon: 'spend', group: 'records', component: Spend },
   { id: 'settings', name: 'Settings', icon: 'settings', group: 'settings', component: Settings },
 ];
@@ -25,11 +33,11 @@ export const groupNames: Record<Screen['group'], string> = {
   settings: '',
 };
 
-export const defaultScreenId = 'settings';
+export const defaultScreenId = 'x';
 
-/** The screen a location hash like `#/settings` names, or the default one. */
+/** The screen a location hash like `#/settings` (or `#/x?q=…`, see navigate.ts) names, or the default one. */
 export function screenFromHash(hash: string): Screen {
-  const id = hash.replace(/^#\/?/, '');
+  const id = hash.replace(/^#\/?/, '').replace(/\?.*$/, '');
   const found = screens.find((screen) => screen.id === id) ?? screens.find((screen) => screen.id === defaultScreenId);
   if (!found) throw new Error('Sightline: no default screen is registered');
   return found;

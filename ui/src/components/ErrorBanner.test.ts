@@ -1,0 +1,63 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { render, screen } from '@testing-library/svelte';
+import userEvent from '@testing-library/user-event';
+import ErrorBanner from './ErrorBanner.svelte';
+import type { CommandError } from '../lib/bindings/CommandError';
+import { makeCheck } from '../test/fixtures';
+
+function serviceError(kind: string, extra: Partial<{ retry_after_secs: number; status: number }> = {}): CommandError {
+  return {
+    kind: 'service',
+    message: `service said ${kind}`,
+    error: { kind, message: kind, fields: [], retry_after_secs: extra.retry_after_secs ?? null, status: extra.status ?? null, received_events: null },
+  };
+}
+
+describe('ErrorBanner', () => {
+  afterEach(() => vi.useRealTimers());
+
+  it('explains a 403 as a value that is not an API key', () => {
+    render(ErrorBanner, { error: serviceError('not_an_api_key', { status: 403 }) });
+    const alert = screen.getByRole('alert');
+    expect(alert).toHaveTextContent('The saved value is not an API key.');
+    expect(alert).toHaveTextContent('dt_ or dsr_');
+    expect(screen.queryByRole('button', { name: /Retry/ })).toBeNull();
+    expect(screen.getByRole('link', { name: 'Open Settings' })).toHaveAttribute('href', '#/settings');
+  });
+
+  it('counts down a 429 and enables Retry at zero', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: false });
+    const onretry = vi.fn();
+    render(ErrorBanner, { error: serviceError('rate_limited', { retry_after_secs: 3 }), onretry });
+    expect(screen.getByText('You can try again in 3 s.')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Retry in 3 s' })).toBeDisabled();
+    await vi.advanceTimersByTimeAsync(1100);
+    expect(screen.getByText('You can try again in 2 s.')).toBeInTheDocument();
+    await vi.advanceTimersByTimeAsync(2100);
+    const retry = screen.getByRole('button', { name: 'Retry' });
+    expect(retry).toBeEnabled();
+    retry.click();
+    expect(onretry).toHaveBeenCalledOnce();
+  });
+
+  it('offers Retry for a network loss', async () => {
+    const onretry = vi.fn();
+    render(ErrorBanner, { error: serviceError('network'), onretry });
+    expect(screen.getByRole('alert')).toHaveTextContent('could not be reached');
+    await userEvent.click(screen.getByRole('button', { name: 'Retry' }));
+    expect(onretry).toHaveBeenCalledOnce();
+  });
+
+  it('asks to send anyway on a budget warning, with the numbers', async () => {
+    const onconfirm = vi.fn();
+    render(ErrorBanner, { error: { kind: 'budget_warning', message: 'near the limit', check: makeCheck('0.006', 'warn').budget }, onconfirm });
+    expect(screen.getByRole('alert')).toHaveTextContent('Spent $0.95 of $1.00; this request would bring it to $1.006.');
+    await userEvent.click(screen.getByRole('button', { name: 'Send anyway' }));
+    expect(onconfirm).toHaveBeenCalledOnce();
+  });
+
+  it('says a blocked request was not sent', () => {
+    render(ErrorBanner, { error: { kind: 'budget_blocked', message: 'over the daily limit', check: makeCheck('0.006', 'block').budget } });
+    expect(screen.getByRole('alert')).toHaveTextContent('Over budget: this request was not sent.');
+  });
+});

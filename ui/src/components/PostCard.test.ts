@@ -1,0 +1,72 @@
+import { describe, expect, it, vi } from 'vitest';
+import { render, screen, within } from '@testing-library/svelte';
+import userEvent from '@testing-library/user-event';
+import PostCard from './PostCard.svelte';
+import { makePost } from '../test/fixtures';
+
+describe('PostCard', () => {
+  it('shows author, badges, compact counts, exact UTC time and a link to x.com', () => {
+    render(PostCard, { post: makePost() });
+    const card = screen.getByRole('article', { name: 'Post by Ana Lima @ana_reports' });
+    expect(within(card).getByText('AL')).toBeInTheDocument();
+    expect(within(card).getByText('Verified')).toBeInTheDocument();
+    expect(within(card).getByText('Blue')).toBeInTheDocument();
+    expect(card).toHaveTextContent('1.2K reposts');
+    expect(card).toHaveTextContent('15K likes');
+    expect(card).toHaveTextContent('2.5M views');
+    expect(card.querySelector('time')).toHaveAttribute('title', '2026-02-16 18:33:57 UTC');
+    const open = within(card).getByRole('link', { name: 'Open on x.com' });
+    expect(open).toHaveAttribute('href', 'https://x.com/ana_reports/status/1890000000000000001');
+    expect(open).toHaveAttribute('rel', 'noopener noreferrer');
+    // No remote avatar while media loading is off.
+    expect(card.querySelector('img')).toBeNull();
+  });
+
+  it('loads the avatar only when remote media is allowed', () => {
+    const { container } = render(PostCard, { post: makePost(), loadRemoteMedia: true });
+    expect(container.querySelector('img.avatar')).toHaveAttribute('src', 'https://pbs.example/avatar.jpg');
+  });
+
+  it('turns a hashtag or mention click into a search', async () => {
+    const onsearch = vi.fn();
+    render(PostCard, { post: makePost(), onsearch });
+    await userEvent.click(screen.getByRole('link', { name: '#StormEowyn' }));
+    expect(onsearch).toHaveBeenLastCalledWith('#StormEowyn');
+    await userEvent.click(screen.getByRole('link', { name: '@metoffice' }));
+    expect(onsearch).toHaveBeenLastCalledWith('@metoffice');
+    expect(screen.getByRole('link', { name: 'https://example.org/report' })).toHaveAttribute('target', '_blank');
+  });
+
+  it('renders hostile text inert: no script, no handlers, no javascript: links', () => {
+    const hostile =
+      '<script>window.__pwned = 1</script><img src=x onerror="window.__pwned=2"> <a href="javascript:alert(1)">click</a> javascript:alert(2)';
+    const { container } = render(PostCard, {
+      post: makePost({ text: hostile, url: 'javascript:alert(3)', quote: makePost({ id: '9', text: '<b onmouseover=alert(4)>q</b>' }) }),
+    });
+    expect(container.querySelector('script')).toBeNull();
+    expect(container.querySelector('[onerror]')).toBeNull();
+    expect(container.querySelector('[onmouseover]')).toBeNull();
+    expect(container.querySelector('img')).toBeNull();
+    for (const link of container.querySelectorAll('a')) {
+      expect(link.getAttribute('href') ?? '').toMatch(/^https?:\/\//);
+    }
+    // The text is still there for the reader, as text.
+    expect(container).toHaveTextContent('<script>window.__pwned = 1</script>');
+    expect((window as unknown as { __pwned?: number }).__pwned).toBeUndefined();
+  });
+
+  it('shows media as click-to-load placeholders until the user asks', async () => {
+    const post = makePost({ media: [{ media_url: 'https://pbs.example/photo.jpg', type: 'photo' }, { media_url: 'javascript:alert(1)', type: 'photo' }] });
+    const { container } = render(PostCard, { post });
+    expect(container.querySelector('img')).toBeNull();
+    expect(screen.getAllByRole('button', { name: /Load image/ })).toHaveLength(1);
+    await userEvent.click(screen.getByRole('button', { name: 'Load image 1' }));
+    expect(screen.getByRole('img', { name: 'Image 1 of the post' })).toHaveAttribute('src', 'https://pbs.example/photo.jpg');
+  });
+
+  it('nests a quoted post as its own card', () => {
+    render(PostCard, { post: makePost({ quote: makePost({ id: '7', text: 'the original claim', user: null }) }) });
+    const quoted = screen.getByRole('article', { name: 'Post by Unknown author' });
+    expect(quoted).toHaveTextContent('the original claim');
+  });
+});

@@ -1,0 +1,22 @@
+/** Places the trends endpoint knows, by name; the number is the Where On Earth ID (WOEID). */
+export const PLACES: { woeid: number; name: string }[] = [
+  { woeid: 1, name: 'Worldwide' },
+  { woeid: 23424977, name: 'United States' },
+  { woeid: 23424975, name: 'United Kingdom' },
+  { woeid: 23424775, name: 'Canada' },
+  { woeid: 23424748, name: 'Australia' },
+  { woeid: 23424848, name: 'India' },
+  { woeid: 23424950, name: 'Spain' },
+  { woeid: 23424900, name: 'Mexico' },
+  { woeid: 23424747, name: 'Argentina' },
+  { woeid: 23424819, name: 'France' },
+  { woeid: 23424829, name: 'Germany' },
+  { woeid: 23424768, name: 'Brazil' },
+  { woeid: 23424925, name: 'Portugal' },
+  { woeid: 23424856, name: 'Japan' },
+];
+
+/** Count rule of the trends endpoint: a whole number from 30 to 100. */
+export function trendCountError(text: string): string | null {
+  return /^\d+$/.test(text.trim()) && Number(text) >= 30 && Number(text) <= 100 ? null : 'Choose a number of trends from 30 to 100.';
+}

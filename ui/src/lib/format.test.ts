@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { compactNumber, exactUtc, parseCreatedAt, relativeTime } from './format';
+
+describe('compactNumber', () => {
+  it('abbreviates like X does', () => {
+    expect(compactNumber(0)).toBe('0');
+    expect(compactNumber(999)).toBe('999');
+    expect(compactNumber(1000)).toBe('1K');
+    expect(compactNumber(1234)).toBe('1.2K');
+    expect(compactNumber(1299)).toBe('1.2K');
+    expect(compactNumber(15300)).toBe('15K');
+    expect(compactNumber(999_999)).toBe('999K');
+    expect(compactNumber(2_500_000)).toBe('2.5M');
+    expect(compactNumber(3_000_000_000)).toBe('3B');
+  });
+});
+
+describe('parseCreatedAt', () => {
+  it('reads ISO-8601 and the legacy X form to the same instant', () => {
+    const iso = parseCreatedAt('2026-03-16T07:01:23.000Z');
+    const legacy = parseCreatedAt('Mon Mar 16 07:01:23 +0000 2026');
+    expect(iso?.toISOString()).toBe('2026-03-16T07:01:23.000Z');
+    expect(legacy?.toISOString()).toBe('2026-03-16T07:01:23.000Z');
+  });
+
+  it('applies the legacy offset', () => {
+    expect(parseCreatedAt('Mon Mar 16 09:01:23 +0200 2026')?.toISOString()).toBe('2026-03-16T07:01:23.000Z');
+  });
+
+  it('returns null for text that is not a date', () => {
+    expect(parseCreatedAt('yesterday-ish')).toBeNull();
+  });
+});
+
+describe('relativeTime and exactUtc', () => {
+  const now = new Date('2026-03-16T12:00:00Z');
+  it('counts recent times and dates older ones', () => {
+    expect(relativeTime(new Date('2026-03-16T11:59:50Z'), now)).toBe('now');
+    expect(relativeTime(new Date('2026-03-16T11:55:00Z'), now)).toBe('5m');
+    expect(relativeTime(new Date('2026-03-16T09:00:00Z'), now)).toBe('3h');
+    expect(relativeTime(new Date('2026-03-14T12:00:00Z'), now)).toBe('2d');
+    expect(relativeTime(new Date('2026-01-02T12:00:00Z'), now)).toBe('Jan 2');
+    expect(relativeTime(new Date('2025-12-31T12:00:00Z'), now)).toBe('Dec 31, 2025');
+  });
+  it('writes the exact time in UTC', () => {
+    expect(exactUtc(new Date('2026-02-16T18:33:57.000Z'))).toBe('2026-02-16 18:33:57 UTC');
+  });
+});

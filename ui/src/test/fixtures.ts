@@ -1,0 +1,61 @@
+/** Realistic records for component tests, shaped as the service sends them. */
+import type { Tweet } from '../lib/bindings/Tweet';
+import type { CostCheck } from '../lib/bindings/CostCheck';
+
+export function makePost(overrides: Partial<Tweet> = {}): Tweet {
+  // The generated Tweet type's index signature does not admit `entities` (its `media` is
+  // `unknown`), so a literal needs the cast; the shape is what the service sends.
+  const post: Record<string, unknown> = {
+    id: '1890000000000000001',
+    text: 'Flood defences held overnight #StormEowyn thanks to @metoffice https://example.org/report',
+    reply_count: 12,
+    retweet_count: 1234,
+    like_count: 15300,
+    quote_count: 3,
+    bookmark_count: 40,
+    created_at: '2026-02-16T18:33:57.000Z',
+    user: {
+      id: '42',
+      username: 'ana_reports',
+      name: 'Ana Lima',
+      url: null,
+      created_at: null,
+      description: null,
+      location: null,
+      followers_count: 1000,
+      followings_count: 10,
+      favourites_count: null,
+      statuses_count: null,
+      listed_count: null,
+      media_count: null,
+      profile_image_url: 'https://pbs.example/avatar.jpg',
+      profile_banner_url: null,
+      verified: true,
+      is_blue_verified: true,
+    },
+    url: 'https://x.com/ana_reports/status/1890000000000000001',
+    view_count: 2_500_000,
+    lang: 'en',
+    media: [],
+    is_retweet: false,
+    is_quote_tweet: false,
+    conversation_id: null,
+    in_reply_to_screen_name: null,
+    in_reply_to_status_id: null,
+    in_reply_to_user_id: null,
+    quoted_status_id: null,
+    quote: null,
+    retweet: null,
+    entities: null,
+    ...overrides,
+  };
+  return post as unknown as Tweet;
+}
+
+export function makeCheck(amount: string | null, verdict: 'allow' | 'warn' | 'block' = 'allow'): CostCheck {
+  const period = { verdict, limit: '1.00', spent: '0.95', remaining: '0.05', after_request: '1.006' };
+  return {
+    estimate: { amount, currency: 'USD', units: amount === null ? null : 20 },
+    budget: { verdict, estimate: amount ?? '0', warn_percent: 80, daily: verdict === 'allow' ? null : period, monthly: null },
+  };
+}
