@@ -114,10 +114,17 @@ impl From<ApiError> for CommandError {
 
 impl From<StoreError> for CommandError {
     fn from(error: StoreError) -> Self {
-        Self::Storage {
-            message: format!(
-                "Sightline could not use its local database: {error}. Your earlier history is untouched."
-            ),
+        match error {
+            // A value the store refuses (a negative budget, say) is the user's to fix.
+            StoreError::InvalidInput(reason) => Self::Invalid {
+                message: format!("This cannot be saved: {reason}."),
+                fields: Vec::new(),
+            },
+            other => Self::Storage {
+                message: format!(
+                    "Sightline could not use its local database: {other}. Your earlier history is untouched."
+                ),
+            },
         }
     }
 }
@@ -151,6 +158,15 @@ mod tests {
         assert_eq!(json["kind"], "invalid");
         assert_eq!(json["fields"][0]["field"], "count");
         assert_eq!(json["message"], "Check count: Choose between 1 and 100.");
+    }
+
+    #[test]
+    fn values_the_store_refuses_are_the_users_to_fix() {
+        let error = CommandError::from(StoreError::InvalidInput(
+            "a budget limit cannot be negative".into(),
+        ));
+        assert_eq!(error.class(), "validation");
+        assert!(error.message().contains("cannot be negative"), "{error}");
     }
 
     #[test]
