@@ -84,11 +84,15 @@ pub struct CachedBody {
     pub body: String,
 }
 
+/// What an [`EtagCache`] call returns: a boxed future, so the cache can be async (the app's
+/// lives in SQLite) and the trait stays object-safe.
+pub type CacheFuture<'a, T> = std::pin::Pin<Box<dyn std::future::Future<Output = T> + Send + 'a>>;
+
 /// ETag store supplied by the caller (the app keeps it in SQLite). Keyed by the full
 /// request URL, which never contains the key.
 pub trait EtagCache: Send + Sync {
-    fn get(&self, url: &str) -> Option<CachedBody>;
-    fn put(&self, url: &str, etag: &str, body: &str);
+    fn get<'a>(&'a self, url: &'a str) -> CacheFuture<'a, Option<CachedBody>>;
+    fn put<'a>(&'a self, url: &'a str, etag: &'a str, body: &'a str) -> CacheFuture<'a, ()>;
 }
 
 /// A successful answer.
@@ -227,7 +231,7 @@ impl Client {
             Encoded::Query(_) => None,
         };
         let cached = match (op.method(), &self.cache) {
-            (Method::Get, Some(cache)) => cache.get(url.as_str()),
+            (Method::Get, Some(cache)) => cache.get(url.as_str()).await,
             _ => None,
         };
         // The cache key and the history entry are the URL we asked for, even if a same-host
@@ -244,7 +248,7 @@ impl Client {
             elapsed_ms = started.elapsed().as_millis() as u64,
             "service answered"
         );
-        self.finish::<R>(asked, answer, attempts, cached)
+        self.finish::<R>(asked, answer, attempts, cached).await
     }
 
     /// Sends with the retry policy; returns a 2xx or 304 answer, or the classified error.
@@ -374,7 +378,7 @@ impl Client {
     }
 
     /// Decodes a 2xx or 304 answer and records its ETag.
-    fn finish<R: ApiRequest>(
+    async fn finish<R: ApiRequest>(
         &self,
         url: String,
         answer: Answer,
@@ -426,7 +430,7 @@ impl Client {
             .and_then(|v| v.to_str().ok())
             .map(str::to_owned);
         if let (Some(cache), Some(tag), Method::Get) = (&self.cache, &etag, op.method()) {
-            cache.put(&url, tag, &answer.text);
+            cache.put(&url, tag, &answer.text).await;
         }
         Ok(Response {
             operation: op,

@@ -19,7 +19,8 @@ pub mod validation;
 pub use billing::Billing;
 pub use cancel::CancelToken;
 pub use client::{
-    CachedBody, Client, ClientConfig, ConfigError, EtagCache, Response, RetryPolicy, StreamOutcome,
+    CacheFuture, CachedBody, Client, ClientConfig, ConfigError, EtagCache, Response, RetryPolicy,
+    StreamOutcome,
 };
 pub use decoder::{StreamDecoder, StreamEvent};
 pub use error::{ApiError, ErrorPayload};

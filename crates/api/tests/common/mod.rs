@@ -6,7 +6,9 @@ use std::collections::HashMap;
 use std::sync::Mutex;
 use std::time::Duration;
 
-use sightline_api::{ApiKey, CachedBody, Client, ClientConfig, EtagCache, RetryPolicy};
+use sightline_api::{
+    ApiKey, CacheFuture, CachedBody, Client, ClientConfig, EtagCache, RetryPolicy,
+};
 use sightline_sandbox::Sandbox;
 
 pub async fn sandbox() -> Sandbox {
@@ -87,10 +89,11 @@ pub struct MemoryCache {
 }
 
 impl EtagCache for MemoryCache {
-    fn get(&self, url: &str) -> Option<CachedBody> {
-        self.entries.lock().unwrap().get(url).cloned()
+    fn get<'a>(&'a self, url: &'a str) -> CacheFuture<'a, Option<CachedBody>> {
+        let found = self.entries.lock().unwrap().get(url).cloned();
+        Box::pin(std::future::ready(found))
     }
-    fn put(&self, url: &str, etag: &str, body: &str) {
+    fn put<'a>(&'a self, url: &'a str, etag: &'a str, body: &'a str) -> CacheFuture<'a, ()> {
         self.entries.lock().unwrap().insert(
             url.to_owned(),
             CachedBody {
@@ -98,5 +101,6 @@ impl EtagCache for MemoryCache {
                 body: body.to_owned(),
             },
         );
+        Box::pin(std::future::ready(()))
     }
 }
