@@ -5,7 +5,9 @@
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
-use sightline_api::{ApiKey, Client};
+use std::sync::Arc;
+
+use sightline_api::{ApiKey, CacheFuture, CachedBody, Client, EtagCache};
 use sightline_sandbox::Sandbox;
 use sightline_store::Store;
 use ts_rs::TS;
@@ -96,19 +98,57 @@ impl Session {
                 (url, None)
             }
         };
+        let store = Store::open(&data_dir.join(mode.database_name())).await?;
+        // Requests left running by a crash are closed, keeping what they had received.
+        store.recover_unfinished().await?;
         let client = Client::new(settings.client_config(&base_url)).map_err(|error| {
             CommandError::NotConfigured {
                 message: format!("The service address cannot be used: {error}"),
             }
         })?;
-        let store = Store::open(&data_dir.join(mode.database_name())).await?;
-        // Requests left running by a crash are closed, keeping what they had received.
-        store.recover_unfinished().await?;
+        // GETs revalidate with the ETag of the copy we hold: a 304 is free.
+        let client = client.with_etag_cache(Arc::new(StoreCache(store.clone())));
         Ok(Self {
             mode,
             store,
             client,
             demo_key,
+        })
+    }
+}
+
+/// The client's ETag cache, kept in the mode's database (keyed by URL, which never holds the key).
+struct StoreCache(Store);
+
+impl EtagCache for StoreCache {
+    fn get<'a>(&'a self, url: &'a str) -> CacheFuture<'a, Option<CachedBody>> {
+        Box::pin(async move {
+            match self.0.cached_response(url).await {
+                Ok(found) => found.and_then(|cached| {
+                    let body = String::from_utf8(cached.body).ok()?;
+                    Some(CachedBody {
+                        etag: cached.etag,
+                        body,
+                    })
+                }),
+                Err(error) => {
+                    // A cache that cannot be read only costs a full answer, never a failure.
+                    tracing::warn!(%error, "ETag cache unreadable");
+                    None
+                }
+            }
+        })
+    }
+
+    fn put<'a>(&'a self, url: &'a str, etag: &'a str, body: &'a str) -> CacheFuture<'a, ()> {
+        Box::pin(async move {
+            if let Err(error) = self
+                .0
+                .cache_response(url, etag, body.as_bytes(), chrono::Utc::now())
+                .await
+            {
+                tracing::warn!(%error, "ETag cache not written");
+            }
         })
     }
 }

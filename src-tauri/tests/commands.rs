@@ -286,6 +286,22 @@ async fn a_search_is_validated_billed_recorded_archived_and_never_paid_twice() {
     );
     assert_eq!(archived["total"], posts.len());
 
+    // The same search again, as a new request: the service answers 304 to our ETag, for free.
+    let revalidated = app.ok(
+        "twitter_search",
+        json!({"request": {"query": word, "count": 10}, "send": send("r1-again")}),
+    );
+    assert_eq!(revalidated["fromCache"], true, "{revalidated}");
+    assert_eq!(revalidated["billing"], Value::Null);
+    assert_eq!(revalidated["body"], first["body"]);
+    assert_eq!(
+        app.ok("spend_totals", json!({}))["today"],
+        cost,
+        "a 304 costs nothing"
+    );
+    let history = app.ok("history_list", json!({"query": {}}));
+    assert_eq!(history["entries"][0]["status"], "not_modified");
+
     // A second request with an estimate from the learned rate, then a budget below it blocks.
     let check = app.ok(
         "estimate_cost",
@@ -303,7 +319,7 @@ async fn a_search_is_validated_billed_recorded_archived_and_never_paid_twice() {
     assert_eq!(blocked["kind"], "budget_blocked", "{blocked}");
     assert_eq!(
         app.ok("history_list", json!({"query": {}}))["total"],
-        1,
+        2,
         "a blocked request is not sent"
     );
 
