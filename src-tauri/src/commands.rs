@@ -7,15 +7,15 @@ use sightline_api::model::*;
 use sightline_api::request::*;
 use sightline_api::{ApiRequest, Operation};
 use sightline_store::{
-    BudgetCheck, BudgetLimits, DaySpend, HistoryEntry, HistoryQuery, LearnedRate, LinkQuery,
-    PostQuery, SpendBreakdown, SpendDimension, SpendTotals, StoredLink, StoredPost, StoredResult,
+    BudgetLimits, DaySpend, HistoryEntry, HistoryQuery, LearnedRate, LinkQuery, PostQuery,
+    SpendBreakdown, SpendDimension, SpendTotals, StoredLink, StoredPost, StoredResult,
 };
 use tauri::ipc::Channel;
 use tauri::{AppHandle, Emitter, Runtime, State};
 use ts_rs::TS;
 
 use crate::errors::CommandError;
-use crate::estimate::{self, CostEstimate};
+use crate::estimate::{self, CostCheck};
 use crate::keychain::KeychainStatus;
 use crate::paging;
 use crate::requests::{self, Outcome, Paging, SendOptions};
@@ -300,15 +300,6 @@ pub async fn user_posts_next_page<R: Runtime>(
     outcome
 }
 
-/// The estimate and the budget's verdict for a request the user is filling in.
-#[derive(Debug, Clone, Serialize, TS)]
-#[serde(rename_all = "camelCase")]
-#[ts(export)]
-pub struct CostCheck {
-    pub estimate: CostEstimate,
-    pub budget: BudgetCheck,
-}
-
 #[tauri::command]
 pub async fn estimate_cost(
     state: State<'_, AppState>,
@@ -317,16 +308,7 @@ pub async fn estimate_cost(
 ) -> CommandResult<CostCheck> {
     let session = state.session().await?;
     let units = estimate::units_for(operation, request);
-    let estimate = estimate::estimate(&session.store, operation, units).await?;
-    let budget = session
-        .store
-        .check_budget(
-            crate::time_zone(),
-            Utc::now(),
-            estimate.amount.unwrap_or_default(),
-        )
-        .await?;
-    Ok(CostCheck { estimate, budget })
+    Ok(estimate::cost_check(&session.store, operation, units).await?)
 }
 
 // --- History, archive, spend: offline reads -----------------------------------------------

@@ -76,6 +76,31 @@ pub struct CostEstimate {
     pub units: Option<i64>,
 }
 
+/// The estimate and the budget's verdict on it: the cost chip shows it, and every send checks it.
+#[derive(Debug, Clone, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(export)]
+pub struct CostCheck {
+    pub estimate: CostEstimate,
+    pub budget: sightline_store::BudgetCheck,
+}
+
+pub async fn cost_check(
+    store: &Store,
+    operation: Operation,
+    units: Option<i64>,
+) -> sightline_store::Result<CostCheck> {
+    let estimate = estimate(store, operation, units).await?;
+    let budget = store
+        .check_budget(
+            crate::time_zone(),
+            chrono::Utc::now(),
+            estimate.amount.unwrap_or_default(),
+        )
+        .await?;
+    Ok(CostCheck { estimate, budget })
+}
+
 /// Estimates from the latest billed answer of the same operation: its service's learned rate
 /// times the expected units (or, for pages, the units that answer was billed for).
 pub async fn estimate(

@@ -8,13 +8,12 @@ use chrono::Utc;
 use serde::{de::DeserializeOwned, Serialize};
 use sightline_api::{ApiError, ApiRequest, Billing as ApiBilling, Response};
 use sightline_store::{
-    Billing, BudgetCheck, PendingRequest, RecordOutcome, RequestRecord, RequestStatus, Store,
-    Verdict,
+    Billing, PendingRequest, RecordOutcome, RequestRecord, RequestStatus, Store, Verdict,
 };
 use ts_rs::TS;
 
 use crate::errors::CommandError;
-use crate::estimate::{estimate, CostEstimate, ExpectedUnits};
+use crate::estimate::{cost_check, ExpectedUnits};
 use crate::findings::{Findable, Findings};
 use crate::session::Session;
 use crate::state::{AppState, KeyForRequest};
@@ -61,21 +60,14 @@ pub fn store_billing(billing: &ApiBilling) -> Billing {
     }
 }
 
-/// The estimate and the budget's verdict on it; a block (or an unconfirmed warning) stops here.
+/// Stops a request the budget blocks, or one past a warning the user has not confirmed.
 pub async fn guard_budget(
     store: &Store,
     operation: sightline_api::Operation,
     units: Option<i64>,
     confirmed: bool,
-) -> Result<(CostEstimate, BudgetCheck), CommandError> {
-    let cost = estimate(store, operation, units).await?;
-    let check = store
-        .check_budget(
-            crate::time_zone(),
-            Utc::now(),
-            cost.amount.unwrap_or_default(),
-        )
-        .await?;
+) -> Result<(), CommandError> {
+    let check = cost_check(store, operation, units).await?.budget;
     match check.verdict {
         Verdict::Block => Err(CommandError::BudgetBlocked {
             message: "This request would go over your budget. Raise the limit in Spend, or wait for the next period."
@@ -89,7 +81,7 @@ pub async fn guard_budget(
             ),
             check: Box::new(check),
         }),
-        _ => Ok((cost, check)),
+        _ => Ok(()),
     }
 }
 

@@ -3,6 +3,6 @@ import type { BudgetCheck } from "./BudgetCheck";
 import type { CostEstimate } from "./CostEstimate";
 
 /**
- * The estimate and the budget's verdict for a request the user is filling in.
+ * The estimate and the budget's verdict on it: the cost chip shows it, and every send checks it.
  */
 export type CostCheck = { estimate: CostEstimate, budget: BudgetCheck, };
