@@ -1,7 +1,8 @@
 /// Every command the UI may call; capabilities/default.json grants them by name.
-const COMMANDS: [&str; 44] = [
+const COMMANDS: [&str; 45] = [
     "app_info",
     "app_status",
+    "open_link",
     "key_add",
     "key_rename",
     "key_set_active",

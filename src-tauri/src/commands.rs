@@ -77,6 +77,18 @@ pub struct AppStatus {
     pub service_configured: bool,
 }
 
+/// Opens an http(s) link in the system browser; any other scheme is refused.
+#[tauri::command]
+pub fn open_link<R: Runtime>(app: AppHandle<R>, url: String) -> CommandResult<()> {
+    use tauri_plugin_opener::OpenerExt;
+    let url = crate::external::web_address(&url)?;
+    app.opener()
+        .open_url(url.as_str(), None::<&str>)
+        .map_err(|error| CommandError::Storage {
+            message: format!("The system browser could not be opened: {error}"),
+        })
+}
+
 #[tauri::command]
 pub fn app_status(state: State<'_, AppState>) -> AppStatus {
     let keys = state.keys();

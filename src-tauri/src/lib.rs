@@ -6,6 +6,7 @@ pub mod environment;
 pub mod errors;
 pub mod estimate;
 pub mod export;
+pub mod external;
 pub mod findings;
 pub mod keychain;
 pub mod keys;
@@ -36,6 +37,7 @@ pub fn configure<R: Runtime>(
 ) -> tauri::Builder<R> {
     builder
         .plugin(tauri_plugin_dialog::init())
+        .plugin(tauri_plugin_opener::init())
         .setup(move |app| {
             Ok(manage_state(
                 app.handle(),
@@ -46,6 +48,7 @@ pub fn configure<R: Runtime>(
         .invoke_handler(tauri::generate_handler![
             commands::app_info,
             commands::app_status,
+            commands::open_link,
             commands::key_add,
             commands::key_rename,
             commands::key_set_active,

@@ -1,0 +1,48 @@
+/**
+ * Web links open in the system browser, never inside the app window. One listener catches every
+ * click on an http(s) link, wherever it was rendered (post cards, answers, crawled pages), and
+ * hands the address to Rust, which refuses any other scheme.
+ */
+import { invoke } from '@tauri-apps/api/core';
+
+export const openLink = (url: string) => invoke<void>('open_link', { url });
+
+/** The http(s) address a click landed on, or null when it was not on such a link. */
+export function webLinkOf(target: EventTarget | null): string | null {
+  if (!(target instanceof Element)) return null;
+  const anchor = target.closest('a[href]');
+  if (!(anchor instanceof HTMLAnchorElement)) return null;
+  // The written address, not the resolved one: `#/x` resolves against the app's own origin.
+  return /^\s*https?:\/\//i.test(anchor.getAttribute('href') ?? '') ? anchor.href : null;
+}
+
+/** True for links inside the app (`#/x?q=…`), which the router handles. */
+function isInAppLink(target: EventTarget | null): boolean {
+  const anchor = target instanceof Element ? target.closest('a[href]') : null;
+  return anchor?.getAttribute('href')?.startsWith('#') ?? false;
+}
+
+/**
+ * Sends clicks on web links to the system browser and lets in-app `#` links through; any other
+ * link (`javascript:`, `file:`…) does nothing. Returns the remover.
+ */
+export function routeWebLinksToBrowser(root: Document, open: (url: string) => unknown = openLink): () => void {
+  const onClick = (event: MouseEvent) => {
+    if (event.defaultPrevented || event.button > 1) return;
+    const url = webLinkOf(event.target);
+    if (!url) {
+      if (event.target instanceof Element && event.target.closest('a[href]') && !isInAppLink(event.target)) {
+        event.preventDefault();
+      }
+      return;
+    }
+    event.preventDefault();
+    void Promise.resolve(open(url)).catch((error: unknown) => console.warn('Sightline: the link could not be opened', error));
+  };
+  root.addEventListener('click', onClick);
+  root.addEventListener('auxclick', onClick);
+  return () => {
+    root.removeEventListener('click', onClick);
+    root.removeEventListener('auxclick', onClick);
+  };
+}
