@@ -14,6 +14,7 @@
 
 pub mod auth;
 pub mod balance;
+pub mod billed;
 pub mod billing;
 pub mod faults;
 mod fxhash;
@@ -131,6 +132,7 @@ impl SandboxBuilder {
             .map_err(std::io::Error::other)?;
         let demo_key = auth::demo_key(self.seed);
         let faults = Arc::new(FaultQueue::default());
+        let billed = Arc::new(billed::BilledLog::default());
         let state = Arc::new(server::AppState {
             world: world.clone(),
             keys: self.keys.unwrap_or_else(|| vec![demo_key.clone()]),
@@ -141,6 +143,7 @@ impl SandboxBuilder {
             rates: self.rates,
             tweets: render::TweetCache::new(&world),
             balances: self.balance_usd.map(balance::Balances::new),
+            billed: billed.clone(),
         });
         let world = state.world.clone();
         let listener = tokio::net::TcpListener::bind(SocketAddr::new(self.host, self.port)).await?;
@@ -162,6 +165,7 @@ impl SandboxBuilder {
             addr,
             demo_key,
             faults,
+            billed,
             world,
             stop: Mutex::new(Some(tx)),
             task: Mutex::new(Some(task)),
@@ -175,6 +179,7 @@ pub struct Sandbox {
     addr: SocketAddr,
     demo_key: String,
     faults: Arc<FaultQueue>,
+    billed: Arc<billed::BilledLog>,
     world: Arc<World>,
     stop: Mutex<Option<oneshot::Sender<()>>>,
     task: Mutex<Option<JoinHandle<()>>>,
@@ -211,6 +216,11 @@ impl Sandbox {
     /// The fault queue, for tests in Rust that need no HTTP to set faults up.
     pub fn faults(&self) -> &FaultQueue {
         &self.faults
+    }
+
+    /// Every response that carried a cost header, as sent.
+    pub fn billed(&self) -> &billed::BilledLog {
+        &self.billed
     }
 
     /// The generated world, read-only (to pick real ids and names in tests).

@@ -30,6 +30,7 @@ pub struct AppState {
     pub rates: Rates,
     pub tweets: crate::render::TweetCache,
     pub balances: Option<crate::balance::Balances>,
+    pub billed: Arc<crate::billed::BilledLog>,
 }
 
 impl AppState {
@@ -56,6 +57,7 @@ pub fn router(state: Arc<AppState>) -> Router {
             "/__sandbox/faults",
             get(list_faults).post(queue_faults).delete(clear_faults),
         );
+        router = router.route("/__sandbox/billed", get(list_billed));
     }
     router
         .fallback(|uri: axum::http::Uri| async move { not_found_or_redirect(&uri) })
@@ -170,14 +172,21 @@ async fn handle(state: Arc<AppState>, op: Op, req: Request) -> Response {
         }
     }
     let response = answer(&state, op, parts, body).await;
-    if let Some(balances) = &state.balances {
-        // What the answer says it cost is what the key is charged.
-        let cost = response
+    let header = |name: &str| {
+        response
             .headers()
-            .get("x-service-cost-usd")
+            .get(name)
             .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.parse::<rust_decimal::Decimal>().ok());
-        if let Some(cost) = cost {
+            .map(str::to_owned)
+    };
+    if let Some(cost_text) = header("x-service-cost-usd") {
+        state.billed.record(crate::billed::BilledResponse {
+            route: op.path().to_owned(),
+            cost_usd: cost_text.clone(),
+            service: header("x-service-service").unwrap_or_default(),
+        });
+        // What the answer says it cost is what the key is charged.
+        if let (Some(balances), Ok(cost)) = (&state.balances, cost_text.parse()) {
             balances.charge(&key, cost);
         }
     }
@@ -538,6 +547,17 @@ async fn list_faults(State(state): State<Arc<AppState>>) -> Response {
     json_response(
         StatusCode::OK,
         &json!({ "pending": state.faults.pending() }),
+    )
+}
+
+/// Every billed response so far and their exact total, for tests that check a client's books.
+async fn list_billed(State(state): State<Arc<AppState>>) -> Response {
+    json_response(
+        StatusCode::OK,
+        &json!({
+            "responses": state.billed.responses(),
+            "total_usd": state.billed.total().to_string(),
+        }),
     )
 }
 

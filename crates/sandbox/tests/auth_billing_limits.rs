@@ -304,3 +304,29 @@ async fn prepaid_balance_runs_out_with_402() {
         402
     );
 }
+
+#[tokio::test]
+async fn the_billed_log_holds_every_cost_header_as_sent() {
+    let sb = start().await;
+    let mut sent = Vec::new();
+    for op in [Op::TwitterSearch, Op::Trends, Op::Web] {
+        let r = call(&sb, op, Some(sb.demo_key())).await;
+        sent.push(r.header("x-service-cost-usd").unwrap().to_owned());
+    }
+    // Errors are not billed, so not logged.
+    call(&sb, Op::TwitterSearch, None).await;
+
+    let sum: Decimal = sent.iter().map(|c| Decimal::from_str(c).unwrap()).sum();
+    assert_eq!(sb.billed().total(), sum);
+    let logged: Vec<String> = sb
+        .billed()
+        .responses()
+        .into_iter()
+        .map(|r| r.cost_usd)
+        .collect();
+    assert_eq!(logged, sent);
+
+    let over_http = get(&sb, "/__sandbox/billed", &[]).await.json();
+    assert_eq!(over_http["total_usd"], sum.to_string());
+    assert_eq!(over_http["responses"].as_array().unwrap().len(), 3);
+}
