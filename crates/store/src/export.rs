@@ -13,6 +13,7 @@ use serde::Serialize;
 use crate::archive::{StoredLink, StoredPost};
 use crate::error::Result;
 use crate::history::HistoryEntry;
+use crate::ledger::LedgerEntry;
 
 fn utc(t: DateTime<Utc>) -> String {
     t.to_rfc3339_opts(SecondsFormat::Secs, true)
@@ -259,6 +260,38 @@ pub fn citations_markdown<'a>(
     Ok(())
 }
 
+/// Ledger rows as CSV, oldest first: one line per billed answer, money exactly as billed.
+pub fn ledger_csv<'a>(
+    entries: impl IntoIterator<Item = &'a LedgerEntry>,
+    out: impl Write,
+) -> Result<()> {
+    let mut w = csv::Writer::from_writer(out);
+    w.write_record([
+        "time_utc",
+        "service",
+        "operation",
+        "key_label",
+        "cost",
+        "currency",
+        "usage_count",
+        "history_id",
+    ])?;
+    for e in entries {
+        w.write_record([
+            utc(e.at),
+            cell(&e.service),
+            cell(&e.operation),
+            cell(&opt(&e.key_label)),
+            e.cost.to_string(),
+            cell(&e.currency),
+            e.usage_count.to_string(),
+            opt(&e.history_id),
+        ])?;
+    }
+    w.flush()?;
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -308,6 +341,23 @@ mod tests {
         let text = String::from_utf8(buf).unwrap();
         let back: HistoryEntry = serde_json::from_str(text.lines().next().unwrap()).unwrap();
         assert_eq!(back, entries[0]);
+    }
+
+    #[tokio::test]
+    async fn ledger_csv_keeps_the_billed_money_exactly() {
+        let (store, _dir) = seeded().await;
+        let entries = store.ledger(chrono_tz::UTC, None).await.unwrap();
+        let mut buf = Vec::new();
+        ledger_csv(&entries, &mut buf).unwrap();
+        let mut reader = csv::Reader::from_reader(buf.as_slice());
+        let headers = reader.headers().unwrap().clone();
+        let rows: Vec<csv::StringRecord> = reader.records().map(|r| r.unwrap()).collect();
+        assert_eq!(rows.len(), 1);
+        let get = |name: &str| rows[0][headers.iter().position(|h| h == name).unwrap()].to_owned();
+        assert_eq!(get("time_utc"), "2026-02-03T18:33:57Z");
+        assert_eq!(get("cost"), "0.0006");
+        assert_eq!(get("service"), "x");
+        assert_eq!(get("key_label"), "work");
     }
 
     #[tokio::test]

@@ -2,6 +2,7 @@
 //!
 //! * [`history`]: one row per request (with its full result body for offline re-open);
 //! * [`spend`]: the exact spend ledger, aggregates in the user's time zone, learned rates;
+//! * [`ledger`]: the ledger row by row, for export;
 //! * [`budget`]: daily and monthly limits and the allow / warn / block check;
 //! * [`archive`]: every post, user and link fetched, with full-text search over posts;
 //! * [`cache`]: ETag + body per GET URL for conditional requests;
@@ -17,6 +18,7 @@ pub mod cache;
 mod error;
 pub mod export;
 pub mod history;
+pub mod ledger;
 pub mod money;
 pub mod settings;
 pub mod spend;
@@ -41,6 +43,7 @@ pub use history::{
     Billing, HistoryEntry, HistoryQuery, PendingRequest, RecordOutcome, RequestRecord,
     RequestStatus, StoredResult,
 };
+pub use ledger::LedgerEntry;
 pub use spend::{DaySpend, LearnedRate, SpendBreakdown, SpendDimension, SpendLine, SpendTotals};
 
 /// The embedded schema migrations (see `migrations/`).
