@@ -1,5 +1,5 @@
 /// Every command the UI may call; capabilities/default.json grants them by name.
-const COMMANDS: [&str; 45] = [
+const COMMANDS: [&str; 46] = [
     "app_info",
     "app_status",
     "open_link",
@@ -45,6 +45,7 @@ const COMMANDS: [&str; 45] = [
     "budget_set",
     "export_history",
     "export_posts",
+    "export_ledger",
 ];
 
 fn main() {

@@ -5,6 +5,7 @@ use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
+use chrono::NaiveDate;
 use serde::Deserialize;
 use sightline_store::{export, HistoryEntry, HistoryQuery, PostQuery, StoredPost};
 use tauri::{AppHandle, Runtime, State};
@@ -106,12 +107,43 @@ where
     }
 }
 
-/// Asks where to save; `None` when the user cancels the dialog.
-async fn pick_path<R: Runtime>(
-    app: &AppHandle<R>,
+/// A new file in the chosen export folder, named `<name>-<local time>.<ext>`, never replacing
+/// one already there.
+pub fn file_in_folder(
+    folder: &Path,
     name: &str,
     format: ExportFormat,
-) -> Option<PathBuf> {
+    now: chrono::DateTime<chrono::Local>,
+) -> Result<PathBuf, CommandError> {
+    if !folder.is_dir() {
+        return Err(CommandError::storage(format!(
+            "The export folder {} does not exist. Choose another in Settings, or leave it empty to be asked.",
+            folder.display()
+        )));
+    }
+    let stem = format!("{name}-{}", now.format("%Y%m%d-%H%M%S"));
+    let ext = format.extension();
+    (1..1000)
+        .map(|n| match n {
+            1 => folder.join(format!("{stem}.{ext}")),
+            n => folder.join(format!("{stem}-{n}.{ext}")),
+        })
+        .find(|path| !path.exists())
+        .ok_or_else(|| CommandError::storage("The export folder is full of files with this name."))
+}
+
+/// Where to save: the export folder from Settings, or the system's save dialog (`None` when the
+/// user cancels it).
+async fn pick_path<R: Runtime>(
+    app: &AppHandle<R>,
+    state: &AppState,
+    name: &str,
+    format: ExportFormat,
+) -> Result<Option<PathBuf>, CommandError> {
+    if let Some(folder) = state.settings().export_folder {
+        return file_in_folder(Path::new(folder.trim()), name, format, chrono::Local::now())
+            .map(Some);
+    }
     let (tx, rx) = tokio::sync::oneshot::channel();
     app.dialog()
         .file()
@@ -120,7 +152,7 @@ async fn pick_path<R: Runtime>(
         .save_file(move |path| {
             let _ = tx.send(path.and_then(|path| path.into_path().ok()));
         });
-    rx.await.ok().flatten()
+    Ok(rx.await.ok().flatten())
 }
 
 #[tauri::command]
@@ -128,19 +160,32 @@ pub async fn export_history<R: Runtime>(
     app: AppHandle<R>,
     state: State<'_, AppState>,
     query: HistoryQuery,
+    ids: Option<Vec<i64>>,
     format: ExportFormat,
 ) -> Result<Option<String>, CommandError> {
     let store = &state.session().await?.store;
-    let entries = every_page(|offset| {
-        let page = HistoryQuery {
-            limit: PAGE,
-            offset,
-            ..query.clone()
-        };
-        async move { store.history(&page).await }
-    })
-    .await?;
-    let Some(path) = pick_path(&app, "sightline-history", format).await else {
+    let entries = match ids {
+        // A hand-picked selection, in the order it was picked.
+        Some(ids) => {
+            let mut entries = Vec::with_capacity(ids.len());
+            for id in ids {
+                entries.extend(store.history_entry(id).await?);
+            }
+            entries
+        }
+        None => {
+            every_page(|offset| {
+                let page = HistoryQuery {
+                    limit: PAGE,
+                    offset,
+                    ..query.clone()
+                };
+                async move { store.history(&page).await }
+            })
+            .await?
+        }
+    };
+    let Some(path) = pick_path(&app, &state, "sightline-history", format).await? else {
         return Ok(None);
     };
     write_history(&entries, format, &path)?;
@@ -164,10 +209,27 @@ pub async fn export_posts<R: Runtime>(
         async move { store.posts(&page).await }
     })
     .await?;
-    let Some(path) = pick_path(&app, "sightline-posts", format).await else {
+    let Some(path) = pick_path(&app, &state, "sightline-posts", format).await? else {
         return Ok(None);
     };
     write_posts(&posts, format, &path)?;
+    Ok(Some(path.display().to_string()))
+}
+
+/// The ledger, row by row, as CSV: local days `first..=last`, or everything when either is missing.
+#[tauri::command]
+pub async fn export_ledger<R: Runtime>(
+    app: AppHandle<R>,
+    state: State<'_, AppState>,
+    first: Option<NaiveDate>,
+    last: Option<NaiveDate>,
+) -> Result<Option<String>, CommandError> {
+    let store = &state.session().await?.store;
+    let entries = store.ledger(crate::time_zone(), first.zip(last)).await?;
+    let Some(path) = pick_path(&app, &state, "sightline-ledger", ExportFormat::Csv).await? else {
+        return Ok(None);
+    };
+    write_atomically(&path, |out| export::ledger_csv(&entries, out))?;
     Ok(Some(path.display().to_string()))
 }
 
@@ -205,6 +267,30 @@ mod tests {
         }
         let jsonl = std::fs::read_to_string(dir.path().join("posts.jsonl")).unwrap();
         assert_eq!(jsonl.lines().count(), 2);
+    }
+
+    #[test]
+    fn the_export_folder_gets_a_new_dated_file_each_time() {
+        use chrono::TimeZone;
+        let dir = tempfile::tempdir().unwrap();
+        let now = chrono::Local
+            .with_ymd_and_hms(2026, 11, 22, 9, 5, 7)
+            .unwrap();
+        let first = file_in_folder(dir.path(), "sightline-posts", ExportFormat::Csv, now).unwrap();
+        assert_eq!(
+            first,
+            dir.path().join("sightline-posts-20261122-090507.csv")
+        );
+        std::fs::write(&first, "taken").unwrap();
+        let second = file_in_folder(dir.path(), "sightline-posts", ExportFormat::Csv, now).unwrap();
+        assert_eq!(
+            second,
+            dir.path().join("sightline-posts-20261122-090507-2.csv")
+        );
+
+        let missing = dir.path().join("gone");
+        let error = file_in_folder(&missing, "x", ExportFormat::Jsonl, now).unwrap_err();
+        assert!(error.message().contains("does not exist"), "{error}");
     }
 
     #[test]

@@ -91,6 +91,7 @@ pub fn configure<R: Runtime>(
             commands::budget_set,
             export::export_history,
             export::export_posts,
+            export::export_ledger,
         ])
 }
 
@@ -132,11 +133,19 @@ fn resolve_data_dir(
 
 pub fn run() {
     let secrets: Arc<dyn SecretStore> = Arc::new(KeyringStore::new(KEYCHAIN_SERVICE));
+    // `SIGHTLINE_STARTUP_PROBE=1`: say when the page has loaded, as tools/bare-window does, so
+    // scripts/bench-startup.py can time both the same way.
+    let probe = std::env::var_os(environment::STARTUP_PROBE_VAR).is_some();
     configure(
         tauri::Builder::default(),
         Environment::from_process(),
         secrets,
     )
+    .on_page_load(move |_, payload| {
+        if probe && matches!(payload.event(), tauri::webview::PageLoadEvent::Finished) {
+            println!("startup-probe: ready");
+        }
+    })
     .run(tauri::generate_context!())
     .expect("Sightline could not start");
 }

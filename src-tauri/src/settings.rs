@@ -35,6 +35,8 @@ pub struct AppSettings {
     /// Load avatars and images from third-party hosts (off: they learn what you read).
     pub load_remote_media: bool,
     pub theme: ThemePreference,
+    /// Save exports into this folder without asking; `None` asks each time with a save dialog.
+    pub export_folder: Option<String>,
 }
 
 impl Default for AppSettings {
@@ -47,6 +49,7 @@ impl Default for AppSettings {
             retry_attempts: 3,
             load_remote_media: false,
             theme: ThemePreference::System,
+            export_folder: None,
         }
     }
 }
@@ -79,6 +82,14 @@ impl AppSettings {
         ] {
             if value == 0 || value > max {
                 field(name, format!("Choose between 1 and {max} seconds."));
+            }
+        }
+        if let Some(folder) = &self.export_folder {
+            if !Path::new(folder.trim()).is_absolute() {
+                field(
+                    "exportFolder",
+                    "Enter a full folder path, like /home/you/Documents, or leave it empty to be asked each time.".into(),
+                );
             }
         }
         if self.retry_attempts == 0 || self.retry_attempts > 10 {
@@ -193,6 +204,7 @@ mod tests {
             base_url: Some("example.com".into()),
             connect_timeout_secs: 0,
             retry_attempts: 11,
+            export_folder: Some("Documents/exports".into()),
             ..AppSettings::default()
         };
         let fields: Vec<String> = bad
@@ -201,7 +213,15 @@ mod tests {
             .into_iter()
             .map(|f| f.field)
             .collect();
-        assert_eq!(fields, ["baseUrl", "connectTimeoutSecs", "retryAttempts"]);
+        assert_eq!(
+            fields,
+            [
+                "baseUrl",
+                "connectTimeoutSecs",
+                "exportFolder",
+                "retryAttempts"
+            ]
+        );
     }
 
     #[test]

@@ -154,11 +154,19 @@ export const spendBreakdown = (dimension: SpendDimension, first?: string, last?:
 export const learnedRates = () => invoke<LearnedRate[]>('learned_rates');
 export const budgetGet = () => invoke<BudgetLimits>('budget_get');
 export const budgetSet = (limits: BudgetLimits) => invoke<BudgetLimits>('budget_set', { limits });
-/** Asks where to save; resolves with the path written, or null when the user cancelled. */
-export const exportHistory = (query: Partial<HistoryQuery>, format: ExportFormat) =>
-  invoke<string | null>('export_history', { query, format });
+/**
+ * Exports save into the export folder from Settings, or ask where with the system dialog.
+ * Each resolves with the path written, or null when the user cancelled the dialog.
+ * `ids` exports a hand-picked selection instead of everything the filters match.
+ */
+export const exportHistory = (query: Partial<HistoryQuery>, format: ExportFormat, ids?: number[]) =>
+  invoke<string | null>('export_history', { query, format, ids: ids ?? null });
 export const exportPosts = (query: Partial<PostQuery>, format: ExportFormat) =>
   invoke<string | null>('export_posts', { query, format });
+
+/** The ledger row by row as CSV, for local days `first..=last` (`YYYY-MM-DD`), or all of it. */
+export const exportLedger = (first?: string, last?: string) =>
+  invoke<string | null>('export_ledger', { first: first ?? null, last: last ?? null });
 
 /** Runs `refresh` whenever a request anywhere changes history or spend. */
 export function onRecordsChanged(refresh: () => void): Promise<UnlistenFn> {

@@ -13,6 +13,7 @@ const settings: AppSettings = {
   retryAttempts: 3,
   loadRemoteMedia: false,
   theme: 'system',
+  exportFolder: null,
 };
 
 describe('Preferences', () => {
@@ -54,9 +55,16 @@ describe('Preferences', () => {
     await userEvent.type(await screen.findByLabelText('Service address'), 'https://api.example.org');
     await userEvent.click(screen.getByLabelText('Dark'));
     await userEvent.click(screen.getByLabelText('Load avatars and images from other sites'));
+    await userEvent.type(screen.getByLabelText('Save exports in this folder'), '/home/reader/Exports');
     await userEvent.click(screen.getByRole('button', { name: 'Save settings' }));
     expect(await screen.findByText('Saved.')).toBeInTheDocument();
-    expect(sent).toEqual({ ...settings, baseUrl: 'https://api.example.org', theme: 'dark', loadRemoteMedia: true });
+    expect(sent).toEqual({
+      ...settings,
+      baseUrl: 'https://api.example.org',
+      theme: 'dark',
+      loadRemoteMedia: true,
+      exportFolder: '/home/reader/Exports',
+    });
     expect(document.documentElement.dataset.theme).toBe('dark');
   });
 });

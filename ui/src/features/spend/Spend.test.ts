@@ -39,6 +39,8 @@ function mockSpend(budget: { current: BudgetLimits; saved: BudgetLimits[] }, cal
         budget.current = limits;
         return limits;
       }
+      case 'export_ledger':
+        return '/home/reader/sightline-ledger.csv';
       default:
         return undefined;
     }
@@ -63,6 +65,20 @@ describe('Spend', () => {
     expect(within(screen.getByRole('region', { name: 'By key' })).getByText('work')).toBeInTheDocument();
     expect(within(screen.getByRole('region', { name: 'Learned rates' })).getByText('$0.30')).toBeInTheDocument();
     expect(screen.getByRole('img', { name: /2026-11-20 to 2026-11-21; highest day \$0\.00415/ })).toBeInTheDocument();
+  });
+
+  it('exports the ledger of the range shown, or all of it', async () => {
+    const calls: [string, unknown][] = [];
+    mockSpend({ current: { daily: null, monthly: null, warn_percent: 80 }, saved: [] }, calls);
+    render(Spend);
+    await screen.findByText('$1,234.50');
+    await userEvent.click(screen.getByRole('button', { name: 'Export this range (CSV)' }));
+    expect(await screen.findByText('Saved the ledger to /home/reader/sightline-ledger.csv')).toBeInTheDocument();
+    const ranged = calls.filter(([cmd]) => cmd === 'export_ledger').at(-1)?.[1] as { first: string; last: string };
+    expect(Math.round((Date.parse(ranged.last) - Date.parse(ranged.first)) / 86_400_000)).toBe(29);
+
+    await userEvent.click(screen.getByRole('button', { name: 'Export all (CSV)' }));
+    expect(calls.filter(([cmd]) => cmd === 'export_ledger').at(-1)?.[1]).toMatchObject({ first: null, last: null });
   });
 
   it('asks for the chosen range', async () => {
