@@ -103,12 +103,12 @@ describe('History', () => {
     render(History);
     await screen.findByText('3 requests');
     await userEvent.selectOptions(screen.getByLabelText('Operation'), 'Web search');
-    expect(await screen.findByText('1 requests')).toBeInTheDocument();
+    expect(await screen.findByText('1 request')).toBeInTheDocument();
     expect(queries.at(-1)?.operation).toBe('web_search');
 
     await userEvent.selectOptions(screen.getByLabelText('Operation'), 'All operations');
     await userEvent.selectOptions(screen.getByLabelText('Status'), 'Failed');
-    expect(await screen.findByText('1 requests')).toBeInTheDocument();
+    expect(await screen.findByText('1 request')).toBeInTheDocument();
     expect(queries.at(-1)).toMatchObject({ operation: null, status: 'error' });
 
     await userEvent.selectOptions(screen.getByLabelText('Status'), 'Any status');
@@ -171,5 +171,64 @@ describe('History', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Export these requests' }));
     expect(await screen.findByText('Saved 3 requests to /home/reader/history.jsonl')).toBeInTheDocument();
     expect(exported).toMatchObject({ format: 'jsonl', query: { operation: null, text: null } });
+  });
+
+  it('exports a hand-picked selection instead of the whole filter', async () => {
+    let exported: { ids?: number[] | null } | null = null;
+    mockIPC((cmd, args) => {
+      if (cmd === 'history_list') return { entries: rows, total: rows.length };
+      if (cmd === 'export_history') {
+        exported = args as { ids: number[] };
+        return '/home/reader/history.csv';
+      }
+      return undefined;
+    });
+    render(History);
+    await screen.findByText('3 requests');
+    const boxes = await screen.findAllByRole('checkbox', { name: /Select for export/ });
+    await userEvent.click(boxes[0]!);
+    await userEvent.click(boxes[2]!);
+    await userEvent.click(screen.getByRole('button', { name: 'Export 2 selected' }));
+    expect(await screen.findByText('Saved 2 requests to /home/reader/history.csv')).toBeInTheDocument();
+    expect(exported).toMatchObject({ ids: [3, 1], format: 'csv' });
+
+    await userEvent.click(screen.getByRole('button', { name: 'Clear selection' }));
+    expect(screen.getByRole('button', { name: 'Export these requests' })).toBeInTheDocument();
+  });
+
+  it('runs a request again only after showing its estimate, as a new request', async () => {
+    const sent: unknown[] = [];
+    mockIPC((cmd, args) => {
+      if (cmd === 'history_list') return { entries: rows, total: rows.length };
+      if (cmd === 'estimate_cost') {
+        return {
+          estimate: { amount: '0.0006', currency: 'USD', units: 2 },
+          budget: { verdict: 'allow', estimate: '0.0006', warn_percent: 80, daily: null, monthly: null },
+        };
+      }
+      if (cmd === 'twitter_search') {
+        sent.push(args);
+        return {
+          historyId: 4,
+          body: [],
+          billing: { cost: '0.0007', usage_count: 2, service: 'twitter', currency: 'USD' },
+          fromCache: false,
+          replayed: false,
+          hasMore: false,
+        };
+      }
+      return undefined;
+    });
+    render(History);
+    const list = await screen.findByRole('list', { name: 'Requests, newest first' });
+    await userEvent.click((await within(list).findAllByRole('button'))[0]!);
+    const rerun = screen.getByRole('form', { name: 'Run this request again' });
+    expect(await within(rerun).findByText('≈ $0.0006')).toBeInTheDocument();
+    expect(sent).toHaveLength(0);
+
+    await userEvent.click(within(rerun).getByRole('button', { name: 'Run again' }));
+    expect(await within(rerun).findByText(/Sent again: \$0.0007/)).toBeInTheDocument();
+    expect(sent).toHaveLength(1);
+    expect(sent[0]).toMatchObject({ request: { query: 'climate', count: 2 }, send: { confirmBudget: false } });
   });
 });
