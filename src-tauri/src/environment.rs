@@ -8,6 +8,8 @@ pub const DATA_DIR_VAR: &str = "SIGHTLINE_DATA_DIR";
 pub const BASE_URL_VAR: &str = "SIGHTLINE_BASE_URL";
 /// `1` forces demo mode: the embedded sandbox, even when a key is stored.
 pub const DEMO_VAR: &str = "SIGHTLINE_DEMO";
+/// Set: print `startup-probe: ready` once the page has loaded (start-up benchmark).
+pub const STARTUP_PROBE_VAR: &str = "SIGHTLINE_STARTUP_PROBE";
 
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Environment {

@@ -1,0 +1,134 @@
+#!/usr/bin/env python3
+"""Start-up time and idle memory of Sightline beside a bare Tauri 2 window built the same way.
+
+Each run starts the binary with SIGHTLINE_STARTUP_PROBE=1 in fresh HOME/XDG/data folders, times
+spawn -> "startup-probe: ready" (the page has loaded: Sightline's shell is mounted by then), waits
+for the process tree to go idle, sums PSS over the tree (the app plus WebKit's web and network
+processes) from /proc/<pid>/smaps_rollup, and stops it. Runs alternate between the two apps so
+machine load hits both alike. Needs a display: run it under xvfb-run (and, for Sightline's
+keychain, scripts/with-keyring.sh), e.g.
+
+    scripts/with-keyring.sh xvfb-run -a python3 scripts/bench-startup.py --runs 10
+
+Targets (the brief's standing ones): start-up within 1.5x of the bare window's; idle PSS within
+40 MB of it.
+"""
+
+import argparse
+import os
+import select
+import signal
+import statistics
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def children_of(pid: int) -> list[int]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            found.append(int(entry.name))
+    return found
+
+
+def tree(pid: int) -> list[int]:
+    pids, queue = [], [pid]
+    while queue:
+        current = queue.pop()
+        pids.append(current)
+        queue.extend(children_of(current))
+    return pids
+
+
+def pss_kib(pids: list[int]) -> int:
+    total = 0
+    for pid in pids:
+        try:
+            for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
+                if line.startswith("Pss:"):
+                    total += int(line.split()[1])
+        except OSError:
+            pass
+    return total
+
+
+def one_run(binary: Path, idle_seconds: float, timeout: float) -> tuple[float, float]:
+    with tempfile.TemporaryDirectory(prefix="sightline-bench-") as root:
+        env = dict(os.environ)
+        for name in ("HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME", "SIGHTLINE_DATA_DIR"):
+            env[name] = str(Path(root) / name.lower())
+            Path(env[name]).mkdir()
+        env["SIGHTLINE_STARTUP_PROBE"] = "1"
+        started = time.perf_counter()
+        process = subprocess.Popen([str(binary)], env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, start_new_session=True)
+        try:
+            ready = None
+            buffer = b""
+            while ready is None:
+                left = timeout - (time.perf_counter() - started)
+                if left <= 0 or process.poll() is not None:
+                    raise RuntimeError(f"{binary.name} never reported ready")
+                readable, _, _ = select.select([process.stdout], [], [], left)
+                if readable:
+                    chunk = os.read(process.stdout.fileno(), 4096)
+                    buffer += chunk
+                    if b"startup-probe: ready" in buffer:
+                        ready = time.perf_counter() - started
+            time.sleep(idle_seconds)
+            memory = pss_kib(tree(process.pid)) / 1024
+            return ready * 1000, memory
+        finally:
+            os.killpg(process.pid, signal.SIGTERM)
+            try:
+                process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                os.killpg(process.pid, signal.SIGKILL)
+                process.wait()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--profile", default="debug", help="target folder profile the binaries were built in (debug or release)")
+    parser.add_argument("--runs", type=int, default=10)
+    parser.add_argument("--idle", type=float, default=5.0, help="seconds to wait after ready before reading memory")
+    parser.add_argument("--timeout", type=float, default=60.0)
+    args = parser.parse_args()
+
+    target = ROOT / "target" / args.profile
+    apps = {"bare window": target / "bare-window", "sightline": target / "sightline"}
+    for name, binary in apps.items():
+        if not binary.exists():
+            raise SystemExit(f"missing {binary}: build it with --features custom-protocol first")
+
+    results: dict[str, list[tuple[float, float]]] = {name: [] for name in apps}
+    one_run(apps["bare window"], 0.5, args.timeout)  # warm the page cache for both alike
+    one_run(apps["sightline"], 0.5, args.timeout)
+    for _ in range(args.runs):
+        for name, binary in apps.items():
+            results[name].append(one_run(binary, args.idle, args.timeout))
+
+    print(f"{args.runs} runs each, {args.profile} builds, load average {os.getloadavg()[0]:.2f}")
+    print(f"{'':<12} {'ready ms (median)':>18} {'min':>8} {'max':>8} {'PSS MB (median)':>16}")
+    medians = {}
+    for name, runs in results.items():
+        ready = [r for r, _ in runs]
+        memory = [m for _, m in runs]
+        medians[name] = (statistics.median(ready), statistics.median(memory))
+        print(f"{name:<12} {medians[name][0]:>18.0f} {min(ready):>8.0f} {max(ready):>8.0f} {medians[name][1]:>16.1f}")
+    ratio = medians["sightline"][0] / medians["bare window"][0]
+    extra = medians["sightline"][1] - medians["bare window"][1]
+    print(f"start-up ratio {ratio:.2f}x (target <= 1.5x); extra idle PSS {extra:.1f} MB (target <= 40 MB)")
+
+
+if __name__ == "__main__":
+    main()
