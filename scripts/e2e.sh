@@ -7,6 +7,8 @@ cd "$(dirname "$0")/.."
 npm --prefix ui run build
 # custom-protocol embeds ui/dist; without it the binary would look for the dev server.
 cargo build -p sightline --features custom-protocol --locked
+# The standalone sandbox that *.live.e2e.ts specs point the app at, as if it were the service.
+cargo build -p sightline-sandbox --bin sightline-sandbox --locked
 rm -rf target/e2e-screenshots
 
 export SIGHTLINE_APP="$PWD/target/debug/sightline"

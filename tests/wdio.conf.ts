@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import type { ChildProcess } from 'node:child_process';
 import { appBinary, isolatedEnvironment, screenshotDir, startTauriDriver } from './support/app.ts';
+import { startSandbox, stopSandbox } from './support/sandbox.ts';
 
 let driver: ChildProcess | undefined;
 
@@ -30,15 +31,20 @@ export const config: WebdriverIO.Config = {
     mkdirSync(screenshotDir, { recursive: true });
   },
 
-  // One driver (and so one app with fresh folders) per spec file.
-  beforeSession() {
+  // One driver (and so one app with fresh folders) per spec file. A `*.live.e2e.ts` spec gets
+  // its own sandbox service, and the app is pointed at it as if it were the real one.
+  async beforeSession(_config, _capabilities, specs) {
     const { env } = isolatedEnvironment();
+    if (specs.some((spec) => spec.endsWith('.live.e2e.ts'))) {
+      env.SIGHTLINE_BASE_URL = (await startSandbox()).baseUrl;
+    }
     driver = startTauriDriver(env);
     return new Promise((resolve) => setTimeout(resolve, 1_000));
   },
 
-  afterSession() {
+  async afterSession() {
     driver?.kill();
     driver = undefined;
+    await stopSandbox();
   },
 };
