@@ -184,6 +184,12 @@ describe('User view', () => {
     expect(await screen.findByText('the dam held')).toBeInTheDocument();
     expect(calls.twitter_post_user?.[0]?.request).toEqual({ user: 'markets_jordan', query: 'dam', count: 20 });
     expect(screen.getByText(/1 post matching “dam”, newest first · cost \$0\.006/)).toBeInTheDocument();
+
+    // Ctrl+K comes back to the search field from another tab.
+    await user.click(screen.getByRole('tab', { name: 'Posts' }));
+    await user.keyboard('{Control>}k{/Control}');
+    expect(screen.getByRole('tab', { name: 'Search posts' })).toHaveAttribute('aria-selected', 'true');
+    await vi.waitFor(() => expect(field).toHaveFocus());
   });
 
   it('walks the timeline with the arrow keys and opens a post with Enter', async () => {
