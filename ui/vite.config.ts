@@ -18,5 +18,7 @@ export default defineConfig(({ mode }) => ({
     environment: 'jsdom',
     include: ['src/**/*.test.ts'],
     setupFiles: ['src/test-setup.ts'],
+    // Screens render whole in jsdom; on a shared two-core machine 5 s (the default) is too tight.
+    testTimeout: 20_000,
   },
 }));

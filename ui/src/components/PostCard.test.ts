@@ -48,7 +48,8 @@ describe('PostCard', () => {
     expect(container.querySelector('[onmouseover]')).toBeNull();
     expect(container.querySelector('img')).toBeNull();
     for (const link of container.querySelectorAll('a')) {
-      expect(link.getAttribute('href') ?? '').toMatch(/^https?:\/\//);
+      // Web links, or the app's own views of the author and the post.
+      expect(link.getAttribute('href') ?? '').toMatch(/^(https?:\/\/|#\/(user\?handle|post\?id)=)/);
     }
     // The text is still there for the reader, as text.
     expect(container).toHaveTextContent('<script>window.__pwned = 1</script>');
@@ -68,5 +69,37 @@ describe('PostCard', () => {
     render(PostCard, { post: makePost({ quote: makePost({ id: '7', text: 'the original claim', user: null }) }) });
     const quoted = screen.getByRole('article', { name: 'Post by Unknown author' });
     expect(quoted).toHaveTextContent('the original claim');
+  });
+
+  it('links the author to their view and the post to its view', () => {
+    render(PostCard, { post: makePost() });
+    expect(screen.getByRole('link', { name: 'Ana Lima @ana_reports' })).toHaveAttribute('href', '#/user?handle=ana_reports');
+    expect(screen.getByRole('link', { name: 'View post' })).toHaveAttribute('href', '#/post?id=1890000000000000001');
+  });
+
+  it('shows a timeline repost as the original post, saying who reposted it', () => {
+    const original = makePost({ id: '77', text: 'the original report' });
+    const repost = makePost({
+      id: '900',
+      text: 'RT @ana_reports: the original report',
+      retweet: original,
+      user: { ...makePost().user!, id: '5', username: 'bo_reads', name: 'Bo Reads' },
+    });
+    render(PostCard, { post: repost });
+    const card = screen.getByRole('article', { name: 'Post by Ana Lima @ana_reports, reposted by Bo Reads' });
+    expect(card).toHaveTextContent('Bo Reads reposted');
+    expect(card).toHaveTextContent('the original report');
+    expect(card).not.toHaveTextContent('RT @ana_reports');
+    expect(within(card).getByRole('link', { name: 'Bo Reads' })).toHaveAttribute('href', '#/user?handle=bo_reads');
+    expect(within(card).getByRole('link', { name: 'View post' })).toHaveAttribute('href', '#/post?id=77');
+  });
+
+  it('is a focusable stop with its place in the list when it is a result', () => {
+    render(PostCard, { post: makePost(), navIndex: 2, setSize: 10 });
+    const card = screen.getByRole('article');
+    expect(card).toHaveAttribute('tabindex', '0');
+    expect(card).toHaveAttribute('data-nav-index', '2');
+    expect(card).toHaveAttribute('aria-posinset', '3');
+    expect(card).toHaveAttribute('aria-setsize', '10');
   });
 });

@@ -23,6 +23,12 @@ describe('Sidebar', () => {
     expect(screen.getByRole('link', { name: 'Settings' })).toHaveAttribute('href', '#/settings');
   });
 
+  it('leaves detail views out of the sidebar', () => {
+    render(Sidebar, { screens: [...fixtures, { id: 'post', name: 'Post', icon: 'list', group: 'search', component: Settings, hidden: true }], current: 'one' });
+    expect(screen.queryByRole('link', { name: 'Post' })).not.toBeInTheDocument();
+    expect(screen.getAllByRole('link')).toHaveLength(3);
+  });
+
   it('hides groups that have no screens yet', () => {
     render(Sidebar, { screens: fixtures.slice(2), current: 'settings' });
     expect(screen.queryByRole('heading', { name: 'Search' })).not.toBeInTheDocument();

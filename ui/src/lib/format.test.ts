@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compactNumber, exactUtc, parseCreatedAt, relativeTime } from './format';
+import { compactNumber, exactUtc, initials, parseCreatedAt, relativeTime } from './format';
 
 describe('compactNumber', () => {
   it('abbreviates like X does', () => {
@@ -44,5 +44,15 @@ describe('relativeTime and exactUtc', () => {
   });
   it('writes the exact time in UTC', () => {
     expect(exactUtc(new Date('2026-02-16T18:33:57.000Z'))).toBe('2026-02-16 18:33:57 UTC');
+  });
+});
+
+describe('initials', () => {
+  it('takes the first letter of the first two words, whole characters only', () => {
+    expect(initials('Ana Lima')).toBe('AL');
+    expect(initials('ana maria lima')).toBe('AM');
+    expect(initials('Émile')).toBe('É');
+    expect(initials('𝒜lpha Beta')).toBe('𝒜B');
+    expect(initials('   ')).toBe('?');
   });
 });

@@ -61,3 +61,15 @@ function shortDate(date: Date, now: Date): string {
   const day = date.getUTCDate();
   return date.getUTCFullYear() === now.getUTCFullYear() ? `${month} ${day}` : `${month} ${day}, ${date.getUTCFullYear()}`;
 }
+
+/** "Ana Lima" → "AL": the avatar when remote media is off. */
+export function initials(name: string): string {
+  return (
+    name
+      .split(/\s+/)
+      .filter(Boolean)
+      .slice(0, 2)
+      .map((word) => Array.from(word)[0]?.toUpperCase() ?? '')
+      .join('') || '?'
+  );
+}

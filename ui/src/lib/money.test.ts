@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatMoney, isDecimal, percentOf } from './money';
+import { addMoney, formatMoney, isDecimal, percentOf } from './money';
 
 describe('formatMoney', () => {
   it('keeps every digit the service sent', () => {
@@ -44,5 +44,20 @@ describe('formatMoney keeps what a float would lose', () => {
   it('does not lose digits beyond what a double holds', () => {
     expect(formatMoney('0.30000000000000000001')).toBe('$0.30000000000000000001');
     expect(formatMoney('123456789012345678.99')).toBe('$123,456,789,012,345,678.99');
+  });
+});
+
+describe('addMoney', () => {
+  it('adds decimal strings exactly, where floats would not', () => {
+    expect(addMoney('0.1', '0.2')).toBe('0.3');
+    expect(addMoney('0.006', '0.0003')).toBe('0.0063');
+    expect(addMoney('0', '0.00015')).toBe('0.00015');
+    expect(addMoney('1.50', '2.5')).toBe('4');
+    expect(addMoney('999.999', '0.001')).toBe('1000');
+  });
+
+  it('keeps refunds (negative amounts) right', () => {
+    expect(addMoney('0.01', '-0.02')).toBe('-0.01');
+    expect(addMoney('-0.5', '0.5')).toBe('0');
   });
 });

@@ -34,3 +34,27 @@ export function percentOf(spent: string, limit: string | null): number | null {
 export function isDecimal(text: string): boolean {
   return /^\d+(\.\d+)?$/.test(text.trim());
 }
+
+/**
+ * The exact sum of two decimal strings (`"0.006" + "0.0003"` → `"0.0063"`), for totals over
+ * pages the UI adds up itself. Integer arithmetic on the digits: no float ever rounds a cent.
+ */
+export function addMoney(a: string, b: string): string {
+  const parse = (text: string) => {
+    const match = /^(-?)(\d*)(?:\.(\d*))?$/.exec(text.trim());
+    if (!match) throw new Error(`Not a decimal amount: ${text}`);
+    const [, sign = '', whole = '', fraction = ''] = match;
+    return { negative: sign === '-', digits: `${whole || '0'}${fraction}`, scale: fraction.length };
+  };
+  const x = parse(a);
+  const y = parse(b);
+  const scale = Math.max(x.scale, y.scale);
+  const scaled = (n: { negative: boolean; digits: string; scale: number }) =>
+    (n.negative ? -1n : 1n) * BigInt(n.digits) * 10n ** BigInt(scale - n.scale);
+  const sum = scaled(x) + scaled(y);
+  const negative = sum < 0n;
+  const digits = (negative ? -sum : sum).toString().padStart(scale + 1, '0');
+  const whole = digits.slice(0, digits.length - scale);
+  const fraction = digits.slice(digits.length - scale).replace(/0+$/, '');
+  return `${negative ? '-' : ''}${whole}${fraction ? `.${fraction}` : ''}`;
+}

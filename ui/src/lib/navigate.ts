@@ -1,7 +1,8 @@
 /**
- * Screens hand a search to the X screen through the location hash: `#/x?q=<query>`. The hash is
- * the app's only router, so this works from any screen and survives nothing surprising: the X
- * screen reads `q` when it opens or when the hash changes, runs the search, then drops `q`.
+ * The location hash is the app's only router. Screens hand work to each other through it:
+ * `#/x?q=<query>` runs an X search (the X screen reads `q` when it opens or when the hash
+ * changes, runs the search, then drops `q`); `#/post?id=<id>` and `#/user?handle=<handle>` open
+ * the detail views of a post and of an account. Links use the `…Href` forms, code the `open…` ones.
  */
 
 /** Opens the X screen and searches for `query` there. */
@@ -9,8 +10,35 @@ export function openXSearch(query: string): void {
   window.location.hash = `#/x?q=${encodeURIComponent(query)}`;
 }
 
+/** The hash of a post's detail view. */
+export function postHref(id: string): string {
+  return `#/post?id=${encodeURIComponent(id)}`;
+}
+
+/** The hash of an account's detail view; a leading `@` is dropped. */
+export function userHref(handle: string): string {
+  return `#/user?handle=${encodeURIComponent(handle.trim().replace(/^@/, ''))}`;
+}
+
+export function openPost(id: string): void {
+  window.location.hash = postHref(id);
+}
+
+export function openUser(handle: string): void {
+  window.location.hash = userHref(handle);
+}
+
 /** The parameters after `?` in a hash like `#/x?q=a`. */
 export function hashParams(hash: string): URLSearchParams {
   const at = hash.indexOf('?');
   return new URLSearchParams(at < 0 ? '' : hash.slice(at + 1));
+}
+
+/**
+ * Back to where the user came from (a detail view's Back button and Esc). A view opened with
+ * nothing behind it (the app started on it) goes to the X screen instead of leaving the app.
+ */
+export function goBack(fallback = '#/x'): void {
+  if (window.history.length > 1) window.history.back();
+  else window.location.hash = fallback;
 }

@@ -16,4 +16,10 @@ describe('screenFromHash', () => {
   it('ignores parameters after the screen id', () => {
     expect(screenFromHash('#/x?q=%23flood').id).toBe('x');
   });
+
+  it('registers the post and account views as hidden detail views', () => {
+    expect(screenFromHash('#/post?id=42')).toMatchObject({ id: 'post', hidden: true });
+    expect(screenFromHash('#/user?handle=ana').id).toBe('user');
+    expect(screens.filter((screen) => screen.hidden).map((screen) => screen.id)).toEqual(['post', 'user']);
+  });
 });

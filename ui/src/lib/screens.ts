@@ -6,6 +6,8 @@ import TrendsScreen from '../features/trends/Trends.svelte';
 import Archive from '../features/archive/Archive.svelte';
 import History from '../features/history/History.svelte';
 import Spend from '../features/spend/Spend.svelte';
+import PostView from '../features/post/PostView.svelte';
+import UserView from '../features/user/UserView.svelte';
 import type { IconName } from '../components/icons';
 
 /** A screen in the sidebar. Only screens that work are listed: later features add theirs here. */
@@ -15,6 +17,11 @@ export interface Screen {
   icon: IconName;
   group: 'search' | 'records' | 'settings';
   component: Component;
+  /**
+   * A detail view (a post, an account), opened from results rather than from the sidebar: not
+   * listed there, shown over the screen it was opened from, which keeps its place behind it.
+   */
+  hidden?: boolean;
 }
 
 export const screens: Screen[] = [
@@ -25,6 +32,8 @@ export const screens: Screen[] = [
   { id: 'archive', name: 'Archive', icon: 'archive', group: 'records', component: Archive },
   { id: 'spend', name: 'Spend', icon: 'spend', group: 'records', component: Spend },
   { id: 'settings', name: 'Settings', icon: 'settings', group: 'settings', component: Settings },
+  { id: 'post', name: 'Post', icon: 'list', group: 'search', component: PostView, hidden: true },
+  { id: 'user', name: 'Account', icon: 'list', group: 'search', component: UserView, hidden: true },
 ];
 
 export const groupNames: Record<Screen['group'], string> = {

@@ -93,4 +93,18 @@ describe('Archive', () => {
     await userEvent.type(screen.getByRole('textbox', { name: 'Search the archive' }), 'zebra{Enter}');
     expect(await screen.findByText(/Nothing in the archive matches/)).toBeInTheDocument();
   });
+
+  it('moves through the posts with the arrow keys and opens the focused one with Enter', async () => {
+    archive();
+    render(Archive);
+    const first = (await screen.findByText('archived post 0')).closest('article') as HTMLElement;
+    const user = userEvent.setup();
+    first.focus();
+    await user.keyboard('j');
+    expect(screen.getByText('archived post 1').closest('article')).toHaveFocus();
+    await user.keyboard('{End}');
+    expect(screen.getByText('archived post 49').closest('article')).toHaveFocus();
+    await user.keyboard('{Home}{ArrowDown}{Enter}');
+    expect(window.location.hash).toBe('#/post?id=1');
+  });
 });

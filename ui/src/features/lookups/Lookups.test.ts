@@ -64,5 +64,7 @@ describe('Lookups', () => {
     await userEvent.type(id, '1890000000000000001{Enter}');
     expect(await screen.findByText('found by id')).toBeInTheDocument();
     expect(sent).toEqual([expect.objectContaining({ request: { id: '1890000000000000001' } })]);
+    // From here the post's own view has its replies and reposters.
+    expect(screen.getByRole('link', { name: 'View post' })).toHaveAttribute('href', '#/post?id=1890000000000000001');
   });
 });

@@ -179,4 +179,19 @@ describe('X search', () => {
     expect(more).toHaveAttribute('aria-expanded', 'false');
     expect(screen.queryByRole('textbox', { name: 'From user' })).toBeNull();
   });
+
+  it('moves through the results with the arrow keys and opens the focused post with Enter', async () => {
+    backend(() => outcome([makePost({ id: '11', text: 'first result' }), makePost({ id: '12', text: 'second result' }), makePost({ id: '13', text: 'third result' })]));
+    render(XSearch);
+    const user = userEvent.setup();
+    await user.type(screen.getByRole('textbox', { name: 'Search X' }), 'flood{Enter}');
+    const first = (await screen.findByText('first result')).closest('article') as HTMLElement;
+    first.focus();
+    await user.keyboard('{ArrowDown}');
+    expect(screen.getByText('second result').closest('article')).toHaveFocus();
+    await user.keyboard('{End}');
+    expect(screen.getByText('third result').closest('article')).toHaveFocus();
+    await user.keyboard('k{Enter}');
+    expect(window.location.hash).toBe('#/post?id=12');
+  });
 });

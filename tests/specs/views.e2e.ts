@@ -1,0 +1,129 @@
+import { browser, $, $$, expect } from '@wdio/globals';
+import { screenshotBothThemes } from '../support/screenshots.ts';
+
+/**
+ * The post and account views in demo mode, against the embedded sandbox (seed 42). The sandbox's
+ * world is the same relative to its start time on every run, so these facts hold:
+ * - a Top search for #JWST lists first a post by @markets_jordan with 2 replies and 62
+ *   reposters (4 pages of 20, 20, 20, 2);
+ * - @markets_jordan's timeline has 738 entries (37 pages of 20): far more than 4 pages.
+ */
+
+const sidebar = () => $('nav[aria-label="Screens"]');
+
+/** The number a list's summary line starts with ("40 accounts · 2 pages · …"). */
+async function leadingCount(selector: string): Promise<number> {
+  const summary = $(selector);
+  if (!(await summary.isExisting())) return 0;
+  return Number.parseInt(await summary.getText(), 10) || 0;
+}
+
+async function waitForMore(selector: string, than: number, what: string) {
+  await browser.waitUntil(async () => (await leadingCount(selector)) > than, {
+    timeout: 30_000,
+    timeoutMsg: `${what}: still ${than} after asking for the next page`,
+  });
+  return leadingCount(selector);
+}
+
+async function searchX(query: string) {
+  await sidebar().$('a=X').click();
+  await expect($('h1=X search')).toBeDisplayed();
+  const field = $('#x-query');
+  await field.clearValue();
+  await field.setValue(query);
+  await browser.keys(['Enter']);
+  await $('article.post').waitForDisplayed({ timeout: 30_000 });
+}
+
+describe('post and account views, demo mode', () => {
+  before(async () => {
+    await $('button=Explore with demo data').click();
+    await expect($('[data-testid="demo-badge"]')).toBeDisplayed();
+  });
+
+  it('opens a post from an X search, with its replies and its reposters paged by Load more', async () => {
+    await searchX('#JWST');
+    await $('article.post').$('a=View post').click();
+    await expect($('h1=Post')).toBeDisplayed();
+    // The post view is not a sidebar screen: X stays marked as where the user is.
+    await expect(sidebar().$('a=X')).toHaveAttribute('aria-current', 'page');
+    const post = $('section[aria-label="The post"] article.post');
+    await post.waitForDisplayed({ timeout: 30_000 });
+    await expect($('section[aria-label="The post"] [role="status"]')).toHaveText(expect.stringMatching(/^Cost \$0\.\d+/));
+
+    await $('button=Show replies').click();
+    await browser.waitUntil(async () => (await $$('#post-panel-replies article.post').length) > 0, {
+      timeout: 30_000,
+      timeoutMsg: 'no replies were shown',
+    });
+    await expect($('#post-panel-replies p.summary')).toHaveText(expect.stringMatching(/^\d+ repl(y|ies), oldest first · Cost \$/));
+
+    await $('#post-tab-retweeters').click();
+    await $('button=Show who reposted').click();
+    const summary = '#post-panel-retweeters p.summary';
+    let shown = await waitForMore(summary, 0, 'reposters');
+    expect(shown).toBe(20);
+    expect(await $$('#post-panel-retweeters article.user').length).toBeGreaterThan(0);
+    for (const expected of [40, 60]) {
+      await $('#post-panel-retweeters').$('button=Load more').click();
+      shown = await waitForMore(summary, shown, 'reposters');
+      expect(shown).toBe(expected);
+    }
+    await expect($(summary)).toHaveText(expect.stringMatching(/^60 accounts · 3 pages · cost \$0\.\d+ · more available$/));
+    await screenshotBothThemes('post-view');
+  });
+
+  it('goes back to the search as it was, opens the author, and pages the timeline three times', async () => {
+    await $('button*=Back').click();
+    await expect($('h1=X search')).toBeDisplayed();
+    // The results were kept behind the post view: nothing was fetched again.
+    await expect($('#x-query')).toHaveValue('#JWST');
+    await expect($('article.post')).toBeDisplayed();
+
+    await $('article.post a.author').click();
+    await $('section[aria-label^="Profile of"]').waitForDisplayed({ timeout: 30_000 });
+    const summary = '#user-panel-posts p.summary';
+    let shown = await waitForMore(summary, 0, 'timeline');
+    expect(shown).toBe(20);
+
+    // 1: the Load more button.
+    await $('#user-panel-posts').$('button=Load more').click();
+    shown = await waitForMore(summary, shown, 'timeline (Load more)');
+    // 2: infinite scroll, by scrolling the list to its end.
+    await browser.execute(() => {
+      const scroller = document.querySelector('#user-panel-posts .scroller');
+      if (scroller) scroller.scrollTop = scroller.scrollHeight;
+    });
+    shown = await waitForMore(summary, shown, 'timeline (infinite scroll)');
+    // 3: the button again.
+    await $('#user-panel-posts').$('button=Load more').click();
+    shown = await waitForMore(summary, shown, 'timeline (Load more again)');
+    expect(shown).toBeGreaterThanOrEqual(80);
+    await browser.execute(() => {
+      const scroller = document.querySelector('#user-panel-posts .scroller');
+      if (scroller) scroller.scrollTop = 0;
+    });
+    await screenshotBothThemes('user-view');
+  });
+
+  it('walks the X results with the arrow keys and opens the focused post with Enter', async () => {
+    // The search from the first test is still there behind the views opened since.
+    await sidebar().$('a=X').click();
+    await expect($('h1=X search')).toBeDisplayed();
+    await $('article.post').waitForDisplayed();
+    await browser.execute(() => document.querySelector<HTMLElement>('article.post[data-nav-index="0"]')?.focus());
+    const focusedIndex = () => browser.execute(() => document.activeElement?.getAttribute('data-nav-index') ?? null);
+    await browser.keys(['ArrowDown']);
+    await browser.waitUntil(async () => (await focusedIndex()) === '1', { timeoutMsg: 'ArrowDown did not move to the second card' });
+    // The last of 20 cards is below the rendered rows: the list scrolls to it first.
+    await browser.keys(['End']);
+    await browser.waitUntil(async () => (await focusedIndex()) === '19', { timeoutMsg: 'End did not reach the last card' });
+    await browser.keys(['Home']);
+    await browser.waitUntil(async () => (await focusedIndex()) === '0', { timeoutMsg: 'Home did not return to the first card' });
+    await browser.keys(['Enter']);
+    await expect($('h1=Post')).toBeDisplayed();
+    await browser.keys(['Escape']);
+    await expect($('h1=X search')).toBeDisplayed();
+  });
+});

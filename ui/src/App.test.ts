@@ -1,0 +1,54 @@
+import { describe, expect, it, vi } from 'vitest';
+import { render, screen } from '@testing-library/svelte';
+import userEvent from '@testing-library/user-event';
+import App from './App.svelte';
+import { makePost } from './test/fixtures';
+import { mockBackend, outcome } from './test/backend';
+
+function backend() {
+  return mockBackend({
+    app_status: () => ({ mode: 'demo', demoForced: false, keys: [], activeKey: null, serviceConfigured: false }),
+    spend_totals: () => ({ today: '0', this_month: '0', all_time: '0' }),
+    settings_get: () => ({ loadRemoteMedia: false, theme: 'system' }),
+    twitter_search: () => outcome([makePost({ id: '11', text: 'first result' }), makePost({ id: '12', text: 'second result' })]),
+    twitter_post: () => outcome(makePost({ id: '12', text: 'second result' })),
+  });
+}
+
+/** Changes the hash as a link or history.back() does, and waits for the app to follow. */
+async function go(hash: string) {
+  window.location.hash = hash;
+  window.dispatchEvent(new HashChangeEvent('hashchange'));
+  await Promise.resolve();
+}
+
+describe('App', () => {
+  it('opens a detail view over the screen it came from, which keeps its results and focus', async () => {
+    const calls = backend();
+    window.location.hash = '#/x';
+    const { container } = render(App);
+    const user = userEvent.setup();
+    await user.type(screen.getByRole('textbox', { name: 'Search X' }), 'flood{Enter}');
+    const card = (await screen.findByText('second result')).closest('article') as HTMLElement;
+    card.focus();
+
+    await go('#/post?id=12');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Post' })).toHaveFocus();
+    expect(screen.getByRole('main')).toHaveAccessibleName('Post');
+    // The X screen is still there, out of reach behind the post, and still the sidebar's current one.
+    const behind = container.querySelector<HTMLElement>('.layer.behind');
+    expect(behind).toContainElement(card);
+    expect(behind?.inert).toBe(true);
+    expect(screen.getByRole('link', { name: 'X' })).toHaveAttribute('aria-current', 'page');
+    expect(screen.queryByRole('link', { name: 'Post' })).toBeNull();
+    expect(document.title).toBe('Post · Sightline');
+
+    await go('#/x');
+    await vi.waitFor(() => expect(card).toHaveFocus());
+    expect(screen.queryByRole('heading', { level: 1, name: 'Post' })).toBeNull();
+    expect(container.querySelector('.layer.behind')).toBeNull();
+    expect(card.closest<HTMLElement>('.layer')?.inert).toBe(false);
+    expect(screen.getByText('first result')).toBeInTheDocument();
+    expect(calls.twitter_search).toHaveLength(1);
+  });
+});

@@ -1,0 +1,77 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { render, screen } from '@testing-library/svelte';
+import userEvent from '@testing-library/user-event';
+import { mockIPC } from '@tauri-apps/api/mocks';
+import PostList from './PostList.svelte';
+import { makePost } from '../test/fixtures';
+
+/**
+ * jsdom does no layout: give the list's scroller the size a 600 px pane would have, and make
+ * scrollTo move it and report the scroll, as a browser does.
+ */
+const saved = {
+  clientHeight: Object.getOwnPropertyDescriptor(HTMLElement.prototype, 'clientHeight'),
+  scrollHeight: Object.getOwnPropertyDescriptor(Element.prototype, 'scrollHeight'),
+  scrollTo: Element.prototype.scrollTo,
+};
+const isScroller = (element: Element) => element.classList.contains('scroller');
+
+beforeEach(() => {
+  mockIPC(() => null);
+  Object.defineProperty(HTMLElement.prototype, 'clientHeight', {
+    configurable: true,
+    get(this: HTMLElement) {
+      return isScroller(this) ? 600 : 0;
+    },
+  });
+  Object.defineProperty(Element.prototype, 'scrollHeight', {
+    configurable: true,
+    get(this: Element) {
+      return isScroller(this) ? parseFloat((this.firstElementChild as HTMLElement | null)?.style.height ?? '0') || 0 : 0;
+    },
+  });
+  Element.prototype.scrollTo = function (this: Element, options?: ScrollToOptions | number) {
+    if (typeof options === 'object' && typeof options.top === 'number') this.scrollTop = options.top;
+    this.dispatchEvent(new Event('scroll'));
+  } as Element['scrollTo'];
+});
+
+afterEach(() => {
+  if (saved.clientHeight) Object.defineProperty(HTMLElement.prototype, 'clientHeight', saved.clientHeight);
+  if (saved.scrollHeight) Object.defineProperty(Element.prototype, 'scrollHeight', saved.scrollHeight);
+  Element.prototype.scrollTo = saved.scrollTo;
+});
+
+const posts = Array.from({ length: 200 }, (_, index) => makePost({ id: String(1000 + index), text: `post number ${index}` }));
+const card = (index: number) => screen.getByText(`post number ${index}`).closest('article');
+
+describe('PostList', () => {
+  it('walks the cards with the arrow keys, j/k, Home and End, rendering far ones first', async () => {
+    const user = userEvent.setup();
+    render(PostList, { posts, label: 'Posts' });
+    expect(screen.queryByText('post number 199')).toBeNull();
+
+    card(0)?.focus();
+    await user.keyboard('{ArrowDown}');
+    expect(card(1)).toHaveFocus();
+    await user.keyboard('jj');
+    expect(card(3)).toHaveFocus();
+    await user.keyboard('k');
+    expect(card(2)).toHaveFocus();
+
+    // The last card is not rendered until the list scrolls to it.
+    await user.keyboard('{End}');
+    await vi.waitFor(() => expect(card(199)).toHaveFocus());
+    expect(card(199)).toHaveAttribute('aria-posinset', '200');
+    await user.keyboard('{Home}');
+    await vi.waitFor(() => expect(card(0)).toHaveFocus());
+  });
+
+  it('opens the focused post with Enter', async () => {
+    const user = userEvent.setup();
+    render(PostList, { posts, label: 'Posts' });
+    card(0)?.focus();
+    await user.keyboard('{ArrowDown}{Enter}');
+    expect(window.location.hash).toBe('#/post?id=1001');
+  });
+});

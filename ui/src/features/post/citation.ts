@@ -1,0 +1,37 @@
+/**
+ * A Markdown citation list of posts, in the same form as the archive's Markdown export (author,
+ * handle, time posted in UTC, the text quoted, the link and when it was fetched), so a post and
+ * its replies can go straight into notes.
+ */
+import type { Tweet } from '../../lib/bindings/Tweet';
+import { parseCreatedAt } from '../../lib/format';
+
+/** Backslash before every character Markdown would read as markup (as the Rust export does). */
+export function escapeMarkdown(text: string): string {
+  return text.replace(/[\\`*_[\]<>|#!]/g, (c) => `\\${c}`);
+}
+
+function utcMinute(date: Date): string {
+  return `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+}
+
+export function postUrl(post: Tweet): string {
+  const handle = post.user?.username;
+  return post.url && /^https?:\/\//i.test(post.url)
+    ? post.url
+    : `https://x.com/${encodeURIComponent(handle || 'i')}/status/${encodeURIComponent(post.id)}`;
+}
+
+export function citationMarkdown(posts: Tweet[], fetchedAt: Date): string {
+  return posts
+    .map((post, index) => {
+      const name = post.user?.name || post.user?.username || 'Unknown author';
+      const handle = post.user?.username ? ` (@${escapeMarkdown(post.user.username)})` : '';
+      const created = parseCreatedAt(post.created_at);
+      const lines = [`${index + 1}. **${escapeMarkdown(name)}**${handle}${created ? `, ${utcMinute(created)}` : ''}`];
+      for (const line of post.text.split(/\r?\n/)) lines.push(`   > ${escapeMarkdown(line)}`);
+      lines.push(`   <${postUrl(post).replace(/>/g, '%3E')}> (fetched ${utcMinute(fetchedAt)})`);
+      return `${lines.join('\n')}\n`;
+    })
+    .join('\n');
+}

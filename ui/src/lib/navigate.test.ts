@@ -1,0 +1,21 @@
+import { describe, expect, it } from 'vitest';
+import { hashParams, openPost, openUser, postHref, userHref } from './navigate';
+import { screenFromHash } from './screens';
+
+describe('navigate', () => {
+  it('builds detail-view hashes that read back to the same values', () => {
+    expect(postHref('1890000000000000001')).toBe('#/post?id=1890000000000000001');
+    expect(hashParams(postHref('12&x=1')).get('id')).toBe('12&x=1');
+    expect(userHref('@ana_reports')).toBe('#/user?handle=ana_reports');
+    expect(hashParams(userHref('a b')).get('handle')).toBe('a b');
+  });
+
+  it('opens the post and user views through the hash', () => {
+    openPost('42');
+    expect(window.location.hash).toBe('#/post?id=42');
+    expect(screenFromHash(window.location.hash).id).toBe('post');
+    openUser('@ana');
+    expect(window.location.hash).toBe('#/user?handle=ana');
+    expect(screenFromHash(window.location.hash).id).toBe('user');
+  });
+});

@@ -1,0 +1,81 @@
+/**
+ * A stand-in for the command layer in component tests: each command answers through a handler,
+ * every call is recorded, and a handler throws `reject(error)` to make the command fail as
+ * Rust would (with a CommandError). Settings and cost estimates answer by default.
+ */
+import { mockIPC } from '@tauri-apps/api/mocks';
+import type { CommandError } from '../lib/bindings/CommandError';
+import type { Outcome } from '../lib/bindings/Outcome';
+import type { User } from '../lib/bindings/User';
+import { makeCheck } from './fixtures';
+
+export type Args = Record<string, unknown> & {
+  request?: Record<string, unknown>;
+  historyId?: number;
+  send?: { requestId: string; confirmBudget: boolean };
+};
+type Handler = (args: Args, call: number) => unknown;
+
+export class Rejection {
+  constructor(readonly error: CommandError) {}
+}
+
+export const reject = (error: CommandError) => new Rejection(error);
+
+export function mockBackend(handlers: Record<string, Handler>) {
+  const calls: Record<string, Args[]> = {};
+  mockIPC((cmd, args) => {
+    const list = (calls[cmd] ??= []);
+    list.push((args ?? {}) as Args);
+    const handler =
+      handlers[cmd] ?? (cmd === 'estimate_cost' ? () => makeCheck('0.006') : cmd === 'settings_get' ? () => ({ loadRemoteMedia: false }) : undefined);
+    const answer = handler?.(list.at(-1) as Args, list.length);
+    if (answer instanceof Rejection) throw answer.error;
+    return answer;
+  });
+  return calls;
+}
+
+/** An Outcome as the commands return it: billed unless `cost` is null. */
+export function outcome<T>(body: T, historyId = 1, options: { cost?: string | null; hasMore?: boolean } = {}): Outcome<T> {
+  const cost = options.cost === undefined ? '0.006' : options.cost;
+  return {
+    historyId,
+    body,
+    billing: cost === null ? null : { cost, usage_count: 20, service: 'x', currency: 'USD' },
+    fromCache: cost === null,
+    replayed: false,
+    hasMore: options.hasMore ?? false,
+  };
+}
+
+export function serviceError(kind: string, options: { status?: number; retryAfter?: number; message?: string } = {}): CommandError {
+  return {
+    kind: 'service',
+    message: options.message ?? `The request failed (${kind}).`,
+    error: { kind, message: kind, fields: [], retry_after_secs: options.retryAfter ?? null, status: options.status ?? null, received_events: null },
+  };
+}
+
+export function makeUser(index: number, overrides: Partial<User> = {}): User {
+  return {
+    id: `u${index}`,
+    username: `reader_${index}`,
+    name: `Reader ${index}`,
+    url: null,
+    created_at: null,
+    description: `Bio of reader ${index}`,
+    location: null,
+    followers_count: 100 + index,
+    followings_count: 10,
+    favourites_count: null,
+    statuses_count: null,
+    listed_count: null,
+    media_count: null,
+    profile_image_url: null,
+    profile_banner_url: null,
+    verified: false,
+    is_blue_verified: false,
+    ...overrides,
+  };
+}
