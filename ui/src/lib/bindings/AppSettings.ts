@@ -20,4 +20,8 @@ retryAttempts: number,
 /**
  * Load avatars and images from third-party hosts (off: they learn what you read).
  */
-loadRemoteMedia: boolean, theme: ThemePreference, };
+loadRemoteMedia: boolean, theme: ThemePreference, 
+/**
+ * Save exports into this folder without asking; `None` asks each time with a save dialog.
+ */
+exportFolder: string | null, };
