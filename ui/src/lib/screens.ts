@@ -1,4 +1,5 @@
 import type { Component } from 'svelte';
+import Ask from '../features/ask/Ask.svelte';
 import Settings from '../features/settings/Settings.svelte';
 import XSearch from '../features/x/XSearch.svelte';
 import Lookups from '../features/lookups/Lookups.svelte';
@@ -18,6 +19,7 @@ export interface Screen {
 }
 
 export const screens: Screen[] = [
+  { id: 'ask', name: 'Ask', icon: 'ask', group: 'search', component: Ask },
   { id: 'x', name: 'X', icon: 'search', group: 'search', component: XSearch },
   { id: 'lookups', name: 'Lookups', icon: 'list', group: 'search', component: Lookups },
   { id: 'trends', name: 'Trends', icon: 'trend', group: 'search', component: TrendsScreen },
