@@ -17,3 +17,10 @@ describe('screenFromHash', () => {
     expect(screenFromHash('#/x?q=%23flood').id).toBe('x');
   });
 });
+
+describe('screens', () => {
+  it('lists the search screens with Ask first, and keeps X the default', () => {
+    expect(screens.filter((screen) => screen.group === 'search').map((screen) => screen.name)).toEqual(['Ask', 'X', 'Links', 'Web', 'Lookups', 'Trends']);
+    expect(defaultScreenId).toBe('x');
+  });
+});

@@ -92,8 +92,7 @@ afterEach(() => {
   performance.clearMarks();
 });
 
-// Typing through user-event is slow on a loaded machine: a generous per-test limit, not a weaker test.
-describe('Ask', { timeout: 20_000 }, () => {
+describe('Ask', () => {
   it('checks the form before sending and says what to fix under each field', async () => {
     const { calls } = backend();
     render(Ask);

@@ -48,8 +48,7 @@ const webBody = {
   wikipedia_search_results: null,
 };
 
-// Typing through user-event is slow on a loaded machine: a generous per-test limit, not a weaker test.
-describe('Links', { timeout: 20_000 }, () => {
+describe('Links', () => {
   it('finds web links with the chosen sources and groups them by source', async () => {
     const { sent } = backend(() => outcome(webBody));
     render(Links);
