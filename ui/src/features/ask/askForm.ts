@@ -78,7 +78,7 @@ export function validate(form: AskForm): Record<string, string> {
     const end = form.end.trim();
     if (start && !validDay(start)) errors.start_date = 'Use a date like 2026-03-01.';
     if (end && !validDay(end)) errors.end_date = 'Use a date like 2026-03-01.';
-    if (!start && !end) errors.start_date = 'Pick a start date, an end date or both, or choose a named range.';
+    if (!start && !end) errors.start_date = 'Pick a start or end date, or a named range.';
     if (!errors.start_date && !errors.end_date && start && end && end < start) {
       errors.end_date = 'The end date is before the start date.';
     }
