@@ -390,6 +390,22 @@ describe('Ask', () => {
     expect(await screen.findByText(/could not write an answer this time/)).toBeInTheDocument();
   });
 
+  it('shows a 429 countdown, and no empty answer or sources, when nothing was sent', async () => {
+    const { calls } = backend();
+    render(Ask);
+    await ask('flood');
+    await waitFor(() => expect(calls).toHaveLength(1));
+    calls[0]?.reject({
+      kind: 'service',
+      message: 'Too many requests.',
+      error: { kind: 'rate_limited', message: 'slow down', fields: [], retry_after_secs: 30, status: 429, received_events: null },
+    });
+    expect(await screen.findByText('You can try again in 30 s.')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Retry in 30 s' })).toBeDisabled();
+    expect(screen.queryByRole('region', { name: 'Answer' })).toBeNull();
+    expect(screen.queryByRole('tab')).toBeNull();
+  });
+
   it('focuses the question on Ctrl+K', async () => {
     backend();
     render(Ask);
