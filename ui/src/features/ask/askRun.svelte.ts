@@ -86,7 +86,13 @@ export class AskRun {
     if (!this.stoppable) return;
     this.stopRequested = true;
     // Before `started` the command has not registered the stream yet: cancel then.
-    if (this.started) await cancelStream(this.requestId).catch(() => false);
+    if (!this.started) return;
+    const stopped = await cancelStream(this.requestId).catch(() => false);
+    // False: the stream had already ended, so the answer is complete, not stopped.
+    if (!stopped) {
+      this.stopRequested = false;
+      if (this.phase === 'stopped') this.phase = 'done';
+    }
   }
 
   private reset(request: AiSearchRequest): void {
