@@ -18,7 +18,8 @@ export default defineConfig(({ mode }) => ({
     environment: 'jsdom',
     include: ['src/**/*.test.ts'],
     setupFiles: ['src/test-setup.ts'],
-    // Screens render whole in jsdom; on a shared two-core machine 5 s (the default) is too tight.
-    testTimeout: 20_000,
+    // Component tests type through user-event, which is slow on the shared 2-core builder when it
+    // is loaded: a generous time limit per test, so load alone never fails one.
+    testTimeout: 30_000,
   },
 }));

@@ -23,3 +23,10 @@ describe('screenFromHash', () => {
     expect(screens.filter((screen) => screen.hidden).map((screen) => screen.id)).toEqual(['post', 'user']);
   });
 });
+
+describe('screens', () => {
+  it('lists the search screens with Ask first, and keeps X the default', () => {
+    expect(screens.filter((screen) => screen.group === 'search').map((screen) => screen.name)).toEqual(['Ask', 'X', 'Links', 'Web', 'Lookups', 'Trends']);
+    expect(defaultScreenId).toBe('x');
+  });
+});

@@ -1,6 +1,9 @@
 import type { Component } from 'svelte';
+import Ask from '../features/ask/Ask.svelte';
 import Settings from '../features/settings/Settings.svelte';
 import XSearch from '../features/x/XSearch.svelte';
+import Links from '../features/links/Links.svelte';
+import Web from '../features/web/Web.svelte';
 import Lookups from '../features/lookups/Lookups.svelte';
 import TrendsScreen from '../features/trends/Trends.svelte';
 import Archive from '../features/archive/Archive.svelte';
@@ -25,7 +28,10 @@ export interface Screen {
 }
 
 export const screens: Screen[] = [
+  { id: 'ask', name: 'Ask', icon: 'ask', group: 'search', component: Ask },
   { id: 'x', name: 'X', icon: 'search', group: 'search', component: XSearch },
+  { id: 'links', name: 'Links', icon: 'link', group: 'search', component: Links },
+  { id: 'web', name: 'Web', icon: 'globe', group: 'search', component: Web },
   { id: 'lookups', name: 'Lookups', icon: 'list', group: 'search', component: Lookups },
   { id: 'trends', name: 'Trends', icon: 'trend', group: 'search', component: TrendsScreen },
   { id: 'history', name: 'History', icon: 'history', group: 'records', component: History },

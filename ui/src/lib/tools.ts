@@ -1,0 +1,67 @@
+/**
+ * The sources the AI searches can use, with the names people know them by and the keys their
+ * results come under (AI search answer and stream, web links answer). Order is display order.
+ */
+import type { LinkResult } from './bindings/LinkResult';
+import type { LinkScore } from './bindings/LinkScore';
+import type { Tweet } from './bindings/Tweet';
+import type { WebLinksResult } from './bindings/WebLinksResult';
+
+export interface ToolInfo {
+  /** The contract's tool name, sent in `tools`. */
+  id: string;
+  label: string;
+  /** Key of its results in the AI search answer, and the `tool` of its stream events. */
+  resultKey: string;
+  /** Key of its results in the web links answer; none for X. */
+  linksKey: keyof WebLinksResult | null;
+}
+
+export const TOOLS: ToolInfo[] = [
+  { id: 'web', label: 'Web', resultKey: 'search', linksKey: 'search_results' },
+  { id: 'twitter', label: 'X', resultKey: 'tweets', linksKey: null },
+  { id: 'hackernews', label: 'Hacker News', resultKey: 'hacker_news_search', linksKey: 'hacker_news_search_results' },
+  { id: 'reddit', label: 'Reddit', resultKey: 'reddit_search', linksKey: 'reddit_search_results' },
+  { id: 'wikipedia', label: 'Wikipedia', resultKey: 'wikipedia_search', linksKey: 'wikipedia_search_results' },
+  { id: 'youtube', label: 'YouTube', resultKey: 'youtube_search', linksKey: 'youtube_search_results' },
+  { id: 'arxiv', label: 'arXiv', resultKey: 'arxiv_search', linksKey: 'arxiv_search_results' },
+];
+
+/** The tools of the web links search: every one but X. */
+export const WEB_TOOLS = TOOLS.filter((tool) => tool.linksKey !== null);
+
+export function toolByResultKey(key: string): ToolInfo | undefined {
+  return TOOLS.find((tool) => tool.resultKey === key);
+}
+
+/** A link's host without `www.`, for the source line; empty when it is not a URL. */
+export function domainOf(link: string): string {
+  try {
+    return new URL(link).hostname.replace(/^www\./, '');
+  } catch {
+    return '';
+  }
+}
+
+/**
+ * The service's grade for a link or post. `link_scores` keys are URLs or bare post ids, and a
+ * URL may differ from the result's by a trailing slash.
+ */
+export function scoreOf(scores: Record<string, LinkScore>, key: string): LinkScore | null {
+  const exact = scores[key];
+  if (exact) return exact;
+  const trimmed = key.replace(/\/+$/, '');
+  return scores[trimmed] ?? scores[`${trimmed}/`] ?? null;
+}
+
+/** One source's results, as the source tabs show them. */
+export interface SourceTab {
+  key: string;
+  label: string;
+  links?: LinkResult[];
+  posts?: Tweet[];
+  /** Still searching: no results yet. */
+  pending?: boolean;
+  /** What to say when it has no results (default: none matched). */
+  emptyNote?: string;
+}
