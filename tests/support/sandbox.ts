@@ -67,3 +67,13 @@ export async function billed(): Promise<{ responses: { route: string; cost_usd: 
   if (!response.ok) throw new Error(`GET /__sandbox/billed answered ${response.status}`);
   return (await response.json()) as { responses: { route: string; cost_usd: string }[]; total_usd: string };
 }
+
+/** Queues faults on a route of the sandbox (see crates/sandbox/README.md, "Fault injection"). */
+export async function queueFault(route: string, fault: Record<string, unknown>): Promise<void> {
+  const response = await fetch(`${sandbox().baseUrl}/__sandbox/faults`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ route, fault }),
+  });
+  if (response.status !== 201) throw new Error(`the sandbox refused the fault: ${response.status} ${await response.text()}`);
+}
