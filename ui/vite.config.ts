@@ -18,6 +18,8 @@ export default defineConfig(({ mode }) => ({
     environment: 'jsdom',
     include: ['src/**/*.test.ts'],
     setupFiles: ['src/test-setup.ts'],
+    // The contrast test reads the colour tokens from app.css as text.
+    css: { include: [/app\.css/] },
     // Component tests type through user-event, which is slow on the shared 2-core builder when it
     // is loaded: a generous time limit per test, so load alone never fails one.
     testTimeout: 30_000,

@@ -2,6 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { render, screen } from '@testing-library/svelte';
 import userEvent from '@testing-library/user-event';
 import App from './App.svelte';
+import { screens } from './lib/screens';
 import { makePost } from './test/fixtures';
 import { mockBackend, outcome } from './test/backend';
 
@@ -25,10 +26,12 @@ async function go(hash: string) {
 describe('App', () => {
   it('opens a detail view over the screen it came from, which keeps its results and focus', async () => {
     const calls = backend();
+    // Screens load on first opening; have their code ready so the test times the app, not Vite.
+    await Promise.all(screens.filter((s) => ['x', 'post'].includes(s.id)).map((s) => s.load()));
     window.location.hash = '#/x';
     const { container } = render(App);
     const user = userEvent.setup();
-    await user.type(screen.getByRole('textbox', { name: 'Search X' }), 'flood{Enter}');
+    await user.type(await screen.findByRole('textbox', { name: 'Search X' }), 'flood{Enter}');
     const card = (await screen.findByText('second result')).closest('article') as HTMLElement;
     card.focus();
 

@@ -6,9 +6,9 @@ import type { Screen } from '../lib/screens';
 import Settings from '../features/settings/Settings.svelte';
 
 const fixtures: Screen[] = [
-  { id: 'one', name: 'One', icon: 'logo', group: 'search', component: Settings },
-  { id: 'two', name: 'Two', icon: 'logo', group: 'records', component: Settings },
-  { id: 'settings', name: 'Settings', icon: 'settings', group: 'settings', component: Settings },
+  { id: 'one', name: 'One', icon: 'logo', group: 'search', load: async () => ({ default: Settings }) },
+  { id: 'two', name: 'Two', icon: 'logo', group: 'records', load: async () => ({ default: Settings }) },
+  { id: 'settings', name: 'Settings', icon: 'settings', group: 'settings', load: async () => ({ default: Settings }) },
 ];
 
 describe('Sidebar', () => {
@@ -24,7 +24,7 @@ describe('Sidebar', () => {
   });
 
   it('leaves detail views out of the sidebar', () => {
-    render(Sidebar, { screens: [...fixtures, { id: 'post', name: 'Post', icon: 'list', group: 'search', component: Settings, hidden: true }], current: 'one' });
+    render(Sidebar, { screens: [...fixtures, { id: 'post', name: 'Post', icon: 'list', group: 'search', load: async () => ({ default: Settings }), hidden: true }], current: 'one' });
     expect(screen.queryByRole('link', { name: 'Post' })).not.toBeInTheDocument();
     expect(screen.getAllByRole('link')).toHaveLength(3);
   });

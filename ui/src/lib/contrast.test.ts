@@ -3,12 +3,9 @@
  * focus rings and borders that carry meaning. Every screen draws from these tokens, so a
  * failing pair here would fail everywhere it is used.
  */
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-
-// Vitest runs from ui/ (vite.config.ts); CSS imports are stubbed there, so read the file.
-const css = readFileSync(path.resolve(process.cwd(), 'src/app.css'), 'utf8');
+// The text of the stylesheet (vite.config.ts lets Vitest process app.css for this).
+import css from '../app.css?raw';
 
 function tokens(selector: string): Record<string, string> {
   const start = css.indexOf(`${selector} {`);

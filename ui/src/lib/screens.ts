@@ -1,16 +1,4 @@
 import type { Component } from 'svelte';
-import Ask from '../features/ask/Ask.svelte';
-import Settings from '../features/settings/Settings.svelte';
-import XSearch from '../features/x/XSearch.svelte';
-import Links from '../features/links/Links.svelte';
-import Web from '../features/web/Web.svelte';
-import Lookups from '../features/lookups/Lookups.svelte';
-import TrendsScreen from '../features/trends/Trends.svelte';
-import Archive from '../features/archive/Archive.svelte';
-import History from '../features/history/History.svelte';
-import Spend from '../features/spend/Spend.svelte';
-import PostView from '../features/post/PostView.svelte';
-import UserView from '../features/user/UserView.svelte';
 import type { IconName } from '../components/icons';
 
 /** A screen in the sidebar. Only screens that work are listed: later features add theirs here. */
@@ -19,7 +7,8 @@ export interface Screen {
   name: string;
   icon: IconName;
   group: 'search' | 'records' | 'settings';
-  component: Component;
+  /** Loads the screen's code when it is first opened: only the shell and one screen load at start. */
+  load: () => Promise<{ default: Component }>;
   /**
    * A detail view (a post, an account), opened from results rather than from the sidebar: not
    * listed there, shown over the screen it was opened from, which keeps its place behind it.
@@ -28,18 +17,18 @@ export interface Screen {
 }
 
 export const screens: Screen[] = [
-  { id: 'ask', name: 'Ask', icon: 'ask', group: 'search', component: Ask },
-  { id: 'x', name: 'X', icon: 'search', group: 'search', component: XSearch },
-  { id: 'links', name: 'Links', icon: 'link', group: 'search', component: Links },
-  { id: 'web', name: 'Web', icon: 'globe', group: 'search', component: Web },
-  { id: 'lookups', name: 'Lookups', icon: 'list', group: 'search', component: Lookups },
-  { id: 'trends', name: 'Trends', icon: 'trend', group: 'search', component: TrendsScreen },
-  { id: 'history', name: 'History', icon: 'history', group: 'records', component: History },
-  { id: 'archive', name: 'Archive', icon: 'archive', group: 'records', component: Archive },
-  { id: 'spend', name: 'Spend', icon: 'spend', group: 'records', component: Spend },
-  { id: 'settings', name: 'Settings', icon: 'settings', group: 'settings', component: Settings },
-  { id: 'post', name: 'Post', icon: 'list', group: 'search', component: PostView, hidden: true },
-  { id: 'user', name: 'Account', icon: 'list', group: 'search', component: UserView, hidden: true },
+  { id: 'ask', name: 'Ask', icon: 'ask', group: 'search', load: () => import('../features/ask/Ask.svelte') },
+  { id: 'x', name: 'X', icon: 'search', group: 'search', load: () => import('../features/x/XSearch.svelte') },
+  { id: 'links', name: 'Links', icon: 'link', group: 'search', load: () => import('../features/links/Links.svelte') },
+  { id: 'web', name: 'Web', icon: 'globe', group: 'search', load: () => import('../features/web/Web.svelte') },
+  { id: 'lookups', name: 'Lookups', icon: 'list', group: 'search', load: () => import('../features/lookups/Lookups.svelte') },
+  { id: 'trends', name: 'Trends', icon: 'trend', group: 'search', load: () => import('../features/trends/Trends.svelte') },
+  { id: 'history', name: 'History', icon: 'history', group: 'records', load: () => import('../features/history/History.svelte') },
+  { id: 'archive', name: 'Archive', icon: 'archive', group: 'records', load: () => import('../features/archive/Archive.svelte') },
+  { id: 'spend', name: 'Spend', icon: 'spend', group: 'records', load: () => import('../features/spend/Spend.svelte') },
+  { id: 'settings', name: 'Settings', icon: 'settings', group: 'settings', load: () => import('../features/settings/Settings.svelte') },
+  { id: 'post', name: 'Post', icon: 'list', group: 'search', load: () => import('../features/post/PostView.svelte'), hidden: true },
+  { id: 'user', name: 'Account', icon: 'list', group: 'search', load: () => import('../features/user/UserView.svelte'), hidden: true },
 ];
 
 export const groupNames: Record<Screen['group'], string> = {
