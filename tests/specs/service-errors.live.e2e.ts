@@ -32,14 +32,15 @@ describe('service errors, with a key', () => {
   });
 
   it('counts down a 429 before Retry, then the retry goes through', async () => {
-    await queueFault('/twitter', { type: 'status', status: 429, headers: { 'Retry-After': '3' } });
+    // Longer than the client waits by itself (10 s), so the wait is handed to the user to count down.
+    await queueFault('/twitter', { type: 'status', status: 429, headers: { 'Retry-After': '12' } });
     await $('#x-query').setValue('rain');
     await browser.keys(['Enter']);
     await expect($('p*=You can try again in')).toBeDisplayed({ wait: 20_000 });
     const retry = $('button*=Retry');
     await expect(retry).toBeDisabled();
     await screenshotBothThemes('x-search-429');
-    await browser.waitUntil(async () => (await retry.getText()) === 'Retry', { timeout: 10_000, timeoutMsg: 'The countdown never ended' });
+    await browser.waitUntil(async () => (await retry.getText()) === 'Retry', { timeout: 20_000, timeoutMsg: 'The countdown never ended' });
     const before = (await billed()).responses.length;
     await retry.click();
     await $('article.post').waitForDisplayed({ timeout: 30_000 });

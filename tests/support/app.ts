@@ -28,11 +28,13 @@ export function isolatedEnvironment(): { root: string; env: NodeJS.ProcessEnv } 
     XDG_CONFIG_HOME: path.join(root, 'config'),
     XDG_CACHE_HOME: path.join(root, 'cache'),
     XDG_STATE_HOME: path.join(root, 'state'),
+    // The webview keeps its local storage here (the welcome's "answered" flag among it).
+    XDG_DATA_HOME: path.join(root, 'share'),
     SIGHTLINE_DATA_DIR: path.join(root, 'data'),
   };
   Object.values(dirs).forEach((dir) => mkdirSync(dir, { recursive: true }));
-  // XDG_DATA_HOME and XDG_RUNTIME_DIR stay as scripts/with-keyring.sh set them: the keyring
-  // daemon of this test session lives there.
+  // XDG_RUNTIME_DIR and the D-Bus address stay as scripts/with-keyring.sh set them: the keyring
+  // daemon of this test session is reached through them.
   return { root, env: { ...process.env, ...dirs } };
 }
 
