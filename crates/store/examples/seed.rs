@@ -149,7 +149,11 @@ fn parse_args() -> Result<Args, String> {
                     .parse()
                     .map_err(|e| format!("--history: {e}"))?
             }
-            "--days" => days = value("--days")?.parse().map_err(|e| format!("--days: {e}"))?,
+            "--days" => {
+                days = value("--days")?
+                    .parse()
+                    .map_err(|e| format!("--days: {e}"))?
+            }
             "--mode" => mode = value("--mode")?,
             "-h" | "--help" => return Err(String::new()),
             other if other.starts_with("--") => return Err(format!("unknown option {other}")),
@@ -210,10 +214,14 @@ fn params(rng: &mut Rng, op: &Operation, units: u64) -> String {
             serde_json::json!({ "user": user })
         }
         "twitter_trends" => serde_json::json!({ "woeid": 1, "count": units }),
-        "ai_search" => serde_json::json!({ "prompt": format!("What is new about {topic}?"), "tools": ["web", "twitter"] }),
+        "ai_search" => {
+            serde_json::json!({ "prompt": format!("What is new about {topic}?"), "tools": ["web", "twitter"] })
+        }
         "links_web" | "links_twitter" => serde_json::json!({ "prompt": topic, "count": 10 }),
         "web_search" => serde_json::json!({ "query": topic, "num": 10 }),
-        "web_crawl" => serde_json::json!({ "url": format!("https://example.org/{}", topic.replace(' ', "-")) }),
+        "web_crawl" => {
+            serde_json::json!({ "url": format!("https://example.org/{}", topic.replace(' ', "-")) })
+        }
         _ => serde_json::json!({ "query": topic }),
     };
     value.to_string()
