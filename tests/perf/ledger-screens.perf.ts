@@ -145,6 +145,48 @@ function rowsOf(series: Series[]): string[][] {
   );
 }
 
+/**
+ * The same commands the screen sends, called from the page through Tauri's IPC without
+ * rendering anything: how much of a figure is the back end (query + IPC) and how much the page.
+ * Each call set runs `runs` times; returns ms per set.
+ */
+async function commandTimes(calls: [string, Record<string, unknown>][], runs: number): Promise<number[]> {
+  const result = await browser.executeAsync(
+    (list: { command: string; args: Record<string, unknown> }[], count: number, done: (value: unknown) => void) => {
+      const ipc = (window as unknown as { __TAURI_INTERNALS__?: { invoke: (cmd: string, args: unknown) => Promise<unknown> } })
+        .__TAURI_INTERNALS__;
+      if (!ipc) {
+        done({ error: 'no Tauri IPC in this page' });
+        return;
+      }
+      const times: number[] = [];
+      const once = async () => {
+        const start = performance.now();
+        await Promise.all(list.map(({ command, args }) => ipc.invoke(command, args)));
+        times.push(performance.now() - start);
+      };
+      (async () => {
+        for (let run = 0; run < count; run += 1) await once();
+      })().then(
+        () => done(times),
+        (error: unknown) => done({ error: String(error) }),
+      );
+    },
+    calls.map(([command, args]) => ({ command, args })),
+    runs,
+  );
+  if (!Array.isArray(result)) throw new Error((result as { error: string }).error);
+  return result as number[];
+}
+
+/** `YYYY-MM-DD` of a local day, `offset` days from today (as the Spend screen's localDay). */
+function localDay(offset = 0): string {
+  const now = new Date();
+  const day = new Date(now.getFullYear(), now.getMonth(), now.getDate() + offset);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${day.getFullYear()}-${pad(day.getMonth() + 1)}-${pad(day.getDate())}`;
+}
+
 describe('ledger screens with a large database', () => {
   const history: Series = { label: 'History (100,000 rows): click', runs: [] };
   const spendFirst: Series = { label: 'Spend: click → totals + 30-day chart', runs: [] };
@@ -184,6 +226,32 @@ describe('ledger screens with a large database', () => {
     }
   });
 
+  const commands: { label: string; times: number[] }[] = [];
+
+  it('the same commands without rendering (back end + IPC)', async () => {
+    const year: [string, Record<string, unknown>][] = [
+      ['spend_totals', {}],
+      ['spend_by_day', { first: localDay(-364), last: localDay() }],
+      ['spend_breakdown', { dimension: 'operation', first: localDay(-364), last: localDay() }],
+      ['spend_breakdown', { dimension: 'key_label', first: localDay(-364), last: localDay() }],
+      ['learned_rates', {}],
+    ];
+    const month: [string, Record<string, unknown>][] = year.map(([command, args]) => [
+      command,
+      'first' in args ? { ...args, first: localDay(-29) } : args,
+    ]);
+    const sets: [string, [string, Record<string, unknown>][]][] = [
+      ['history_list, first page of 200 + count', [['history_list', { query: { limit: 200, offset: 0 } }]]],
+      ['Spend, 30 days: the 5 commands in parallel', month],
+      ['Spend, 365 days: the 5 commands in parallel', year],
+      ...year.map(([command, args]): [string, [string, Record<string, unknown>][]] => [
+        `  365 days: ${command}${typeof args.dimension === 'string' ? ` (${args.dimension})` : ''} alone`,
+        [[command, args]],
+      ]),
+    ];
+    for (const [label, calls] of sets) commands.push({ label, times: await commandTimes(calls, RUNS) });
+  });
+
   after(async () => {
     const series = [history, spendFirst, spendYear];
     const voided = series.flatMap((s) => [...(s.cold ? [s.cold] : []), ...s.runs]).filter((t) => t.readyBeforeAction).length;
@@ -194,8 +262,17 @@ describe('ledger screens with a large database', () => {
       `after launch (opens the database); then ${RUNS} runs, leaving for the X screen in between.`,
       '',
       table(['measure (ms)', 'cold', 'median', 'min', 'max', 'runs'], rowsOf(series)),
+      '',
+      'The same commands called from the page through IPC, nothing rendered (ms per set):',
+      table(
+        ['commands', 'median', 'min', 'max', 'runs'],
+        commands.map(({ label, times }) => {
+          const ordered = sorted(times);
+          return [label, ms(median(times)), ms(ordered[0] ?? Number.NaN), ms(ordered.at(-1) ?? Number.NaN), String(times.length)];
+        }),
+      ),
       ...(voided > 0 ? ['', `WARNING: ${voided} measurement(s) found the content already present before the action.`] : []),
     ].join('\n');
-    report('ledger-screens', text, { historyCount, yearBars, runs: RUNS, series });
+    report('ledger-screens', text, { historyCount, yearBars, runs: RUNS, series, commands });
   });
 });
