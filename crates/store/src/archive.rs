@@ -244,67 +244,128 @@ pub(crate) fn fts_match_expression(input: &str) -> Option<String> {
     (!terms.is_empty()).then(|| terms.join(" "))
 }
 
-/// Posts per multi-row statement: one statement per chunk instead of two per post is what
-/// makes large pages cheap to archive (20 parameters a post, far below SQLite's limit).
-const POST_CHUNK: usize = 100;
+/// Posts per multi-row statement: 20 parameters a post, under SQLite's 32,766.
+const POST_CHUNK: usize = 1_600;
 
+/// Sightings per multi-row statement (two parameters a row).
+const SIGHTING_CHUNK: usize = 1_000;
+
+const POST_COLUMNS_IN: &str = "id, conversation_id, author_id, author_username, author_name, \
+    author_verified, text, lang, created_at, like_count, retweet_count, reply_count, \
+    quote_count, view_count, bookmark_count, hashtags, url, raw_json";
+
+/// The latest copy of a post wins (metrics, raw record); a value missing from it keeps the
+/// known one.
+const POST_UPSERT: &str = " ON CONFLICT (id) DO UPDATE SET
+    conversation_id = excluded.conversation_id, author_id = excluded.author_id,
+    author_username = excluded.author_username, author_name = excluded.author_name,
+    author_verified = excluded.author_verified, text = excluded.text,
+    lang = excluded.lang, created_at = excluded.created_at,
+    like_count = excluded.like_count, retweet_count = excluded.retweet_count,
+    reply_count = excluded.reply_count, quote_count = excluded.quote_count,
+    view_count = COALESCE(excluded.view_count, view_count),
+    bookmark_count = excluded.bookmark_count, hashtags = excluded.hashtags,
+    url = COALESCE(excluded.url, url), raw_json = excluded.raw_json,
+    first_seen = min(first_seen, excluded.first_seen),
+    last_seen = max(last_seen, excluded.last_seen)";
+
+/// `INSERT INTO <table> (<columns>) VALUES (...), ...` for a chunk of posts; `extra` are
+/// the values of the trailing columns, bound for every row.
+fn push_post_values<'a>(sql: &mut QueryBuilder<'a, Sqlite>, chunk: &'a [NewPost], extra: &[i64]) {
+    sql.push_values(chunk, |mut row, p| {
+        row.push_bind(p.id.as_str())
+            .push_bind(p.conversation_id.as_deref())
+            .push_bind(p.author_id.as_deref())
+            .push_bind(p.author_username.as_str())
+            .push_bind(p.author_name.as_str())
+            .push_bind(p.author_verified)
+            .push_bind(p.text.as_str())
+            .push_bind(p.lang.as_deref())
+            .push_bind(to_ms(p.created_at))
+            .push_bind(p.like_count)
+            .push_bind(p.retweet_count)
+            .push_bind(p.reply_count)
+            .push_bind(p.quote_count)
+            .push_bind(p.view_count)
+            .push_bind(p.bookmark_count)
+            .push_bind(join_hashtags(&p.hashtags))
+            .push_bind(p.url.as_deref())
+            .push_bind(p.raw_json.as_str());
+        for value in extra {
+            row.push_bind(*value);
+        }
+    });
+}
+
+/// Upserts posts (new ones are indexed for full-text search by the `posts_fts_insert`
+/// trigger) and, for a request, records that it found them.
+///
+/// The upsert is one statement whatever the batch size, because FTS5 writes the terms it
+/// holds in memory out as a new index segment whenever a statement opens a savepoint: one
+/// statement per 100 posts made one segment per 100 posts, and then paid to merge them
+/// (half the cost of an import). Up to [`POST_CHUNK`] posts go straight in; a larger batch is
+/// first copied into a temporary table in chunks (no index, no trigger), then upserted from
+/// it in one statement, in order, so a post repeated in the batch ends as its last copy.
 pub(crate) async fn write_posts(
     conn: &mut SqliteConnection,
     history_id: Option<i64>,
     seen_at: i64,
     posts: &[NewPost],
 ) -> Result<()> {
-    for chunk in posts.chunks(POST_CHUNK) {
-        let mut sql = QueryBuilder::<Sqlite>::new(
-            "INSERT INTO posts (id, conversation_id, author_id, author_username, author_name,
-                 author_verified, text, lang, created_at, like_count, retweet_count, reply_count,
-                 quote_count, view_count, bookmark_count, hashtags, url, raw_json, first_seen,
-                 last_seen) ",
-        );
-        sql.push_values(chunk, |mut row, p| {
-            row.push_bind(&p.id)
-                .push_bind(&p.conversation_id)
-                .push_bind(&p.author_id)
-                .push_bind(&p.author_username)
-                .push_bind(&p.author_name)
-                .push_bind(p.author_verified)
-                .push_bind(&p.text)
-                .push_bind(&p.lang)
-                .push_bind(to_ms(p.created_at))
-                .push_bind(p.like_count)
-                .push_bind(p.retweet_count)
-                .push_bind(p.reply_count)
-                .push_bind(p.quote_count)
-                .push_bind(p.view_count)
-                .push_bind(p.bookmark_count)
-                .push_bind(join_hashtags(&p.hashtags))
-                .push_bind(&p.url)
-                .push_bind(&p.raw_json)
-                .push_bind(seen_at)
-                .push_bind(seen_at);
-        });
-        // The latest copy wins (metrics, raw record); a value missing from it keeps the known one.
-        sql.push(
-            " ON CONFLICT (id) DO UPDATE SET
-                 conversation_id = excluded.conversation_id, author_id = excluded.author_id,
-                 author_username = excluded.author_username, author_name = excluded.author_name,
-                 author_verified = excluded.author_verified, text = excluded.text,
-                 lang = excluded.lang, created_at = excluded.created_at,
-                 like_count = excluded.like_count, retweet_count = excluded.retweet_count,
-                 reply_count = excluded.reply_count, quote_count = excluded.quote_count,
-                 view_count = COALESCE(excluded.view_count, view_count),
-                 bookmark_count = excluded.bookmark_count, hashtags = excluded.hashtags,
-                 url = COALESCE(excluded.url, url), raw_json = excluded.raw_json,
-                 first_seen = min(first_seen, excluded.first_seen),
-                 last_seen = max(last_seen, excluded.last_seen)
-             RETURNING pk",
-        );
-        let pks: Vec<i64> = sql.build_query_scalar().fetch_all(&mut *conn).await?;
-        if let Some(history_id) = history_id {
+    if posts.is_empty() {
+        return Ok(());
+    }
+    let returning = if history_id.is_some() {
+        " RETURNING pk"
+    } else {
+        ""
+    };
+    let mut sql;
+    if posts.len() <= POST_CHUNK {
+        sql = QueryBuilder::<Sqlite>::new(format!(
+            "INSERT INTO posts ({POST_COLUMNS_IN}, first_seen, last_seen) "
+        ));
+        push_post_values(&mut sql, posts, &[seen_at, seen_at]);
+    } else {
+        sqlx::query(&format!(
+            "CREATE TEMP TABLE IF NOT EXISTS post_stage (seq INTEGER PRIMARY KEY, {POST_COLUMNS_IN})"
+        ))
+        .execute(&mut *conn)
+        .await?;
+        for chunk in posts.chunks(POST_CHUNK) {
+            let mut stage = QueryBuilder::<Sqlite>::new(format!(
+                "INSERT INTO temp.post_stage ({POST_COLUMNS_IN}) "
+            ));
+            push_post_values(&mut stage, chunk, &[]);
+            stage.build().execute(&mut *conn).await?;
+        }
+        sql = QueryBuilder::<Sqlite>::new(format!(
+            "INSERT INTO posts ({POST_COLUMNS_IN}, first_seen, last_seen)
+             SELECT {POST_COLUMNS_IN}, "
+        ));
+        sql.push_bind(seen_at)
+            .push(", ")
+            .push_bind(seen_at)
+            .push(" FROM temp.post_stage WHERE true ORDER BY seq");
+    }
+    sql.push(POST_UPSERT).push(returning);
+    let pks: Vec<i64> = if history_id.is_some() {
+        sql.build_query_scalar().fetch_all(&mut *conn).await?
+    } else {
+        sql.build().execute(&mut *conn).await?;
+        Vec::new()
+    };
+    if posts.len() > POST_CHUNK {
+        sqlx::query("DELETE FROM temp.post_stage")
+            .execute(&mut *conn)
+            .await?;
+    }
+    if let Some(history_id) = history_id {
+        for chunk in pks.chunks(SIGHTING_CHUNK) {
             let mut sql = QueryBuilder::<Sqlite>::new(
                 "INSERT OR IGNORE INTO post_sightings (post_pk, history_id) ",
             );
-            sql.push_values(&pks, |mut row, pk| {
+            sql.push_values(chunk, |mut row, pk| {
                 row.push_bind(*pk).push_bind(history_id);
             });
             sql.build().execute(&mut *conn).await?;
@@ -794,29 +855,66 @@ pub(crate) mod tests {
 
     #[tokio::test]
     async fn large_pages_with_repeated_posts_are_archived_across_chunks() {
-        let (store, _dir) = temp_store().await;
-        let mut posts: Vec<NewPost> = (0..250)
-            .map(|i| post(&format!("p{i}"), &format!("page post {i}"), day(1)))
-            .collect();
-        // The same post twice in one page (and across a chunk boundary): the later copy wins.
-        let mut repeat = post("p5", "page post 5", day(1));
-        repeat.like_count = 77;
-        posts.insert(120, repeat);
-        let mut r = record("big", day(2));
-        r.posts = posts;
-        let h = store.record_request(&r).await.unwrap().history_id();
-        assert_eq!(store.posts_count(&PostQuery::default()).await.unwrap(), 250);
-        let found = PostQuery {
-            history_id: Some(h),
-            ..Default::default()
-        };
-        assert_eq!(store.posts_count(&found).await.unwrap(), 250);
-        assert_eq!(store.post("p5").await.unwrap().unwrap().like_count, 77);
-        let search = PostQuery {
-            text: Some("page".into()),
-            ..Default::default()
-        };
-        assert_eq!(store.posts_count(&search).await.unwrap(), 250);
+        // A page, and batches big enough to be staged through the temporary table.
+        for n in [250, POST_CHUNK + 1, 2 * POST_CHUNK + 7] {
+            for via_request in [true, false] {
+                let (store, _dir) = temp_store().await;
+                let mut posts: Vec<NewPost> = (0..n)
+                    .map(|i| post(&format!("p{i}"), &format!("page post {i}"), day(1)))
+                    .collect();
+                // The same post again later in the batch (across a chunk boundary), with new
+                // text and metrics and without a view count or address: the later copy wins,
+                // the known view count and address stay.
+                let mut repeat = post("p5", "edited words", day(1));
+                repeat.like_count = 77;
+                repeat.view_count = None;
+                repeat.url = None;
+                posts.insert(n - 3, repeat);
+                let h = if via_request {
+                    let mut r = record("big", day(2));
+                    r.posts = posts;
+                    Some(store.record_request(&r).await.unwrap().history_id())
+                } else {
+                    store.archive_posts(day(2), &posts).await.unwrap();
+                    None
+                };
+                let all = store.posts_count(&PostQuery::default()).await.unwrap();
+                assert_eq!(all, n as i64);
+                if let Some(h) = h {
+                    let found = PostQuery {
+                        history_id: Some(h),
+                        ..Default::default()
+                    };
+                    assert_eq!(store.posts_count(&found).await.unwrap(), n as i64);
+                }
+                let p5 = store.post("p5").await.unwrap().unwrap();
+                assert_eq!((p5.like_count, p5.text.as_str()), (77, "edited words"));
+                assert_eq!(p5.view_count, Some(1000));
+                assert_eq!(p5.url.as_deref(), Some("https://x.com/ada/status/p5"));
+                let search = |text: &str| PostQuery {
+                    text: Some(text.into()),
+                    ..Default::default()
+                };
+                assert_eq!(
+                    store.posts_count(&search("page")).await.unwrap(),
+                    n as i64 - 1
+                );
+                assert_eq!(ids(store.posts(&search("edited")).await.unwrap()), ["p5"]);
+                sqlx::query("INSERT INTO posts_fts (posts_fts) VALUES ('integrity-check')")
+                    .execute(&store.pool)
+                    .await
+                    .unwrap();
+                // The staging table is left empty for the next batch.
+                store
+                    .archive_posts(day(3), &[post("later", "later", day(3))])
+                    .await
+                    .unwrap();
+                assert_eq!(
+                    store.posts_count(&PostQuery::default()).await.unwrap(),
+                    all + 1
+                );
+            }
+        }
     }
 
     #[tokio::test]
