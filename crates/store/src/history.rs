@@ -348,12 +348,17 @@ impl Store {
     /// The history list, newest first, filtered.
     pub async fn history(&self, query: &HistoryQuery) -> Result<Vec<HistoryEntry>> {
         let plan = self.text_plan(query).await?;
-        let mut sql = QueryBuilder::<Sqlite>::new(format!("SELECT {HISTORY_COLUMNS}"));
+        // The page's ids first (sorting only the sort key and id), then its rows: building
+        // and sorting whole rows of every candidate cost more than finding them.
+        let mut sql = QueryBuilder::<Sqlite>::new(format!(
+            "SELECT {HISTORY_COLUMNS} FROM history h WHERE h.id IN (SELECT h.id"
+        ));
         push_history_filters(&mut sql, query, plan);
         sql.push(" ORDER BY h.started_at DESC, h.id DESC LIMIT ");
         sql.push_bind(i64::from(if query.limit == 0 { 100 } else { query.limit }));
         sql.push(" OFFSET ");
         sql.push_bind(i64::from(query.offset));
+        sql.push(") ORDER BY h.started_at DESC, h.id DESC");
         let rows = sql.build().fetch_all(&self.pool).await?;
         rows.iter().map(entry_from_row).collect()
     }
@@ -634,23 +639,20 @@ enum TextPlan {
     Index(String),
 }
 
-/// The FTS5 expression for rows of `history_fts` that hold every trigram of `text`: windows
-/// of three characters every three characters (plus the last one), each quoted so any
-/// character is literal. FTS5 folds their case as it folded the index. `None` below three
-/// characters, which a trigram index cannot narrow.
+/// The FTS5 expression for rows of `history_fts` that hold every trigram of `text` (each
+/// quoted, so any character is literal; FTS5 folds their case as it folded the index).
+/// `None` below three characters, which a trigram index cannot narrow.
 fn trigram_expression(text: &str) -> Option<String> {
     let chars: Vec<char> = text.chars().collect();
-    let last = chars.len().checked_sub(3)?;
-    let mut starts: Vec<usize> = (0..=last).step_by(3).collect();
-    if starts.last() != Some(&last) {
-        starts.push(last);
+    if chars.len() < 3 {
+        return None;
     }
-    let terms: Vec<String> = starts
-        .into_iter()
-        .map(|i| {
-            let window: String = chars[i..i + 3].iter().collect();
-            format!("\"{}\"", window.replace('"', "\"\""))
-        })
+    let mut seen = std::collections::HashSet::new();
+    let terms: Vec<String> = chars
+        .windows(3)
+        .map(|w| w.iter().collect::<String>())
+        .filter(|w| seen.insert(w.clone()))
+        .map(|w| format!("\"{}\"", w.replace('"', "\"\"")))
         .collect();
     Some(terms.join(" AND "))
 }
@@ -1103,9 +1105,10 @@ pub(crate) mod tests {
         assert_eq!(trigram_expression("ab"), None);
         assert_eq!(trigram_expression("abc").unwrap(), r#""abc""#);
         assert_eq!(trigram_expression("abcd").unwrap(), r#""abc" AND "bcd""#);
+        assert_eq!(trigram_expression("aaaa").unwrap(), r#""aaa""#);
         assert_eq!(
-            trigram_expression(r#"a"b%_cdé"#).unwrap(),
-            r#""a""b" AND "%_c" AND "cdé""#
+            trigram_expression(r#"a"b%_é"#).unwrap(),
+            r#""a""b" AND """b%" AND "b%_" AND "%_é""#
         );
     }
 
