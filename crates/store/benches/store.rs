@@ -355,7 +355,7 @@ where
     F: FnMut() -> Fut,
     Fut: std::future::Future<Output = T>,
 {
-    // The first call runs cold (statement cache, page cache, spend day cache): report it apart.
+    // The first call runs cold (statement cache, page cache): report it apart.
     let first = Instant::now();
     let _ = std::hint::black_box(f().await);
     let first = first.elapsed();

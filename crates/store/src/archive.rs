@@ -244,67 +244,128 @@ pub(crate) fn fts_match_expression(input: &str) -> Option<String> {
     (!terms.is_empty()).then(|| terms.join(" "))
 }
 
-/// Posts per multi-row statement: one statement per chunk instead of two per post is what
-/// makes large pages cheap to archive (20 parameters a post, far below SQLite's limit).
-const POST_CHUNK: usize = 100;
+/// Posts per multi-row statement: 20 parameters a post, under SQLite's 32,766.
+const POST_CHUNK: usize = 1_600;
 
+/// Sightings per multi-row statement (two parameters a row).
+const SIGHTING_CHUNK: usize = 1_000;
+
+const POST_COLUMNS_IN: &str = "id, conversation_id, author_id, author_username, author_name, \
+    author_verified, text, lang, created_at, like_count, retweet_count, reply_count, \
+    quote_count, view_count, bookmark_count, hashtags, url, raw_json";
+
+/// The latest copy of a post wins (metrics, raw record); a value missing from it keeps the
+/// known one.
+const POST_UPSERT: &str = " ON CONFLICT (id) DO UPDATE SET
+    conversation_id = excluded.conversation_id, author_id = excluded.author_id,
+    author_username = excluded.author_username, author_name = excluded.author_name,
+    author_verified = excluded.author_verified, text = excluded.text,
+    lang = excluded.lang, created_at = excluded.created_at,
+    like_count = excluded.like_count, retweet_count = excluded.retweet_count,
+    reply_count = excluded.reply_count, quote_count = excluded.quote_count,
+    view_count = COALESCE(excluded.view_count, view_count),
+    bookmark_count = excluded.bookmark_count, hashtags = excluded.hashtags,
+    url = COALESCE(excluded.url, url), raw_json = excluded.raw_json,
+    first_seen = min(first_seen, excluded.first_seen),
+    last_seen = max(last_seen, excluded.last_seen)";
+
+/// `INSERT INTO <table> (<columns>) VALUES (...), ...` for a chunk of posts; `extra` are
+/// the values of the trailing columns, bound for every row.
+fn push_post_values<'a>(sql: &mut QueryBuilder<'a, Sqlite>, chunk: &'a [NewPost], extra: &[i64]) {
+    sql.push_values(chunk, |mut row, p| {
+        row.push_bind(p.id.as_str())
+            .push_bind(p.conversation_id.as_deref())
+            .push_bind(p.author_id.as_deref())
+            .push_bind(p.author_username.as_str())
+            .push_bind(p.author_name.as_str())
+            .push_bind(p.author_verified)
+            .push_bind(p.text.as_str())
+            .push_bind(p.lang.as_deref())
+            .push_bind(to_ms(p.created_at))
+            .push_bind(p.like_count)
+            .push_bind(p.retweet_count)
+            .push_bind(p.reply_count)
+            .push_bind(p.quote_count)
+            .push_bind(p.view_count)
+            .push_bind(p.bookmark_count)
+            .push_bind(join_hashtags(&p.hashtags))
+            .push_bind(p.url.as_deref())
+            .push_bind(p.raw_json.as_str());
+        for value in extra {
+            row.push_bind(*value);
+        }
+    });
+}
+
+/// Upserts posts (new ones are indexed for full-text search by the `posts_fts_insert`
+/// trigger) and, for a request, records that it found them.
+///
+/// The upsert is one statement whatever the batch size, because FTS5 writes the terms it
+/// holds in memory out as a new index segment whenever a statement opens a savepoint: one
+/// statement per 100 posts made one segment per 100 posts, and then paid to merge them
+/// (half the cost of an import). Up to [`POST_CHUNK`] posts go straight in; a larger batch is
+/// first copied into a temporary table in chunks (no index, no trigger), then upserted from
+/// it in one statement, in order, so a post repeated in the batch ends as its last copy.
 pub(crate) async fn write_posts(
     conn: &mut SqliteConnection,
     history_id: Option<i64>,
     seen_at: i64,
     posts: &[NewPost],
 ) -> Result<()> {
-    for chunk in posts.chunks(POST_CHUNK) {
-        let mut sql = QueryBuilder::<Sqlite>::new(
-            "INSERT INTO posts (id, conversation_id, author_id, author_username, author_name,
-                 author_verified, text, lang, created_at, like_count, retweet_count, reply_count,
-                 quote_count, view_count, bookmark_count, hashtags, url, raw_json, first_seen,
-                 last_seen) ",
-        );
-        sql.push_values(chunk, |mut row, p| {
-            row.push_bind(&p.id)
-                .push_bind(&p.conversation_id)
-                .push_bind(&p.author_id)
-                .push_bind(&p.author_username)
-                .push_bind(&p.author_name)
-                .push_bind(p.author_verified)
-                .push_bind(&p.text)
-                .push_bind(&p.lang)
-                .push_bind(to_ms(p.created_at))
-                .push_bind(p.like_count)
-                .push_bind(p.retweet_count)
-                .push_bind(p.reply_count)
-                .push_bind(p.quote_count)
-                .push_bind(p.view_count)
-                .push_bind(p.bookmark_count)
-                .push_bind(join_hashtags(&p.hashtags))
-                .push_bind(&p.url)
-                .push_bind(&p.raw_json)
-                .push_bind(seen_at)
-                .push_bind(seen_at);
-        });
-        // The latest copy wins (metrics, raw record); a value missing from it keeps the known one.
-        sql.push(
-            " ON CONFLICT (id) DO UPDATE SET
-                 conversation_id = excluded.conversation_id, author_id = excluded.author_id,
-                 author_username = excluded.author_username, author_name = excluded.author_name,
-                 author_verified = excluded.author_verified, text = excluded.text,
-                 lang = excluded.lang, created_at = excluded.created_at,
-                 like_count = excluded.like_count, retweet_count = excluded.retweet_count,
-                 reply_count = excluded.reply_count, quote_count = excluded.quote_count,
-                 view_count = COALESCE(excluded.view_count, view_count),
-                 bookmark_count = excluded.bookmark_count, hashtags = excluded.hashtags,
-                 url = COALESCE(excluded.url, url), raw_json = excluded.raw_json,
-                 first_seen = min(first_seen, excluded.first_seen),
-                 last_seen = max(last_seen, excluded.last_seen)
-             RETURNING pk",
-        );
-        let pks: Vec<i64> = sql.build_query_scalar().fetch_all(&mut *conn).await?;
-        if let Some(history_id) = history_id {
+    if posts.is_empty() {
+        return Ok(());
+    }
+    let returning = if history_id.is_some() {
+        " RETURNING pk"
+    } else {
+        ""
+    };
+    let mut sql;
+    if posts.len() <= POST_CHUNK {
+        sql = QueryBuilder::<Sqlite>::new(format!(
+            "INSERT INTO posts ({POST_COLUMNS_IN}, first_seen, last_seen) "
+        ));
+        push_post_values(&mut sql, posts, &[seen_at, seen_at]);
+    } else {
+        sqlx::query(&format!(
+            "CREATE TEMP TABLE IF NOT EXISTS post_stage (seq INTEGER PRIMARY KEY, {POST_COLUMNS_IN})"
+        ))
+        .execute(&mut *conn)
+        .await?;
+        for chunk in posts.chunks(POST_CHUNK) {
+            let mut stage = QueryBuilder::<Sqlite>::new(format!(
+                "INSERT INTO temp.post_stage ({POST_COLUMNS_IN}) "
+            ));
+            push_post_values(&mut stage, chunk, &[]);
+            stage.build().execute(&mut *conn).await?;
+        }
+        sql = QueryBuilder::<Sqlite>::new(format!(
+            "INSERT INTO posts ({POST_COLUMNS_IN}, first_seen, last_seen)
+             SELECT {POST_COLUMNS_IN}, "
+        ));
+        sql.push_bind(seen_at)
+            .push(", ")
+            .push_bind(seen_at)
+            .push(" FROM temp.post_stage WHERE true ORDER BY seq");
+    }
+    sql.push(POST_UPSERT).push(returning);
+    let pks: Vec<i64> = if history_id.is_some() {
+        sql.build_query_scalar().fetch_all(&mut *conn).await?
+    } else {
+        sql.build().execute(&mut *conn).await?;
+        Vec::new()
+    };
+    if posts.len() > POST_CHUNK {
+        sqlx::query("DELETE FROM temp.post_stage")
+            .execute(&mut *conn)
+            .await?;
+    }
+    if let Some(history_id) = history_id {
+        for chunk in pks.chunks(SIGHTING_CHUNK) {
             let mut sql = QueryBuilder::<Sqlite>::new(
                 "INSERT OR IGNORE INTO post_sightings (post_pk, history_id) ",
             );
-            sql.push_values(&pks, |mut row, pk| {
+            sql.push_values(chunk, |mut row, pk| {
                 row.push_bind(*pk).push_bind(history_id);
             });
             sql.build().execute(&mut *conn).await?;
@@ -455,38 +516,60 @@ enum Plan {
     WalkByTime,
 }
 
-/// Builds the FROM/WHERE part shared by the search and its count.
-fn push_post_filters(sql: &mut QueryBuilder<'_, Sqlite>, q: &PostQuery, plan: Plan) {
+/// The author handle to filter on (without `@`), if any.
+fn author_filter(q: &PostQuery) -> Option<&str> {
+    q.author
+        .as_deref()
+        .map(|a| a.trim().trim_start_matches('@'))
+        .filter(|a| !a.is_empty())
+}
+
+/// Whether the query filters on columns of `posts` (so a full-text search must read them).
+fn has_post_conditions(q: &PostQuery) -> bool {
+    author_filter(q).is_some()
+        || q.from.is_some()
+        || q.to.is_some()
+        || q.lang.is_some()
+        || q.min_likes.is_some()
+}
+
+/// Builds the FROM/WHERE part shared by the search and its count. Starting from the index,
+/// `posts p` is joined only when `with_posts` (its columns are selected or filtered on):
+/// a row read per match is most of what counting or ranking a common word would cost.
+fn push_post_filters(
+    sql: &mut QueryBuilder<'_, Sqlite>,
+    q: &PostQuery,
+    plan: Plan,
+    with_posts: bool,
+) {
     let matched = q.text.as_deref().and_then(fts_match_expression);
     match (plan, matched) {
         (Plan::FromIndex, Some(expr)) => {
-            sql.push(" FROM posts_fts JOIN posts p ON p.pk = posts_fts.rowid");
-            push_sighting_join(sql, q);
+            debug_assert!(with_posts || !has_post_conditions(q));
+            sql.push(" FROM posts_fts");
+            if with_posts {
+                sql.push(" JOIN posts p ON p.pk = posts_fts.rowid");
+            }
+            push_sighting_join(sql, q, "posts_fts.rowid");
             sql.push(" WHERE posts_fts MATCH ").push_bind(expr);
         }
         (Plan::WalkByTime, Some(expr)) => {
             sql.push(" FROM posts p INDEXED BY posts_created");
-            push_sighting_join(sql, q);
+            push_sighting_join(sql, q, "p.pk");
             sql.push(" WHERE p.pk IN (SELECT rowid FROM posts_fts WHERE posts_fts MATCH ")
                 .push_bind(expr)
                 .push(")");
         }
         _ => {
             sql.push(" FROM posts p");
-            push_sighting_join(sql, q);
+            push_sighting_join(sql, q, "p.pk");
             sql.push(" WHERE 1 = 1");
         }
     }
-    if let Some(author) = q
-        .author
-        .as_deref()
-        .map(|a| a.trim().trim_start_matches('@'))
-    {
-        if !author.is_empty() {
-            sql.push(" AND p.author_username = ")
-                .push_bind(author.to_owned())
-                .push(" COLLATE NOCASE");
-        }
+    if let Some(author) = author_filter(q) {
+        sql.push(" AND p.author_username = ")
+            .push_bind(author.to_owned())
+            .push(" COLLATE NOCASE");
     }
     if let Some(from) = q.from {
         sql.push(" AND p.created_at >= ").push_bind(to_ms(from));
@@ -502,10 +585,12 @@ fn push_post_filters(sql: &mut QueryBuilder<'_, Sqlite>, q: &PostQuery, plan: Pl
     }
 }
 
-fn push_sighting_join(sql: &mut QueryBuilder<'_, Sqlite>, q: &PostQuery) {
+fn push_sighting_join(sql: &mut QueryBuilder<'_, Sqlite>, q: &PostQuery, post_pk: &str) {
     if let Some(history_id) = q.history_id {
-        sql.push(" JOIN post_sightings s ON s.post_pk = p.pk AND s.history_id = ")
-            .push_bind(history_id);
+        sql.push(format!(
+            " JOIN post_sightings s ON s.post_pk = {post_pk} AND s.history_id = "
+        ))
+        .push_bind(history_id);
     }
 }
 
@@ -521,17 +606,37 @@ impl Store {
     /// Searches the post archive.
     pub async fn posts(&self, q: &PostQuery) -> Result<Vec<StoredPost>> {
         let plan = self.plan(q).await?;
-        let mut sql = QueryBuilder::<Sqlite>::new(format!("SELECT {POST_COLUMNS}"));
-        push_post_filters(&mut sql, q, plan);
-        // Ties are broken in the order of the `posts_created` index, so no extra sort is needed.
-        sql.push(match (q.sort, plan) {
-            // `rank` is bm25 with per-column weights, configured in the migration.
-            (PostSort::Relevance, Plan::FromIndex) => " ORDER BY posts_fts.rank",
-            (PostSort::Relevance | PostSort::Newest, _) => " ORDER BY p.created_at DESC, p.pk ASC",
-            (PostSort::Oldest, _) => " ORDER BY p.created_at ASC, p.pk DESC",
-        });
-        sql.push(" LIMIT ").push_bind(page_size(q.limit, 50));
-        sql.push(" OFFSET ").push_bind(i64::from(q.offset));
+        let mut sql;
+        if (q.sort, plan) == (PostSort::Relevance, Plan::FromIndex) {
+            // Rank every match, keep the page, then read the page's posts. `rank` is bm25 with
+            // per-column weights (configured in the migration); ties go to the older row, as
+            // FTS5's own `ORDER BY rank` left them. Asking for `rank, rowid` makes SQLite keep
+            // only the page while ranking (FTS5's own sort keeps every match with its
+            // positions, ~40% slower), and posts are read for the page only unless a filter
+            // needs them.
+            sql = QueryBuilder::<Sqlite>::new(format!(
+                "SELECT {POST_COLUMNS} FROM (
+                     SELECT posts_fts.rowid AS hit_pk, posts_fts.rank AS hit_rank"
+            ));
+            push_post_filters(&mut sql, q, plan, has_post_conditions(q));
+            sql.push(" ORDER BY hit_rank, hit_pk LIMIT ")
+                .push_bind(page_size(q.limit, 50))
+                .push(" OFFSET ")
+                .push_bind(i64::from(q.offset))
+                .push(
+                    ") AS hit JOIN posts p ON p.pk = hit.hit_pk ORDER BY hit.hit_rank, hit.hit_pk",
+                );
+        } else {
+            sql = QueryBuilder::<Sqlite>::new(format!("SELECT {POST_COLUMNS}"));
+            push_post_filters(&mut sql, q, plan, true);
+            // Ties are broken in the order of the `posts_created` index, so no extra sort.
+            sql.push(match q.sort {
+                PostSort::Relevance | PostSort::Newest => " ORDER BY p.created_at DESC, p.pk ASC",
+                PostSort::Oldest => " ORDER BY p.created_at ASC, p.pk DESC",
+            });
+            sql.push(" LIMIT ").push_bind(page_size(q.limit, 50));
+            sql.push(" OFFSET ").push_bind(i64::from(q.offset));
+        }
         let rows = sql.build().fetch_all(&self.pool).await?;
         rows.iter().map(post_from_row).collect()
     }
@@ -570,7 +675,7 @@ impl Store {
             None => Plan::Browse,
         };
         let mut sql = QueryBuilder::<Sqlite>::new("SELECT count(*)");
-        push_post_filters(&mut sql, q, plan);
+        push_post_filters(&mut sql, q, plan, has_post_conditions(q));
         Ok(sql.build_query_scalar().fetch_one(&self.pool).await?)
     }
 
@@ -794,29 +899,66 @@ pub(crate) mod tests {
 
     #[tokio::test]
     async fn large_pages_with_repeated_posts_are_archived_across_chunks() {
-        let (store, _dir) = temp_store().await;
-        let mut posts: Vec<NewPost> = (0..250)
-            .map(|i| post(&format!("p{i}"), &format!("page post {i}"), day(1)))
-            .collect();
-        // The same post twice in one page (and across a chunk boundary): the later copy wins.
-        let mut repeat = post("p5", "page post 5", day(1));
-        repeat.like_count = 77;
-        posts.insert(120, repeat);
-        let mut r = record("big", day(2));
-        r.posts = posts;
-        let h = store.record_request(&r).await.unwrap().history_id();
-        assert_eq!(store.posts_count(&PostQuery::default()).await.unwrap(), 250);
-        let found = PostQuery {
-            history_id: Some(h),
-            ..Default::default()
-        };
-        assert_eq!(store.posts_count(&found).await.unwrap(), 250);
-        assert_eq!(store.post("p5").await.unwrap().unwrap().like_count, 77);
-        let search = PostQuery {
-            text: Some("page".into()),
-            ..Default::default()
-        };
-        assert_eq!(store.posts_count(&search).await.unwrap(), 250);
+        // A page, and batches big enough to be staged through the temporary table.
+        for n in [250, POST_CHUNK + 1, 2 * POST_CHUNK + 7] {
+            for via_request in [true, false] {
+                let (store, _dir) = temp_store().await;
+                let mut posts: Vec<NewPost> = (0..n)
+                    .map(|i| post(&format!("p{i}"), &format!("page post {i}"), day(1)))
+                    .collect();
+                // The same post again later in the batch (across a chunk boundary), with new
+                // text and metrics and without a view count or address: the later copy wins,
+                // the known view count and address stay.
+                let mut repeat = post("p5", "edited words", day(1));
+                repeat.like_count = 77;
+                repeat.view_count = None;
+                repeat.url = None;
+                posts.insert(n - 3, repeat);
+                let h = if via_request {
+                    let mut r = record("big", day(2));
+                    r.posts = posts;
+                    Some(store.record_request(&r).await.unwrap().history_id())
+                } else {
+                    store.archive_posts(day(2), &posts).await.unwrap();
+                    None
+                };
+                let all = store.posts_count(&PostQuery::default()).await.unwrap();
+                assert_eq!(all, n as i64);
+                if let Some(h) = h {
+                    let found = PostQuery {
+                        history_id: Some(h),
+                        ..Default::default()
+                    };
+                    assert_eq!(store.posts_count(&found).await.unwrap(), n as i64);
+                }
+                let p5 = store.post("p5").await.unwrap().unwrap();
+                assert_eq!((p5.like_count, p5.text.as_str()), (77, "edited words"));
+                assert_eq!(p5.view_count, Some(1000));
+                assert_eq!(p5.url.as_deref(), Some("https://x.com/ada/status/p5"));
+                let search = |text: &str| PostQuery {
+                    text: Some(text.into()),
+                    ..Default::default()
+                };
+                assert_eq!(
+                    store.posts_count(&search("page")).await.unwrap(),
+                    n as i64 - 1
+                );
+                assert_eq!(ids(store.posts(&search("edited")).await.unwrap()), ["p5"]);
+                sqlx::query("INSERT INTO posts_fts (posts_fts) VALUES ('integrity-check')")
+                    .execute(&store.pool)
+                    .await
+                    .unwrap();
+                // The staging table is left empty for the next batch.
+                store
+                    .archive_posts(day(3), &[post("later", "later", day(3))])
+                    .await
+                    .unwrap();
+                assert_eq!(
+                    store.posts_count(&PostQuery::default()).await.unwrap(),
+                    all + 1
+                );
+            }
+        }
     }
 
     #[tokio::test]
@@ -859,6 +1001,137 @@ pub(crate) mod tests {
         let ranked = ids(store.posts(&q).await.unwrap());
         // Post 4 has it in text, name and handle; post 1 in text and hashtag; post 2 in text only.
         assert_eq!(ranked, ["4", "1", "2"]);
+    }
+
+    #[tokio::test]
+    async fn relevance_pages_equal_fts5_rank_order_with_ties_by_age() {
+        let (store, _dir) = temp_store().await;
+        // Few words, short texts: many equal scores, repeats, hashtag and author hits.
+        let words = [
+            "comet", "comets", "comet", "orbit", "night", "sky", "comical", "or",
+        ];
+        let mut x: u64 = 0x2545_f491_4f6c_dd1d;
+        let mut next = move |n: u64| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x % n
+        };
+        let posts: Vec<NewPost> = (0..600)
+            .map(|i| {
+                let len = 2 + next(6) as usize;
+                let text: Vec<&str> = (0..len).map(|_| words[next(8) as usize]).collect();
+                let mut p = post(&format!("p{i}"), &text.join(" "), day(1 + (i % 20) as u32));
+                if next(5) == 0 {
+                    p.hashtags = vec![words[next(8) as usize].into()];
+                }
+                if next(7) == 0 {
+                    p.author_name = "Comet Watcher".into();
+                }
+                p.lang = Some(["en", "es"][next(2) as usize].into());
+                p
+            })
+            .collect();
+        store.archive_posts(day(25), &posts).await.unwrap();
+
+        let reference = |expr: String, lang: Option<&str>, limit: i64, offset: i64| {
+            // The previous query: FTS5 sorts by its configured rank itself.
+            let store = store.clone();
+            let lang = lang.map(str::to_owned);
+            async move {
+                let mut sql = QueryBuilder::<Sqlite>::new(
+                    "SELECT p.id FROM posts_fts JOIN posts p ON p.pk = posts_fts.rowid
+                     WHERE posts_fts MATCH ",
+                );
+                sql.push_bind(expr);
+                if let Some(lang) = lang {
+                    sql.push(" AND p.lang = ").push_bind(lang);
+                }
+                sql.push(" ORDER BY posts_fts.rank LIMIT ")
+                    .push_bind(limit)
+                    .push(" OFFSET ")
+                    .push_bind(offset);
+                let ids: Vec<String> = sql
+                    .build_query_scalar()
+                    .fetch_all(&store.pool)
+                    .await
+                    .unwrap();
+                ids
+            }
+        };
+        let mut checked_ties = false;
+        for text in [
+            "comet",
+            "comet sky",
+            "com*",
+            "or*",
+            "orbit night",
+            "#comet",
+            "watcher",
+        ] {
+            for lang in [None, Some("es")] {
+                for (limit, offset) in [(50, 0), (7, 3), (500, 0)] {
+                    let q = PostQuery {
+                        text: Some(text.into()),
+                        lang: lang.map(str::to_owned),
+                        sort: PostSort::Relevance,
+                        limit,
+                        offset,
+                        ..Default::default()
+                    };
+                    let got = ids(store.posts(&q).await.unwrap());
+                    let expr = fts_match_expression(text).unwrap();
+                    let expected = reference(expr.clone(), lang, limit.into(), offset.into()).await;
+                    assert_eq!(got, expected, "{text} {lang:?} {limit}/{offset}");
+                    assert_eq!(
+                        store
+                            .posts_count(&PostQuery {
+                                limit: 0,
+                                offset: 0,
+                                ..q.clone()
+                            })
+                            .await
+                            .unwrap(),
+                        reference(expr.clone(), lang, 10_000, 0).await.len() as i64
+                    );
+                    // Equal scores come oldest row first.
+                    let scores: Vec<(f64, i64)> = sqlx::query_as(
+                        "SELECT rank, rowid FROM posts_fts WHERE posts_fts MATCH ? ORDER BY rank, rowid",
+                    )
+                    .bind(&expr)
+                    .fetch_all(&store.pool)
+                    .await
+                    .unwrap();
+                    checked_ties |= scores.windows(2).any(|w| w[0].0 == w[1].0);
+                }
+            }
+        }
+        assert!(checked_ties, "the corpus has equal scores");
+    }
+
+    #[tokio::test]
+    async fn prefix_search_ranks_by_where_the_word_is() {
+        let (store, _dir) = temp_store().await;
+        let mut tagged = post("tagged", "tail of light", day(1));
+        tagged.hashtags = vec!["comical".into()];
+        let in_text = post("in_text", "comical tail of", day(2));
+        let mut by_name = post("by_name", "tail of light", day(3));
+        by_name.author_name = "Comics Daily".into();
+        let other = post("other", "nothing common here", day(4));
+        store
+            .archive_posts(day(5), &[in_text, other, by_name, tagged])
+            .await
+            .unwrap();
+        let q = PostQuery {
+            text: Some("comi*".into()),
+            ..Default::default()
+        };
+        // Hashtag (weight 3) before author name (2) before text (1), lengths alike.
+        assert_eq!(
+            ids(store.posts(&q).await.unwrap()),
+            ["tagged", "by_name", "in_text"]
+        );
+        assert_eq!(store.posts_count(&q).await.unwrap(), 3);
     }
 
     #[tokio::test]
@@ -963,7 +1236,7 @@ pub(crate) mod tests {
             assert_eq!(store.plan(&q).await.unwrap(), Plan::WalkByTime);
             let walked = ids(store.posts(&q).await.unwrap());
             let mut sql = QueryBuilder::<Sqlite>::new(format!("SELECT {POST_COLUMNS}"));
-            push_post_filters(&mut sql, &q, Plan::FromIndex);
+            push_post_filters(&mut sql, &q, Plan::FromIndex, true);
             sql.push(if sort == PostSort::Newest {
                 " ORDER BY p.created_at DESC, p.pk ASC LIMIT 7 OFFSET 3"
             } else {

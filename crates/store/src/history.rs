@@ -347,22 +347,53 @@ impl Store {
 
     /// The history list, newest first, filtered.
     pub async fn history(&self, query: &HistoryQuery) -> Result<Vec<HistoryEntry>> {
-        let mut sql =
-            QueryBuilder::<Sqlite>::new(format!("SELECT {HISTORY_COLUMNS} FROM history h"));
-        push_history_filters(&mut sql, query);
+        let plan = self.text_plan(query).await?;
+        // The page's ids first (sorting only the sort key and id), then its rows: building
+        // and sorting whole rows of every candidate cost more than finding them.
+        let mut sql = QueryBuilder::<Sqlite>::new(format!(
+            "SELECT {HISTORY_COLUMNS} FROM history h WHERE h.id IN (SELECT h.id"
+        ));
+        push_history_filters(&mut sql, query, plan);
         sql.push(" ORDER BY h.started_at DESC, h.id DESC LIMIT ");
         sql.push_bind(i64::from(if query.limit == 0 { 100 } else { query.limit }));
         sql.push(" OFFSET ");
         sql.push_bind(i64::from(query.offset));
+        sql.push(") ORDER BY h.started_at DESC, h.id DESC");
         let rows = sql.build().fetch_all(&self.pool).await?;
         rows.iter().map(entry_from_row).collect()
     }
 
     /// How many rows match the filters (ignores limit and offset).
     pub async fn history_count(&self, query: &HistoryQuery) -> Result<i64> {
-        let mut sql = QueryBuilder::<Sqlite>::new("SELECT count(*) FROM history h");
-        push_history_filters(&mut sql, query);
+        let plan = self.text_plan(query).await?;
+        let mut sql = QueryBuilder::<Sqlite>::new("SELECT count(*)");
+        push_history_filters(&mut sql, query, plan);
         Ok(sql.build_query_scalar().fetch_one(&self.pool).await?)
+    }
+
+    /// Chooses how the text filter finds its rows. The trigram index answers when the text
+    /// is in few rows (it is then cheaper than reading rows until a page is full); when it is
+    /// in many, walking the rows newest first fills a page after a short walk. Probing costs
+    /// at most [`TEXT_INDEX_CAP`] index entries.
+    async fn text_plan(&self, q: &HistoryQuery) -> Result<TextPlan> {
+        let Some(text) = q.text.as_deref().filter(|t| !t.is_empty()) else {
+            return Ok(TextPlan::None);
+        };
+        let Some(expr) = trigram_expression(text) else {
+            return Ok(TextPlan::Scan);
+        };
+        let found: i64 = sqlx::query_scalar(
+            "SELECT count(*) FROM (SELECT 1 FROM history_fts WHERE history_fts MATCH ? LIMIT ?)",
+        )
+        .bind(&expr)
+        .bind(TEXT_INDEX_CAP)
+        .fetch_one(&self.pool)
+        .await?;
+        Ok(if found < TEXT_INDEX_CAP {
+            TextPlan::Index(expr)
+        } else {
+            TextPlan::Scan
+        })
     }
 
     /// One history row by id.
@@ -594,8 +625,53 @@ async fn insert_ledger_once(
     Ok(())
 }
 
-fn push_history_filters(sql: &mut QueryBuilder<'_, Sqlite>, q: &HistoryQuery) {
-    sql.push(" WHERE 1 = 1");
+/// Rows of the trigram index above which a text search walks the history instead.
+const TEXT_INDEX_CAP: i64 = 5_000;
+
+/// How the history text filter reaches its rows (see [`Store::text_plan`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum TextPlan {
+    /// No text filter.
+    None,
+    /// Every row is a candidate (the LIKE alone decides).
+    Scan,
+    /// Only rows holding every trigram of the text (this MATCH expression) are candidates.
+    Index(String),
+}
+
+/// The FTS5 expression for rows of `history_fts` that hold every trigram of `text` (each
+/// quoted, so any character is literal; FTS5 folds their case as it folded the index).
+/// `None` below three characters, which a trigram index cannot narrow.
+fn trigram_expression(text: &str) -> Option<String> {
+    let chars: Vec<char> = text.chars().collect();
+    if chars.len() < 3 {
+        return None;
+    }
+    let mut seen = std::collections::HashSet::new();
+    let terms: Vec<String> = chars
+        .windows(3)
+        .map(|w| w.iter().collect::<String>())
+        .filter(|w| seen.insert(w.clone()))
+        .map(|w| format!("\"{}\"", w.replace('"', "\"\"")))
+        .collect();
+    Some(terms.join(" AND "))
+}
+
+/// The FROM and WHERE of a history list or count.
+fn push_history_filters(sql: &mut QueryBuilder<'_, Sqlite>, q: &HistoryQuery, plan: TextPlan) {
+    match plan {
+        TextPlan::Index(expr) => {
+            // The index's matches are the outer loop: a few thousand rowid lookups at most.
+            sql.push(
+                " FROM history_fts CROSS JOIN history h ON h.id = history_fts.rowid
+                  WHERE history_fts MATCH ",
+            )
+            .push_bind(expr);
+        }
+        TextPlan::None | TextPlan::Scan => {
+            sql.push(" FROM history h WHERE 1 = 1");
+        }
+    }
     if let Some(op) = &q.operation {
         sql.push(" AND h.operation = ").push_bind(op.clone());
     }
@@ -1022,5 +1098,175 @@ pub(crate) mod tests {
             .unwrap();
         assert!(store.history_by_request_id("abc").await.unwrap().is_some());
         assert!(store.history_by_request_id("nope").await.unwrap().is_none());
+    }
+
+    #[test]
+    fn trigram_expressions_cover_the_text() {
+        assert_eq!(trigram_expression("ab"), None);
+        assert_eq!(trigram_expression("abc").unwrap(), r#""abc""#);
+        assert_eq!(trigram_expression("abcd").unwrap(), r#""abc" AND "bcd""#);
+        assert_eq!(trigram_expression("aaaa").unwrap(), r#""aaa""#);
+        assert_eq!(
+            trigram_expression(r#"a"b%_é"#).unwrap(),
+            r#""a""b" AND """b%" AND "b%_" AND "%_é""#
+        );
+    }
+
+    #[tokio::test]
+    async fn text_search_by_index_equals_a_scan() {
+        let (store, _dir) = temp_store().await;
+        let params = [
+            r#"{"query":"Solar Eclipse 2026","count":20}"#,
+            r#"{"query":"solar wind"}"#,
+            r#"{"query":"100%_sure","note":"say \"hi\""}"#,
+            r#"{"query":"Zürich café","lang":"de"}"#,
+            r#"{"query":"ZÜRICH CAFÉ"}"#,
+            r#"{"prompt":"eclipse photography tips","streaming":true}"#,
+            r#"{"url":"https://example.org/a_b"}"#,
+        ];
+        for (i, p) in params.iter().enumerate() {
+            let mut r = record(&format!("r{i}"), at(9, i as u32));
+            r.params_json = (*p).into();
+            store.record_request(&r).await.unwrap();
+        }
+        let needles = [
+            "eclipse",
+            "ECLIPSE",
+            "solar",
+            "lar ",
+            "0%_s",
+            "%",
+            "_",
+            "a_b",
+            "\\",
+            r#""hi""#,
+            "zürich",
+            "Zürich",
+            "ZÜRICH",
+            "café",
+            "CAFÉ",
+            "query",
+            "nothing here",
+            "ip",
+            "e",
+            r#"":"#,
+            "2026",
+        ];
+        for needle in needles {
+            let q = HistoryQuery {
+                text: Some(needle.into()),
+                ..Default::default()
+            };
+            let expected: Vec<String> = sqlx::query_scalar(
+                "SELECT request_id FROM history WHERE params_json LIKE ? ESCAPE '\\'
+                 ORDER BY started_at DESC, id DESC",
+            )
+            .bind(like_pattern(needle))
+            .fetch_all(&store.pool)
+            .await
+            .unwrap();
+            let plan = store.text_plan(&q).await.unwrap();
+            assert_eq!(
+                matches!(plan, TextPlan::Index(_)),
+                needle.chars().count() >= 3,
+                "{needle}"
+            );
+            let found: Vec<String> = store
+                .history(&q)
+                .await
+                .unwrap()
+                .into_iter()
+                .map(|e| e.request_id)
+                .collect();
+            assert_eq!(found, expected, "{needle}");
+            assert_eq!(
+                store.history_count(&q).await.unwrap(),
+                expected.len() as i64,
+                "{needle}"
+            );
+            // The walk gives the same rows as the index.
+            let mut sql = QueryBuilder::<Sqlite>::new("SELECT h.request_id");
+            push_history_filters(&mut sql, &q, TextPlan::Scan);
+            sql.push(" ORDER BY h.started_at DESC, h.id DESC");
+            let walked: Vec<String> = sql
+                .build_query_scalar()
+                .fetch_all(&store.pool)
+                .await
+                .unwrap();
+            assert_eq!(walked, expected, "{needle}");
+        }
+    }
+
+    #[tokio::test]
+    async fn the_text_index_follows_finished_and_deleted_requests() {
+        let (store, _dir) = temp_store().await;
+        let pending = PendingRequest {
+            request_id: "s".into(),
+            started_at: at(10, 0),
+            operation: "ai_search".into(),
+            params_json: r#"{"prompt":"draft question"}"#.into(),
+            key_label: None,
+            mode: "live".into(),
+        };
+        let id = store.begin_request(&pending).await.unwrap().history_id();
+        let search = |text: &str| HistoryQuery {
+            text: Some(text.into()),
+            ..Default::default()
+        };
+        assert_eq!(store.history_count(&search("draft")).await.unwrap(), 1);
+        let mut done = record("s", at(10, 0));
+        done.params_json = r#"{"prompt":"final question"}"#.into();
+        store.record_request(&done).await.unwrap();
+        assert_eq!(store.history_count(&search("draft")).await.unwrap(), 0);
+        assert_eq!(store.history_count(&search("final")).await.unwrap(), 1);
+        store.delete_history(id).await.unwrap();
+        assert_eq!(store.history_count(&search("final")).await.unwrap(), 0);
+        sqlx::query("INSERT INTO history_fts (history_fts) VALUES ('integrity-check')")
+            .execute(&store.pool)
+            .await
+            .unwrap();
+    }
+
+    #[tokio::test]
+    async fn the_text_index_is_built_for_existing_history() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("old.db");
+        let old = crate::test_support::first_release_db(&path).await;
+        for i in 0..50 {
+            sqlx::query(
+                "INSERT INTO history (request_id, started_at, operation, params_json, mode, status)
+                 VALUES (?, ?, 'web_search', ?, 'live', 'ok')",
+            )
+            .bind(format!("old-{i}"))
+            .bind(1_700_000_000_000_i64 + i)
+            .bind(format!(r#"{{"query":"topic number {i}"}}"#))
+            .execute(&old)
+            .await
+            .unwrap();
+        }
+        old.close().await;
+        let store = Store::open(&path).await.unwrap();
+        let q = HistoryQuery {
+            text: Some("number 4".into()),
+            ..Default::default()
+        };
+        assert!(matches!(
+            store.text_plan(&q).await.unwrap(),
+            TextPlan::Index(_)
+        ));
+        let found: Vec<String> = store
+            .history(&q)
+            .await
+            .unwrap()
+            .into_iter()
+            .map(|e| e.request_id)
+            .collect();
+        assert_eq!(
+            found,
+            [
+                "old-49", "old-48", "old-47", "old-46", "old-45", "old-44", "old-43", "old-42",
+                "old-41", "old-40", "old-4"
+            ]
+        );
     }
 }

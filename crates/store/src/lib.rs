@@ -143,6 +143,35 @@ pub(crate) mod test_support {
         let store = Store::open(dir.path().join("sightline.db")).await.unwrap();
         (store, dir)
     }
+
+    /// A database file as the first release left it (only `0001_init.sql` applied), to test
+    /// that later migrations carry existing data over. Applied through a migrations folder of
+    /// its own, so `Store::open` later finds the same checksum and applies only the rest.
+    pub async fn first_release_db(path: &Path) -> SqlitePool {
+        let folder = path.with_extension("migrations");
+        std::fs::create_dir_all(&folder).unwrap();
+        std::fs::write(
+            folder.join("0001_init.sql"),
+            include_str!("../migrations/0001_init.sql"),
+        )
+        .unwrap();
+        let pool = SqlitePoolOptions::new()
+            .connect_with(
+                SqliteConnectOptions::new()
+                    .filename(path)
+                    .create_if_missing(true)
+                    .foreign_keys(true),
+            )
+            .await
+            .unwrap();
+        sqlx::migrate::Migrator::new(folder.as_path())
+            .await
+            .unwrap()
+            .run(&pool)
+            .await
+            .unwrap();
+        pool
+    }
 }
 
 #[cfg(test)]

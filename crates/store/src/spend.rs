@@ -1,12 +1,21 @@
 //! Spend: aggregates over the ledger in the user's time zone, and per-service rates learned
 //! from what the service actually charged.
 //!
-//! Sums read the hourly roll-up (`spend_hourly`, maintained by a trigger in the same
-//! transaction as the ledger row) for the whole hours of a range, and the ledger itself for
-//! the part of an hour at either edge. Local days in zones with half- or quarter-hour offsets
-//! (India, Nepal, ...) therefore stay exact. Finished per-day sums are cached per zone and
-//! invalidated by the ledger trigger (see `day_sums`), so a year of days is a few hundred
-//! small rows once computed.
+//! The ledger trigger keeps three roll-ups in the same transaction as the ledger row, each per
+//! service, operation and key label: per UTC day (`spend_daily`), a running total within each
+//! UTC day per quarter hour (`spend_quarter_cum`) and all time (`spend_total`). A range of
+//! local days `[start, end)` is summed as
+//!
+//! ```text
+//! days[day(start), day(end)) + before(end) - before(start)
+//! ```
+//!
+//! where `day(t)` is t's UTC day and `before(t)` the spend of that day before `t`: the running
+//! total at the quarter hour nearest `t`, corrected by the ledger rows between the two (none
+//! in any zone in use today, whose offsets are whole quarter hours). Local days in any zone
+//! and DST day are therefore exact, and a year is about 365 day rows plus two running totals
+//! per value; a per-day series shares each boundary between two neighbouring days.
+//! Nothing is cached, so reads never write and never wait for the write lock.
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -14,15 +23,16 @@ use chrono::{DateTime, Datelike, Months, NaiveDate, Utc};
 use chrono_tz::Tz;
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
-use sqlx::{QueryBuilder, Sqlite, SqliteConnection};
 use ts_rs::TS;
 
 use crate::error::{Result, StoreError};
 use crate::money::from_nanos;
-use crate::time::{day_bounds_ms, local_date};
+use crate::time::{day_bounds_ms, local_date, local_day_start, to_ms};
 use crate::Store;
 
-const HOUR_MS: i64 = 3_600_000;
+const QUARTER_MS: i64 = 900_000;
+const DAY_MS: i64 = 86_400_000;
+const QUARTERS_PER_DAY: i64 = DAY_MS / QUARTER_MS;
 /// How many recent billed responses of a service its learned rate is averaged over.
 pub const RATE_SAMPLE: i64 = 20;
 /// Longest per-day series answered in one call (about ten years).
@@ -38,7 +48,7 @@ pub enum SpendDimension {
 }
 
 impl SpendDimension {
-    /// The `dim` value in `spend_hourly` / `spend_total`.
+    /// The `dim` value in the roll-up tables.
     fn rollup_name(self) -> &'static str {
         match self {
             Self::Service => "service",
@@ -109,7 +119,7 @@ pub struct LearnedRate {
     pub last_billed_at: DateTime<Utc>,
 }
 
-#[derive(Default, Clone, Copy)]
+#[derive(Default, Clone, Copy, Debug, PartialEq, Eq)]
 struct Sums {
     requests: i64,
     usage_count: i64,
@@ -117,12 +127,16 @@ struct Sums {
 }
 
 impl Sums {
-    fn add(&mut self, other: Sums) {
-        self.requests += other.requests;
-        self.usage_count += other.usage_count;
-        self.cost_nanos += other.cost_nanos;
+    /// Adds `other` times `sign` (+1 or -1).
+    fn add(&mut self, other: Sums, sign: i64) {
+        self.requests += sign * other.requests;
+        self.usage_count += sign * other.usage_count;
+        self.cost_nanos += sign * other.cost_nanos;
     }
 }
+
+/// Sums per value of a dimension.
+type ValueSums = HashMap<String, Sums>;
 
 fn lines_from(map: impl IntoIterator<Item = (String, Sums)>) -> Vec<SpendLine> {
     map.into_iter()
@@ -135,86 +149,85 @@ fn lines_from(map: impl IntoIterator<Item = (String, Sums)>) -> Vec<SpendLine> {
         .collect()
 }
 
-/// Sums the ledger over each `[start, end)` range (UTC ms), grouped by the dimension.
-/// Returns, per range index, the sums per dimension value.
-async fn sum_ranges(
-    conn: &mut SqliteConnection,
-    dim: SpendDimension,
-    ranges: &[(i64, i64)],
-) -> Result<Vec<HashMap<String, Sums>>> {
-    // Split each range into whole hours (read from the roll-up) and edges (from the ledger).
-    let mut hourly = Vec::new();
-    let mut raw = Vec::new();
-    for (idx, &(start, end)) in ranges.iter().enumerate() {
-        let idx = idx as i64;
-        let first_hour = start.div_euclid(HOUR_MS) + i64::from(start.rem_euclid(HOUR_MS) != 0);
-        let end_hour = end.div_euclid(HOUR_MS);
-        if first_hour < end_hour {
-            hourly.push((idx, first_hour, end_hour));
-            if start < first_hour * HOUR_MS {
-                raw.push((idx, start, first_hour * HOUR_MS));
-            }
-            if end_hour * HOUR_MS < end {
-                raw.push((idx, end_hour * HOUR_MS, end));
-            }
-        } else if start < end {
-            raw.push((idx, start, end));
-        }
-    }
-    let mut out = vec![HashMap::<String, Sums>::new(); ranges.len()];
-    let pieces = [
-        (
-            hourly,
-            format!(
-                "SELECT r.idx, s.value, sum(s.requests), sum(s.usage_count), sum(s.cost_nanos)
-                 FROM r JOIN spend_hourly s
-                   ON s.dim = '{}' AND s.hour >= r.lo AND s.hour < r.hi
-                 GROUP BY r.idx, s.value",
-                dim.rollup_name()
-            ),
-        ),
-        (
-            raw,
-            format!(
-                "SELECT r.idx, l.{col}, count(*), sum(l.usage_count), sum(l.cost_nanos)
-                 FROM r JOIN ledger l ON l.at >= r.lo AND l.at < r.hi
-                 GROUP BY r.idx, l.{col}",
-                col = dim.ledger_column()
-            ),
-        ),
-    ];
-    for (parts, select) in pieces {
-        // Three parameters per piece; stay well below SQLite's 32,766.
-        for chunk in parts.chunks(3_000) {
-            let mut sql = QueryBuilder::<Sqlite>::new("WITH r(idx, lo, hi) AS (VALUES ");
-            let mut values = sql.separated(", ");
-            for &(idx, lo, hi) in chunk {
-                values
-                    .push("(")
-                    .push_bind_unseparated(idx)
-                    .push_unseparated(", ")
-                    .push_bind_unseparated(lo)
-                    .push_unseparated(", ")
-                    .push_bind_unseparated(hi)
-                    .push_unseparated(")");
-            }
-            sql.push(") ").push(&select);
-            let rows: Vec<(i64, String, i64, i64, i64)> =
-                sql.build_query_as().fetch_all(&mut *conn).await?;
-            for (idx, value, requests, usage_count, cost_nanos) in rows {
-                out[idx as usize].entry(value).or_default().add(Sums {
-                    requests,
-                    usage_count,
-                    cost_nanos,
-                });
-            }
-        }
-    }
-    Ok(out)
+/// Which table a piece of a range is read from (the `kind` in [`SUM_PIECES`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Source {
+    /// `spend_daily` over days `[lo, hi)`.
+    Days = 0,
+    /// `spend_quarter_cum`: the running total of the UTC day whose first quarter hour is `lo`,
+    /// up to (not including) quarter hour `hi`.
+    DayBefore = 1,
+    /// `ledger` over milliseconds `[lo, hi)`.
+    Ledger = 2,
 }
 
-/// A day's sums as cached: `[value, requests, usage_count, cost_nanos]` per dimension value.
-type CachedDay = Vec<(String, i64, i64, i64)>;
+/// A piece of a sum: `sign` times the sums of `source` over `lo..hi`, into `slot`.
+#[derive(Clone, Copy, Debug)]
+struct Piece {
+    slot: usize,
+    source: Source,
+    lo: i64,
+    hi: i64,
+    sign: i64,
+}
+
+/// The pieces of `before(t)`: the spend of t's UTC day before `t`. From the running total at
+/// the nearer quarter hour, plus the ledger rows from it to `t` (or minus those from `t` to it).
+fn before_pieces(slot: usize, t: i64, out: &mut Vec<Piece>) {
+    let first = t.div_euclid(DAY_MS) * QUARTERS_PER_DAY;
+    let floor = t.div_euclid(QUARTER_MS);
+    let past_floor = t - floor * QUARTER_MS;
+    let piece = |source, lo, hi, sign| Piece {
+        slot,
+        source,
+        lo,
+        hi,
+        sign,
+    };
+    if past_floor <= QUARTER_MS / 2 {
+        if floor > first {
+            out.push(piece(Source::DayBefore, first, floor, 1));
+        }
+        if past_floor > 0 {
+            out.push(piece(Source::Ledger, floor * QUARTER_MS, t, 1));
+        }
+    } else {
+        out.push(piece(Source::DayBefore, first, floor + 1, 1));
+        out.push(piece(Source::Ledger, t, (floor + 1) * QUARTER_MS, -1));
+    }
+}
+
+/// One statement (so one consistent snapshot) that sums every piece of a plan. The pieces
+/// arrive as one JSON parameter `[[slot, kind, lo, hi, sign], ...]`, so the SQL text (and its
+/// prepared statement) is the same whatever the number of ranges, and the sums leave as one
+/// JSON array `[[slot, value, requests, usage_count, cost_nanos], ...]` in one row: handing
+/// rows over one by one costs more than summing them (a year of days is ~2,000 sums).
+/// `CROSS JOIN` keeps the pieces as the outer loop; each is an index range or a seek per value
+/// (the running total at the last quarter hour with spend before the bound, if any that day).
+const SUM_PIECES: &str = "
+    WITH p(slot, kind, lo, hi, sign) AS (
+        SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4
+        FROM json_each(?)),
+    sums(slot, value, requests, usage_count, cost_nanos) AS (
+        SELECT p.slot, s.value, sum(s.requests), sum(s.usage_count), sum(s.cost_nanos)
+        FROM p CROSS JOIN spend_daily s
+        WHERE p.kind = 0 AND s.dim = '{dim}' AND s.day >= p.lo AND s.day < p.hi
+        GROUP BY p.slot, s.value
+        UNION ALL
+        SELECT p.slot, c.value, c.requests, c.usage_count, c.cost_nanos
+        FROM p CROSS JOIN spend_total v CROSS JOIN spend_quarter_cum c
+        WHERE p.kind = 1 AND v.dim = '{dim}' AND c.dim = '{dim}' AND c.value = v.value
+          AND c.quarter = (SELECT max(m.quarter) FROM spend_quarter_cum m
+                           WHERE m.dim = '{dim}' AND m.value = v.value
+                             AND m.quarter >= p.lo AND m.quarter < p.hi)
+        UNION ALL
+        SELECT p.slot, l.{col}, p.sign * count(*), p.sign * sum(l.usage_count),
+               p.sign * sum(l.cost_nanos)
+        FROM p CROSS JOIN ledger l
+        WHERE p.kind = 2 AND l.at >= p.lo AND l.at < p.hi
+        GROUP BY p.slot, p.sign, l.{col})
+    SELECT json_group_array(json_array(slot, value, requests, usage_count, cost_nanos))
+    FROM sums";
 
 fn consecutive_days(first: NaiveDate, last: NaiveDate) -> Result<Vec<NaiveDate>> {
     let days: Vec<NaiveDate> = first
@@ -230,107 +243,91 @@ fn consecutive_days(first: NaiveDate, last: NaiveDate) -> Result<Vec<NaiveDate>>
     Ok(days)
 }
 
-fn merge(days: impl IntoIterator<Item = HashMap<String, Sums>>) -> HashMap<String, Sums> {
-    let mut total = HashMap::<String, Sums>::new();
-    for day in days {
-        for (value, sums) in day {
-            total.entry(value).or_default().add(sums);
-        }
-    }
-    total
-}
-
 impl Store {
-    /// Sums per local day of `tz` for consecutive `days`, grouped by the dimension.
+    /// Sums the ledger over each `[start, end)` range (UTC ms), grouped by the dimension:
+    /// per range, the sums per dimension value (values without requests left out).
     ///
-    /// Finished computations are kept in `spend_day_cache` (per zone, dimension and day); the
-    /// ledger trigger deletes a cached day as soon as a ledger row lands in it, so the cache
-    /// is never stale. Missing days are computed and stored under the write lock, so no
-    /// insert can slip in between computing and caching.
-    async fn day_sums(
+    /// See the module documentation for the decomposition. Boundaries shared by ranges that
+    /// meet (a per-day series) are read once.
+    async fn sum_ranges(
         &self,
         dim: SpendDimension,
-        tz: Tz,
-        days: &[NaiveDate],
-    ) -> Result<Vec<HashMap<String, Sums>>> {
-        let (Some(first), Some(last)) = (days.first(), days.last()) else {
-            return Ok(Vec::new());
-        };
-        let zone = tz.name();
-        let cached: Vec<(String, String)> = sqlx::query_as(
-            "SELECT day, sums FROM spend_day_cache
-             WHERE zone = ? AND dim = ? AND day BETWEEN ? AND ?",
-        )
-        .bind(zone)
-        .bind(dim.rollup_name())
-        .bind(first.to_string())
-        .bind(last.to_string())
-        .fetch_all(&self.pool)
-        .await?;
-        let mut by_day: HashMap<String, CachedDay> = HashMap::with_capacity(cached.len());
-        for (day, sums) in cached {
-            by_day.insert(day, serde_json::from_str(&sums)?);
-        }
-        let mut out: Vec<Option<HashMap<String, Sums>>> = days
-            .iter()
-            .map(|d| {
-                by_day.remove(&d.to_string()).map(|lines| {
-                    lines
-                        .into_iter()
-                        .map(|(value, requests, usage_count, cost_nanos)| {
-                            let sums = Sums {
-                                requests,
-                                usage_count,
-                                cost_nanos,
-                            };
-                            (value, sums)
-                        })
-                        .collect()
-                })
-            })
-            .collect();
-
-        let missing: Vec<usize> = (0..days.len()).filter(|&i| out[i].is_none()).collect();
-        if !missing.is_empty() {
-            let mut tx = self.begin_write().await?;
-            let bounds: Vec<(i64, i64)> = missing
-                .iter()
-                .map(|&i| day_bounds_ms(tz, days[i]))
-                .collect();
-            let computed = sum_ranges(&mut tx, dim, &bounds).await?;
-            let rows: Vec<(String, (i64, i64), String)> = missing
-                .iter()
-                .zip(&bounds)
-                .zip(&computed)
-                .map(|((&i, &span), sums)| {
-                    let lines: CachedDay = sums
-                        .iter()
-                        .map(|(v, s)| (v.clone(), s.requests, s.usage_count, s.cost_nanos))
-                        .collect();
-                    let json = serde_json::to_string(&lines).expect("plain data serializes");
-                    (days[i].to_string(), span, json)
-                })
-                .collect();
-            for chunk in rows.chunks(1_000) {
-                let mut sql = QueryBuilder::<Sqlite>::new(
-                    "INSERT OR REPLACE INTO spend_day_cache (zone, dim, day, start_ms, end_ms, sums) ",
-                );
-                sql.push_values(chunk, |mut row, (day, (start, end), json)| {
-                    row.push_bind(zone)
-                        .push_bind(dim.rollup_name())
-                        .push_bind(day.as_str())
-                        .push_bind(*start)
-                        .push_bind(*end)
-                        .push_bind(json.as_str());
+        ranges: &[(i64, i64)],
+    ) -> Result<Vec<ValueSums>> {
+        // Slots 0..ranges.len() hold each range's whole days; then one slot per boundary.
+        let mut pieces: Vec<Piece> = Vec::new();
+        let mut bounds: HashMap<i64, usize> = HashMap::new();
+        for (slot, &(start, end)) in ranges.iter().enumerate() {
+            if start >= end {
+                continue;
+            }
+            let (from, to) = (start.div_euclid(DAY_MS), end.div_euclid(DAY_MS));
+            if from < to {
+                pieces.push(Piece {
+                    slot,
+                    source: Source::Days,
+                    lo: from,
+                    hi: to,
+                    sign: 1,
                 });
-                sql.build().execute(&mut *tx).await?;
             }
-            tx.commit().await?;
-            for (i, sums) in missing.into_iter().zip(computed) {
-                out[i] = Some(sums);
+            for t in [start, end] {
+                let next = ranges.len() + bounds.len();
+                if *bounds.entry(t).or_insert(next) == next {
+                    before_pieces(next, t, &mut pieces);
+                }
             }
         }
-        Ok(out.into_iter().map(Option::unwrap_or_default).collect())
+        let mut slots = vec![ValueSums::new(); ranges.len() + bounds.len()];
+        if !pieces.is_empty() {
+            let mut json = String::with_capacity(pieces.len() * 40);
+            json.push('[');
+            for (i, p) in pieces.iter().enumerate() {
+                if i > 0 {
+                    json.push(',');
+                }
+                json.push_str(&format!(
+                    "[{},{},{},{},{}]",
+                    p.slot, p.source as i64, p.lo, p.hi, p.sign
+                ));
+            }
+            json.push(']');
+            let sql = SUM_PIECES
+                .replace("{dim}", dim.rollup_name())
+                .replace("{col}", dim.ledger_column());
+            let rows: String = sqlx::query_scalar(&sql)
+                .bind(json)
+                .fetch_one(&self.pool)
+                .await?;
+            let rows: Vec<(usize, String, i64, i64, i64)> = serde_json::from_str(&rows)?;
+            for (slot, value, requests, usage_count, cost_nanos) in rows {
+                let sums = Sums {
+                    requests,
+                    usage_count,
+                    cost_nanos,
+                };
+                slots[slot].entry(value).or_default().add(sums, 1);
+            }
+        }
+        let bound_slots = slots.split_off(ranges.len());
+        let add_before = |t: i64, out: &mut ValueSums, sign: i64| {
+            for (value, sums) in &bound_slots[bounds[&t] - ranges.len()] {
+                out.entry(value.clone()).or_default().add(*sums, sign);
+            }
+        };
+        let mut out = Vec::with_capacity(ranges.len());
+        for (slot, &(start, end)) in ranges.iter().enumerate() {
+            let mut sums = std::mem::take(&mut slots[slot]);
+            if start < end {
+                add_before(end, &mut sums, 1);
+                add_before(start, &mut sums, -1);
+            }
+            // A value whose requests all fell outside the range nets to zero: not a line.
+            sums.retain(|_, s| s.requests != 0);
+            debug_assert!(sums.values().all(|s| s.requests > 0 && s.cost_nanos >= 0));
+            out.push(sums);
+        }
+        Ok(out)
     }
 
     /// Spend today, this month (local calendar of `tz` at `now`) and all time.
@@ -356,15 +353,17 @@ impl Store {
     ) -> Result<(i64, i64)> {
         let today = local_date(tz, now);
         let first = today.with_day(1).expect("day 1 exists");
-        let last = first
-            .checked_add_months(Months::new(1))
-            .and_then(|d| d.pred_opt())
-            .unwrap_or(today);
-        let days = consecutive_days(first, last)?;
-        let sums = self.day_sums(SpendDimension::Service, tz, &days).await?;
-        let nanos = |m: &HashMap<String, Sums>| m.values().map(|s| s.cost_nanos).sum::<i64>();
-        let today_index = days.iter().position(|d| *d == today).unwrap_or(0);
-        Ok((nanos(&sums[today_index]), sums.iter().map(nanos).sum()))
+        let next_month = first.checked_add_months(Months::new(1)).unwrap_or(today);
+        let day = day_bounds_ms(tz, today);
+        let month = (
+            to_ms(local_day_start(tz, first)),
+            to_ms(local_day_start(tz, next_month)).max(day.1),
+        );
+        let sums = self
+            .sum_ranges(SpendDimension::Service, &[day, month])
+            .await?;
+        let nanos = |m: &ValueSums| m.values().map(|s| s.cost_nanos).sum::<i64>();
+        Ok((nanos(&sums[0]), nanos(&sums[1])))
     }
 
     /// One entry per local day from `first` to `last` (inclusive), stacked by service.
@@ -375,7 +374,8 @@ impl Store {
         last: NaiveDate,
     ) -> Result<Vec<DaySpend>> {
         let days = consecutive_days(first, last)?;
-        let sums = self.day_sums(SpendDimension::Service, tz, &days).await?;
+        let bounds: Vec<(i64, i64)> = days.iter().map(|&d| day_bounds_ms(tz, d)).collect();
+        let sums = self.sum_ranges(SpendDimension::Service, &bounds).await?;
         Ok(days
             .into_iter()
             .zip(sums)
@@ -418,12 +418,17 @@ impl Store {
                     })
                     .collect()
             }
-            Some((first, last)) => {
-                let days = consecutive_days(first, last)?;
-                merge(self.day_sums(dim, tz, &days).await?)
-                    .into_iter()
-                    .collect()
+            Some((first, last)) if first <= last => {
+                if (last - first).num_days() >= MAX_DAYS as i64 {
+                    return Err(StoreError::InvalidInput(format!(
+                        "a spend range covers at most {MAX_DAYS} days"
+                    )));
+                }
+                let range = (day_bounds_ms(tz, first).0, day_bounds_ms(tz, last).1);
+                let mut sums = self.sum_ranges(dim, &[range]).await?;
+                sums.pop().unwrap_or_default().into_iter().collect()
             }
+            Some(_) => Vec::new(),
         };
         let total = from_nanos(sums.iter().map(|(_, s)| s.cost_nanos).sum());
         let mut lines = lines_from(sums);
@@ -507,6 +512,7 @@ impl Store {
 mod tests {
     use super::*;
     use crate::history::tests::{billing, record};
+    use crate::money::to_nanos;
     use crate::test_support::temp_store;
     use chrono::TimeZone;
     use std::str::FromStr;
@@ -660,7 +666,7 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn cached_days_are_invalidated_by_new_spend_in_them() {
+    async fn late_spend_lands_in_its_day() {
         let (store, _dir) = temp_store().await;
         let tz: Tz = "Asia/Kolkata".parse().unwrap();
         let s = &store;
@@ -672,12 +678,7 @@ mod tests {
             totals(series().await.unwrap()),
             [dec("0"), dec("1"), dec("0")]
         );
-        let cached: i64 = sqlx::query_scalar("SELECT count(*) FROM spend_day_cache")
-            .fetch_one(&store.pool)
-            .await
-            .unwrap();
-        assert_eq!(cached, 3);
-        // New spend on a cached day (recorded late, out of order) and on a cached empty day.
+        // New spend on a day already read (recorded late, out of order) and on an empty day.
         spend(s, "b", at(2, 1), "2", 1, "ai", "ai_search", None).await;
         spend(s, "c", at(1, 20), "4", 1, "web", "web_search", None).await; // 05-02 01:30 local
         spend(s, "d", at(3, 5), "8", 1, "ai", "ai_search", None).await;
@@ -872,5 +873,378 @@ mod tests {
         let rates = store.learned_rates().await.unwrap();
         let names: Vec<&str> = rates.iter().map(|r| r.service.as_str()).collect();
         assert_eq!(names, ["odd", "x"]);
+    }
+
+    /// What the ledger itself says for `[lo, hi)`, per value of `column`.
+    async fn ledger_lines(store: &Store, column: &str, lo: i64, hi: i64) -> Vec<SpendLine> {
+        let rows: Vec<(String, i64, i64, i64)> = sqlx::query_as(&format!(
+            "SELECT {column}, count(*), sum(usage_count), sum(cost_nanos) FROM ledger
+             WHERE at >= ? AND at < ? GROUP BY {column} ORDER BY {column}"
+        ))
+        .bind(lo)
+        .bind(hi)
+        .fetch_all(&store.pool)
+        .await
+        .unwrap();
+        rows.into_iter()
+            .map(|(key, requests, usage_count, cost_nanos)| SpendLine {
+                key,
+                cost: from_nanos(cost_nanos),
+                requests,
+                usage_count,
+            })
+            .collect()
+    }
+
+    /// A deterministic spread of billed requests over 2026-02-20 .. 2026-05-10 (two DST
+    /// switches in most zones), many of them on hour, half-hour and midnight boundaries.
+    async fn seeded_ledger(store: &Store) {
+        let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut next = move |n: u64| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x % n
+        };
+        let start = Utc
+            .with_ymd_and_hms(2026, 2, 20, 0, 0, 0)
+            .unwrap()
+            .timestamp_millis();
+        let span = 79 * DAY_MS;
+        let records: Vec<_> = (0..1_500)
+            .map(|i| {
+                let at = match next(4) {
+                    0 => start + next(span as u64) as i64,
+                    1 => start + next(span as u64 / 3_600_000) as i64 * 3_600_000,
+                    2 => start + next(span as u64 / (15 * 60_000)) as i64 * 15 * 60_000 - 1,
+                    _ => start + next(79) as i64 * DAY_MS + [0, -1, 1][next(3) as usize],
+                };
+                let mut r = record(&format!("seed-{i}"), crate::time::from_ms(at));
+                r.operation = ["ai_search", "web_search", "twitter_search", "twitter_urls"]
+                    [next(4) as usize]
+                    .into();
+                r.key_label =
+                    [Some("work"), Some("personal"), None][next(3) as usize].map(str::to_owned);
+                let cost = format!("0.{:09}", 1 + next(50_000_000));
+                r.billing = Some(billing(
+                    &cost,
+                    1 + next(100) as i64,
+                    ["ai", "x", "web"][next(3) as usize],
+                ));
+                r
+            })
+            .collect();
+        store.record_requests(&records).await.unwrap();
+    }
+
+    #[tokio::test]
+    async fn series_breakdowns_and_totals_equal_the_ledger_in_every_zone() {
+        let (store, _dir) = temp_store().await;
+        seeded_ledger(&store).await;
+        let zones = [
+            "UTC",
+            "America/New_York",
+            "Europe/Berlin",
+            "Asia/Kolkata",
+            "Asia/Kathmandu",
+            "America/St_Johns",
+            "Australia/Lord_Howe",
+            "Pacific/Chatham",
+            "America/Santiago",
+            "Pacific/Kiritimati",
+        ];
+        for zone in zones {
+            let tz: Tz = zone.parse().unwrap();
+            let series = store
+                .spend_by_day(tz, date(2026, 2, 18), date(2026, 5, 12))
+                .await
+                .unwrap();
+            assert_eq!(series.len(), 84);
+            for day in &series {
+                let (lo, hi) = day_bounds_ms(tz, day.date);
+                let expected = ledger_lines(&store, "service", lo, hi).await;
+                assert_eq!(day.by_service, expected, "{zone} {}", day.date);
+                let total: i64 = expected.iter().map(|l| to_nanos(l.cost).unwrap()).sum();
+                assert_eq!(day.total, from_nanos(total), "{zone} {}", day.date);
+            }
+            for (first, last) in [
+                (date(2026, 2, 18), date(2026, 5, 12)),
+                (date(2026, 3, 8), date(2026, 3, 8)),
+                (date(2026, 3, 27), date(2026, 4, 6)),
+                (date(2026, 4, 30), date(2026, 5, 2)),
+            ] {
+                let lo = day_bounds_ms(tz, first).0;
+                let hi = day_bounds_ms(tz, last).1;
+                for dim in [
+                    SpendDimension::Service,
+                    SpendDimension::Operation,
+                    SpendDimension::KeyLabel,
+                ] {
+                    let got = store
+                        .spend_breakdown(dim, tz, Some((first, last)))
+                        .await
+                        .unwrap();
+                    let mut lines = got.lines.clone();
+                    lines.sort_by(|a, b| a.key.cmp(&b.key));
+                    let expected = ledger_lines(&store, dim.ledger_column(), lo, hi).await;
+                    assert_eq!(lines, expected, "{zone} {dim:?} {first}..={last}");
+                }
+            }
+            for now in [
+                Utc.with_ymd_and_hms(2026, 3, 29, 0, 30, 0).unwrap(),
+                Utc.with_ymd_and_hms(2026, 4, 1, 3, 0, 0).unwrap(),
+                Utc.with_ymd_and_hms(2026, 4, 30, 23, 59, 59).unwrap(),
+            ] {
+                let today = local_date(tz, now);
+                let (lo, hi) = day_bounds_ms(tz, today);
+                let month_lo = day_bounds_ms(tz, today.with_day(1).unwrap()).0;
+                let month_hi = to_ms(local_day_start(
+                    tz,
+                    today.with_day(1).unwrap() + Months::new(1),
+                ));
+                let sum = |lines: Vec<SpendLine>| -> Decimal { lines.iter().map(|l| l.cost).sum() };
+                let totals = store.spend_totals(tz, now).await.unwrap();
+                assert_eq!(
+                    totals.today,
+                    sum(ledger_lines(&store, "service", lo, hi).await)
+                );
+                assert_eq!(
+                    totals.this_month,
+                    sum(ledger_lines(&store, "service", month_lo, month_hi).await),
+                    "{zone} {now}"
+                );
+            }
+        }
+    }
+
+    #[tokio::test]
+    async fn any_millisecond_range_equals_the_ledger() {
+        // Bounds off the quarter hour use the ledger correction (no zone needs it today),
+        // and times before 1970 floor like later ones.
+        let (store, _dir) = temp_store().await;
+        seeded_ledger(&store).await;
+        let epoch = Utc.with_ymd_and_hms(1970, 1, 1, 0, 0, 0).unwrap();
+        for (i, offset_ms) in [
+            -86_400_001,
+            -3_600_000,
+            -900_001,
+            -1,
+            0,
+            1,
+            899_999,
+            7_200_000,
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            spend(
+                &store,
+                &format!("epoch-{i}"),
+                epoch + chrono::Duration::milliseconds(offset_ms),
+                "0.5",
+                1,
+                "ai",
+                "ai_search",
+                None,
+            )
+            .await;
+        }
+        assert_rollups_match_ledger(&store).await;
+        let mut x: u64 = 0x1234_5678_9abc_def1;
+        let mut next = move |n: i64| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x % n as u64) as i64
+        };
+        let base = Utc
+            .with_ymd_and_hms(2026, 2, 20, 0, 0, 0)
+            .unwrap()
+            .timestamp_millis();
+        let mut ranges: Vec<(i64, i64)> = (0..300)
+            .map(|_| {
+                let start = base + next(79 * DAY_MS);
+                (start, start + next(20 * DAY_MS) + 1)
+            })
+            .collect();
+        ranges.extend([
+            (-2 * DAY_MS, 2 * DAY_MS),
+            (-900_000, 1),
+            (-1, 900_000),
+            (-86_400_001, -86_400_000),
+            (5, 5),
+        ]);
+        for dim in [
+            SpendDimension::Service,
+            SpendDimension::Operation,
+            SpendDimension::KeyLabel,
+        ] {
+            let sums = store.sum_ranges(dim, &ranges).await.unwrap();
+            for (&(lo, hi), got) in ranges.iter().zip(sums) {
+                let mut lines = lines_from(got);
+                lines.sort_by(|a, b| a.key.cmp(&b.key));
+                let expected = if lo < hi {
+                    ledger_lines(&store, dim.ledger_column(), lo, hi).await
+                } else {
+                    Vec::new()
+                };
+                assert_eq!(lines, expected, "{dim:?} [{lo}, {hi})");
+            }
+        }
+    }
+
+    /// `floor(x / m)` in SQL (SQLite's `/` truncates towards zero).
+    fn floor_div(x: &str, m: i64) -> String {
+        format!("(({x}) - ((({x}) % {m}) + {m}) % {m}) / {m}")
+    }
+
+    /// Every roll-up row equals the ledger grouped the same way, and nothing else is there.
+    async fn assert_rollups_match_ledger(store: &Store) {
+        let day = floor_div("at", DAY_MS);
+        let quarter = floor_div("at", QUARTER_MS);
+        let day_start = format!(
+            "(k.b - {}) * {QUARTER_MS}",
+            format_args!("((k.b % 96) + 96) % 96")
+        );
+        for (dim, column) in [
+            ("service", "service"),
+            ("operation", "operation"),
+            ("key", "key_label"),
+        ] {
+            let checks = [
+                (
+                    "spend_daily",
+                    format!("SELECT day, value, requests, usage_count, cost_nanos FROM spend_daily WHERE dim = '{dim}'"),
+                    format!("SELECT {day}, {column}, count(*), sum(usage_count), sum(cost_nanos) FROM ledger GROUP BY 1, 2"),
+                ),
+                (
+                    "spend_quarter_cum",
+                    format!("SELECT quarter, value, requests, usage_count, cost_nanos FROM spend_quarter_cum WHERE dim = '{dim}'"),
+                    // Each quarter hour with spend: everything of its UTC day up to its end.
+                    format!(
+                        "SELECT k.b, k.value, count(*), sum(l.usage_count), sum(l.cost_nanos)
+                         FROM (SELECT DISTINCT {quarter} AS b, {column} AS value FROM ledger) k
+                         JOIN ledger l ON l.{column} = k.value
+                          AND l.at >= {day_start} AND l.at < (k.b + 1) * {QUARTER_MS}
+                         GROUP BY k.b, k.value"
+                    ),
+                ),
+                (
+                    "spend_total",
+                    format!("SELECT 0, value, requests, usage_count, cost_nanos FROM spend_total WHERE dim = '{dim}'"),
+                    format!("SELECT 0, {column}, count(*), sum(usage_count), sum(cost_nanos) FROM ledger GROUP BY 2"),
+                ),
+            ];
+            for (table, rollup, ledger) in checks {
+                let diff: (i64, i64) = sqlx::query_as(&format!(
+                    "SELECT (SELECT count(*) FROM ({rollup} EXCEPT {ledger})),
+                            (SELECT count(*) FROM ({ledger} EXCEPT {rollup}))"
+                ))
+                .fetch_one(&store.pool)
+                .await
+                .unwrap();
+                assert_eq!(diff, (0, 0), "{table} by {dim} differs from the ledger");
+            }
+        }
+    }
+
+    #[tokio::test]
+    async fn rollups_equal_the_ledger_and_the_ledger_is_append_only() {
+        let (store, _dir) = temp_store().await;
+        seeded_ledger(&store).await;
+        assert_rollups_match_ledger(&store).await;
+        let before: i64 =
+            sqlx::query_scalar("SELECT sum(cost_nanos) FROM spend_total WHERE dim = 'service'")
+                .fetch_one(&store.pool)
+                .await
+                .unwrap();
+
+        // Deleting history keeps the money: the ledger rows lose their link, nothing else.
+        let ids: Vec<i64> = sqlx::query_scalar("SELECT id FROM history WHERE id % 3 = 0")
+            .fetch_all(&store.pool)
+            .await
+            .unwrap();
+        assert!(ids.len() > 100);
+        for id in ids {
+            assert!(store.delete_history(id).await.unwrap());
+        }
+        assert_rollups_match_ledger(&store).await;
+        let unlinked: i64 =
+            sqlx::query_scalar("SELECT count(*) FROM ledger WHERE history_id IS NULL")
+                .fetch_one(&store.pool)
+                .await
+                .unwrap();
+        assert!(unlinked > 100);
+        let after = store
+            .spend_breakdown(SpendDimension::Service, Tz::UTC, None)
+            .await
+            .unwrap();
+        assert_eq!(after.total, from_nanos(before));
+
+        // Anything that would make the roll-ups disagree with the ledger is refused.
+        for sql in [
+            "DELETE FROM ledger WHERE id = 1",
+            "UPDATE ledger SET cost_nanos = 0 WHERE id = 1",
+            "UPDATE ledger SET at = at + 1 WHERE id = 1",
+        ] {
+            let err = sqlx::query(sql).execute(&store.pool).await.unwrap_err();
+            assert!(err.to_string().contains("append-only"), "{sql}: {err}");
+        }
+        assert_rollups_match_ledger(&store).await;
+    }
+
+    #[tokio::test]
+    async fn the_daily_rollup_is_backfilled_from_an_existing_ledger() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("old.db");
+        let old = crate::test_support::first_release_db(&path).await;
+        let mut at = Utc
+            .with_ymd_and_hms(2026, 1, 30, 22, 0, 0)
+            .unwrap()
+            .timestamp_millis();
+        for i in 0..200_i64 {
+            sqlx::query(
+                "INSERT INTO ledger (at, service, operation, key_label, cost_nanos, usage_count, currency)
+                 VALUES (?, ?, ?, ?, ?, ?, 'USD')",
+            )
+            .bind(at)
+            .bind(["ai", "x"][(i % 2) as usize])
+            .bind(["ai_search", "twitter_search", "web_search"][(i % 3) as usize])
+            .bind(["work", ""][(i % 5 == 0) as usize])
+            .bind(1_000 + i * 7)
+            .bind(i % 9)
+            .execute(&old)
+            .await
+            .unwrap();
+            at += 47 * 60_000 + i * 1_000;
+        }
+        old.close().await;
+
+        let store = Store::open(&path).await.unwrap();
+        assert_rollups_match_ledger(&store).await;
+        let days: i64 = sqlx::query_scalar("SELECT count(DISTINCT day) FROM spend_daily")
+            .fetch_one(&store.pool)
+            .await
+            .unwrap();
+        assert!(days > 5, "{days}");
+        let cache: i64 =
+            sqlx::query_scalar("SELECT count(*) FROM sqlite_master WHERE name = 'spend_day_cache'")
+                .fetch_one(&store.pool)
+                .await
+                .unwrap();
+        assert_eq!(cache, 0);
+        // The new trigger keeps it up to date from then on.
+        spend(
+            &store,
+            "new",
+            Utc.with_ymd_and_hms(2026, 2, 3, 4, 5, 6).unwrap(),
+            "0.5",
+            1,
+            "ai",
+            "ai_search",
+            None,
+        )
+        .await;
+        assert_rollups_match_ledger(&store).await;
     }
 }
