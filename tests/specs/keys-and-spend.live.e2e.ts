@@ -65,10 +65,10 @@ describe('with a key, against the service', () => {
   });
 
   it('spends exactly what the service billed, to the last digit', async () => {
-    await search('rain');
+    await search('#JWST');
     const firstText = await $('article.post p.text').getText();
     fetchedWord = firstText.split(/[^A-Za-z]+/).find((word) => word.length >= 5) ?? '';
-    await search('energy');
+    await search('bitcoin');
     await open('Trends');
     await $('button=Show trends').click();
     await $('button.trend').waitForDisplayed({ timeout: 30_000 });

@@ -34,7 +34,7 @@ describe('service errors, with a key', () => {
   it('counts down a 429 before Retry, then the retry goes through', async () => {
     // Longer than the client waits by itself (10 s), so the wait is handed to the user to count down.
     await queueFault('/twitter', { type: 'status', status: 429, headers: { 'Retry-After': '12' } });
-    await $('#x-query').setValue('rain');
+    await $('#x-query').setValue('#JWST');
     await browser.keys(['Enter']);
     await expect($('p*=You can try again in')).toBeDisplayed({ wait: 20_000 });
     const retry = $('button*=Retry');
