@@ -63,8 +63,11 @@ describe('Ask, in demo mode', () => {
     await expect(status()).toHaveText(expect.stringMatching(/^Done · \$0\.004 · \d+\.\d s$/));
     await expect($('form[aria-label="Ask"] [data-testid="cost-chip"]')).toHaveText('$0.004');
     await expect(answer().$('h2')).toBeDisplayed();
-    // Citations are links to the sources.
-    expect(await answer().$$('a[href^="https://"]').length).toBeGreaterThan(0);
+    // Citations are links to the sources (the final answer is drawn on the next frame after Done).
+    await browser.waitUntil(async () => (await answer().$$('a[href^="https://"]').length) > 0, {
+      timeout: 5_000,
+      timeoutMsg: 'The answer has no links to its sources',
+    });
 
     // Sources: one tab per source asked for (Web and X by default), graded.
     const tabs = await $$('[role="tab"]').map((tab) => tab.getText());

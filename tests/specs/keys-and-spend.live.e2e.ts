@@ -158,7 +158,7 @@ describe('with a key, against the service', () => {
     await open('X', 'X search');
     await $('#x-query').setValue('offline');
     await browser.keys(['Enter']);
-    await expect($('*=The service could not be reached.')).toBeDisplayed({ wait: 30_000 });
+    await expect($('p=The service could not be reached.')).toBeDisplayed({ wait: 30_000 });
     await screenshotBothThemes('x-search-offline');
   });
 });
