@@ -43,6 +43,7 @@ describe('with a key, against the service', () => {
   const exportFolder = mkdtempSync(path.join(tmpdir(), 'sightline-exports-'));
 
   it('refuses a placeholder key in plain words, then accepts and verifies a real one', async () => {
+    await sidebar().waitForDisplayed({ timeout: 60_000 });
     await expect($('h2=Paste your API key')).toBeDisplayed();
     await $('#welcome-key').setValue('YOUR_API_KEY');
     await $('button=Use this key').click();
@@ -97,8 +98,11 @@ describe('with a key, against the service', () => {
     await screenshotBothThemes('x-search-over-budget');
     expect((await billed()).responses.length).toBe(before);
 
+    // Clear the limit as a person does (select all, delete), so the form sees the change.
     await open('Spend');
-    await daily.clearValue();
+    await $('label*=Daily limit').$('input').click();
+    await browser.keys(['Control', 'a']);
+    await browser.keys(['Backspace']);
     await $('button=Save budgets').click();
     await expect($('span=Budgets saved.')).toBeDisplayed();
   });
