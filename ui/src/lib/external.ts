@@ -7,19 +7,17 @@ import { invoke } from '@tauri-apps/api/core';
 
 export const openLink = (url: string) => invoke<void>('open_link', { url });
 
-/** The http(s) address a click landed on, or null when it was not on such a link. */
-export function webLinkOf(target: EventTarget | null): string | null {
-  if (!(target instanceof Element)) return null;
-  const anchor = target.closest('a[href]');
-  if (!(anchor instanceof HTMLAnchorElement)) return null;
-  // The written address, not the resolved one: `#/x` resolves against the app's own origin.
-  return /^\s*https?:\/\//i.test(anchor.getAttribute('href') ?? '') ? anchor.href : null;
+/** The link a click landed in, if any. */
+function anchorOf(target: EventTarget | null): HTMLAnchorElement | null {
+  const anchor = target instanceof Element ? target.closest('a[href]') : null;
+  return anchor instanceof HTMLAnchorElement ? anchor : null;
 }
 
-/** True for links inside the app (`#/x?q=…`), which the router handles. */
-function isInAppLink(target: EventTarget | null): boolean {
-  const anchor = target instanceof Element ? target.closest('a[href]') : null;
-  return anchor?.getAttribute('href')?.startsWith('#') ?? false;
+/** The http(s) address a click landed on, or null when it was not on such a link. */
+export function webLinkOf(target: EventTarget | null): string | null {
+  const anchor = anchorOf(target);
+  // The written address, not the resolved one: `#/x` resolves against the app's own origin.
+  return anchor && /^\s*https?:\/\//i.test(anchor.getAttribute('href') ?? '') ? anchor.href : null;
 }
 
 /**
@@ -29,15 +27,12 @@ function isInAppLink(target: EventTarget | null): boolean {
 export function routeWebLinksToBrowser(root: Document, open: (url: string) => unknown = openLink): () => void {
   const onClick = (event: MouseEvent) => {
     if (event.defaultPrevented || event.button > 1) return;
-    const url = webLinkOf(event.target);
-    if (!url) {
-      if (event.target instanceof Element && event.target.closest('a[href]') && !isInAppLink(event.target)) {
-        event.preventDefault();
-      }
-      return;
-    }
+    const anchor = anchorOf(event.target);
+    // No link, or one the app's router handles (`#/x?q=…`).
+    if (!anchor || anchor.getAttribute('href')?.startsWith('#')) return;
     event.preventDefault();
-    void Promise.resolve(open(url)).catch((error: unknown) => console.warn('Sightline: the link could not be opened', error));
+    const url = webLinkOf(anchor);
+    if (url) void Promise.resolve(open(url)).catch((error: unknown) => console.warn('Sightline: the link could not be opened', error));
   };
   root.addEventListener('click', onClick);
   root.addEventListener('auxclick', onClick);
