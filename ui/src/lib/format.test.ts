@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compactNumber, exactUtc, initials, parseCreatedAt, relativeTime } from './format';
+import { compactNumber, countOf, exactUtc, initials, parseCreatedAt, relativeTime } from './format';
 
 describe('compactNumber', () => {
   it('abbreviates like X does', () => {
@@ -54,5 +54,13 @@ describe('initials', () => {
     expect(initials('Émile')).toBe('É');
     expect(initials('𝒜lpha Beta')).toBe('𝒜B');
     expect(initials('   ')).toBe('?');
+  });
+});
+
+describe('countOf', () => {
+  it('pairs a count with the right noun, grouped', () => {
+    expect(countOf(1, 'reply', 'replies')).toBe('1 reply');
+    expect(countOf(0, 'reply', 'replies')).toBe('0 replies');
+    expect(countOf(100000, 'request', 'requests')).toBe('100,000 requests');
   });
 });

@@ -73,3 +73,8 @@ export function initials(name: string): string {
       .join('') || '?'
   );
 }
+
+/** A count with its noun: "1 reply", "2 replies", "100,000 requests". */
+export function countOf(count: number, one: string, many: string): string {
+  return `${count.toLocaleString('en-US')} ${count === 1 ? one : many}`;
+}
