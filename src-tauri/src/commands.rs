@@ -272,44 +272,34 @@ pub fn cancel_stream(state: State<'_, AppState>, request_id: String) -> bool {
     streaming::cancel(&state, &request_id)
 }
 
-#[tauri::command]
-pub async fn retweeters_next_page<R: Runtime>(
-    app: AppHandle<R>,
-    state: State<'_, AppState>,
-    history_id: i64,
-    send: SendParams,
-) -> CommandResult<Outcome<RetweetersPage>> {
-    let session = state.session().await?;
-    let outcome = paging::next_page::<TwitterRetweetersRequest>(
-        &state,
-        &session,
-        history_id,
-        send.request_id,
-        send.confirm_budget,
-    )
-    .await;
-    records_changed(&app);
-    outcome
+/// The page after a history entry of a paged list (retweeters, timelines): the cursor stays here.
+macro_rules! next_page_commands {
+    ($($name:ident => $request:ty),* $(,)?) => {$(
+        #[tauri::command]
+        pub async fn $name<R: Runtime>(
+            app: AppHandle<R>,
+            state: State<'_, AppState>,
+            history_id: i64,
+            send: SendParams,
+        ) -> CommandResult<Outcome<<$request as ApiRequest>::Output>> {
+            let session = state.session().await?;
+            let outcome = paging::next_page::<$request>(
+                &state,
+                &session,
+                history_id,
+                send.request_id,
+                send.confirm_budget,
+            )
+            .await;
+            records_changed(&app);
+            outcome
+        }
+    )*};
 }
 
-#[tauri::command]
-pub async fn user_posts_next_page<R: Runtime>(
-    app: AppHandle<R>,
-    state: State<'_, AppState>,
-    history_id: i64,
-    send: SendParams,
-) -> CommandResult<Outcome<UserPostsPage>> {
-    let session = state.session().await?;
-    let outcome = paging::next_page::<TwitterUserPostsRequest>(
-        &state,
-        &session,
-        history_id,
-        send.request_id,
-        send.confirm_budget,
-    )
-    .await;
-    records_changed(&app);
-    outcome
+next_page_commands! {
+    retweeters_next_page => TwitterRetweetersRequest,
+    user_posts_next_page => TwitterUserPostsRequest,
 }
 
 #[tauri::command]
