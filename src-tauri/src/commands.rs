@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 use sightline_api::model::*;
 use sightline_api::request::*;
 use sightline_api::{ApiRequest, Operation};
+use sightline_store::archive::ranked_matches;
 use sightline_store::{
     BudgetLimits, DaySpend, HistoryEntry, HistoryQuery, LearnedRate, LinkQuery, PostQuery,
     SpendBreakdown, SpendDimension, SpendTotals, StoredLink, StoredPost, StoredResult,
@@ -308,9 +309,9 @@ pub async fn estimate_cost(
     operation: Operation,
     request: serde_json::Value,
 ) -> CommandResult<CostCheck> {
-    let session = state.session().await?;
+    let store = state.store().await?;
     let units = estimate::units_for(operation, request);
-    Ok(estimate::cost_check(&session.store, operation, units).await?)
+    Ok(estimate::cost_check(&store, operation, units).await?)
 }
 
 // --- History, archive, spend: offline reads -----------------------------------------------
@@ -328,7 +329,7 @@ pub async fn history_list(
     state: State<'_, AppState>,
     query: HistoryQuery,
 ) -> CommandResult<HistoryPage> {
-    let store = &state.session().await?.store;
+    let store = &state.store().await?;
     Ok(HistoryPage {
         entries: store.history(&query).await?,
         total: store.history_count(&query).await?,
@@ -342,9 +343,8 @@ pub async fn history_result(
     history_id: i64,
 ) -> CommandResult<StoredResult> {
     state
-        .session()
+        .store()
         .await?
-        .store
         .result(history_id)
         .await?
         .ok_or_else(|| {
@@ -361,12 +361,7 @@ pub async fn history_pin<R: Runtime>(
     history_id: i64,
     pinned: bool,
 ) -> CommandResult<()> {
-    state
-        .session()
-        .await?
-        .store
-        .set_pinned(history_id, pinned)
-        .await?;
+    state.store().await?.set_pinned(history_id, pinned).await?;
     records_changed(&app);
     Ok(())
 }
@@ -377,12 +372,7 @@ pub async fn history_delete<R: Runtime>(
     state: State<'_, AppState>,
     history_id: i64,
 ) -> CommandResult<()> {
-    state
-        .session()
-        .await?
-        .store
-        .delete_history(history_id)
-        .await?;
+    state.store().await?.delete_history(history_id).await?;
     records_changed(&app);
     Ok(())
 }
@@ -393,6 +383,8 @@ pub async fn history_delete<R: Runtime>(
 pub struct PostPage {
     pub posts: Vec<StoredPost>,
     pub total: i64,
+    /// Set when a relevance search ranked only this many of `total`, the most recently saved.
+    pub ranked: Option<i64>,
 }
 
 #[tauri::command]
@@ -400,10 +392,12 @@ pub async fn archive_posts(
     state: State<'_, AppState>,
     query: PostQuery,
 ) -> CommandResult<PostPage> {
-    let store = &state.session().await?.store;
+    let store = &state.store().await?;
+    let total = store.posts_count(&query).await?;
     Ok(PostPage {
         posts: store.posts(&query).await?,
-        total: store.posts_count(&query).await?,
+        total,
+        ranked: ranked_matches(&query, total),
     })
 }
 
@@ -412,15 +406,14 @@ pub async fn archive_links(
     state: State<'_, AppState>,
     query: LinkQuery,
 ) -> CommandResult<Vec<StoredLink>> {
-    Ok(state.session().await?.store.links(&query).await?)
+    Ok(state.store().await?.links(&query).await?)
 }
 
 #[tauri::command]
 pub async fn spend_totals(state: State<'_, AppState>) -> CommandResult<SpendTotals> {
     Ok(state
-        .session()
+        .store()
         .await?
-        .store
         .spend_totals(crate::time_zone(), Utc::now())
         .await?)
 }
@@ -432,9 +425,8 @@ pub async fn spend_by_day(
     last: NaiveDate,
 ) -> CommandResult<Vec<DaySpend>> {
     Ok(state
-        .session()
+        .store()
         .await?
-        .store
         .spend_by_day(crate::time_zone(), first, last)
         .await?)
 }
@@ -448,21 +440,20 @@ pub async fn spend_breakdown(
 ) -> CommandResult<SpendBreakdown> {
     let days = first.zip(last);
     Ok(state
-        .session()
+        .store()
         .await?
-        .store
         .spend_breakdown(dimension, crate::time_zone(), days)
         .await?)
 }
 
 #[tauri::command]
 pub async fn learned_rates(state: State<'_, AppState>) -> CommandResult<Vec<LearnedRate>> {
-    Ok(state.session().await?.store.learned_rates().await?)
+    Ok(state.store().await?.learned_rates().await?)
 }
 
 #[tauri::command]
 pub async fn budget_get(state: State<'_, AppState>) -> CommandResult<BudgetLimits> {
-    Ok(state.session().await?.store.budget().await?)
+    Ok(state.store().await?.budget().await?)
 }
 
 #[tauri::command]
@@ -471,7 +462,7 @@ pub async fn budget_set<R: Runtime>(
     state: State<'_, AppState>,
     limits: BudgetLimits,
 ) -> CommandResult<BudgetLimits> {
-    state.session().await?.store.set_budget(&limits).await?;
+    state.store().await?.set_budget(&limits).await?;
     records_changed(&app);
     Ok(limits)
 }

@@ -7,7 +7,8 @@ use std::path::{Path, PathBuf};
 
 use chrono::NaiveDate;
 use serde::Deserialize;
-use sightline_store::{export, HistoryEntry, HistoryQuery, PostQuery, StoredPost};
+use sightline_store::archive::ranked_matches;
+use sightline_store::{export, HistoryEntry, HistoryQuery, PostQuery, PostSort, StoredPost};
 use tauri::{AppHandle, Runtime, State};
 use tauri_plugin_dialog::DialogExt;
 use ts_rs::TS;
@@ -163,7 +164,7 @@ pub async fn export_history<R: Runtime>(
     ids: Option<Vec<i64>>,
     format: ExportFormat,
 ) -> Result<Option<String>, CommandError> {
-    let store = &state.session().await?.store;
+    let store = &state.store().await?;
     let entries = match ids {
         // A hand-picked selection, in the order it was picked.
         Some(ids) => {
@@ -199,7 +200,17 @@ pub async fn export_posts<R: Runtime>(
     query: PostQuery,
     format: ExportFormat,
 ) -> Result<Option<String>, CommandError> {
-    let store = &state.session().await?.store;
+    let store = &state.store().await?;
+    // Relevance ranks a window of the matches (`RELEVANCE_WINDOW`); a file holds every match,
+    // so past the window it is written newest first rather than cut.
+    let total = store.posts_count(&query).await?;
+    let query = match ranked_matches(&query, total) {
+        Some(_) => PostQuery {
+            sort: PostSort::Newest,
+            ..query
+        },
+        None => query,
+    };
     let posts = every_page(|offset| {
         let page = PostQuery {
             limit: PAGE,
@@ -224,7 +235,7 @@ pub async fn export_ledger<R: Runtime>(
     first: Option<NaiveDate>,
     last: Option<NaiveDate>,
 ) -> Result<Option<String>, CommandError> {
-    let store = &state.session().await?.store;
+    let store = &state.store().await?;
     let entries = store.ledger(crate::time_zone(), first.zip(last)).await?;
     let Some(path) = pick_path(&app, &state, "sightline-ledger", ExportFormat::Csv).await? else {
         return Ok(None);

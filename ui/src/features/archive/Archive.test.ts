@@ -32,8 +32,8 @@ function stored(index: number, text = `archived post ${index}`): StoredPost {
   };
 }
 
-/** An archive of 120 posts, paged as the command pages them. */
-function archive() {
+/** An archive of 120 posts, paged as the command pages them; `window` caps relevance as the store does. */
+function archive(window?: number) {
   const queries: Partial<PostQuery>[] = [];
   const exports: { query: Partial<PostQuery>; format: string }[] = [];
   const all = Array.from({ length: 120 }, (_, index) => stored(index));
@@ -43,7 +43,8 @@ function archive() {
       queries.push(payload.query);
       const matching = payload.query.text ? all.filter((post) => post.text.includes(payload.query.text ?? '')) : all;
       const offset = payload.query.offset ?? 0;
-      return { posts: matching.slice(offset, offset + (payload.query.limit || 50)), total: matching.length };
+      const ranked = window !== undefined && payload.query.text && payload.query.sort === 'relevance' && matching.length > window ? window : null;
+      return { posts: matching.slice(offset, offset + (payload.query.limit || 50)), total: matching.length, ranked };
     }
     if (cmd === 'export_posts') {
       exports.push({ query: payload.query, format: payload.format ?? '' });
@@ -84,6 +85,26 @@ describe('Archive', () => {
     expect(exports[0]).toMatchObject({ format: 'csv', query: { text: 'post 7', limit: 0, offset: 0 } });
     await user.click(screen.getByRole('button', { name: 'Export Markdown citations' }));
     expect(exports[1]?.format).toBe('markdown');
+  });
+
+  it('says when relevance ranked only the most recently saved matches, and pages to the end of them', async () => {
+    const { queries } = archive(100);
+    render(Archive);
+    await screen.findByText('archived post 0');
+    expect(screen.queryByText(/most recently saved/)).not.toBeInTheDocument();
+    const user = userEvent.setup();
+    await user.type(screen.getByRole('textbox', { name: 'Search the archive' }), 'archived{Enter}');
+    expect(await screen.findByText(/Ranked by relevance among the 100 most recently saved of 120 matches/)).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Next' }));
+    await screen.findByText('archived post 50');
+    expect(queries.at(-1)).toMatchObject({ text: 'archived', sort: 'relevance', offset: 50 });
+    expect(screen.getByRole('button', { name: 'Next' })).toBeDisabled();
+    // Sorted by time, every match is reachable again.
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Order' }), 'Newest first');
+    await user.type(screen.getByRole('textbox', { name: 'Search the archive' }), '{Enter}');
+    await screen.findByText('archived post 0');
+    expect(screen.queryByText(/most recently saved/)).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Next' })).toBeEnabled();
   });
 
   it('suggests what to change when nothing matches', async () => {
