@@ -181,12 +181,11 @@ async fn check_with_service(
 ) -> Result<(), CommandError> {
     let session = Session::open(
         Mode::Live,
-        &state.data_dir,
+        state.store_of(Mode::Live).await?,
         &state.settings(),
         state.environment.base_url.as_deref(),
         None,
-    )
-    .await?;
+    )?;
     let request = TwitterSearchRequest {
         count: 1,
         ..TwitterSearchRequest::new("news")

@@ -15,7 +15,7 @@ use ts_rs::TS;
 use crate::errors::CommandError;
 use crate::settings::AppSettings;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
 #[serde(rename_all = "lowercase")]
 pub enum Mode {
     Live,
@@ -76,9 +76,10 @@ pub struct Session {
 }
 
 impl Session {
-    pub async fn open(
+    /// The session of `mode` over its already opened `store` (see [`open_store`]).
+    pub fn open(
         mode: Mode,
-        data_dir: &Path,
+        store: Store,
         settings: &AppSettings,
         base_url_override: Option<&str>,
         demo: Option<&DemoService>,
@@ -98,9 +99,6 @@ impl Session {
                 (url, None)
             }
         };
-        let store = Store::open(&data_dir.join(mode.database_name())).await?;
-        // Requests left running by a crash are closed, keeping what they had received.
-        store.recover_unfinished().await?;
         let client = Client::new(settings.client_config(&base_url)).map_err(|error| {
             CommandError::NotConfigured {
                 message: format!("The service address cannot be used: {error}"),
@@ -115,6 +113,15 @@ impl Session {
             demo_key,
         })
     }
+}
+
+/// Opens the database of `mode` in `data_dir`: no network and no demo service, so History,
+/// Spend and the Archive read records without starting anything else.
+pub async fn open_store(mode: Mode, data_dir: &Path) -> Result<Store, CommandError> {
+    let store = Store::open(&data_dir.join(mode.database_name())).await?;
+    // Requests left running by a crash are closed, keeping what they had received.
+    store.recover_unfinished().await?;
+    Ok(store)
 }
 
 /// The client's ETag cache, kept in the mode's database (keyed by URL, which never holds the key).

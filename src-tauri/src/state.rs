@@ -1,17 +1,21 @@
-//! What every command shares: where data lives, the keychain, preferences, and the current
-//! session (client + store of the live or demo mode), opened on first use, not at start-up.
+//! What every command shares: where data lives, the keychain, preferences, each mode's
+//! database, and the current session (client + store of the live or demo mode). Each is
+//! opened on first use, not at start-up; reading records opens only the database, so the demo
+//! service (a whole synthetic world in memory) starts with the first request, not with the
+//! status bar's spend.
 
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
 use sightline_api::{ApiKey, CancelToken};
+use sightline_store::Store;
 use tokio::sync::{Mutex as AsyncMutex, OnceCell};
 
 use crate::environment::Environment;
 use crate::errors::CommandError;
 use crate::keychain::SecretStore;
-use crate::session::{DemoService, Mode, Session};
+use crate::session::{open_store, DemoService, Mode, Session};
 use crate::settings::{AppSettings, JsonFile, KeyList};
 
 pub struct AppState {
@@ -21,6 +25,8 @@ pub struct AppState {
     settings: Mutex<AppSettings>,
     keys: Mutex<KeyList>,
     session: AsyncMutex<Option<Arc<Session>>>,
+    /// Each mode's database, opened once: settings changes rebuild the session, not the store.
+    stores: AsyncMutex<HashMap<Mode, Store>>,
     demo: OnceCell<DemoService>,
     /// Streams in flight, by client request id, so a cancel command can stop them.
     pub streams: Mutex<HashMap<String, CancelToken>>,
@@ -47,6 +53,7 @@ impl AppState {
             settings: Mutex::new(settings),
             keys: Mutex::new(keys),
             session: AsyncMutex::new(None),
+            stores: AsyncMutex::new(HashMap::new()),
             demo: OnceCell::new(),
             streams: Mutex::new(HashMap::new()),
         })
@@ -112,18 +119,30 @@ impl AppState {
             Mode::Demo => Some(self.demo.get_or_try_init(DemoService::start).await?),
             Mode::Live => None,
         };
-        let session = Arc::new(
-            Session::open(
-                mode,
-                &self.data_dir,
-                &self.settings(),
-                self.environment.base_url.as_deref(),
-                demo,
-            )
-            .await?,
-        );
+        let session = Arc::new(Session::open(
+            mode,
+            self.store_of(mode).await?,
+            &self.settings(),
+            self.environment.base_url.as_deref(),
+            demo,
+        )?);
         *current = Some(session.clone());
         Ok(session)
+    }
+
+    /// The current mode's database, for reading and editing records without the network.
+    pub async fn store(&self) -> Result<Store, CommandError> {
+        self.store_of(self.mode()).await
+    }
+
+    pub async fn store_of(&self, mode: Mode) -> Result<Store, CommandError> {
+        let mut stores = self.stores.lock().await;
+        if let Some(store) = stores.get(&mode) {
+            return Ok(store.clone());
+        }
+        let store = open_store(mode, &self.data_dir).await?;
+        stores.insert(mode, store.clone());
+        Ok(store)
     }
 
     pub async fn reset_session(&self) {
@@ -147,5 +166,53 @@ impl AppState {
             key,
             label: Some(label),
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::keychain::MemoryStore;
+
+    fn demo_state(dir: &std::path::Path) -> AppState {
+        let environment = Environment {
+            force_demo: true,
+            ..Environment::default()
+        };
+        AppState::new(
+            dir.to_owned(),
+            environment,
+            Arc::new(MemoryStore::default()),
+        )
+        .unwrap()
+    }
+
+    #[tokio::test]
+    async fn reading_records_opens_the_database_without_starting_the_demo_service() {
+        let dir = tempfile::tempdir().unwrap();
+        let state = demo_state(dir.path());
+        let store = state.store().await.unwrap();
+        store
+            .spend_totals(crate::time_zone(), chrono::Utc::now())
+            .await
+            .unwrap();
+        assert!(dir.path().join("demo.db").exists());
+        assert!(
+            !state.demo.initialized(),
+            "the status bar's spend started the demo"
+        );
+        assert!(state.session.lock().await.is_none());
+
+        // The first request starts it, over the same database.
+        let session = state.session().await.unwrap();
+        assert!(state.demo.initialized());
+        assert!(session.demo_key.is_some());
+        let limits = sightline_store::BudgetLimits {
+            daily: Some("5".parse().unwrap()),
+            monthly: None,
+            warn_percent: 80,
+        };
+        store.set_budget(&limits).await.unwrap();
+        assert_eq!(session.store.budget().await.unwrap(), limits);
     }
 }
