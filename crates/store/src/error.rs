@@ -22,3 +22,21 @@ pub enum StoreError {
 }
 
 pub type Result<T, E = StoreError> = std::result::Result<T, E>;
+
+impl StoreError {
+    /// The disk (or the database's size limit) is full: SQLite's SQLITE_FULL, or an OS write
+    /// that found no space. Worth telling apart: the user can fix it by freeing space.
+    pub fn is_disk_full(&self) -> bool {
+        const SQLITE_FULL: i32 = 13;
+        match self {
+            Self::Database(sqlx::Error::Database(error)) => error
+                .code()
+                .and_then(|code| code.parse::<i32>().ok())
+                .is_some_and(|code| code & 0xff == SQLITE_FULL),
+            Self::Database(sqlx::Error::Io(error)) | Self::Io(error) => {
+                error.kind() == std::io::ErrorKind::StorageFull
+            }
+            _ => false,
+        }
+    }
+}

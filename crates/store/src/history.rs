@@ -131,12 +131,17 @@ pub enum RecordOutcome {
     Recorded { history_id: i64 },
     /// This request id was recorded before; nothing was written.
     AlreadyRecorded { history_id: i64 },
+    /// The disk was too full for the result and what it found: the row and its cost were
+    /// written without them (see [`Store::record_request`]).
+    RecordedWithoutResult { history_id: i64 },
 }
 
 impl RecordOutcome {
     pub fn history_id(self) -> i64 {
         match self {
-            Self::Recorded { history_id } | Self::AlreadyRecorded { history_id } => history_id,
+            Self::Recorded { history_id }
+            | Self::AlreadyRecorded { history_id }
+            | Self::RecordedWithoutResult { history_id } => history_id,
         }
     }
 }
@@ -274,8 +279,32 @@ impl Store {
     /// Records a finished request: history row, result body, ledger entry and archived posts,
     /// users and links, all in one transaction. A request id already finished is left as it was
     /// (`AlreadyRecorded`); one begun with [`Store::begin_request`] is completed.
+    ///
+    /// When the disk is full, the answer has still been paid for: the row and its cost (a few
+    /// hundred bytes) are written again without the result body and the archived posts, users
+    /// and links (often megabytes), so spend stays exact, and the outcome says what was left out.
     pub async fn record_request(&self, record: &RequestRecord) -> Result<RecordOutcome> {
         validate(record)?;
+        match self.write_request(record).await {
+            Err(error) if error.is_disk_full() && holds_findings(record) => {
+                tracing::warn!(%error, "disk full: recording the request without its result");
+                let slim = RequestRecord {
+                    error_class: Some(DISK_FULL_CLASS.into()),
+                    error_message: Some(RESULT_NOT_SAVED.into()),
+                    result_json: None,
+                    posts: Vec::new(),
+                    users: Vec::new(),
+                    links: Vec::new(),
+                    ..record.clone()
+                };
+                let history_id = self.write_request(&slim).await?.history_id();
+                Ok(RecordOutcome::RecordedWithoutResult { history_id })
+            }
+            other => other,
+        }
+    }
+
+    async fn write_request(&self, record: &RequestRecord) -> Result<RecordOutcome> {
         let mut tx = self.begin_write().await?;
         let outcome = write_record(&mut tx, record).await?;
         tx.commit().await?;
@@ -501,6 +530,15 @@ async fn find_request(
 }
 
 /// The body of [`Store::record_request`], inside the caller's transaction.
+/// History's error class for a request whose answer arrived but did not fit on the disk.
+pub const DISK_FULL_CLASS: &str = "disk_full";
+const RESULT_NOT_SAVED: &str =
+    "The answer arrived but the disk was full: its cost is recorded, its results were not saved.";
+
+fn holds_findings(r: &RequestRecord) -> bool {
+    r.result_json.is_some() || !r.posts.is_empty() || !r.users.is_empty() || !r.links.is_empty()
+}
+
 async fn write_record(conn: &mut SqliteConnection, r: &RequestRecord) -> Result<RecordOutcome> {
     let cost_nanos = r.billing.as_ref().map(|b| to_nanos(b.cost)).transpose()?;
     let existing = find_request(conn, &r.request_id).await?;
@@ -755,6 +793,44 @@ pub(crate) mod tests {
         assert_eq!(reopened.entry.billing, Some(billing("0.006", 20, "x")));
         assert_eq!(reopened.entry.key_label.as_deref(), Some("work"));
         assert!(reopened.entry.has_result);
+    }
+
+    #[tokio::test]
+    async fn a_full_disk_keeps_the_row_and_its_cost_without_the_result() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = crate::test_support::nearly_full_store(dir.path(), 24).await;
+        let mut r = record("req-full", at(9, 0));
+        r.billing = Some(billing("0.012", 40, "x"));
+        r.result_count = 40;
+        // 2 MB of answer and forty posts cannot fit in 24 more pages.
+        r.result_json = Some(format!(r#"{{"tweets":"{}"}}"#, "x".repeat(2_000_000)));
+        r.posts = (0..40)
+            .map(|i| crate::archive::tests::post(&format!("p{i}"), "flood warning", at(8, 0)))
+            .collect();
+
+        let error = store.write_request(&r).await.unwrap_err();
+        assert!(error.is_disk_full(), "{error}");
+        let out = store.record_request(&r).await.unwrap();
+        let RecordOutcome::RecordedWithoutResult { history_id } = out else {
+            panic!("expected the row without its result, got {out:?}")
+        };
+        let entry = &store.history(&HistoryQuery::default()).await.unwrap()[0];
+        assert_eq!(entry.id, history_id);
+        assert_eq!(entry.status, RequestStatus::Ok);
+        assert_eq!(entry.error_class.as_deref(), Some(DISK_FULL_CLASS));
+        assert_eq!(entry.billing, Some(billing("0.012", 40, "x")));
+        assert!(!entry.has_result);
+        let totals = store.spend_totals(chrono_tz::UTC, at(12, 0)).await.unwrap();
+        assert_eq!(totals.all_time.to_string(), "0.012");
+        assert!(store.result(history_id).await.unwrap().is_none());
+        assert_eq!(store.integrity_check().await.unwrap(), ["ok"]);
+
+        // A failure with nothing to leave out is not retried: the error reaches the caller.
+        let mut tiny = record("req-tiny", at(9, 5));
+        tiny.result_json = None;
+        tiny.params_json = format!(r#"{{"query":"{}"}}"#, "y".repeat(2_000_000));
+        let error = store.record_request(&tiny).await.unwrap_err();
+        assert!(error.is_disk_full(), "{error}");
     }
 
     #[tokio::test]

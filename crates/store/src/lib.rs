@@ -144,6 +144,34 @@ pub(crate) mod test_support {
         (store, dir)
     }
 
+    /// A store on one connection whose file may grow by only `spare_pages` more pages: past
+    /// them SQLite fails writes with SQLITE_FULL, exactly as it does on a full disk.
+    pub async fn nearly_full_store(dir: &Path, spare_pages: i64) -> Store {
+        let path = dir.join("sightline.db");
+        Store::open(&path).await.unwrap().close().await;
+        let pool = SqlitePoolOptions::new()
+            .max_connections(1)
+            .min_connections(1)
+            .idle_timeout(None)
+            .max_lifetime(None)
+            .connect_with(
+                SqliteConnectOptions::new()
+                    .filename(&path)
+                    .foreign_keys(true),
+            )
+            .await
+            .unwrap();
+        let pages: i64 = sqlx::query_scalar("PRAGMA page_count")
+            .fetch_one(&pool)
+            .await
+            .unwrap();
+        sqlx::query(&format!("PRAGMA max_page_count = {}", pages + spare_pages))
+            .execute(&pool)
+            .await
+            .unwrap();
+        Store { pool }
+    }
+
     /// A database file as the first release left it (only `0001_init.sql` applied), to test
     /// that later migrations carry existing data over. Applied through a migrations folder of
     /// its own, so `Store::open` later finds the same checksum and applies only the rest.
