@@ -349,7 +349,7 @@ pub async fn history_result(
         .await?
         .ok_or_else(|| {
             CommandError::not_found(
-                "No stored result for this entry: it failed before any answer arrived.",
+                "No stored result for this entry: it failed before any answer arrived, or the disk was too full to keep it.",
             )
         })
 }

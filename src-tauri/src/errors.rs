@@ -120,6 +120,11 @@ impl From<StoreError> for CommandError {
                 message: format!("This cannot be saved: {reason}."),
                 fields: Vec::new(),
             },
+            full if full.is_disk_full() => Self::Storage {
+                message: "The disk is full, so Sightline could not save to its database. Free some \
+                          space, then try again. Nothing saved earlier was lost."
+                    .into(),
+            },
             other => Self::Storage {
                 message: format!(
                     "Sightline could not use its local database: {other}. Your earlier history is untouched."
@@ -148,6 +153,15 @@ impl std::error::Error for CommandError {}
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_full_disk_is_named_and_the_fix_given() {
+        let full = StoreError::Io(std::io::Error::from(std::io::ErrorKind::StorageFull));
+        let error = CommandError::from(full);
+        assert_eq!(error.class(), "storage");
+        assert!(error.message().starts_with("The disk is full"), "{error}");
+        assert!(error.message().contains("Free some space"));
+    }
 
     #[test]
     fn validation_from_the_service_names_the_fields() {

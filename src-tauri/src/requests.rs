@@ -33,6 +33,18 @@ pub struct Outcome<T> {
     pub replayed: bool,
     /// Another page follows (retweeters, timelines): `next_page` fetches it.
     pub has_more: bool,
+    /// Set when the answer is shown but the disk was too full to keep it: its cost is
+    /// recorded, its results are not in History or the Archive.
+    pub not_saved: Option<String>,
+}
+
+/// What to tell the user when a record was written without its result (a full disk).
+pub fn not_saved(recorded: RecordOutcome) -> Option<String> {
+    matches!(recorded, RecordOutcome::RecordedWithoutResult { .. }).then(|| {
+        "Shown here but not saved: the disk is full. Its cost is recorded; free some space so \
+         that results are kept for History and the Archive."
+            .to_owned()
+    })
 }
 
 /// Continuation of a paged history entry.
@@ -92,7 +104,9 @@ pub async fn claim(
     pending: &PendingRequest,
 ) -> Result<Result<i64, i64>, CommandError> {
     Ok(match store.begin_request(pending).await? {
-        RecordOutcome::Recorded { history_id } => Ok(history_id),
+        // A pending row holds no results, so none can be left out of it.
+        RecordOutcome::Recorded { history_id }
+        | RecordOutcome::RecordedWithoutResult { history_id } => Ok(history_id),
         RecordOutcome::AlreadyRecorded { history_id } => Err(history_id),
     })
 }
@@ -180,6 +194,7 @@ pub async fn replay<T: DeserializeOwned>(
         from_cache: false,
         replayed: true,
         has_more: stored.entry.next_cursor.is_some(),
+        not_saved: None,
     })
 }
 
@@ -241,14 +256,15 @@ where
             };
             let has_more = record.next_cursor.is_some();
             let billing = record.billing.clone();
-            let history_id = store.record_request(&record).await?.history_id();
+            let recorded = store.record_request(&record).await?;
             Ok(Outcome {
-                history_id,
+                history_id: recorded.history_id(),
                 body: response.body,
                 billing,
                 from_cache: response.from_cache,
                 replayed: false,
                 has_more,
+                not_saved: not_saved(recorded),
             })
         }
         Err(error) => {

@@ -147,7 +147,7 @@ pub async fn ai_search(
             };
             let record = record_partial(record, &outcome.received, status);
             let billing: Option<Billing> = record.billing.clone();
-            store.record_request(&record).await?;
+            let recorded = store.record_request(&record).await?;
             Ok(Outcome {
                 history_id,
                 body: outcome.received.result,
@@ -155,6 +155,7 @@ pub async fn ai_search(
                 from_cache: false,
                 replayed: false,
                 has_more: false,
+                not_saved: requests::not_saved(recorded),
             })
         }
         Err(error @ (ApiError::StreamCut { .. } | ApiError::StreamFailed { .. })) => {

@@ -6,12 +6,12 @@ import { screens } from './lib/screens';
 import { makePost } from './test/fixtures';
 import { mockBackend, outcome } from './test/backend';
 
-function backend() {
+function backend(searchOutcome = outcome([makePost({ id: '11', text: 'first result' }), makePost({ id: '12', text: 'second result' })])) {
   return mockBackend({
     app_status: () => ({ mode: 'demo', demoForced: false, keys: [], activeKey: null, serviceConfigured: false }),
     spend_totals: () => ({ today: '0', this_month: '0', all_time: '0' }),
     settings_get: () => ({ loadRemoteMedia: false, theme: 'system' }),
-    twitter_search: () => outcome([makePost({ id: '11', text: 'first result' }), makePost({ id: '12', text: 'second result' })]),
+    twitter_search: () => searchOutcome,
     twitter_post: () => outcome(makePost({ id: '12', text: 'second result' })),
   });
 }
@@ -53,5 +53,23 @@ describe('App', () => {
     expect(card.closest<HTMLElement>('.layer')?.inert).toBe(false);
     expect(screen.getByText('first result')).toBeInTheDocument();
     expect(calls.twitter_search).toHaveLength(1);
+  });
+
+  it('says above every screen when an answer was shown but the disk was too full to save it', async () => {
+    const notSaved = 'Shown here but not saved: the disk is full. Its cost is recorded; free some space so that results are kept for History and the Archive.';
+    backend(outcome([makePost({ id: '11', text: 'first result' })], 1, { notSaved }));
+    await screens.find((s) => s.id === 'x')?.load();
+    window.location.hash = '#/x';
+    render(App);
+    const user = userEvent.setup();
+    expect(screen.queryByRole('alert')).toBeNull();
+    await user.type(await screen.findByRole('textbox', { name: 'Search X' }), 'flood{Enter}');
+    // The answer is shown, and the notice stays when the user moves to another screen.
+    expect(await screen.findByText('first result')).toBeInTheDocument();
+    expect(await screen.findByRole('alert')).toHaveTextContent(notSaved);
+    await go('#/history');
+    expect(screen.getByRole('alert')).toHaveTextContent('the disk is full');
+    await user.click(screen.getByRole('button', { name: 'Dismiss' }));
+    expect(screen.queryByRole('alert')).toBeNull();
   });
 });

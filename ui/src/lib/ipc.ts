@@ -50,6 +50,7 @@ import type { WebCrawlRequest } from './bindings/WebCrawlRequest';
 import type { WebLinksResult } from './bindings/WebLinksResult';
 import type { WebSearchRequest } from './bindings/WebSearchRequest';
 import type { WebSearchResults } from './bindings/WebSearchResults';
+import { showNotice } from './notices.svelte';
 
 export type { AppInfo } from './bindings/AppInfo';
 export type { AppStatus } from './bindings/AppStatus';
@@ -90,9 +91,17 @@ export const settingsSet = (settings: AppSettings) => invoke<AppSettings>('setti
 
 // --- Operations: each validated, budget-checked, sent, recorded ---------------------------
 
+/** Raises the app-wide notice when an answer was shown but the disk was too full to keep it. */
+function noticeIfNotSaved<Res>(outcome: Promise<Outcome<Res>>): Promise<Outcome<Res>> {
+  return outcome.then((result) => {
+    if (result?.notSaved) showNotice(result.notSaved);
+    return result;
+  });
+}
+
 function operation<Req, Res>(command: string) {
   return (request: Req, options?: SendOptions) =>
-    invoke<Outcome<Res>>(command, { request, send: sendParams(options) });
+    noticeIfNotSaved(invoke<Outcome<Res>>(command, { request, send: sendParams(options) }));
 }
 
 export const aiSearch = operation<AiSearchRequest, AiSearchResult>('ai_search');
@@ -112,9 +121,9 @@ export const webCrawl = operation<WebCrawlRequest, string>('web_crawl');
 
 /** The page after a history entry of retweeters or a timeline: no cursor in the UI. */
 export const retweetersNextPage = (historyId: number, options?: SendOptions) =>
-  invoke<Outcome<RetweetersPage>>('retweeters_next_page', { historyId, send: sendParams(options) });
+  noticeIfNotSaved(invoke<Outcome<RetweetersPage>>('retweeters_next_page', { historyId, send: sendParams(options) }));
 export const userPostsNextPage = (historyId: number, options?: SendOptions) =>
-  invoke<Outcome<UserPostsPage>>('user_posts_next_page', { historyId, send: sendParams(options) });
+  noticeIfNotSaved(invoke<Outcome<UserPostsPage>>('user_posts_next_page', { historyId, send: sendParams(options) }));
 
 /**
  * The AI search, streamed: `onMessage` sees `started`, then each event as it arrives; the
@@ -128,7 +137,7 @@ export function aiSearchStream(
   const send = sendParams(options);
   const channel = new Channel<StreamMessage>();
   channel.onmessage = onMessage;
-  const result = invoke<Outcome<AiSearchResult>>('ai_search_stream', { request, send, channel });
+  const result = noticeIfNotSaved(invoke<Outcome<AiSearchResult>>('ai_search_stream', { request, send, channel }));
   return { requestId: send.requestId, result };
 }
 

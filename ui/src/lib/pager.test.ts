@@ -3,18 +3,12 @@ import { Pager } from './pager.svelte';
 import type { CommandError } from './bindings/CommandError';
 import type { Outcome } from './bindings/Outcome';
 import type { SendOptions } from './ipc';
+import { outcome } from '../test/backend';
 
 type Page = { users: { id: string }[] };
 
 function page(ids: string[], historyId: number, hasMore: boolean, cost: string | null = '0.006'): Outcome<Page> {
-  return {
-    historyId,
-    body: { users: ids.map((id) => ({ id })) },
-    billing: cost === null ? null : { cost, usage_count: ids.length, service: 'x', currency: 'USD' },
-    fromCache: cost === null,
-    replayed: false,
-    hasMore,
-  };
+  return outcome({ users: ids.map((id) => ({ id })) }, historyId, { cost, hasMore });
 }
 
 const rateLimited: CommandError = {

@@ -37,7 +37,7 @@ export function mockBackend(handlers: Record<string, Handler>) {
 }
 
 /** An Outcome as the commands return it: billed unless `cost` is null. */
-export function outcome<T>(body: T, historyId = 1, options: { cost?: string | null; hasMore?: boolean } = {}): Outcome<T> {
+export function outcome<T>(body: T, historyId = 1, options: { cost?: string | null; hasMore?: boolean; notSaved?: string } = {}): Outcome<T> {
   const cost = options.cost === undefined ? '0.006' : options.cost;
   return {
     historyId,
@@ -46,6 +46,7 @@ export function outcome<T>(body: T, historyId = 1, options: { cost?: string | nu
     fromCache: cost === null,
     replayed: false,
     hasMore: options.hasMore ?? false,
+    notSaved: options.notSaved ?? null,
   };
 }
 

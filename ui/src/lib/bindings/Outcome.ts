@@ -20,4 +20,9 @@ replayed: boolean,
 /**
  * Another page follows (retweeters, timelines): `next_page` fetches it.
  */
-hasMore: boolean, };
+hasMore: boolean, 
+/**
+ * Set when the answer is shown but the disk was too full to keep it: its cost is
+ * recorded, its results are not in History or the Archive.
+ */
+notSaved: string | null, };
