@@ -1,30 +1,15 @@
 import { mkdirSync } from 'node:fs';
 import type { ChildProcess } from 'node:child_process';
-import { appBinary, isolatedEnvironment, screenshotDir, startTauriDriver } from './support/app.ts';
+import { isolatedEnvironment, screenshotDir, startTauriDriver, tauriDriverConfig } from './support/app.ts';
 import { startSandbox, stopSandbox } from './support/sandbox.ts';
 
 let driver: ChildProcess | undefined;
 
 export const config: WebdriverIO.Config = {
-  runner: 'local',
+  ...tauriDriverConfig(),
   specs: ['./specs/**/*.e2e.ts'],
-  maxInstances: 1,
-  // tauri-driver listens here; sending browserName would make WebdriverIO fetch a browser.
-  hostname: '127.0.0.1',
-  port: 4444,
-  capabilities: [
-    {
-      // @ts-expect-error tauri:options is tauri-driver's own capability.
-      'tauri:options': { application: appBinary() },
-    },
-  ],
-  logLevel: 'warn',
-  bail: 0,
   waitforTimeout: 10_000,
   connectionRetryTimeout: 60_000,
-  connectionRetryCount: 2,
-  framework: 'mocha',
-  reporters: ['spec'],
   mochaOpts: { ui: 'bdd', timeout: 60_000 },
 
   onPrepare() {

@@ -13,7 +13,7 @@ import { copyFileSync, existsSync, mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import type { ChildProcess } from 'node:child_process';
 import type { Server } from 'node:http';
-import { appBinary, isolatedEnvironment, repoRoot, screenshotDir, startTauriDriver } from '../support/app.ts';
+import { isolatedEnvironment, repoRoot, screenshotDir, startTauriDriver, tauriDriverConfig } from '../support/app.ts';
 import { buildHarness, serveDirectory } from './harness/serve.ts';
 
 /** The seeded database (crates/store/examples/seed.rs) copied into every session. */
@@ -24,24 +24,10 @@ let sessionRoot: string | undefined;
 let harnessServer: Server | undefined;
 
 export const config: WebdriverIO.Config = {
-  runner: 'local',
+  ...tauriDriverConfig(),
   specs: ['./*.perf.ts'],
-  maxInstances: 1,
-  hostname: '127.0.0.1',
-  port: 4444,
-  capabilities: [
-    {
-      // @ts-expect-error tauri:options is tauri-driver's own capability.
-      'tauri:options': { application: appBinary() },
-    },
-  ],
-  logLevel: 'warn',
-  bail: 0,
   waitforTimeout: 30_000,
   connectionRetryTimeout: 120_000,
-  connectionRetryCount: 2,
-  framework: 'mocha',
-  reporters: ['spec'],
   mochaOpts: { ui: 'bdd', timeout: 600_000 },
 
   async onPrepare() {

@@ -20,6 +20,32 @@ export function appBinary(): string {
   return binary;
 }
 
+/**
+ * What every wdio config here shares: the app under tauri-driver on loopback, one session at a
+ * time, mocha with the spec reporter. Each config adds its specs, timeouts and session hooks.
+ */
+export function tauriDriverConfig(): WebdriverIO.Config {
+  return {
+    runner: 'local',
+    maxInstances: 1,
+    // tauri-driver listens here; sending browserName would make WebdriverIO fetch a browser.
+    hostname: '127.0.0.1',
+    port: 4444,
+    capabilities: [
+      {
+        // @ts-expect-error tauri:options is tauri-driver's own capability.
+        'tauri:options': { application: appBinary() },
+      },
+    ],
+    logLevel: 'warn',
+    bail: 0,
+    connectionRetryCount: 2,
+    framework: 'mocha',
+    reporters: ['spec'],
+    specs: [],
+  };
+}
+
 /** Fresh folders for one app session, plus the environment that points the app at them. */
 export function isolatedEnvironment(): { root: string; env: NodeJS.ProcessEnv } {
   const root = mkdtempSync(path.join(tmpdir(), 'sightline-e2e-'));
