@@ -2,8 +2,10 @@ import { mkdirSync } from 'node:fs';
 import type { ChildProcess } from 'node:child_process';
 import { isolatedEnvironment, screenshotDir, startTauriDriver, tauriDriverConfig } from './support/app.ts';
 import { startSandbox, stopSandbox } from './support/sandbox.ts';
+import { mountSmallDisk, unmountSmallDisk } from './support/smallDisk.ts';
 
 let driver: ChildProcess | undefined;
+let smallDisk: string | undefined;
 
 export const config: WebdriverIO.Config = {
   ...tauriDriverConfig(),
@@ -18,10 +20,21 @@ export const config: WebdriverIO.Config = {
 
   // One driver (and so one app with fresh folders) per spec file. A `*.live.e2e.ts` spec gets
   // its own sandbox service, and the app is pointed at it as if it were the real one.
+  // A `*.disk-full.e2e.ts` spec gets its data folder on a 4 MB tmpfs it can fill.
   async beforeSession(_config, _capabilities, specs) {
     const { env } = isolatedEnvironment();
     if (specs.some((spec) => spec.endsWith('.live.e2e.ts'))) {
       env.SIGHTLINE_BASE_URL = (await startSandbox()).baseUrl;
+    }
+    if (specs.some((spec) => spec.endsWith('.disk-full.e2e.ts'))) {
+      smallDisk = env.SIGHTLINE_DATA_DIR as string;
+      const refused = mountSmallDisk(smallDisk, 4096);
+      if (refused) {
+        process.env.SIGHTLINE_E2E_SMALL_DISK_REFUSED = refused;
+        smallDisk = undefined;
+      } else {
+        process.env.SIGHTLINE_E2E_SMALL_DISK = env.SIGHTLINE_DATA_DIR;
+      }
     }
     driver = startTauriDriver(env);
     return new Promise((resolve) => setTimeout(resolve, 1_000));
@@ -31,5 +44,7 @@ export const config: WebdriverIO.Config = {
     driver?.kill();
     driver = undefined;
     await stopSandbox();
+    if (smallDisk) unmountSmallDisk(smallDisk);
+    smallDisk = undefined;
   },
 };
