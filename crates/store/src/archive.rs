@@ -181,8 +181,9 @@ pub struct PostQuery {
     pub to: Option<DateTime<Utc>>,
     pub lang: Option<String>,
     pub min_likes: Option<i64>,
-    /// Only posts found by this history row.
-    pub history_id: Option<i64>,
+    /// Only posts found by one of these history rows (a post and its replies, say); empty:
+    /// every post.
+    pub history_ids: Vec<i64>,
     pub sort: PostSort,
     /// Rows per page; 0 means the default of 50.
     pub limit: u32,
@@ -601,13 +602,18 @@ fn push_post_filters(
     }
 }
 
+/// Joins the posts the query's history rows found, each once even when several found it;
+/// the few sightings drive the query instead of a walk over every post.
 fn push_sighting_join(sql: &mut QueryBuilder<'_, Sqlite>, q: &PostQuery, post_pk: &str) {
-    if let Some(history_id) = q.history_id {
-        sql.push(format!(
-            " JOIN post_sightings s ON s.post_pk = {post_pk} AND s.history_id = "
-        ))
-        .push_bind(history_id);
+    if q.history_ids.is_empty() {
+        return;
     }
+    sql.push(" JOIN (SELECT DISTINCT post_pk FROM post_sightings WHERE history_id IN (");
+    let mut ids = sql.separated(", ");
+    for id in &q.history_ids {
+        ids.push_bind(*id);
+    }
+    sql.push(format!(")) AS s ON s.post_pk = {post_pk}"));
 }
 
 impl Store {
@@ -669,7 +675,7 @@ impl Store {
             return Ok(Plan::Browse);
         };
         // Relevance needs every match ranked; a request's or an author's posts are few.
-        if q.sort == PostSort::Relevance || q.history_id.is_some() || q.author.is_some() {
+        if q.sort == PostSort::Relevance || !q.history_ids.is_empty() || q.author.is_some() {
             return Ok(Plan::FromIndex);
         }
         let (matches, posts): (i64, i64) = sqlx::query_as(
@@ -946,7 +952,7 @@ pub(crate) mod tests {
                 assert_eq!(all, n as i64);
                 if let Some(h) = h {
                     let found = PostQuery {
-                        history_id: Some(h),
+                        history_ids: vec![h],
                         ..Default::default()
                     };
                     assert_eq!(store.posts_count(&found).await.unwrap(), n as i64);
@@ -1222,7 +1228,7 @@ pub(crate) mod tests {
 
     #[tokio::test]
     async fn filters_sorting_and_paging() {
-        let (store, _dir, h1, _) = seeded().await;
+        let (store, _dir, h1, h2) = seeded().await;
         let q = |f: fn(&mut PostQuery)| {
             let mut q = PostQuery::default();
             f(&mut q);
@@ -1267,12 +1273,27 @@ pub(crate) mod tests {
         };
         assert_eq!(ids(store.posts(&range).await.unwrap()), ["3", "2"]);
         let by_request = PostQuery {
-            history_id: Some(h1),
+            history_ids: vec![h1],
             text: Some("eclipse".into()),
             sort: PostSort::Newest,
             ..Default::default()
         };
         assert_eq!(ids(store.posts(&by_request).await.unwrap()), ["2", "1"]);
+        // Two requests (a post and its replies): each post once, though both found post 2.
+        let both = PostQuery {
+            history_ids: vec![h1, h2],
+            sort: PostSort::Oldest,
+            ..Default::default()
+        };
+        assert_eq!(ids(store.posts(&both).await.unwrap()), ["1", "2", "3", "4"]);
+        assert_eq!(store.posts_count(&both).await.unwrap(), 4);
+        let both_matching = PostQuery {
+            text: Some("eclipse".into()),
+            sort: PostSort::Relevance,
+            ..both.clone()
+        };
+        assert_eq!(store.posts_count(&both_matching).await.unwrap(), 3);
+        assert_eq!(store.posts(&both_matching).await.unwrap().len(), 3);
         let page = PostQuery {
             limit: 2,
             offset: 1,

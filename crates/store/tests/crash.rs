@@ -178,7 +178,7 @@ fn killed_writer_loses_no_committed_request_and_leaves_no_partial_one() {
             assert!(entry.has_result, "{id} lost its result");
             let posts = store
                 .posts(&PostQuery {
-                    history_id: Some(entry.id),
+                    history_ids: vec![entry.id],
                     ..Default::default()
                 })
                 .await

@@ -146,7 +146,7 @@ describe('Post view', () => {
     expect(screen.getByText(/20 accounts · 1 page/)).toBeInTheDocument();
   });
 
-  it('exports the post or its replies, and copies them as a Markdown citation', async () => {
+  it('exports the post, or the post with its replies in one file, and copies them as a Markdown citation', async () => {
     const calls = mockBackend({
       twitter_post: () => outcome(post, 5),
       twitter_replies_post: () => outcome([reply(1)], 6),
@@ -156,15 +156,15 @@ describe('Post view', () => {
     await screen.findByText('Cost $0.006');
     const user = userEvent.setup();
     await user.selectOptions(screen.getByRole('combobox', { name: 'Export as' }), 'CSV');
-    expect(screen.getByRole('button', { name: 'Export replies' })).toBeDisabled();
+    expect(screen.getByRole('button', { name: 'Export post and replies' })).toBeDisabled();
     await user.click(screen.getByRole('button', { name: 'Export post' }));
     expect(await screen.findByText('Saved to /home/reader/post.csv')).toBeInTheDocument();
-    expect(calls.export_posts?.[0]).toMatchObject({ format: 'csv', query: { history_id: 5, sort: 'oldest', limit: 0, offset: 0 } });
+    expect(calls.export_posts?.[0]).toMatchObject({ format: 'csv', query: { history_ids: [5], sort: 'oldest', limit: 0, offset: 0 } });
 
     await user.click(screen.getByRole('button', { name: 'Show replies' }));
     await screen.findByText('reply number 1');
-    await user.click(screen.getByRole('button', { name: 'Export replies' }));
-    await vi.waitFor(() => expect(calls.export_posts?.[1]).toMatchObject({ query: { history_id: 6 } }));
+    await user.click(screen.getByRole('button', { name: 'Export post and replies' }));
+    await vi.waitFor(() => expect(calls.export_posts?.[1]).toMatchObject({ query: { history_ids: [5, 6], sort: 'oldest' } }));
 
     await user.click(screen.getByRole('button', { name: 'Copy citation' }));
     expect(screen.getByRole('button', { name: 'Citation copied' })).toBeInTheDocument();

@@ -23,9 +23,10 @@ from: string | null,
  */
 to: string | null, lang: string | null, min_likes: number | null, 
 /**
- * Only posts found by this history row.
+ * Only posts found by one of these history rows (a post and its replies, say); empty:
+ * every post.
  */
-history_id: number | null, sort: PostSort, 
+history_ids: Array<number>, sort: PostSort, 
 /**
  * Rows per page; 0 means the default of 50.
  */
