@@ -32,6 +32,23 @@ describe('demo mode, first run', () => {
     await screenshotBothThemes('x-search');
   });
 
+  it('hands a trend to Ask as a question, filled in and not sent', async () => {
+    await open('Trends');
+    await $('button=Show trends').click();
+    const ask = $('a.ask');
+    await ask.waitForDisplayed({ timeout: 30_000 });
+    const trend = (await ask.getAttribute('aria-label'))?.replace(/^Ask about /, '') ?? '';
+    expect(trend).not.toBe('');
+    const today = await $('[data-testid="today-spend"]').getText();
+    await ask.click();
+    await expect($('h1=Ask')).toBeDisplayed();
+    const question = $('#ask-prompt');
+    await expect(question).toHaveValue(expect.stringContaining(trend));
+    await expect(question).toBeFocused();
+    // Nothing was sent: today's spend is what it was.
+    await expect($('[data-testid="today-spend"]')).toHaveText(today);
+  });
+
   it('stops a bad search before sending, with the reason next to the field', async () => {
     await open('X', 'X search');
     const count = $('#x-count');

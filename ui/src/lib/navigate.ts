@@ -1,9 +1,15 @@
 /**
  * The location hash is the app's only router. Screens hand work to each other through it:
  * `#/x?q=<query>` runs an X search (the X screen reads `q` when it opens or when the hash
- * changes, runs the search, then drops `q`); `#/post?id=<id>` and `#/user?handle=<handle>` open
+ * changes, runs the search, then drops `q`); `#/ask?q=<question>` fills Ask's question without
+ * sending it; `#/post?id=<id>` and `#/user?handle=<handle>` open
  * the detail views of a post and of an account. Links use the `…Href` forms, code the `open…` ones.
  */
+
+/** The hash that opens Ask with `question` filled in. It never sends: an answer is billed. */
+export function askHref(question: string): string {
+  return `#/ask?q=${encodeURIComponent(question)}`;
+}
 
 /** Opens the X screen and searches for `query` there. */
 export function openXSearch(query: string): void {

@@ -93,6 +93,18 @@ afterEach(() => {
 });
 
 describe('Ask', () => {
+  it('fills in a question handed over in the address, without sending it', async () => {
+    const { calls } = backend();
+    window.location.hash = `#/ask?q=${encodeURIComponent('What is being said about #Eclipse2026?')}`;
+    render(Ask);
+    const question = screen.getByRole('textbox', { name: 'Question' });
+    expect(question).toHaveValue('What is being said about #Eclipse2026?');
+    await waitFor(() => expect(question).toHaveFocus());
+    // Consumed, so going back does not fill it again; and nothing was sent or billed.
+    expect(window.location.hash).toBe('#/ask');
+    expect(calls).toHaveLength(0);
+  });
+
   it('checks the form before sending and says what to fix under each field', async () => {
     const { calls } = backend();
     render(Ask);

@@ -31,6 +31,11 @@ describe('Trends', () => {
     expect(sent[0]?.request).toEqual({ woeid: 23424768, count: 50 });
     await userEvent.click(screen.getByRole('button', { name: 'Brazil vs Spain' }));
     expect(window.location.hash).toBe('#/x?q=Brazil%20vs%20Spain');
+    // Beside each trend, Ask fills in a question about it (the Ask screen does not send it).
+    expect(screen.getByRole('link', { name: 'Ask about #Eclipse2026' })).toHaveAttribute(
+      'href',
+      `#/ask?q=${encodeURIComponent('What is being said about #Eclipse2026, and why is it trending?')}`,
+    );
   });
 
   it('keeps the count within 30 to 100 before sending', async () => {
