@@ -7,26 +7,28 @@ import { asCommandError, newRequestId, type SendOptions } from './ipc';
 import type { CommandError } from './bindings/CommandError';
 import type { Outcome } from './bindings/Outcome';
 
-export class RequestRunner<Req, Res> {
-  busy = $state(false);
+/**
+ * What every request form shares: the request and its id, and the four things a user can do
+ * with it. A subclass says how one attempt goes (`go`), with the budget confirmed or not.
+ */
+export abstract class RequestLifecycle<Req> {
   error = $state<CommandError | null>(null);
-  outcome = $state<Outcome<Res> | null>(null);
-  private requestId = '';
-  private request: Req | null = null;
+  protected requestId = '';
+  protected request: Req | null = null;
 
-  constructor(private readonly send: (request: Req, options: SendOptions) => Promise<Outcome<Res>>) {}
-
+  /** A new request: a new id, so it is sent and billed. */
   run(request: Req): Promise<void> {
     this.request = request;
     this.requestId = newRequestId();
     return this.go(false);
   }
 
-  /** The user accepted the budget warning. */
+  /** The user accepted the budget warning: the same request, confirmed. */
   confirm(): Promise<void> {
     return this.go(true);
   }
 
+  /** A new request with the same fields (a retry is a new request, billed again). */
   retry(): Promise<void> {
     return this.request === null ? Promise.resolve() : this.run(this.request);
   }
@@ -35,7 +37,19 @@ export class RequestRunner<Req, Res> {
     this.error = null;
   }
 
-  private async go(confirmBudget: boolean): Promise<void> {
+  protected abstract go(confirmBudget: boolean): Promise<void>;
+}
+
+/** A form whose request is one command returning one outcome. */
+export class RequestRunner<Req, Res> extends RequestLifecycle<Req> {
+  busy = $state(false);
+  outcome = $state<Outcome<Res> | null>(null);
+
+  constructor(private readonly send: (request: Req, options: SendOptions) => Promise<Outcome<Res>>) {
+    super();
+  }
+
+  protected async go(confirmBudget: boolean): Promise<void> {
     if (this.request === null) return;
     this.busy = true;
     this.error = null;

@@ -1,12 +1,13 @@
 /**
  * One Ask request's lifecycle: the streamed events folded into an answer and source lists as
- * they arrive, Stop, errors that keep what arrived, the budget-warning resend (same request id,
- * as lib/request.svelte.ts does) and the final outcome. No DOM here: the screen renders it.
+ * they arrive, Stop, errors that keep what arrived and the final outcome. Running, the
+ * budget-warning resend and retry come from RequestLifecycle (lib/request.svelte.ts). No DOM
+ * here: the screen renders it.
  */
-import { aiSearch, aiSearchStream, asCommandError, cancelStream, newRequestId, type StreamMessage } from '../../lib/ipc';
+import { aiSearch, aiSearchStream, asCommandError, cancelStream, type StreamMessage } from '../../lib/ipc';
+import { RequestLifecycle } from '../../lib/request.svelte';
 import type { AiSearchRequest } from '../../lib/bindings/AiSearchRequest';
 import type { AiSearchResult } from '../../lib/bindings/AiSearchResult';
-import type { CommandError } from '../../lib/bindings/CommandError';
 import type { LinkResult } from '../../lib/bindings/LinkResult';
 import type { LinkScore } from '../../lib/bindings/LinkScore';
 import type { Outcome } from '../../lib/bindings/Outcome';
@@ -20,7 +21,7 @@ import { markFirstDeltaReceived, resetDeltaMarks } from './marks';
  */
 export type Phase = 'idle' | 'sending' | 'searching' | 'writing' | 'done' | 'stopped' | 'failed';
 
-export class AskRun {
+export class AskRun extends RequestLifecycle<AiSearchRequest> {
   phase = $state<Phase>('idle');
   /** The answer's Markdown so far: the text deltas, replaced by the completion when it comes. */
   answer = $state('');
@@ -29,7 +30,6 @@ export class AskRun {
   /** The X tool's posts, or null until it reports. */
   tweets = $state<Tweet[] | null>(null);
   scores = $state<Record<string, LinkScore>>({});
-  error = $state<CommandError | null>(null);
   outcome = $state<Outcome<AiSearchResult> | null>(null);
   /** The service wrote an empty summary (it failed to summarise). */
   summaryFailed = $state(false);
@@ -40,8 +40,6 @@ export class AskRun {
   /** Set at the first piece of the answer; the screen clears it once that is painted. */
   firstDeltaPending = $state(false);
 
-  private requestId = '';
-  private request: AiSearchRequest | null = null;
   /** Guards against events of an older request arriving after a new one began. */
   private generation = 0;
   private stopRequested = false;
@@ -60,24 +58,8 @@ export class AskRun {
     return this.answer !== '' || this.tweets !== null || Object.keys(this.links).length > 0;
   }
 
-  run(request: AiSearchRequest): Promise<void> {
-    this.request = request;
-    this.requestId = newRequestId();
-    return this.go(false);
-  }
-
-  /** The user accepted the budget warning: the same request, confirmed. */
-  confirm(): Promise<void> {
-    return this.go(true);
-  }
-
-  /** A new request with the same fields (a retry is a new request, billed again). */
-  retry(): Promise<void> {
-    return this.request === null ? Promise.resolve() : this.run(this.request);
-  }
-
-  dismiss(): void {
-    this.error = null;
+  override dismiss(): void {
+    super.dismiss();
     if (this.phase === 'failed' && !this.hasContent) this.phase = 'idle';
   }
 
@@ -113,7 +95,7 @@ export class AskRun {
     resetDeltaMarks();
   }
 
-  private async go(confirmBudget: boolean): Promise<void> {
+  protected async go(confirmBudget: boolean): Promise<void> {
     const request = this.request;
     if (request === null) return;
     const generation = ++this.generation;
