@@ -20,7 +20,7 @@ export const config: WebdriverIO.Config = {
 
   // One driver (and so one app with fresh folders) per spec file. A `*.live.e2e.ts` spec gets
   // its own sandbox service, and the app is pointed at it as if it were the real one.
-  // A `*.disk-full.e2e.ts` spec gets its data folder on a 4 MB tmpfs it can fill.
+  // A `*.disk-full.e2e.ts` spec gets its data folder on a 16 MB tmpfs it can fill.
   async beforeSession(_config, _capabilities, specs) {
     const { env } = isolatedEnvironment();
     if (specs.some((spec) => spec.endsWith('.live.e2e.ts'))) {
@@ -28,7 +28,7 @@ export const config: WebdriverIO.Config = {
     }
     if (specs.some((spec) => spec.endsWith('.disk-full.e2e.ts'))) {
       smallDisk = env.SIGHTLINE_DATA_DIR as string;
-      const refused = mountSmallDisk(smallDisk, 4096);
+      const refused = mountSmallDisk(smallDisk, 16 * 1024);
       if (refused) {
         process.env.SIGHTLINE_E2E_SMALL_DISK_REFUSED = refused;
         smallDisk = undefined;

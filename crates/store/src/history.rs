@@ -831,6 +831,15 @@ pub(crate) mod tests {
         tiny.params_json = format!(r#"{{"query":"{}"}}"#, "y".repeat(2_000_000));
         let error = store.record_request(&tiny).await.unwrap_err();
         assert!(error.is_disk_full(), "{error}");
+
+        // A failed commit leaves no transaction behind on the (only) connection: the next
+        // write that fits goes through.
+        let mut small = record("req-small", at(9, 10));
+        small.billing = Some(billing("0.001", 1, "x"));
+        let out = store.record_request(&small).await.unwrap();
+        assert!(matches!(out, RecordOutcome::Recorded { .. }), "{out:?}");
+        let totals = store.spend_totals(chrono_tz::UTC, at(12, 0)).await.unwrap();
+        assert_eq!(totals.all_time.to_string(), "0.013");
     }
 
     #[tokio::test]

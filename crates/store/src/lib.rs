@@ -28,8 +28,9 @@ use std::path::Path;
 use std::str::FromStr;
 use std::time::Duration;
 
+use sqlx::pool::PoolConnection;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
-use sqlx::SqlitePool;
+use sqlx::{Sqlite, SqliteConnection, SqlitePool};
 
 pub use archive::{
     LinkQuery, LinkSource, NewLink, NewPost, NewUser, PostQuery, PostSort, StoredLink, StoredPost,
@@ -128,8 +129,53 @@ impl Store {
 
     /// Starts a write transaction that takes the write lock at once, so two writers queue on
     /// the busy timeout instead of failing on a read-to-write upgrade.
-    pub(crate) async fn begin_write(&self) -> Result<sqlx::Transaction<'static, sqlx::Sqlite>> {
-        Ok(self.pool.begin_with("BEGIN IMMEDIATE").await?)
+    pub(crate) async fn begin_write(&self) -> Result<WriteTx> {
+        let mut conn = self.pool.acquire().await?;
+        sqlx::query("BEGIN IMMEDIATE").execute(&mut *conn).await?;
+        Ok(WriteTx {
+            conn,
+            committed: false,
+        })
+    }
+}
+
+/// A write transaction on one of the pool's connections, kept here rather than with sqlx's
+/// `Transaction`: when SQLite fails a COMMIT (a full disk while writing the log), it rolls the
+/// transaction back itself, but sqlx still counts it as open, and that connection then refuses
+/// every later transaction ("begin_with at non-zero transaction depth"). A write that does not
+/// commit closes its connection instead of returning it to the pool: closing rolls back
+/// whatever SQLite still holds, and the pool opens a fresh connection when it needs one.
+pub(crate) struct WriteTx {
+    conn: PoolConnection<Sqlite>,
+    committed: bool,
+}
+
+impl WriteTx {
+    pub(crate) async fn commit(mut self) -> Result<()> {
+        sqlx::query("COMMIT").execute(&mut *self.conn).await?;
+        self.committed = true;
+        Ok(())
+    }
+}
+
+impl Drop for WriteTx {
+    fn drop(&mut self) {
+        if !self.committed {
+            self.conn.close_on_drop();
+        }
+    }
+}
+
+impl std::ops::Deref for WriteTx {
+    type Target = SqliteConnection;
+    fn deref(&self) -> &SqliteConnection {
+        &self.conn
+    }
+}
+
+impl std::ops::DerefMut for WriteTx {
+    fn deref_mut(&mut self) -> &mut SqliteConnection {
+        &mut self.conn
     }
 }
 
@@ -148,25 +194,21 @@ pub(crate) mod test_support {
     /// them SQLite fails writes with SQLITE_FULL, exactly as it does on a full disk.
     pub async fn nearly_full_store(dir: &Path, spare_pages: i64) -> Store {
         let path = dir.join("sightline.db");
-        Store::open(&path).await.unwrap().close().await;
+        let store = Store::open(&path).await.unwrap();
+        let pages: i64 = sqlx::query_scalar("PRAGMA page_count")
+            .fetch_one(&store.pool)
+            .await
+            .unwrap();
+        store.close().await;
+        // In the connect options, so that a connection opened to replace a closed one (see
+        // `WriteTx`) has the same limit.
+        let options = SqliteConnectOptions::new()
+            .filename(&path)
+            .foreign_keys(true)
+            .pragma("max_page_count", (pages + spare_pages).to_string());
         let pool = SqlitePoolOptions::new()
             .max_connections(1)
-            .min_connections(1)
-            .idle_timeout(None)
-            .max_lifetime(None)
-            .connect_with(
-                SqliteConnectOptions::new()
-                    .filename(&path)
-                    .foreign_keys(true),
-            )
-            .await
-            .unwrap();
-        let pages: i64 = sqlx::query_scalar("PRAGMA page_count")
-            .fetch_one(&pool)
-            .await
-            .unwrap();
-        sqlx::query(&format!("PRAGMA max_page_count = {}", pages + spare_pages))
-            .execute(&pool)
+            .connect_with(options)
             .await
             .unwrap();
         Store { pool }
