@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hashParams, openPost, openUser, postHref, userHref } from './navigate';
+import { askHref, hashParams, openPost, openUser, postHref, takeHandedQuery, userHref } from './navigate';
 import { screenFromHash } from './screens';
 
 describe('navigate', () => {
@@ -17,5 +17,14 @@ describe('navigate', () => {
     openUser('@ana');
     expect(window.location.hash).toBe('#/user?handle=ana');
     expect(screenFromHash(window.location.hash).id).toBe('user');
+  });
+
+  it('hands a query to the screen it names, once', () => {
+    window.location.hash = askHref('Why is #Eclipse2026 trending?');
+    expect(takeHandedQuery('x')).toBeNull();
+    expect(window.location.hash).toBe(askHref('Why is #Eclipse2026 trending?'));
+    expect(takeHandedQuery('ask')).toBe('Why is #Eclipse2026 trending?');
+    expect(window.location.hash).toBe('#/ask');
+    expect(takeHandedQuery('ask')).toBeNull();
   });
 });

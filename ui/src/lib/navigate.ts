@@ -41,6 +41,18 @@ export function hashParams(hash: string): URLSearchParams {
 }
 
 /**
+ * The `q` that a hash like `#/x?q=a` hands to screen `screenId`, taken out of the address so
+ * that going back or reloading does not act on it (and charge) again. Null for other screens.
+ */
+export function takeHandedQuery(screenId: string): string | null {
+  const hash = window.location.hash;
+  if (!hash.startsWith(`#/${screenId}?`)) return null;
+  const query = hashParams(hash).get('q');
+  if (query) history.replaceState(null, '', `#/${screenId}`);
+  return query;
+}
+
+/**
  * Back to where the user came from (a detail view's Back button and Esc). A view opened with
  * nothing behind it (the app started on it) goes to the X screen instead of leaving the app.
  */
