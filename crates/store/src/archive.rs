@@ -674,7 +674,8 @@ impl Store {
         let Some(expr) = q.text.as_deref().and_then(fts_match_expression) else {
             return Ok(Plan::Browse);
         };
-        // Relevance needs every match ranked; a request's or an author's posts are few.
+        // Relevance ranks from the index (see RELEVANCE_WINDOW); a request's or an author's
+        // posts are few.
         if q.sort == PostSort::Relevance || !q.history_ids.is_empty() || q.author.is_some() {
             return Ok(Plan::FromIndex);
         }
