@@ -1,6 +1,19 @@
 //! Sightline's typed client of the service: requests with the server's validation rules,
 //! response records, error classification, billing metadata, the stream decoder, cursor
 //! pagination and the transport policy (timeouts, retries, redirects, ETags).
+//!
+//! Where things live:
+//! - [`request`]: the [`ApiRequest`] trait and one typed request per operation, by family:
+//!   `request::ai` (AI search, link searches), `request::x` (the X reads), `request::web`
+//!   (web search, crawl); all re-exported as `request::*`.
+//! - [`model`]: the typed answers. [`operation`]: the operations, their paths and methods.
+//! - [`client`]: the transport ([`Client`], retries, redirects, ETags) and one method per
+//!   operation.
+//! - [`billing`]: the cost headers read as exact decimals. [`error`]: the error classes and
+//!   their plain-words messages. [`key`]: the API key, never printed.
+//! - [`decoder`]: the stream's bytes to [`StreamEvent`]s. [`stream`]: [`PartialStream`], what a
+//!   stream delivered so far. [`pagination`]: cursor pages. [`cancel`]: [`CancelToken`].
+//! - [`validation`]: the shared checks behind `validate()`.
 
 pub mod billing;
 pub mod cancel;
