@@ -6,6 +6,8 @@
  * the detail views of a post and of an account. Links use the `…Href` forms, code the `open…` ones.
  */
 
+import { bareHandle } from './rules';
+
 /** The hash that opens Ask with `question` filled in. It never sends: an answer is billed. */
 export function askHref(question: string): string {
   return `#/ask?q=${encodeURIComponent(question)}`;
@@ -23,7 +25,7 @@ export function postHref(id: string): string {
 
 /** The hash of an account's detail view; a leading `@` is dropped. */
 export function userHref(handle: string): string {
-  return `#/user?handle=${encodeURIComponent(handle.trim().replace(/^@/, ''))}`;
+  return `#/user?handle=${encodeURIComponent(bareHandle(handle))}`;
 }
 
 export function openPost(id: string): void {

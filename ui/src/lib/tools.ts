@@ -27,6 +27,20 @@ export const TOOLS: ToolInfo[] = [
   { id: 'arxiv', label: 'arXiv', resultKey: 'arxiv_search', linksKey: 'arxiv_search_results' },
 ];
 
+/** The contract's tool names, in the order the service lists them. */
+export const TOOL_NAMES = ['web', 'hackernews', 'reddit', 'wikipedia', 'youtube', 'twitter', 'arxiv'] as const;
+export type ToolName = (typeof TOOL_NAMES)[number];
+
+/** A tool's contract name from its own or a legacy spelling (`Twitter Search`, `google`, `x`). */
+export function parseTool(name: string): ToolName | null {
+  const key = name
+    .replace(/[^A-Za-z0-9]/g, '')
+    .toLowerCase()
+    .replace(/search$/, '');
+  const aliases: Record<string, ToolName> = { google: 'web', x: 'twitter' };
+  return (TOOL_NAMES as readonly string[]).includes(key) ? (key as ToolName) : (aliases[key] ?? null);
+}
+
 /** The tools of the web links search: every one but X. */
 export const WEB_TOOLS = TOOLS.filter((tool) => tool.linksKey !== null);
 

@@ -1,11 +1,14 @@
 /**
- * The Ask form: its values as typed, the rules of `AiSearchRequest::validate` (crates/api), and
- * the request built from it. Dates are picked as whole days in UTC and sent as instants.
+ * The Ask form: its values as typed, the rules of `AiSearchRequest::validate` (crates/api, via
+ * lib/validate.ts), and the request built from it. Dates are picked as whole days in UTC and sent
+ * as instants, so the days are checked here, as days.
  */
 import type { AiSearchRequest } from '../../lib/bindings/AiSearchRequest';
 import type { DateFilter } from '../../lib/bindings/DateFilter';
 import type { Model } from '../../lib/bindings/Model';
 import type { ResultType } from '../../lib/bindings/ResultType';
+import { LIMITS, MESSAGES, countFieldError, countValue, dayMessage, isDay, type FieldMessages } from '../../lib/rules';
+import { requestProblems } from '../../lib/validate';
 
 export interface AskForm {
   prompt: string;
@@ -55,35 +58,19 @@ export const MODELS: { value: Model; name: string }[] = [
   { value: 'HORIZON', name: 'Horizon (longest answer)' },
 ];
 
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
-const WHOLE = /^\d+$/;
-
-function validDay(text: string): boolean {
-  if (!DAY.test(text)) return false;
-  const date = new Date(`${text}T00:00:00Z`);
-  return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(text);
-}
-
-/** Every problem at once, keyed by request field, in the service's own terms. */
-export function validate(form: AskForm): Record<string, string> {
-  const errors: Record<string, string> = {};
-  if (!form.prompt.trim()) errors.prompt = 'Type what you want to search for.';
-  if (form.tools.length === 0) errors.tools = 'Pick at least one source to search.';
-  const count = form.count.trim();
-  if (!WHOLE.test(count) || Number(count) < 10 || Number(count) > 200) {
-    errors.count = `Choose a number from 10 to 200${count ? ` (you entered ${count})` : ''}.`;
-  }
+/** Every problem at once, keyed by request field: the request's, then what only the form can tell. */
+export function validate(form: AskForm): FieldMessages {
+  const formOnly: FieldMessages = {};
+  const countProblem = countFieldError(form.count, LIMITS.aiCount);
+  if (countProblem) formOnly.count = countProblem;
   if (form.range === 'custom') {
     const start = form.start.trim();
     const end = form.end.trim();
-    if (start && !validDay(start)) errors.start_date = 'Use a date like 2026-03-01.';
-    if (end && !validDay(end)) errors.end_date = 'Use a date like 2026-03-01.';
-    if (!start && !end) errors.start_date = 'Pick a start or end date, or a named range.';
-    if (!errors.start_date && !errors.end_date && start && end && end < start) {
-      errors.end_date = 'The end date is before the start date.';
-    }
+    if (start && !isDay(start)) formOnly.start_date = dayMessage(start);
+    if (end && !isDay(end)) formOnly.end_date = dayMessage(end);
+    if (!start && !end) formOnly.start_date = MESSAGES.noDates;
   }
-  return errors;
+  return { ...requestProblems('ai_search', toRequest(form)), ...formOnly };
 }
 
 /** The request as sent. A custom range covers its days whole: from 00:00:00 to 23:59:59 UTC. */
@@ -94,7 +81,7 @@ export function toRequest(form: AskForm): AiSearchRequest {
   return {
     prompt: form.prompt.trim(),
     tools: [...form.tools],
-    count: Number(form.count.trim()),
+    count: countValue(form.count),
     date_filter: range === 'custom' ? null : range,
     start_date: custom && form.start.trim() ? `${form.start.trim()}T00:00:00Z` : null,
     end_date: custom && form.end.trim() ? `${form.end.trim()}T23:59:59Z` : null,

@@ -1,6 +1,7 @@
 /** Words for history rows: what was asked, in a form a reader recognises. */
 import type { RequestStatus } from '../../lib/bindings/RequestStatus';
 import type { Operation } from '../../lib/bindings/Operation';
+import { bareHandle } from '../../lib/rules';
 
 export const operationNames: Record<Operation, string> = {
   ai_search: 'AI search',
@@ -50,7 +51,7 @@ export function shortQuery(paramsJson: string, max = 90): string {
     const value = record[field];
     if (value === undefined || value === null || value === '') continue;
     if (field === 'prompt' || field === 'query') parts.push(`"${String(value)}"`);
-    else if (field === 'user' || field === 'username') parts.push(`@${String(value).replace(/^@/, '')}`);
+    else if (field === 'user' || field === 'username') parts.push(`@${bareHandle(String(value))}`);
     else if (Array.isArray(value)) parts.push(value.map(String).join(', '));
     else if (field === 'woeid') parts.push(`place ${String(value)}`);
     else parts.push(String(value));

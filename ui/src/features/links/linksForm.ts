@@ -1,10 +1,12 @@
 /**
  * The Links form, shared by its two modes: web links (`LinksWebRequest`, sources without X) and
- * X posts (`LinksTwitterRequest`). Rules as in crates/api: a prompt, at least one source for the
- * web, and a count from 10 to 200.
+ * X posts (`LinksTwitterRequest`). The rules are the requests' own (lib/validate.ts), and the
+ * count field must hold a number.
  */
 import type { LinksTwitterRequest } from '../../lib/bindings/LinksTwitterRequest';
 import type { LinksWebRequest } from '../../lib/bindings/LinksWebRequest';
+import { LIMITS, countFieldError, countValue, type FieldMessages } from '../../lib/rules';
+import { requestProblems } from '../../lib/validate';
 
 export type LinksMode = 'web' | 'x';
 
@@ -19,21 +21,16 @@ export function emptyForm(): LinksForm {
   return { prompt: '', tools: ['web'], count: '10' };
 }
 
-export function validate(form: LinksForm, mode: LinksMode): Record<string, string> {
-  const errors: Record<string, string> = {};
-  if (!form.prompt.trim()) errors.prompt = 'Type what you want to search for.';
-  if (mode === 'web' && form.tools.length === 0) errors.tools = 'Pick at least one source to search.';
-  const count = form.count.trim();
-  if (!/^\d+$/.test(count) || Number(count) < 10 || Number(count) > 200) {
-    errors.count = `Choose a number from 10 to 200${count ? ` (you entered ${count})` : ''}.`;
-  }
-  return errors;
+export function validate(form: LinksForm, mode: LinksMode): FieldMessages {
+  const problems = mode === 'web' ? requestProblems('links_web', toWebRequest(form)) : requestProblems('links_twitter', toXRequest(form));
+  const countProblem = countFieldError(form.count, LIMITS.aiCount);
+  return { ...problems, ...(countProblem ? { count: countProblem } : {}) };
 }
 
 export function toWebRequest(form: LinksForm): LinksWebRequest {
-  return { prompt: form.prompt.trim(), tools: [...form.tools], count: Number(form.count.trim()) };
+  return { prompt: form.prompt.trim(), tools: [...form.tools], count: countValue(form.count) };
 }
 
 export function toXRequest(form: LinksForm): LinksTwitterRequest {
-  return { prompt: form.prompt.trim(), count: Number(form.count.trim()) };
+  return { prompt: form.prompt.trim(), count: countValue(form.count) };
 }

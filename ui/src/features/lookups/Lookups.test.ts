@@ -28,7 +28,7 @@ describe('Lookups', () => {
     });
     render(Lookups);
     await userEvent.type(screen.getByRole('textbox', { name: 'Post links' }), 'https://x.com/a/status/1{Shift>}{Enter}{/Shift}https://x.com/a/profile{Enter}');
-    expect(screen.getByText('Line 2: “https://x.com/a/profile” is not an x.com or twitter.com post link.')).toBeInTheDocument();
+    expect(screen.getByText('Line 2: "https://x.com/a/profile" is not a link to a post on X. It should look like https://x.com/name/status/1234567890.')).toBeInTheDocument();
     expect(sent).toHaveLength(0);
   });
 
@@ -59,7 +59,7 @@ describe('Lookups', () => {
     render(Lookups);
     const id = screen.getByRole('textbox', { name: 'Post id' });
     await userEvent.type(id, 'abc{Enter}');
-    expect(id).toHaveAccessibleDescription('A post id is digits only, like 1890000000000000001.');
+    expect(id).toHaveAccessibleDescription('A post id is digits only, like 1890000000000000001 (you entered "abc").');
     await userEvent.clear(id);
     await userEvent.type(id, '1890000000000000001{Enter}');
     expect(await screen.findByText('found by id')).toBeInTheDocument();

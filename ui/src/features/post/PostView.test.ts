@@ -60,7 +60,7 @@ describe('Post view', () => {
     await user.clear(count);
     await user.type(count, '101');
     await user.click(screen.getByRole('button', { name: 'Show replies' }));
-    expect(count).toHaveAccessibleDescription('Choose a number from 1 to 100.');
+    expect(count).toHaveAccessibleDescription('Choose a number from 1 to 100 (you entered 101).');
     expect(calls.twitter_replies_post).toBeUndefined();
 
     await user.clear(count);

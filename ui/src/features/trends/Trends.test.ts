@@ -48,7 +48,7 @@ describe('Trends', () => {
     const count = screen.getByRole('textbox', { name: 'Trends' });
     await userEvent.clear(count);
     await userEvent.type(count, '20{Enter}');
-    expect(count).toHaveAccessibleDescription('Choose a number of trends from 30 to 100.');
+    expect(count).toHaveAccessibleDescription('Choose a number from 30 to 100 (you entered 20).');
     expect(sent).toHaveLength(0);
   });
 });

@@ -15,8 +15,3 @@ export const PLACES: { woeid: number; name: string }[] = [
   { woeid: 23424925, name: 'Portugal' },
   { woeid: 23424856, name: 'Japan' },
 ];
-
-/** Count rule of the trends endpoint: a whole number from 30 to 100. */
-export function trendCountError(text: string): string | null {
-  return /^\d+$/.test(text.trim()) && Number(text) >= 30 && Number(text) <= 100 ? null : 'Choose a number of trends from 30 to 100.';
-}

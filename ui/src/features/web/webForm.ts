@@ -1,38 +1,26 @@
 /**
  * The Web screen's two requests: a web search (`GET /web`, ten results a page, `start` 0–100)
- * and the crawl of one page (`GET /web/crawl`). Rules as in crates/api's `validate()`.
+ * and the crawl of one page (`GET /web/crawl`), checked by their own rules (lib/validate.ts).
  */
 import type { CrawlFormat } from '../../lib/bindings/CrawlFormat';
 import type { WebCrawlRequest } from '../../lib/bindings/WebCrawlRequest';
 import type { WebSearchRequest } from '../../lib/bindings/WebSearchRequest';
+import { LIMITS, type FieldMessages } from '../../lib/rules';
+import { requestProblems } from '../../lib/validate';
 
 /** Results per page of `GET /web`. */
 export const PAGE_SIZE = 10;
-/** The largest `start` the service takes. */
-export const MAX_START = 100;
 
-export function searchErrors(query: string): Record<string, string> {
-  return query.trim() ? {} : { query: 'Type what to search the web for.' };
+export function searchErrors(query: string): FieldMessages {
+  return requestProblems('web_search', searchRequest(query, 0));
 }
 
 export function searchRequest(query: string, start = 0): WebSearchRequest {
   return { query: query.trim(), start };
 }
 
-/** True for an absolute http(s) address with a host, as the service requires. */
-export function isWebAddress(text: string): boolean {
-  try {
-    const url = new URL(text.trim());
-    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
-  } catch {
-    return false;
-  }
-}
-
-export function crawlErrors(url: string): Record<string, string> {
-  if (!url.trim()) return { url: 'Enter the address of the page to read.' };
-  if (!isWebAddress(url)) return { url: 'Enter a full web address starting with https://, for example https://example.com/page.' };
-  return {};
+export function crawlErrors(url: string): FieldMessages {
+  return requestProblems('web_crawl', crawlRequest(url, 'text'));
 }
 
 export function crawlRequest(url: string, format: CrawlFormat): WebCrawlRequest {
@@ -41,5 +29,5 @@ export function crawlRequest(url: string, format: CrawlFormat): WebCrawlRequest 
 
 /** Whether another page can follow: a full page came back and `start` can still grow. */
 export function hasNextPage(start: number, shown: number): boolean {
-  return shown >= PAGE_SIZE && start + PAGE_SIZE <= MAX_START;
+  return shown >= PAGE_SIZE && start + PAGE_SIZE <= LIMITS.webStart.max;
 }

@@ -40,7 +40,7 @@ describe('X search', () => {
     const user = userEvent.setup();
     await user.click(screen.getByRole('textbox', { name: 'Search X' }));
     await user.keyboard('{Enter}');
-    expect(screen.getByText('Type what to search for.')).toBeInTheDocument();
+    expect(screen.getByText('Type what to search for on X.')).toBeInTheDocument();
 
     await user.type(screen.getByRole('textbox', { name: 'Search X' }), 'flood');
     const count = screen.getByRole('spinbutton', { name: 'Posts' });
@@ -52,9 +52,9 @@ describe('X search', () => {
     await user.type(screen.getByRole('textbox', { name: 'Minimum likes' }), '1.5');
     await user.click(screen.getByRole('button', { name: 'Search' }));
 
-    expect(screen.getByText('Choose a number of posts from 1 to 100.')).toBeInTheDocument();
+    expect(screen.getByText('Choose a number from 1 to 100 (you entered 101).')).toBeInTheDocument();
     expect(screen.getByText('The end date is before the start date.')).toBeInTheDocument();
-    expect(screen.getByRole('textbox', { name: 'Minimum likes' })).toHaveAccessibleDescription('Use a whole number, 0 or more.');
+    expect(screen.getByRole('textbox', { name: 'Minimum likes' })).toHaveAccessibleDescription('Enter a whole number of 0 or more (you entered "1.5").');
     expect(sent).toHaveLength(0);
   });
 

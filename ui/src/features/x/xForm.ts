@@ -1,6 +1,8 @@
 /** The X search form: its values as typed, the rules the service applies, and the request built from it. */
 import type { Sort } from '../../lib/bindings/Sort';
 import type { TwitterSearchRequest } from '../../lib/bindings/TwitterSearchRequest';
+import { LIMITS, bareHandle, countFieldError, countValue, type FieldMessages } from '../../lib/rules';
+import { requestProblems } from '../../lib/validate';
 
 export interface XForm {
   query: string;
@@ -62,31 +64,10 @@ export const LANGUAGES: { code: string; name: string }[] = [
   { code: 'uk', name: 'Ukrainian' },
 ];
 
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
-const WHOLE = /^\d+$/;
-
-function validDate(text: string): boolean {
-  if (!DATE.test(text)) return false;
-  const date = new Date(`${text}T00:00:00Z`);
-  return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(text);
-}
-
-/** The same rules the service applies, so a bad input never costs a request. Keys are request fields. */
-export function validate(form: XForm): Record<string, string> {
-  const errors: Record<string, string> = {};
-  if (!form.query.trim()) errors.query = 'Type what to search for.';
-  const count = form.count.trim();
-  if (!WHOLE.test(count) || Number(count) < 1 || Number(count) > 100) errors.count = 'Choose a number of posts from 1 to 100.';
-  if (form.start_date && !validDate(form.start_date)) errors.start_date = 'Use a date like 2026-03-16.';
-  if (form.end_date && !validDate(form.end_date)) errors.end_date = 'Use a date like 2026-03-16.';
-  if (!errors.start_date && !errors.end_date && form.start_date && form.end_date && form.end_date < form.start_date) {
-    errors.end_date = 'The end date is before the start date.';
-  }
-  for (const field of ['min_retweets', 'min_replies', 'min_likes'] as const) {
-    const value = form[field].trim();
-    if (value && !WHOLE.test(value)) errors[field] = 'Use a whole number, 0 or more.';
-  }
-  return errors;
+/** The service's rules on the request, and the count field holding a number. Keys are request fields. */
+export function validate(form: XForm): FieldMessages {
+  const countProblem = countFieldError(form.count, LIMITS.xCount);
+  return { ...requestProblems('twitter_search', toRequest(form)), ...(countProblem ? { count: countProblem } : {}) };
 }
 
 /** The request as sent: empty filters are left out (null), unticked boxes are not sent as false. */
@@ -96,8 +77,8 @@ export function toRequest(form: XForm): TwitterSearchRequest {
   return {
     query: form.query.trim(),
     sort: form.sort,
-    count: Number(form.count),
-    user: text(form.user.replace(/^@/, '')),
+    count: countValue(form.count),
+    user: text(bareHandle(form.user)),
     start_date: text(form.start_date),
     end_date: text(form.end_date),
     lang: text(form.lang),
@@ -120,6 +101,6 @@ export function emptySuggestion(form: XForm): string {
   if (form.verified || form.blue_verified) return 'No posts match. Include accounts that are not verified?';
   if (language) return `No posts match. Remove the ${language} language filter?`;
   if (form.start_date || form.end_date) return 'No posts match. Widen the date range?';
-  if (form.user) return `No posts match. Search everyone, not only @${form.user.replace(/^@/, '')}?`;
+  if (form.user) return `No posts match. Search everyone, not only @${bareHandle(form.user)}?`;
   return 'No posts match. Try fewer or different words, or sort by Latest.';
 }
