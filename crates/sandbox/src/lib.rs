@@ -4,6 +4,11 @@
 //! (users, posts, threads, a small web), every operation of the contract with its auth table,
 //! 422 rules, per-key rate limit, billing metadata, ETags and streaming, plus fault injection.
 //!
+//! It owns the service's side of the interface (docs/service.md says what it simulates and
+//! where it chooses for itself) and must never depend on Sightline's other crates: it stands for
+//! a third party, so a client bug cannot hide in a shared type. The app embeds it for demo mode;
+//! the tests of `api`, `core` and the e2e suite talk to it over loopback.
+//!
 //! ```no_run
 //! # async fn demo() -> std::io::Result<()> {
 //! let sb = sightline_sandbox::Sandbox::builder().seed(42).port(0).pace_ms(0).start().await?;
