@@ -295,11 +295,9 @@ pub fn ledger_csv<'a>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::archive::tests::post;
     use crate::archive::PostQuery;
-    use crate::history::tests::{billing, record};
     use crate::history::HistoryQuery;
-    use crate::test_support::temp_store;
+    use crate::test_support::{billing, link, post, record, temp_store};
     use chrono::TimeZone;
 
     fn t(d: u32) -> DateTime<Utc> {
@@ -430,7 +428,7 @@ mod tests {
     async fn links_export() {
         let (store, _dir) = temp_store().await;
         let mut r = record("l", t(1));
-        r.links = vec![crate::archive::tests::link("https://example.org/=x")];
+        r.links = vec![link("https://example.org/=x")];
         store.record_request(&r).await.unwrap();
         let links = store.links(&Default::default()).await.unwrap();
         let mut buf = Vec::new();

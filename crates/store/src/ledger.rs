@@ -82,8 +82,7 @@ impl Store {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::history::tests::{billing, record};
-    use crate::test_support::temp_store;
+    use crate::test_support::{billing, record, temp_store};
     use chrono::TimeZone;
     use std::str::FromStr;
 

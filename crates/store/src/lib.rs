@@ -180,69 +180,7 @@ impl std::ops::DerefMut for WriteTx {
 }
 
 #[cfg(test)]
-pub(crate) mod test_support {
-    use super::*;
-
-    /// A store on a real file in a fresh temporary folder (kept alive by the returned guard).
-    pub async fn temp_store() -> (Store, tempfile::TempDir) {
-        let dir = tempfile::tempdir().unwrap();
-        let store = Store::open(dir.path().join("sightline.db")).await.unwrap();
-        (store, dir)
-    }
-
-    /// A store on one connection whose file may grow by only `spare_pages` more pages: past
-    /// them SQLite fails writes with SQLITE_FULL, exactly as it does on a full disk.
-    pub async fn nearly_full_store(dir: &Path, spare_pages: i64) -> Store {
-        let path = dir.join("sightline.db");
-        let store = Store::open(&path).await.unwrap();
-        let pages: i64 = sqlx::query_scalar("PRAGMA page_count")
-            .fetch_one(&store.pool)
-            .await
-            .unwrap();
-        store.close().await;
-        // In the connect options, so that a connection opened to replace a closed one (see
-        // `WriteTx`) has the same limit.
-        let options = SqliteConnectOptions::new()
-            .filename(&path)
-            .foreign_keys(true)
-            .pragma("max_page_count", (pages + spare_pages).to_string());
-        let pool = SqlitePoolOptions::new()
-            .max_connections(1)
-            .connect_with(options)
-            .await
-            .unwrap();
-        Store { pool }
-    }
-
-    /// A database file as the first release left it (only `0001_init.sql` applied), to test
-    /// that later migrations carry existing data over. Applied through a migrations folder of
-    /// its own, so `Store::open` later finds the same checksum and applies only the rest.
-    pub async fn first_release_db(path: &Path) -> SqlitePool {
-        let folder = path.with_extension("migrations");
-        std::fs::create_dir_all(&folder).unwrap();
-        std::fs::write(
-            folder.join("0001_init.sql"),
-            include_str!("../migrations/0001_init.sql"),
-        )
-        .unwrap();
-        let pool = SqlitePoolOptions::new()
-            .connect_with(
-                SqliteConnectOptions::new()
-                    .filename(path)
-                    .create_if_missing(true)
-                    .foreign_keys(true),
-            )
-            .await
-            .unwrap();
-        sqlx::migrate::Migrator::new(folder.as_path())
-            .await
-            .unwrap()
-            .run(&pool)
-            .await
-            .unwrap();
-        pool
-    }
-}
+mod test_support;
 
 #[cfg(test)]
 mod tests {

@@ -1,0 +1,588 @@
+//! Recording requests and reading them back from the history.
+
+use super::*;
+use crate::test_support::{
+    billing, first_release_db, link, nearly_full_store, post, record, temp_store,
+};
+use chrono::TimeZone;
+
+fn at(h: u32, m: u32) -> DateTime<Utc> {
+    Utc.with_ymd_and_hms(2026, 3, 10, h, m, 0).unwrap()
+}
+
+#[tokio::test]
+async fn records_and_reopens_a_result_exactly() {
+    let (store, _dir) = temp_store().await;
+    let mut r = record("req-1", at(9, 0));
+    r.billing = Some(billing("0.006", 20, "x"));
+    r.result_count = 20;
+    let out = store.record_request(&r).await.unwrap();
+    let RecordOutcome::Recorded { history_id } = out else {
+        panic!("expected a new row, got {out:?}")
+    };
+    let reopened = store.result(history_id).await.unwrap().unwrap();
+    assert_eq!(reopened.body, r#"[{"id":"1"}]"#);
+    assert_eq!(reopened.entry.request_id, "req-1");
+    assert_eq!(reopened.entry.started_at, at(9, 0));
+    assert_eq!(reopened.entry.billing, Some(billing("0.006", 20, "x")));
+    assert_eq!(reopened.entry.key_label.as_deref(), Some("work"));
+    assert!(reopened.entry.has_result);
+}
+
+#[tokio::test]
+async fn a_full_disk_keeps_the_row_and_its_cost_without_the_result() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = nearly_full_store(dir.path(), 24).await;
+    let mut r = record("req-full", at(9, 0));
+    r.billing = Some(billing("0.012", 40, "x"));
+    r.result_count = 40;
+    // 2 MB of answer and forty posts cannot fit in 24 more pages.
+    r.result_json = Some(format!(r#"{{"tweets":"{}"}}"#, "x".repeat(2_000_000)));
+    r.posts = (0..40)
+        .map(|i| post(&format!("p{i}"), "flood warning", at(8, 0)))
+        .collect();
+
+    let error = store.write_request(&r).await.unwrap_err();
+    assert!(error.is_disk_full(), "{error}");
+    let out = store.record_request(&r).await.unwrap();
+    let RecordOutcome::RecordedWithoutResult { history_id } = out else {
+        panic!("expected the row without its result, got {out:?}")
+    };
+    let entry = &store.history(&HistoryQuery::default()).await.unwrap()[0];
+    assert_eq!(entry.id, history_id);
+    assert_eq!(entry.status, RequestStatus::Ok);
+    assert_eq!(entry.error_class.as_deref(), Some(DISK_FULL_CLASS));
+    assert_eq!(entry.billing, Some(billing("0.012", 40, "x")));
+    assert!(!entry.has_result);
+    let totals = store.spend_totals(chrono_tz::UTC, at(12, 0)).await.unwrap();
+    assert_eq!(totals.all_time.to_string(), "0.012");
+    assert!(store.result(history_id).await.unwrap().is_none());
+    assert_eq!(store.integrity_check().await.unwrap(), ["ok"]);
+
+    // A failure with nothing to leave out is not retried: the error reaches the caller.
+    let mut tiny = record("req-tiny", at(9, 5));
+    tiny.result_json = None;
+    tiny.params_json = format!(r#"{{"query":"{}"}}"#, "y".repeat(2_000_000));
+    let error = store.record_request(&tiny).await.unwrap_err();
+    assert!(error.is_disk_full(), "{error}");
+
+    // A failed commit leaves no transaction behind on the (only) connection: the next
+    // write that fits goes through.
+    let mut small = record("req-small", at(9, 10));
+    small.billing = Some(billing("0.001", 1, "x"));
+    let out = store.record_request(&small).await.unwrap();
+    assert!(matches!(out, RecordOutcome::Recorded { .. }), "{out:?}");
+    let totals = store.spend_totals(chrono_tz::UTC, at(12, 0)).await.unwrap();
+    assert_eq!(totals.all_time.to_string(), "0.013");
+}
+
+#[tokio::test]
+async fn a_repeated_request_id_is_not_recorded_twice() {
+    let (store, _dir) = temp_store().await;
+    let mut r = record("same", at(9, 0));
+    r.billing = Some(billing("0.004", 1, "ai"));
+    let first = store.record_request(&r).await.unwrap();
+    let second = store.record_request(&r).await.unwrap();
+    assert_eq!(
+        second,
+        RecordOutcome::AlreadyRecorded {
+            history_id: first.history_id()
+        }
+    );
+    assert_eq!(
+        store.history_count(&HistoryQuery::default()).await.unwrap(),
+        1
+    );
+    let ledger_rows: i64 = sqlx::query_scalar("SELECT count(*) FROM ledger")
+        .fetch_one(&store.pool)
+        .await
+        .unwrap();
+    assert_eq!(ledger_rows, 1, "money must not be counted twice");
+}
+
+#[tokio::test]
+async fn begin_then_finish_a_cancelled_stream_keeps_partial_results() {
+    let (store, _dir) = temp_store().await;
+    let pending = PendingRequest {
+        request_id: "stream-1".into(),
+        started_at: at(10, 0),
+        operation: "ai_search".into(),
+        params_json: r#"{"prompt":"x","streaming":true}"#.into(),
+        key_label: None,
+        mode: "live".into(),
+    };
+    let begun = store.begin_request(&pending).await.unwrap();
+    assert!(matches!(begun, RecordOutcome::Recorded { .. }));
+    // A replay of the same command must learn the id is taken.
+    assert_eq!(
+        store.begin_request(&pending).await.unwrap(),
+        RecordOutcome::AlreadyRecorded {
+            history_id: begun.history_id()
+        }
+    );
+    let running = store
+        .history_entry(begun.history_id())
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(running.status, RequestStatus::Running);
+
+    let mut done = record("stream-1", at(10, 0));
+    done.operation = "ai_search".into();
+    done.status = RequestStatus::Cancelled;
+    done.result_json = Some(r#"{"search":[{"title":"t"}]}"#.into());
+    done.billing = Some(billing("0.004", 1, "ai"));
+    let finished = store.record_request(&done).await.unwrap();
+    assert_eq!(
+        finished,
+        RecordOutcome::Recorded {
+            history_id: begun.history_id()
+        }
+    );
+    let reopened = store.result(begun.history_id()).await.unwrap().unwrap();
+    assert_eq!(reopened.entry.status, RequestStatus::Cancelled);
+    assert_eq!(reopened.body, r#"{"search":[{"title":"t"}]}"#);
+    // Finishing again is refused.
+    assert!(matches!(
+        store.record_request(&done).await.unwrap(),
+        RecordOutcome::AlreadyRecorded { .. }
+    ));
+}
+
+#[tokio::test]
+async fn unfinished_requests_are_marked_interrupted_on_recovery() {
+    let (store, _dir) = temp_store().await;
+    let pending = PendingRequest {
+        request_id: "crashed".into(),
+        started_at: at(11, 0),
+        operation: "ai_search".into(),
+        params_json: "{}".into(),
+        key_label: None,
+        mode: "live".into(),
+    };
+    let id = store.begin_request(&pending).await.unwrap().history_id();
+    assert_eq!(store.recover_unfinished().await.unwrap(), 1);
+    let entry = store.history_entry(id).await.unwrap().unwrap();
+    assert_eq!(entry.status, RequestStatus::Interrupted);
+    assert!(entry.error_message.is_some());
+    assert_eq!(store.recover_unfinished().await.unwrap(), 0);
+}
+
+#[tokio::test]
+async fn stream_billing_recorded_at_start_is_counted_once_and_survives_a_crash() {
+    let (store, _dir) = temp_store().await;
+    let pending = PendingRequest {
+        request_id: "s".into(),
+        started_at: at(12, 0),
+        operation: "ai_search".into(),
+        params_json: "{}".into(),
+        key_label: Some("work".into()),
+        mode: "live".into(),
+    };
+    assert!(!store
+        .record_billing("s", &billing("0.004", 1, "ai"))
+        .await
+        .unwrap());
+    let id = store.begin_request(&pending).await.unwrap().history_id();
+    assert!(store
+        .record_billing("s", &billing("0.004", 1, "ai"))
+        .await
+        .unwrap());
+    let ledger = || async {
+        sqlx::query_as::<_, (i64, i64)>("SELECT count(*), COALESCE(sum(cost_nanos), 0) FROM ledger")
+            .fetch_one(&store.pool)
+            .await
+            .unwrap()
+    };
+    // Recorded twice (e.g. a retried event): still one ledger row.
+    store
+        .record_billing("s", &billing("0.004", 1, "ai"))
+        .await
+        .unwrap();
+    assert_eq!(ledger().await, (1, 4_000_000));
+
+    // The app dies here; on restart the row is interrupted but the money is kept.
+    store.recover_unfinished().await.unwrap();
+    let entry = store.history_entry(id).await.unwrap().unwrap();
+    assert_eq!(entry.status, RequestStatus::Interrupted);
+    assert_eq!(entry.billing, Some(billing("0.004", 1, "ai")));
+    assert_eq!(ledger().await, (1, 4_000_000));
+
+    // Or, without a crash, finishing with or without billing never adds it twice.
+    let pending2 = PendingRequest {
+        request_id: "s2".into(),
+        ..pending
+    };
+    let id2 = store.begin_request(&pending2).await.unwrap().history_id();
+    store
+        .record_billing("s2", &billing("0.004", 1, "ai"))
+        .await
+        .unwrap();
+    let mut done = record("s2", at(12, 0));
+    done.billing = None;
+    done.status = RequestStatus::Cancelled;
+    store.record_request(&done).await.unwrap();
+    assert_eq!(ledger().await, (2, 8_000_000));
+    let entry = store.history_entry(id2).await.unwrap().unwrap();
+    assert_eq!(entry.billing, Some(billing("0.004", 1, "ai")));
+}
+
+#[tokio::test]
+async fn running_status_is_refused_for_finished_records() {
+    let (store, _dir) = temp_store().await;
+    let mut r = record("r", at(9, 0));
+    r.status = RequestStatus::Running;
+    assert!(matches!(
+        store.record_request(&r).await,
+        Err(StoreError::InvalidInput(_))
+    ));
+}
+
+#[tokio::test]
+async fn inexact_cost_rolls_back_everything() {
+    let (store, _dir) = temp_store().await;
+    let mut r = record("r", at(9, 0));
+    r.billing = Some(billing("0.0000000001", 1, "x"));
+    assert!(matches!(
+        store.record_request(&r).await,
+        Err(StoreError::InexactMoney(_))
+    ));
+    assert_eq!(
+        store.history_count(&HistoryQuery::default()).await.unwrap(),
+        0
+    );
+}
+
+#[tokio::test]
+async fn a_failure_midway_leaves_no_partial_rows() {
+    let (store, _dir) = temp_store().await;
+    // Make the very last write of a record fail, after history, result, ledger and posts.
+    sqlx::query(
+        "CREATE TRIGGER fail_last BEFORE INSERT ON link_sightings
+         BEGIN SELECT RAISE(ABORT, 'injected failure'); END",
+    )
+    .execute(&store.pool)
+    .await
+    .unwrap();
+    let mut r = record("r", at(9, 0));
+    r.billing = Some(billing("0.004", 1, "ai"));
+    r.posts = vec![post("p1", "hello", at(8, 0))];
+    r.links = vec![link("https://example.org/a")];
+    let err = store.record_request(&r).await.unwrap_err();
+    assert!(err.to_string().contains("injected failure"), "{err}");
+    let counts: (i64, i64, i64, i64) = sqlx::query_as(
+        "SELECT (SELECT count(*) FROM history), (SELECT count(*) FROM ledger),
+                (SELECT count(*) FROM results), (SELECT count(*) FROM posts)",
+    )
+    .fetch_one(&store.pool)
+    .await
+    .unwrap();
+    assert_eq!(counts, (0, 0, 0, 0));
+}
+
+#[tokio::test]
+async fn history_filters_order_and_paging() {
+    let (store, _dir) = temp_store().await;
+    let mut a = record("a", at(8, 0));
+    a.params_json = r#"{"query":"solar eclipse"}"#.into();
+    let mut b = record("b", at(9, 0));
+    b.operation = "web_search".into();
+    b.params_json = r#"{"query":"100%_sure"}"#.into();
+    let mut c = record("c", at(10, 0));
+    c.status = RequestStatus::Error;
+    c.error_class = Some("rate_limited".into());
+    c.error_message = Some("Too many requests".into());
+    c.result_json = None;
+    for r in [&a, &b, &c] {
+        store.record_request(r).await.unwrap();
+    }
+    let ids = |v: Vec<HistoryEntry>| v.into_iter().map(|e| e.request_id).collect::<Vec<_>>();
+
+    let all = store.history(&HistoryQuery::default()).await.unwrap();
+    assert_eq!(ids(all.clone()), ["c", "b", "a"]);
+    assert!(!all[0].has_result);
+
+    let q = HistoryQuery {
+        operation: Some("web_search".into()),
+        ..Default::default()
+    };
+    assert_eq!(ids(store.history(&q).await.unwrap()), ["b"]);
+
+    let q = HistoryQuery {
+        status: Some(RequestStatus::Error),
+        ..Default::default()
+    };
+    assert_eq!(ids(store.history(&q).await.unwrap()), ["c"]);
+
+    let q = HistoryQuery {
+        from: Some(at(8, 30)),
+        to: Some(at(10, 0)),
+        ..Default::default()
+    };
+    assert_eq!(ids(store.history(&q).await.unwrap()), ["b"]);
+
+    let q = HistoryQuery {
+        text: Some("ECLIPSE".into()),
+        ..Default::default()
+    };
+    assert_eq!(ids(store.history(&q).await.unwrap()), ["a"]);
+    // LIKE wildcards in the user's text are literal.
+    let q = HistoryQuery {
+        text: Some("0%_s".into()),
+        ..Default::default()
+    };
+    assert_eq!(ids(store.history(&q).await.unwrap()), ["b"]);
+    let q = HistoryQuery {
+        text: Some("_".into()),
+        ..Default::default()
+    };
+    assert_eq!(ids(store.history(&q).await.unwrap()), ["b"]);
+
+    let q = HistoryQuery {
+        limit: 1,
+        offset: 1,
+        ..Default::default()
+    };
+    assert_eq!(ids(store.history(&q).await.unwrap()), ["b"]);
+    assert_eq!(store.history_count(&q).await.unwrap(), 3);
+}
+
+#[tokio::test]
+async fn pin_unpin_and_delete_keep_the_money() {
+    let (store, _dir) = temp_store().await;
+    let mut r = record("p", at(9, 0));
+    r.billing = Some(billing("0.25", 1, "ai"));
+    let id = store.record_request(&r).await.unwrap().history_id();
+    store.record_request(&record("q", at(9, 5))).await.unwrap();
+
+    assert!(store.set_pinned(id, true).await.unwrap());
+    let pinned = HistoryQuery {
+        pinned_only: true,
+        ..Default::default()
+    };
+    assert_eq!(store.history(&pinned).await.unwrap().len(), 1);
+    assert!(store.set_pinned(id, false).await.unwrap());
+    assert!(store.history(&pinned).await.unwrap().is_empty());
+    assert!(!store.set_pinned(12345, true).await.unwrap());
+
+    assert!(store.delete_history(id).await.unwrap());
+    assert!(store.result(id).await.unwrap().is_none());
+    assert!(!store.delete_history(id).await.unwrap());
+    let kept: (i64, Option<i64>) = sqlx::query_as("SELECT cost_nanos, history_id FROM ledger")
+        .fetch_one(&store.pool)
+        .await
+        .unwrap();
+    assert_eq!(kept, (250_000_000, None));
+}
+
+#[tokio::test]
+async fn paging_chains_are_followed_both_ways() {
+    let (store, _dir) = temp_store().await;
+    let mut p1 = record("page-1", at(9, 0));
+    p1.operation = "twitter_user_posts".into();
+    p1.next_cursor = Some("c2".into());
+    let id1 = store.record_request(&p1).await.unwrap().history_id();
+    let mut p2 = record("page-2", at(9, 1));
+    p2.cursor = Some("c2".into());
+    p2.next_cursor = Some("c3".into());
+    p2.parent_id = Some(id1);
+    let id2 = store.record_request(&p2).await.unwrap().history_id();
+    let mut p3 = record("page-3", at(9, 2));
+    p3.cursor = Some("c3".into());
+    p3.parent_id = Some(id2);
+    let id3 = store.record_request(&p3).await.unwrap().history_id();
+
+    for from in [id1, id2, id3] {
+        let chain = store.page_chain(from).await.unwrap();
+        let ids: Vec<i64> = chain.iter().map(|e| e.id).collect();
+        assert_eq!(ids, [id1, id2, id3]);
+    }
+    assert_eq!(
+        store.page_chain(id2).await.unwrap()[1].cursor.as_deref(),
+        Some("c2")
+    );
+    // Deleting the middle page breaks the chain into what is left on each side.
+    store.delete_history(id2).await.unwrap();
+    assert_eq!(store.page_chain(id3).await.unwrap().len(), 1);
+}
+
+#[tokio::test]
+async fn lookup_by_request_id() {
+    let (store, _dir) = temp_store().await;
+    store
+        .record_request(&record("abc", at(9, 0)))
+        .await
+        .unwrap();
+    assert!(store.history_by_request_id("abc").await.unwrap().is_some());
+    assert!(store.history_by_request_id("nope").await.unwrap().is_none());
+}
+
+#[test]
+fn trigram_expressions_cover_the_text() {
+    assert_eq!(trigram_expression("ab"), None);
+    assert_eq!(trigram_expression("abc").unwrap(), r#""abc""#);
+    assert_eq!(trigram_expression("abcd").unwrap(), r#""abc" AND "bcd""#);
+    assert_eq!(trigram_expression("aaaa").unwrap(), r#""aaa""#);
+    assert_eq!(
+        trigram_expression(r#"a"b%_é"#).unwrap(),
+        r#""a""b" AND """b%" AND "b%_" AND "%_é""#
+    );
+}
+
+#[tokio::test]
+async fn text_search_by_index_equals_a_scan() {
+    let (store, _dir) = temp_store().await;
+    let params = [
+        r#"{"query":"Solar Eclipse 2026","count":20}"#,
+        r#"{"query":"solar wind"}"#,
+        r#"{"query":"100%_sure","note":"say \"hi\""}"#,
+        r#"{"query":"Zürich café","lang":"de"}"#,
+        r#"{"query":"ZÜRICH CAFÉ"}"#,
+        r#"{"prompt":"eclipse photography tips","streaming":true}"#,
+        r#"{"url":"https://example.org/a_b"}"#,
+    ];
+    for (i, p) in params.iter().enumerate() {
+        let mut r = record(&format!("r{i}"), at(9, i as u32));
+        r.params_json = (*p).into();
+        store.record_request(&r).await.unwrap();
+    }
+    let needles = [
+        "eclipse",
+        "ECLIPSE",
+        "solar",
+        "lar ",
+        "0%_s",
+        "%",
+        "_",
+        "a_b",
+        "\\",
+        r#""hi""#,
+        "zürich",
+        "Zürich",
+        "ZÜRICH",
+        "café",
+        "CAFÉ",
+        "query",
+        "nothing here",
+        "ip",
+        "e",
+        r#"":"#,
+        "2026",
+    ];
+    for needle in needles {
+        let q = HistoryQuery {
+            text: Some(needle.into()),
+            ..Default::default()
+        };
+        let expected: Vec<String> = sqlx::query_scalar(
+            "SELECT request_id FROM history WHERE params_json LIKE ? ESCAPE '\\'
+             ORDER BY started_at DESC, id DESC",
+        )
+        .bind(like_pattern(needle))
+        .fetch_all(&store.pool)
+        .await
+        .unwrap();
+        let plan = store.text_plan(&q).await.unwrap();
+        assert_eq!(
+            matches!(plan, TextPlan::Index(_)),
+            needle.chars().count() >= 3,
+            "{needle}"
+        );
+        let found: Vec<String> = store
+            .history(&q)
+            .await
+            .unwrap()
+            .into_iter()
+            .map(|e| e.request_id)
+            .collect();
+        assert_eq!(found, expected, "{needle}");
+        assert_eq!(
+            store.history_count(&q).await.unwrap(),
+            expected.len() as i64,
+            "{needle}"
+        );
+        // The walk gives the same rows as the index.
+        let mut sql = QueryBuilder::<Sqlite>::new("SELECT h.request_id");
+        push_history_filters(&mut sql, &q, TextPlan::Scan);
+        sql.push(" ORDER BY h.started_at DESC, h.id DESC");
+        let walked: Vec<String> = sql
+            .build_query_scalar()
+            .fetch_all(&store.pool)
+            .await
+            .unwrap();
+        assert_eq!(walked, expected, "{needle}");
+    }
+}
+
+#[tokio::test]
+async fn the_text_index_follows_finished_and_deleted_requests() {
+    let (store, _dir) = temp_store().await;
+    let pending = PendingRequest {
+        request_id: "s".into(),
+        started_at: at(10, 0),
+        operation: "ai_search".into(),
+        params_json: r#"{"prompt":"draft question"}"#.into(),
+        key_label: None,
+        mode: "live".into(),
+    };
+    let id = store.begin_request(&pending).await.unwrap().history_id();
+    let search = |text: &str| HistoryQuery {
+        text: Some(text.into()),
+        ..Default::default()
+    };
+    assert_eq!(store.history_count(&search("draft")).await.unwrap(), 1);
+    let mut done = record("s", at(10, 0));
+    done.params_json = r#"{"prompt":"final question"}"#.into();
+    store.record_request(&done).await.unwrap();
+    assert_eq!(store.history_count(&search("draft")).await.unwrap(), 0);
+    assert_eq!(store.history_count(&search("final")).await.unwrap(), 1);
+    store.delete_history(id).await.unwrap();
+    assert_eq!(store.history_count(&search("final")).await.unwrap(), 0);
+    sqlx::query("INSERT INTO history_fts (history_fts) VALUES ('integrity-check')")
+        .execute(&store.pool)
+        .await
+        .unwrap();
+}
+
+#[tokio::test]
+async fn the_text_index_is_built_for_existing_history() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("old.db");
+    let old = first_release_db(&path).await;
+    for i in 0..50 {
+        sqlx::query(
+            "INSERT INTO history (request_id, started_at, operation, params_json, mode, status)
+             VALUES (?, ?, 'web_search', ?, 'live', 'ok')",
+        )
+        .bind(format!("old-{i}"))
+        .bind(1_700_000_000_000_i64 + i)
+        .bind(format!(r#"{{"query":"topic number {i}"}}"#))
+        .execute(&old)
+        .await
+        .unwrap();
+    }
+    old.close().await;
+    let store = Store::open(&path).await.unwrap();
+    let q = HistoryQuery {
+        text: Some("number 4".into()),
+        ..Default::default()
+    };
+    assert!(matches!(
+        store.text_plan(&q).await.unwrap(),
+        TextPlan::Index(_)
+    ));
+    let found: Vec<String> = store
+        .history(&q)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|e| e.request_id)
+        .collect();
+    assert_eq!(
+        found,
+        [
+            "old-49", "old-48", "old-47", "old-46", "old-45", "old-44", "old-43", "old-42",
+            "old-41", "old-40", "old-4"
+        ]
+    );
+}
