@@ -1,5 +1,6 @@
 //! The transport: one `Client` that validates, sends, retries (GETs only), follows
 //! same-host redirects, revalidates with ETags, reads billing and decodes every answer.
+//! The streaming AI search lives in [`streaming`]: open (headers and billing), then read.
 
 use std::fmt;
 use std::sync::Arc;
@@ -13,14 +14,15 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::billing::{self, Billing};
-use crate::cancel::CancelToken;
-use crate::decoder::{StreamDecoder, StreamEvent};
 use crate::error::{classify, ApiError};
 use crate::key::ApiKey;
 use crate::model::*;
 use crate::operation::{Method, Operation};
 use crate::request::*;
-use crate::stream::PartialStream;
+
+pub mod streaming;
+
+pub use streaming::{AiSearchStream, StreamOutcome};
 
 /// How often and how patiently GETs are retried on 429, 5xx and network errors.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -115,16 +117,6 @@ pub struct Response<T> {
     pub attempts: u32,
     /// The URL asked for, the ETag cache's key (never contains the key).
     pub url: String,
-}
-
-/// How a stream ended without an error.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct StreamOutcome {
-    pub received: PartialStream,
-    /// True when the caller cancelled; `received` holds what arrived before.
-    pub cancelled: bool,
-    /// The bytes of the stream as text, exactly as they arrived.
-    pub raw: String,
 }
 
 /// Could not build a client from the configuration.
@@ -591,181 +583,6 @@ impl Client {
     ) -> Result<Response<String>, ApiError> {
         self.send(r, key).await
     }
-}
-
-/// Streaming AI search.
-impl Client {
-    /// Sends the AI search with `streaming: true` and hands each decoded event to
-    /// `on_event` as it arrives. Never retried (it is billed).
-    ///
-    /// - complete stream → `Ok` with everything received and the billing headers;
-    /// - `cancel` fired → `Ok` with `cancelled: true` and what arrived before;
-    /// - connection cut, silence longer than the idle timeout or an event cut short →
-    ///   `Err(StreamCut)`; an `{"error": …}` event → `Err(StreamFailed)`; both keep what
-    ///   arrived. Errors before the stream starts are classified as for any call.
-    pub async fn ai_search_stream(
-        &self,
-        request: &AiSearchRequest,
-        key: &ApiKey,
-        mut on_event: impl FnMut(StreamEvent),
-        cancel: &CancelToken,
-    ) -> Result<StreamOutcome, ApiError> {
-        let request = AiSearchRequest {
-            streaming: true,
-            ..request.clone()
-        };
-        request
-            .validate()
-            .map_err(|fields| ApiError::Validation { fields })?;
-        let url = self.url_for(&request)?;
-        let Encoded::Json(body) = request.encode() else {
-            unreachable!("the AI search is a POST with a JSON body")
-        };
-        // No whole-request timeout: a long answer may stream for minutes. The headers must
-        // come within the request timeout, then each read within the idle timeout.
-        let send = self
-            .request(Operation::AiSearch, url.clone(), Some(&body), None, key)?
-            .send();
-        let mut response = tokio::select! {
-            r = tokio::time::timeout(self.config.request_timeout, send) => match r {
-                Ok(sent) => sent.map_err(transport_error)?,
-                Err(_) => return Err(ApiError::Timeout),
-            },
-            _ = cancel.cancelled() => return Ok(StreamOutcome {
-                received: PartialStream::default(),
-                cancelled: true,
-                raw: String::new(),
-            }),
-        };
-        let status = response.status();
-        if !status.is_success() {
-            let headers = response.headers().clone();
-            let text = response.text().await.unwrap_or_default();
-            if status.is_redirection() {
-                return Err(ApiError::Moved {
-                    location: redirect_target(&url, &headers, &text).map(|u| u.to_string()),
-                });
-            }
-            return Err(classify(
-                status.as_u16(),
-                &headers,
-                &text,
-                Some(key.expose()),
-            ));
-        }
-        let billed = billing::read(response.headers(), None);
-        let mut received = PartialStream {
-            billing: billed.billing,
-            ..PartialStream::default()
-        };
-        let is_json = response
-            .headers()
-            .get(CONTENT_TYPE)
-            .and_then(|v| v.to_str().ok())
-            .is_some_and(|ct| ct.starts_with("application/json"));
-        let mut raw: Vec<u8> = Vec::new();
-        let mut decoder = StreamDecoder::new();
-        let idle = self.config.stream_idle_timeout;
-        let mut deliver =
-            |events: Vec<StreamEvent>, received: &mut PartialStream| -> Option<String> {
-                for event in events {
-                    received.apply(&event);
-                    let failure = match &event {
-                        StreamEvent::Error { message } => Some(message.clone()),
-                        _ => None,
-                    };
-                    on_event(event);
-                    if failure.is_some() {
-                        return failure;
-                    }
-                }
-                None
-            };
-        loop {
-            let chunk = tokio::select! {
-                c = tokio::time::timeout(idle, response.chunk()) => c,
-                _ = cancel.cancelled() => {
-                    tracing::debug!(events = received.event_count, "stream cancelled");
-                    return Ok(StreamOutcome { received, cancelled: true, raw: lossy(raw) });
-                }
-            };
-            match chunk {
-                Ok(Ok(Some(bytes))) => {
-                    raw.extend_from_slice(&bytes);
-                    if is_json {
-                        continue;
-                    }
-                    if let Some(message) = deliver(decoder.push(&bytes), &mut received) {
-                        return Err(ApiError::StreamFailed {
-                            message,
-                            received: Box::new(received),
-                        });
-                    }
-                }
-                Ok(Ok(None)) => break,
-                Ok(Err(e)) => {
-                    let _ = deliver(decoder.finish().unwrap_or_default(), &mut received);
-                    return Err(ApiError::StreamCut {
-                        detail: transport_error(e).to_string(),
-                        received: Box::new(received),
-                    });
-                }
-                Err(_) => {
-                    return Err(ApiError::StreamCut {
-                        detail: format!("no data for {} seconds", idle.as_secs()),
-                        received: Box::new(received),
-                    })
-                }
-            }
-        }
-        if is_json {
-            // The service ignored `streaming` and answered the whole object at once.
-            let text = lossy(raw);
-            received.result = serde_json::from_str(&text).map_err(|e| ApiError::Malformed {
-                status: status.as_u16(),
-                detail: e.to_string(),
-            })?;
-            return Ok(StreamOutcome {
-                received,
-                cancelled: false,
-                raw: text,
-            });
-        }
-        match decoder.finish() {
-            Ok(events) => {
-                if let Some(message) = deliver(events, &mut received) {
-                    return Err(ApiError::StreamFailed {
-                        message,
-                        received: Box::new(received),
-                    });
-                }
-            }
-            Err(truncated) => {
-                return Err(ApiError::StreamCut {
-                    detail: truncated.to_string(),
-                    received: Box::new(received),
-                })
-            }
-        }
-        // A summary stream always ends with `completion` ("" if summarising failed); a
-        // clean end without it means the service stopped early.
-        if request.result_type == ResultType::LinksWithFinalSummary && !received.has_completion() {
-            return Err(ApiError::StreamCut {
-                detail: "the stream ended before the summary arrived".into(),
-                received: Box::new(received),
-            });
-        }
-        tracing::debug!(events = received.event_count, "stream complete");
-        Ok(StreamOutcome {
-            received,
-            cancelled: false,
-            raw: lossy(raw),
-        })
-    }
-}
-
-fn lossy(bytes: Vec<u8>) -> String {
-    String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
 }
 
 #[cfg(test)]

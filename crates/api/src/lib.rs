@@ -8,7 +8,9 @@
 //!   (web search, crawl); all re-exported as `request::*`.
 //! - [`model`]: the typed answers. [`operation`]: the operations, their paths and methods.
 //! - [`client`]: the transport ([`Client`], retries, redirects, ETags) and one method per
-//!   operation.
+//!   operation. The streaming AI search is in `client::streaming`: `open_ai_search_stream`
+//!   waits for the headers (and the cost they announce), then [`AiSearchStream::read`]
+//!   reads the events; `ai_search_stream` does both.
 //! - [`billing`]: the cost headers read as exact decimals. [`error`]: the error classes and
 //!   their plain-words messages. [`key`]: the API key, never printed.
 //! - [`decoder`]: the stream's bytes to [`StreamEvent`]s. [`stream`]: [`PartialStream`], what a
@@ -32,8 +34,8 @@ pub mod validation;
 pub use billing::Billing;
 pub use cancel::CancelToken;
 pub use client::{
-    CacheFuture, CachedBody, Client, ClientConfig, ConfigError, EtagCache, Response, RetryPolicy,
-    StreamOutcome,
+    AiSearchStream, CacheFuture, CachedBody, Client, ClientConfig, ConfigError, EtagCache,
+    Response, RetryPolicy, StreamOutcome,
 };
 pub use decoder::{StreamDecoder, StreamEvent};
 pub use error::{ApiError, ErrorPayload};

@@ -1,5 +1,6 @@
 //! The streaming AI search against the sandbox: events, packing, fragments, cuts,
-//! mid-stream errors and cancellation.
+//! mid-stream errors and cancellation, and the two-step form (open for the headers and their
+//! billing, then read).
 
 mod common;
 
@@ -331,4 +332,89 @@ async fn the_sandbox_error_and_done_faults_behave_as_the_contract_says() {
     );
     assert_eq!(events.len(), 4);
     assert_eq!(&events[..3], &plain[..3]);
+}
+
+#[tokio::test]
+async fn opening_gives_the_billing_from_the_headers_before_any_event_is_read() {
+    let sb = sandbox().await;
+    let (plain, _) = run(&sb, &request()).await;
+    let c = client(&sb);
+    let k = key(&sb);
+    let cancel = CancelToken::new();
+    let stream = c
+        .open_ai_search_stream(&request(), &k, &cancel)
+        .await
+        .unwrap();
+    assert!(!stream.cancelled_before_headers());
+    assert_eq!(stream.billing_issue(), None);
+    let billed = stream
+        .billing()
+        .cloned()
+        .expect("the headers announce the cost");
+    assert_eq!(billed.usage_count, 1);
+    assert!(billed.cost_usd > rust_decimal::Decimal::ZERO, "{billed:?}");
+
+    let mut events = Vec::new();
+    let outcome = stream.read(|e| events.push(e), &cancel).await.unwrap();
+    assert!(!outcome.cancelled);
+    assert_eq!(events, plain, "the same events as the one-call form");
+    assert_eq!(outcome.received.event_count, events.len());
+    assert!(outcome.received.has_completion());
+    assert_eq!(outcome.received.billing, Some(billed));
+    assert!(outcome.raw.starts_with("data: "));
+}
+
+#[tokio::test]
+async fn a_stream_cancelled_once_its_headers_came_keeps_their_billing() {
+    // Paced so the first event is due a second after the headers: a cancel between opening
+    // and reading finds nothing read yet, and the cost is still known.
+    let sb = Sandbox::builder()
+        .seed(42)
+        .port(0)
+        .pace_ms(250)
+        .start()
+        .await
+        .unwrap();
+    let cancel = CancelToken::new();
+    let stream = client(&sb)
+        .open_ai_search_stream(&request(), &key(&sb), &cancel)
+        .await
+        .unwrap();
+    let billed = stream.billing().cloned().expect("billing in the headers");
+    cancel.cancel();
+    let mut events = Vec::new();
+    let outcome = stream.read(|e| events.push(e), &cancel).await.unwrap();
+    assert!(outcome.cancelled);
+    assert!(events.is_empty(), "{events:?}");
+    assert_eq!(outcome.received.event_count, 0);
+    assert_eq!(outcome.received.billing, Some(billed));
+}
+
+#[tokio::test]
+async fn a_cancel_before_the_headers_opens_nothing_and_reads_nothing() {
+    let sb = sandbox().await;
+    sb.faults().push(ROUTE, Fault::Stall { ms: 2000 });
+    let cancel = CancelToken::new();
+    cancel.cancel();
+    let stream = client(&sb)
+        .open_ai_search_stream(&request(), &key(&sb), &cancel)
+        .await
+        .unwrap();
+    assert!(stream.cancelled_before_headers());
+    assert_eq!(stream.billing(), None);
+    let mut events = Vec::new();
+    let outcome = stream.read(|e| events.push(e), &cancel).await.unwrap();
+    assert!(outcome.cancelled);
+    assert!(events.is_empty());
+    assert_eq!(outcome.received, sightline_api::PartialStream::default());
+    assert_eq!(outcome.raw, "");
+
+    // The one-call form answers the same.
+    sb.faults().push(ROUTE, Fault::Stall { ms: 2000 });
+    let outcome = client(&sb)
+        .ai_search_stream(&request(), &key(&sb), |_| {}, &cancel)
+        .await
+        .unwrap();
+    assert!(outcome.cancelled);
+    assert_eq!(outcome.received.event_count, 0);
 }
