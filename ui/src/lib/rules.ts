@@ -43,6 +43,12 @@ export function countFieldError(text: string, limit: Limit): string | null {
   return value ? rangeMessage(limit, value) : `Choose a number from ${limit.min} to ${limit.max}.`;
 }
 
+/** `countFieldError` as a form's problems: none, or one for `field`. */
+export function countField(text: string, limit: Limit, field = 'count'): FieldMessages {
+  const problem = countFieldError(text, limit);
+  return problem ? { [field]: problem } : {};
+}
+
 /** The count field's number, once `countFieldError` passed. */
 export function countValue(text: string): number {
   return Number(text.trim());

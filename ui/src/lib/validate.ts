@@ -155,6 +155,14 @@ export function validateRequest<O extends Operation>(operation: O, request: Requ
   return checks.errors;
 }
 
+/**
+ * A form's problems: the request's (the first message per field), then what only the form can
+ * tell (`formOnly`, e.g. a count field holding no number), which wins on the same field.
+ */
+export function formProblems<O extends Operation>(operation: O, request: RequestOf[O], formOnly: FieldMessages = {}): FieldMessages {
+  return { ...requestProblems(operation, request), ...formOnly };
+}
+
 /** The request's problems as a form shows them: the first message per field. */
 export function requestProblems<O extends Operation>(operation: O, request: RequestOf[O]): FieldMessages {
   return firstPerField(validateRequest(operation, request));

@@ -7,8 +7,8 @@ import type { AiSearchRequest } from '../../lib/bindings/AiSearchRequest';
 import type { DateFilter } from '../../lib/bindings/DateFilter';
 import type { Model } from '../../lib/bindings/Model';
 import type { ResultType } from '../../lib/bindings/ResultType';
-import { LIMITS, MESSAGES, countFieldError, countValue, dayMessage, isDay, type FieldMessages } from '../../lib/rules';
-import { requestProblems } from '../../lib/validate';
+import { LIMITS, MESSAGES, countField, countValue, dayMessage, isDay, type FieldMessages } from '../../lib/rules';
+import { formProblems } from '../../lib/validate';
 
 export interface AskForm {
   prompt: string;
@@ -60,9 +60,7 @@ export const MODELS: { value: Model; name: string }[] = [
 
 /** Every problem at once, keyed by request field: the request's, then what only the form can tell. */
 export function validate(form: AskForm): FieldMessages {
-  const formOnly: FieldMessages = {};
-  const countProblem = countFieldError(form.count, LIMITS.aiCount);
-  if (countProblem) formOnly.count = countProblem;
+  const formOnly = countField(form.count, LIMITS.aiCount);
   if (form.range === 'custom') {
     const start = form.start.trim();
     const end = form.end.trim();
@@ -70,7 +68,7 @@ export function validate(form: AskForm): FieldMessages {
     if (end && !isDay(end)) formOnly.end_date = dayMessage(end);
     if (!start && !end) formOnly.start_date = MESSAGES.noDates;
   }
-  return { ...requestProblems('ai_search', toRequest(form)), ...formOnly };
+  return formProblems('ai_search', toRequest(form), formOnly);
 }
 
 /** The request as sent. A custom range covers its days whole: from 00:00:00 to 23:59:59 UTC. */

@@ -5,8 +5,8 @@
  */
 import type { LinksTwitterRequest } from '../../lib/bindings/LinksTwitterRequest';
 import type { LinksWebRequest } from '../../lib/bindings/LinksWebRequest';
-import { LIMITS, countFieldError, countValue, type FieldMessages } from '../../lib/rules';
-import { requestProblems } from '../../lib/validate';
+import { LIMITS, countField, countValue, type FieldMessages } from '../../lib/rules';
+import { formProblems } from '../../lib/validate';
 
 export type LinksMode = 'web' | 'x';
 
@@ -22,9 +22,8 @@ export function emptyForm(): LinksForm {
 }
 
 export function validate(form: LinksForm, mode: LinksMode): FieldMessages {
-  const problems = mode === 'web' ? requestProblems('links_web', toWebRequest(form)) : requestProblems('links_twitter', toXRequest(form));
-  const countProblem = countFieldError(form.count, LIMITS.aiCount);
-  return { ...problems, ...(countProblem ? { count: countProblem } : {}) };
+  const count = countField(form.count, LIMITS.aiCount);
+  return mode === 'web' ? formProblems('links_web', toWebRequest(form), count) : formProblems('links_twitter', toXRequest(form), count);
 }
 
 export function toWebRequest(form: LinksForm): LinksWebRequest {

@@ -58,6 +58,23 @@ describe('X search', () => {
     expect(sent).toHaveLength(0);
   });
 
+  it('moves focus to the first field to fix when a search is refused, opening More filters for it', async () => {
+    const sent = backend(() => outcome([]));
+    render(XSearch);
+    const user = userEvent.setup();
+    await user.type(screen.getByRole('textbox', { name: 'Search X' }), 'flood');
+    await user.click(screen.getByRole('button', { name: /More filters/ }));
+    await user.type(screen.getByRole('textbox', { name: 'Minimum replies' }), 'ten');
+    await user.click(screen.getByRole('button', { name: /More filters/ }));
+    await user.click(screen.getByRole('textbox', { name: 'Search X' }));
+    await user.keyboard('{Enter}');
+
+    const replies = screen.getByRole('textbox', { name: 'Minimum replies' });
+    await expect.poll(() => document.activeElement).toBe(replies);
+    expect(replies).toHaveAccessibleDescription('Enter a whole number of 0 or more (you entered "ten").');
+    expect(sent).toHaveLength(0);
+  });
+
   it('sends every filter and shows the posts with the exact cost', async () => {
     const sent = backend(() => outcome([makePost(), makePost({ id: '2', text: 'second report' })], '0.0006'));
     render(XSearch);

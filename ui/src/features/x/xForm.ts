@@ -1,8 +1,8 @@
 /** The X search form: its values as typed, the rules the service applies, and the request built from it. */
 import type { Sort } from '../../lib/bindings/Sort';
 import type { TwitterSearchRequest } from '../../lib/bindings/TwitterSearchRequest';
-import { LIMITS, bareHandle, countFieldError, countValue, type FieldMessages } from '../../lib/rules';
-import { requestProblems } from '../../lib/validate';
+import { LIMITS, bareHandle, countField, countValue, type FieldMessages } from '../../lib/rules';
+import { formProblems } from '../../lib/validate';
 
 export interface XForm {
   query: string;
@@ -66,8 +66,7 @@ export const LANGUAGES: { code: string; name: string }[] = [
 
 /** The service's rules on the request, and the count field holding a number. Keys are request fields. */
 export function validate(form: XForm): FieldMessages {
-  const countProblem = countFieldError(form.count, LIMITS.xCount);
-  return { ...requestProblems('twitter_search', toRequest(form)), ...(countProblem ? { count: countProblem } : {}) };
+  return formProblems('twitter_search', toRequest(form), countField(form.count, LIMITS.xCount));
 }
 
 /** The request as sent: empty filters are left out (null), unticked boxes are not sent as false. */
