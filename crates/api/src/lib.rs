@@ -5,7 +5,8 @@
 //! Where things live:
 //! - [`request`]: the [`ApiRequest`] trait and one typed request per operation, by family:
 //!   `request::ai` (AI search, link searches), `request::x` (the X reads), `request::web`
-//!   (web search, crawl); all re-exported as `request::*`.
+//!   (web search, crawl); all re-exported as `request::*`. `request::units` holds each
+//!   request's billing units ([`ExpectedUnits`], [`units_for`]).
 //! - [`model`]: the typed answers. [`operation`]: the operations, their paths and methods.
 //! - [`client`]: the transport ([`Client`], retries, redirects, ETags) and one method per
 //!   operation. The streaming AI search is in `client::streaming`: `open_ai_search_stream`
@@ -42,7 +43,7 @@ pub use error::{ApiError, ErrorPayload};
 pub use key::{ApiKey, KeyProblem};
 pub use operation::Operation;
 pub use pagination::{Paged, Pages};
-pub use request::ApiRequest;
+pub use request::{units_for, ApiRequest, ExpectedUnits};
 pub use stream::PartialStream;
 pub use validation::FieldError;
 

@@ -4,7 +4,8 @@
 //! The requests live by family, as the service groups them: [`ai`] (the AI search and the
 //! link searches), [`x`] (the X reads) and [`web`] (web search and crawl). Every request
 //! and enumeration is re-exported here, so `request::TwitterSearchRequest` and
-//! `request::x::TwitterSearchRequest` name the same type.
+//! `request::x::TwitterSearchRequest` name the same type. [`units`] says how many units
+//! the service bills each request for ([`ExpectedUnits`], [`units_for`]).
 
 use serde::de::DeserializeOwned;
 use serde_json::Value;
@@ -68,10 +69,12 @@ fn push_bool(pairs: &mut Vec<(&'static str, String)>, name: &'static str, value:
 }
 
 pub mod ai;
+pub mod units;
 pub mod web;
 pub mod x;
 
 pub use ai::*;
+pub use units::{units_for, ExpectedUnits};
 pub use web::*;
 pub use x::*;
 
