@@ -11,6 +11,12 @@ use crate::request::{ApiRequest, TwitterRetweetersRequest, TwitterUserPostsReque
 pub trait Paged: ApiRequest + Clone {
     fn set_cursor(&mut self, cursor: Option<String>);
     fn next_cursor(page: &Self::Output) -> Option<&str>;
+
+    /// The same request, continuing from `cursor` (a page the caller saved to resume later).
+    fn with_cursor(mut self, cursor: String) -> Self {
+        self.set_cursor(Some(cursor));
+        self
+    }
 }
 
 impl Paged for TwitterRetweetersRequest {
@@ -115,5 +121,28 @@ impl Client {
         max_pages: usize,
     ) -> Pages<'a, TwitterUserPostsRequest> {
         Pages::new(self, key, request, max_pages)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn with_cursor_continues_the_same_request_from_the_cursor() {
+        let first = TwitterRetweetersRequest {
+            id: "42".into(),
+            cursor: None,
+        };
+        let next = first.clone().with_cursor("c2".into());
+        assert_eq!(next.cursor.as_deref(), Some("c2"));
+        assert_eq!(next.id, first.id);
+        let timeline = TwitterUserPostsRequest {
+            username: "nasa".into(),
+            cursor: Some("c1".into()),
+        }
+        .with_cursor("c3".into());
+        assert_eq!(timeline.cursor.as_deref(), Some("c3"));
+        assert_eq!(timeline.username, "nasa");
     }
 }
