@@ -1,6 +1,9 @@
 //! Sightline's local store: everything the app must remember, in one SQLite file.
 //!
-//! * [`history`]: one row per request (with its full result body for offline re-open);
+//! * [`record`]: the writes of one request (history row, result body, ledger row, archived
+//!   posts, users and links), streams begun, billed early and finished, recovery at start-up;
+//! * [`history`]: reading the history back: the list and its text search, one row, a stored
+//!   result body (offline re-open), paging chains, pins and deletes;
 //! * [`spend`]: the exact spend ledger, aggregates in the user's time zone, learned rates;
 //! * [`ledger`]: the ledger row by row, for export;
 //! * [`budget`]: daily and monthly limits and the allow / warn / block check;
@@ -9,7 +12,8 @@
 //! * [`export`]: CSV, JSON Lines and Markdown citations to any writer;
 //! * [`settings`]: app settings as JSON values.
 //!
-//! All writes for one request happen in one transaction ([`Store::record_request`]).
+//! All writes for one request happen in one transaction ([`Store::record_request`], in
+//! [`record`], which calls the ledger's and the archive's writes).
 //! Times are UTC; money is `rust_decimal::Decimal` (stored as integer nano-dollars).
 
 pub mod archive;
@@ -20,6 +24,7 @@ pub mod export;
 pub mod history;
 pub mod ledger;
 pub mod money;
+pub mod record;
 pub mod settings;
 pub mod spend;
 pub mod time;
@@ -40,11 +45,9 @@ pub use budget::{BudgetCheck, BudgetLimits, PeriodCheck, Verdict};
 pub use cache::CachedResponse;
 pub use chrono_tz::Tz;
 pub use error::{Result, StoreError};
-pub use history::{
-    Billing, HistoryEntry, HistoryQuery, PendingRequest, RecordOutcome, RequestRecord,
-    RequestStatus, StoredResult,
-};
+pub use history::{Billing, HistoryEntry, HistoryQuery, RequestStatus, StoredResult};
 pub use ledger::LedgerEntry;
+pub use record::{PendingRequest, RecordOutcome, RequestRecord};
 pub use spend::{DaySpend, LearnedRate, SpendBreakdown, SpendDimension, SpendLine, SpendTotals};
 
 /// The embedded schema migrations (see `migrations/`).

@@ -1,0 +1,375 @@
+//! Recording a request: the one transaction that writes its history row and result body,
+//! its ledger row ([`crate::ledger`]) and the posts, users and links it found
+//! ([`crate::archive`]). Reading them back is [`crate::history`]'s.
+//!
+//! Two ways to record, both idempotent on the client request id:
+//! * [`Store::record_request`] once the request is over (most requests);
+//! * [`Store::begin_request`] before sending, then [`Store::record_request`] with the same id to
+//!   finish it. This is what streams use: the row exists while the stream runs, a cancelled or
+//!   cut stream is finished with status `cancelled` / `interrupted` and keeps what arrived, and
+//!   rows left `running` by a crash are closed by [`Store::recover_unfinished`] at start-up.
+//!   [`Store::record_billing`] puts a stream's cost (known from its headers) on the ledger at
+//!   once, so a crash mid-stream never loses money already spent.
+//!   `begin_request` also tells the app that a request id was already used, so a replayed
+//!   command is never sent (and paid) twice.
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+use sqlx::SqliteConnection;
+use ts_rs::TS;
+
+use crate::archive::{self, NewLink, NewPost, NewUser};
+use crate::error::{Result, StoreError};
+use crate::history::{Billing, RequestStatus};
+use crate::money::to_nanos;
+use crate::time::to_ms;
+use crate::Store;
+
+/// A request about to be sent (see [`Store::begin_request`]).
+#[derive(Serialize, Deserialize, Clone, Debug)]
+pub struct PendingRequest {
+    pub request_id: String,
+    pub started_at: DateTime<Utc>,
+    pub operation: String,
+    pub params_json: String,
+    /// The label of the key used, never the key itself.
+    pub key_label: Option<String>,
+    /// How the request was made, as the app names it (e.g. "live", "demo").
+    pub mode: String,
+}
+
+/// Everything about one finished request, written in one transaction.
+#[derive(Serialize, Deserialize, Clone, Debug)]
+pub struct RequestRecord {
+    pub request_id: String,
+    pub started_at: DateTime<Utc>,
+    pub operation: String,
+    pub params_json: String,
+    pub key_label: Option<String>,
+    pub mode: String,
+    pub status: RequestStatus,
+    pub error_class: Option<String>,
+    pub error_message: Option<String>,
+    pub duration_ms: i64,
+    pub result_count: i64,
+    pub billing: Option<Billing>,
+    /// Cursor sent with this request (paged operations).
+    pub cursor: Option<String>,
+    /// Cursor the response offered for the next page.
+    pub next_cursor: Option<String>,
+    /// History id of the previous page in a paging chain.
+    pub parent_id: Option<i64>,
+    /// The full response body as received (or the assembled stream), for re-open.
+    pub result_json: Option<String>,
+    pub posts: Vec<NewPost>,
+    pub users: Vec<NewUser>,
+    pub links: Vec<NewLink>,
+}
+
+/// What [`Store::record_request`] and [`Store::begin_request`] did.
+#[derive(Serialize, Deserialize, TS, Clone, Copy, Debug, PartialEq, Eq)]
+#[serde(tag = "outcome", rename_all = "snake_case")]
+pub enum RecordOutcome {
+    /// Written now.
+    Recorded { history_id: i64 },
+    /// This request id was recorded before; nothing was written.
+    AlreadyRecorded { history_id: i64 },
+    /// The disk was too full for the result and what it found: the row and its cost were
+    /// written without them (see [`Store::record_request`]).
+    RecordedWithoutResult { history_id: i64 },
+}
+
+impl RecordOutcome {
+    pub fn history_id(self) -> i64 {
+        match self {
+            Self::Recorded { history_id }
+            | Self::AlreadyRecorded { history_id }
+            | Self::RecordedWithoutResult { history_id } => history_id,
+        }
+    }
+}
+
+impl Store {
+    /// Registers a request before it is sent. `AlreadyRecorded` means this request id was used
+    /// before: the app must not send it again.
+    pub async fn begin_request(&self, pending: &PendingRequest) -> Result<RecordOutcome> {
+        let mut tx = self.begin_write().await?;
+        if let Some((id, _)) = find_request(&mut tx, &pending.request_id).await? {
+            return Ok(RecordOutcome::AlreadyRecorded { history_id: id });
+        }
+        let id: i64 = sqlx::query_scalar(
+            "INSERT INTO history (request_id, started_at, operation, params_json, key_label, mode, status)
+             VALUES (?, ?, ?, ?, ?, ?, 'running') RETURNING id",
+        )
+        .bind(&pending.request_id)
+        .bind(to_ms(pending.started_at))
+        .bind(&pending.operation)
+        .bind(&pending.params_json)
+        .bind(&pending.key_label)
+        .bind(&pending.mode)
+        .fetch_one(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        Ok(RecordOutcome::Recorded { history_id: id })
+    }
+
+    /// Records a finished request: history row, result body, ledger entry and archived posts,
+    /// users and links, all in one transaction. A request id already finished is left as it was
+    /// (`AlreadyRecorded`); one begun with [`Store::begin_request`] is completed.
+    ///
+    /// When the disk is full, the answer has still been paid for: the row and its cost (a few
+    /// hundred bytes) are written again without the result body and the archived posts, users
+    /// and links (often megabytes), so spend stays exact, and the outcome says what was left out.
+    pub async fn record_request(&self, record: &RequestRecord) -> Result<RecordOutcome> {
+        validate(record)?;
+        match self.write_request(record).await {
+            Err(error) if error.is_disk_full() && holds_findings(record) => {
+                tracing::warn!(%error, "disk full: recording the request without its result");
+                let slim = RequestRecord {
+                    error_class: Some(DISK_FULL_CLASS.into()),
+                    error_message: Some(RESULT_NOT_SAVED.into()),
+                    result_json: None,
+                    posts: Vec::new(),
+                    users: Vec::new(),
+                    links: Vec::new(),
+                    ..record.clone()
+                };
+                let history_id = self.write_request(&slim).await?.history_id();
+                Ok(RecordOutcome::RecordedWithoutResult { history_id })
+            }
+            other => other,
+        }
+    }
+
+    async fn write_request(&self, record: &RequestRecord) -> Result<RecordOutcome> {
+        let mut tx = self.begin_write().await?;
+        let outcome = write_record(&mut tx, record).await?;
+        tx.commit().await?;
+        Ok(outcome)
+    }
+
+    /// Records many finished requests in one transaction (imports, benchmarks). Each record
+    /// behaves as in [`Store::record_request`].
+    pub async fn record_requests(&self, records: &[RequestRecord]) -> Result<Vec<RecordOutcome>> {
+        records.iter().try_for_each(validate)?;
+        let mut tx = self.begin_write().await?;
+        let mut outcomes = Vec::with_capacity(records.len());
+        for record in records {
+            outcomes.push(write_record(&mut tx, record).await?);
+        }
+        tx.commit().await?;
+        Ok(outcomes)
+    }
+
+    /// Closes requests left `running` by a previous run of the app (call once at start-up).
+    /// Returns how many were marked `interrupted`.
+    pub async fn recover_unfinished(&self) -> Result<u64> {
+        let done = sqlx::query(
+            "UPDATE history SET status = 'interrupted',
+                 error_message = COALESCE(error_message, 'The app stopped before this request finished.')
+             WHERE status = 'running'",
+        )
+        .execute(&self.pool)
+        .await?;
+        Ok(done.rows_affected())
+    }
+
+    /// Records the billing of a begun request as soon as it is known (a stream bills in its
+    /// headers, before the first event), so the money is on the ledger even if the app stops
+    /// before the stream ends. False when no such request is running. Finishing the request
+    /// later does not add the cost a second time.
+    pub async fn record_billing(&self, request_id: &str, billing: &Billing) -> Result<bool> {
+        let nanos = to_nanos(billing.cost)?;
+        let mut tx = self.begin_write().await?;
+        let Some((id, RequestStatus::Running)) = find_request(&mut tx, request_id).await? else {
+            return Ok(false);
+        };
+        let (at, operation, key_label): (i64, String, Option<String>) =
+            sqlx::query_as("SELECT started_at, operation, key_label FROM history WHERE id = ?")
+                .bind(id)
+                .fetch_one(&mut *tx)
+                .await?;
+        sqlx::query(
+            "UPDATE history SET cost_nanos = ?, usage_count = ?, service = ?, currency = ?
+             WHERE id = ?",
+        )
+        .bind(nanos)
+        .bind(billing.usage_count)
+        .bind(&billing.service)
+        .bind(&billing.currency)
+        .bind(id)
+        .execute(&mut *tx)
+        .await?;
+        let entry = LedgerEntry {
+            history_id: id,
+            at,
+            operation: &operation,
+            key_label: key_label.as_deref(),
+        };
+        insert_ledger_once(&mut tx, &entry, billing, nanos).await?;
+        tx.commit().await?;
+        Ok(true)
+    }
+}
+
+fn validate(record: &RequestRecord) -> Result<()> {
+    if record.request_id.trim().is_empty() {
+        return Err(StoreError::InvalidInput("request id is empty".into()));
+    }
+    if record.status == RequestStatus::Running {
+        return Err(StoreError::InvalidInput(
+            "a finished record cannot have status `running`; use begin_request".into(),
+        ));
+    }
+    Ok(())
+}
+
+async fn find_request(
+    conn: &mut SqliteConnection,
+    request_id: &str,
+) -> Result<Option<(i64, RequestStatus)>> {
+    let row: Option<(i64, String)> =
+        sqlx::query_as("SELECT id, status FROM history WHERE request_id = ?")
+            .bind(request_id)
+            .fetch_optional(&mut *conn)
+            .await?;
+    row.map(|(id, status)| Ok((id, RequestStatus::parse(&status)?)))
+        .transpose()
+}
+
+/// History's error class for a request whose answer arrived but did not fit on the disk.
+pub const DISK_FULL_CLASS: &str = "disk_full";
+const RESULT_NOT_SAVED: &str =
+    "The answer arrived but the disk was full: its cost is recorded, its results were not saved.";
+
+fn holds_findings(r: &RequestRecord) -> bool {
+    r.result_json.is_some() || !r.posts.is_empty() || !r.users.is_empty() || !r.links.is_empty()
+}
+
+/// The body of [`Store::record_request`], inside the caller's transaction.
+async fn write_record(conn: &mut SqliteConnection, r: &RequestRecord) -> Result<RecordOutcome> {
+    let cost_nanos = r.billing.as_ref().map(|b| to_nanos(b.cost)).transpose()?;
+    let existing = find_request(conn, &r.request_id).await?;
+    let history_id =
+        match existing {
+            Some((id, RequestStatus::Running)) => {
+                sqlx::query(
+                "UPDATE history SET started_at = ?, operation = ?, params_json = ?, key_label = ?,
+                     mode = ?, status = ?, error_class = ?, error_message = ?, duration_ms = ?,
+                     result_count = ?, cost_nanos = COALESCE(?, cost_nanos),
+                     usage_count = COALESCE(?, usage_count), service = COALESCE(?, service),
+                     currency = COALESCE(?, currency), cursor = ?, next_cursor = ?, parent_id = ?
+                 WHERE id = ?",
+            )
+            .bind(to_ms(r.started_at))
+            .bind(&r.operation)
+            .bind(&r.params_json)
+            .bind(&r.key_label)
+            .bind(&r.mode)
+            .bind(r.status.as_str())
+            .bind(&r.error_class)
+            .bind(&r.error_message)
+            .bind(r.duration_ms)
+            .bind(r.result_count)
+            .bind(cost_nanos)
+            .bind(r.billing.as_ref().map(|b| b.usage_count))
+            .bind(r.billing.as_ref().map(|b| &b.service))
+            .bind(r.billing.as_ref().map(|b| &b.currency))
+            .bind(&r.cursor)
+            .bind(&r.next_cursor)
+            .bind(r.parent_id)
+            .bind(id)
+            .execute(&mut *conn)
+            .await?;
+                id
+            }
+            Some((id, _)) => return Ok(RecordOutcome::AlreadyRecorded { history_id: id }),
+            None => sqlx::query_scalar(
+                "INSERT INTO history (request_id, started_at, operation, params_json, key_label,
+                     mode, status, error_class, error_message, duration_ms, result_count,
+                     cost_nanos, usage_count, service, currency, cursor, next_cursor, parent_id)
+                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+            )
+            .bind(&r.request_id)
+            .bind(to_ms(r.started_at))
+            .bind(&r.operation)
+            .bind(&r.params_json)
+            .bind(&r.key_label)
+            .bind(&r.mode)
+            .bind(r.status.as_str())
+            .bind(&r.error_class)
+            .bind(&r.error_message)
+            .bind(r.duration_ms)
+            .bind(r.result_count)
+            .bind(cost_nanos)
+            .bind(r.billing.as_ref().map(|b| b.usage_count))
+            .bind(r.billing.as_ref().map(|b| &b.service))
+            .bind(r.billing.as_ref().map(|b| &b.currency))
+            .bind(&r.cursor)
+            .bind(&r.next_cursor)
+            .bind(r.parent_id)
+            .fetch_one(&mut *conn)
+            .await?,
+        };
+
+    if let Some(body) = &r.result_json {
+        sqlx::query("INSERT OR REPLACE INTO results (history_id, body) VALUES (?, ?)")
+            .bind(history_id)
+            .bind(body)
+            .execute(&mut *conn)
+            .await?;
+    }
+    if let (Some(billing), Some(nanos)) = (&r.billing, cost_nanos) {
+        let entry = LedgerEntry {
+            history_id,
+            at: to_ms(r.started_at),
+            operation: &r.operation,
+            key_label: r.key_label.as_deref(),
+        };
+        insert_ledger_once(conn, &entry, billing, nanos).await?;
+    }
+    let seen_at = to_ms(r.started_at);
+    archive::write_posts(conn, Some(history_id), seen_at, &r.posts).await?;
+    archive::write_users(conn, seen_at, &r.users).await?;
+    archive::write_links(conn, Some(history_id), seen_at, &r.links).await?;
+    Ok(RecordOutcome::Recorded { history_id })
+}
+
+/// Where a ledger row comes from.
+struct LedgerEntry<'a> {
+    history_id: i64,
+    at: i64,
+    operation: &'a str,
+    key_label: Option<&'a str>,
+}
+
+/// Adds the ledger row of a request unless it has one already (a stream's billing may have
+/// been recorded when it started).
+async fn insert_ledger_once(
+    conn: &mut SqliteConnection,
+    entry: &LedgerEntry<'_>,
+    billing: &Billing,
+    cost_nanos: i64,
+) -> Result<()> {
+    sqlx::query(
+        "INSERT INTO ledger (history_id, at, service, operation, key_label, cost_nanos,
+             usage_count, currency)
+         SELECT ?, ?, ?, ?, ?, ?, ?, ?
+         WHERE NOT EXISTS (SELECT 1 FROM ledger WHERE history_id = ?)",
+    )
+    .bind(entry.history_id)
+    .bind(entry.at)
+    .bind(&billing.service)
+    .bind(entry.operation)
+    .bind(entry.key_label.unwrap_or(""))
+    .bind(cost_nanos)
+    .bind(billing.usage_count)
+    .bind(&billing.currency)
+    .bind(entry.history_id)
+    .execute(&mut *conn)
+    .await?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests;
