@@ -1,16 +1,58 @@
-//! The spend ledger row by row, for the user's own accounting (Spend → Export ledger).
-//! Aggregates live in [`crate::spend`]; this is the raw, exact record behind them.
+//! The spend ledger, one row per billed answer: its one write (a request's row, added once)
+//! and its rows read back for the user's own accounting (Spend → Export ledger). Aggregates
+//! live in [`crate::spend`]; this is the raw, exact record behind them. The ledger is
+//! append-only (triggers refuse deletes and money or time updates).
 
 use chrono::{DateTime, NaiveDate, Utc};
 use chrono_tz::Tz;
 use rust_decimal::Decimal;
 use serde::Serialize;
+use sqlx::SqliteConnection;
 use ts_rs::TS;
 
 use crate::error::Result;
+use crate::history::Billing;
 use crate::money::from_nanos;
 use crate::time::{day_bounds_ms, from_ms};
 use crate::Store;
+
+/// The request a new ledger row bills.
+pub(crate) struct BilledRequest<'a> {
+    pub history_id: i64,
+    /// When the request started, in ms since the epoch (UTC): the spend's time.
+    pub at: i64,
+    pub operation: &'a str,
+    pub key_label: Option<&'a str>,
+}
+
+/// Adds the ledger row of a request unless it has one already (a stream's billing may have
+/// been recorded when it started), inside the caller's transaction. `cost_nanos` is
+/// `billing.cost` already checked to be exact in nano-dollars.
+pub(crate) async fn insert_once(
+    conn: &mut SqliteConnection,
+    request: &BilledRequest<'_>,
+    billing: &Billing,
+    cost_nanos: i64,
+) -> Result<()> {
+    sqlx::query(
+        "INSERT INTO ledger (history_id, at, service, operation, key_label, cost_nanos,
+             usage_count, currency)
+         SELECT ?, ?, ?, ?, ?, ?, ?, ?
+         WHERE NOT EXISTS (SELECT 1 FROM ledger WHERE history_id = ?)",
+    )
+    .bind(request.history_id)
+    .bind(request.at)
+    .bind(&billing.service)
+    .bind(request.operation)
+    .bind(request.key_label.unwrap_or(""))
+    .bind(cost_nanos)
+    .bind(billing.usage_count)
+    .bind(&billing.currency)
+    .bind(request.history_id)
+    .execute(&mut *conn)
+    .await?;
+    Ok(())
+}
 
 /// One billed answer as the ledger holds it. The money is what the service's response said.
 #[derive(Debug, Clone, PartialEq, Serialize, TS)]

@@ -5,7 +5,8 @@
 //! * [`history`]: reading the history back: the list and its text search, one row, a stored
 //!   result body (offline re-open), paging chains, pins and deletes;
 //! * [`spend`]: the exact spend ledger, aggregates in the user's time zone, learned rates;
-//! * [`ledger`]: the ledger row by row, for export;
+//! * [`ledger`]: the ledger's writes (a billed request's row, added once) and its rows read
+//!   back, for export;
 //! * [`budget`]: daily and monthly limits and the allow / warn / block check;
 //! * [`archive`]: every post, user and link fetched, with full-text search over posts;
 //! * [`cache`]: ETag + body per GET URL for conditional requests;

@@ -21,6 +21,7 @@ use ts_rs::TS;
 use crate::archive::{self, NewLink, NewPost, NewUser};
 use crate::error::{Result, StoreError};
 use crate::history::{Billing, RequestStatus};
+use crate::ledger::{self, BilledRequest};
 use crate::money::to_nanos;
 use crate::time::to_ms;
 use crate::Store;
@@ -200,13 +201,13 @@ impl Store {
         .bind(id)
         .execute(&mut *tx)
         .await?;
-        let entry = LedgerEntry {
+        let billed = BilledRequest {
             history_id: id,
             at,
             operation: &operation,
             key_label: key_label.as_deref(),
         };
-        insert_ledger_once(&mut tx, &entry, billing, nanos).await?;
+        ledger::insert_once(&mut tx, &billed, billing, nanos).await?;
         tx.commit().await?;
         Ok(true)
     }
@@ -320,55 +321,19 @@ async fn write_record(conn: &mut SqliteConnection, r: &RequestRecord) -> Result<
             .await?;
     }
     if let (Some(billing), Some(nanos)) = (&r.billing, cost_nanos) {
-        let entry = LedgerEntry {
+        let billed = BilledRequest {
             history_id,
             at: to_ms(r.started_at),
             operation: &r.operation,
             key_label: r.key_label.as_deref(),
         };
-        insert_ledger_once(conn, &entry, billing, nanos).await?;
+        ledger::insert_once(conn, &billed, billing, nanos).await?;
     }
     let seen_at = to_ms(r.started_at);
     archive::write_posts(conn, Some(history_id), seen_at, &r.posts).await?;
     archive::write_users(conn, seen_at, &r.users).await?;
     archive::write_links(conn, Some(history_id), seen_at, &r.links).await?;
     Ok(RecordOutcome::Recorded { history_id })
-}
-
-/// Where a ledger row comes from.
-struct LedgerEntry<'a> {
-    history_id: i64,
-    at: i64,
-    operation: &'a str,
-    key_label: Option<&'a str>,
-}
-
-/// Adds the ledger row of a request unless it has one already (a stream's billing may have
-/// been recorded when it started).
-async fn insert_ledger_once(
-    conn: &mut SqliteConnection,
-    entry: &LedgerEntry<'_>,
-    billing: &Billing,
-    cost_nanos: i64,
-) -> Result<()> {
-    sqlx::query(
-        "INSERT INTO ledger (history_id, at, service, operation, key_label, cost_nanos,
-             usage_count, currency)
-         SELECT ?, ?, ?, ?, ?, ?, ?, ?
-         WHERE NOT EXISTS (SELECT 1 FROM ledger WHERE history_id = ?)",
-    )
-    .bind(entry.history_id)
-    .bind(entry.at)
-    .bind(&billing.service)
-    .bind(entry.operation)
-    .bind(entry.key_label.unwrap_or(""))
-    .bind(cost_nanos)
-    .bind(billing.usage_count)
-    .bind(&billing.currency)
-    .bind(entry.history_id)
-    .execute(&mut *conn)
-    .await?;
-    Ok(())
 }
 
 #[cfg(test)]
