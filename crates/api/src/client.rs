@@ -279,7 +279,7 @@ impl Client {
             tracing::debug!(
                 operation = op.as_str(),
                 attempt,
-                error = result.as_ref().err().map(ApiError::kind),
+                error = result.as_ref().err().map(|e| e.kind().as_str()),
                 wait_ms = wait.as_millis() as u64,
                 "retrying"
             );

@@ -1,6 +1,7 @@
 //! One error type for every outcome of the contract's error table, each with a stable
 //! kind and a message a non-programmer understands. The key never appears in it.
 
+use std::fmt;
 use std::time::Duration;
 
 use reqwest::header::HeaderMap;
@@ -76,24 +77,92 @@ impl From<KeyProblem> for ApiError {
     }
 }
 
-impl ApiError {
-    /// Stable class name, for history rows, telemetry-free logs and the UI.
-    pub fn kind(&self) -> &'static str {
+/// The stable class of an API error, one per kind of failure: what history rows store, logs
+/// show and the UI branches on. It crosses IPC as its snake_case name, e.g. `rate_limited`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+#[ts(export)]
+pub enum ErrorKind {
+    MissingKey,
+    KeyRefused,
+    NotAnApiKey,
+    Validation,
+    OutOfCredit,
+    RateLimited,
+    /// A 5xx answer.
+    ServerError,
+    Moved,
+    Network,
+    Timeout,
+    MalformedResponse,
+    UnexpectedStatus,
+    StreamCut,
+    StreamFailed,
+}
+
+impl ErrorKind {
+    pub const ALL: [ErrorKind; 14] = [
+        ErrorKind::MissingKey,
+        ErrorKind::KeyRefused,
+        ErrorKind::NotAnApiKey,
+        ErrorKind::Validation,
+        ErrorKind::OutOfCredit,
+        ErrorKind::RateLimited,
+        ErrorKind::ServerError,
+        ErrorKind::Moved,
+        ErrorKind::Network,
+        ErrorKind::Timeout,
+        ErrorKind::MalformedResponse,
+        ErrorKind::UnexpectedStatus,
+        ErrorKind::StreamCut,
+        ErrorKind::StreamFailed,
+    ];
+
+    /// The name on the wire and in stored rows, e.g. `rate_limited`.
+    pub fn as_str(self) -> &'static str {
         match self {
-            ApiError::MissingKey => "missing_key",
-            ApiError::KeyRefused => "key_refused",
-            ApiError::NotAnApiKey { .. } => "not_an_api_key",
-            ApiError::Validation { .. } => "validation",
-            ApiError::OutOfCredit { .. } => "out_of_credit",
-            ApiError::RateLimited { .. } => "rate_limited",
-            ApiError::Server { .. } => "server_error",
-            ApiError::Moved { .. } => "moved",
-            ApiError::Network { .. } => "network",
-            ApiError::Timeout => "timeout",
-            ApiError::Malformed { .. } => "malformed_response",
-            ApiError::UnexpectedStatus { .. } => "unexpected_status",
-            ApiError::StreamCut { .. } => "stream_cut",
-            ApiError::StreamFailed { .. } => "stream_failed",
+            ErrorKind::MissingKey => "missing_key",
+            ErrorKind::KeyRefused => "key_refused",
+            ErrorKind::NotAnApiKey => "not_an_api_key",
+            ErrorKind::Validation => "validation",
+            ErrorKind::OutOfCredit => "out_of_credit",
+            ErrorKind::RateLimited => "rate_limited",
+            ErrorKind::ServerError => "server_error",
+            ErrorKind::Moved => "moved",
+            ErrorKind::Network => "network",
+            ErrorKind::Timeout => "timeout",
+            ErrorKind::MalformedResponse => "malformed_response",
+            ErrorKind::UnexpectedStatus => "unexpected_status",
+            ErrorKind::StreamCut => "stream_cut",
+            ErrorKind::StreamFailed => "stream_failed",
+        }
+    }
+}
+
+impl fmt::Display for ErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl ApiError {
+    /// Stable class, for history rows, telemetry-free logs and the UI.
+    pub fn kind(&self) -> ErrorKind {
+        match self {
+            ApiError::MissingKey => ErrorKind::MissingKey,
+            ApiError::KeyRefused => ErrorKind::KeyRefused,
+            ApiError::NotAnApiKey { .. } => ErrorKind::NotAnApiKey,
+            ApiError::Validation { .. } => ErrorKind::Validation,
+            ApiError::OutOfCredit { .. } => ErrorKind::OutOfCredit,
+            ApiError::RateLimited { .. } => ErrorKind::RateLimited,
+            ApiError::Server { .. } => ErrorKind::ServerError,
+            ApiError::Moved { .. } => ErrorKind::Moved,
+            ApiError::Network { .. } => ErrorKind::Network,
+            ApiError::Timeout => ErrorKind::Timeout,
+            ApiError::Malformed { .. } => ErrorKind::MalformedResponse,
+            ApiError::UnexpectedStatus { .. } => ErrorKind::UnexpectedStatus,
+            ApiError::StreamCut { .. } => ErrorKind::StreamCut,
+            ApiError::StreamFailed { .. } => ErrorKind::StreamFailed,
         }
     }
 
@@ -179,7 +248,7 @@ impl ApiError {
     /// The form of the error that crosses IPC.
     pub fn payload(&self) -> ErrorPayload {
         let mut p = ErrorPayload {
-            kind: self.kind().to_owned(),
+            kind: self.kind(),
             message: self.user_message(),
             fields: Vec::new(),
             retry_after_secs: None,
@@ -210,7 +279,7 @@ impl ApiError {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 pub struct ErrorPayload {
     /// Stable class, e.g. `rate_limited`.
-    pub kind: String,
+    pub kind: ErrorKind,
     /// Plain-words message.
     pub message: String,
     /// Field errors, for `validation`.
@@ -492,7 +561,7 @@ mod tests {
         );
         assert_eq!(
             class(404, r#"{"detail":"Not Found"}"#).kind(),
-            "unexpected_status"
+            ErrorKind::UnexpectedStatus
         );
     }
 
@@ -562,6 +631,44 @@ mod tests {
     }
 
     #[test]
+    fn kinds_keep_their_wire_names() {
+        let names: Vec<String> = ErrorKind::ALL
+            .iter()
+            .map(|kind| {
+                let json = serde_json::to_value(kind).unwrap();
+                assert_eq!(json, kind.as_str(), "serde and as_str agree");
+                assert_eq!(kind.to_string(), kind.as_str());
+                assert_eq!(serde_json::from_value::<ErrorKind>(json).unwrap(), *kind);
+                kind.as_str().to_owned()
+            })
+            .collect();
+        assert_eq!(
+            names,
+            [
+                "missing_key",
+                "key_refused",
+                "not_an_api_key",
+                "validation",
+                "out_of_credit",
+                "rate_limited",
+                "server_error",
+                "moved",
+                "network",
+                "timeout",
+                "malformed_response",
+                "unexpected_status",
+                "stream_cut",
+                "stream_failed",
+            ]
+        );
+        let payload = serde_json::to_value(ApiError::Timeout.payload()).unwrap();
+        assert_eq!(
+            payload["kind"], "timeout",
+            "the payload's kind is a plain string"
+        );
+    }
+
+    #[test]
     fn every_kind_has_a_plain_message_and_serialises_tagged() {
         let errors = [
             ApiError::MissingKey,
@@ -597,7 +704,7 @@ mod tests {
             let msg = e.user_message();
             assert!(msg.len() > 20 && !msg.contains("HTTP"), "{msg}");
             let json = serde_json::to_value(&e).unwrap();
-            assert_eq!(json["kind"], e.kind());
+            assert_eq!(json["kind"], e.kind().as_str());
             assert_eq!(json["message"], msg);
         }
         let rl = serde_json::to_value(ApiError::RateLimited {

@@ -12,8 +12,9 @@
 //!   operation. The streaming AI search is in `client::streaming`: `open_ai_search_stream`
 //!   waits for the headers (and the cost they announce), then [`AiSearchStream::read`]
 //!   reads the events; `ai_search_stream` does both.
-//! - [`billing`]: the cost headers read as exact decimals. [`error`]: the error classes and
-//!   their plain-words messages. [`key`]: the API key, never printed.
+//! - [`billing`]: the cost headers read as exact decimals. [`error`]: [`ApiError`], its
+//!   classes as a type ([`ErrorKind`]) and their plain-words messages. [`key`]: the API
+//!   key, never printed.
 //! - [`decoder`]: the stream's bytes to [`StreamEvent`]s. [`stream`]: [`PartialStream`], what a
 //!   stream delivered so far. [`pagination`]: cursor pages. [`cancel`]: [`CancelToken`].
 //! - [`validation`]: the shared checks behind `validate()`.
@@ -39,7 +40,7 @@ pub use client::{
     Response, RetryPolicy, StreamOutcome,
 };
 pub use decoder::{StreamDecoder, StreamEvent};
-pub use error::{ApiError, ErrorPayload};
+pub use error::{ApiError, ErrorKind, ErrorPayload};
 pub use key::{ApiKey, KeyProblem};
 pub use operation::Operation;
 pub use pagination::{Paged, Pages};

@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use serde_json::json;
 use sightline_api::request::*;
-use sightline_api::{ApiError, ApiKey, Client, ClientConfig, RetryPolicy};
+use sightline_api::{ApiError, ApiKey, Client, ClientConfig, ErrorKind, RetryPolicy};
 use sightline_sandbox::{Fault, Sandbox};
 
 use common::*;
@@ -69,16 +69,19 @@ async fn status_faults_map_to_their_classes() {
     .unwrap();
     let k = key(&sb);
     let req = post_req(&sb);
-    let cases: Vec<(Fault, &str)> = vec![
-        (status(401), "key_refused"),
-        (status(402), "out_of_credit"),
-        (status(403), "not_an_api_key"),
-        (status(422), "validation"),
-        (status(429), "rate_limited"),
-        (status(500), "server_error"),
-        (status(503), "server_error"),
-        (status(404), "unexpected_status"),
-        (Fault::MalformedJson { at_event: 0 }, "malformed_response"),
+    let cases: Vec<(Fault, ErrorKind)> = vec![
+        (status(401), ErrorKind::KeyRefused),
+        (status(402), ErrorKind::OutOfCredit),
+        (status(403), ErrorKind::NotAnApiKey),
+        (status(422), ErrorKind::Validation),
+        (status(429), ErrorKind::RateLimited),
+        (status(500), ErrorKind::ServerError),
+        (status(503), ErrorKind::ServerError),
+        (status(404), ErrorKind::UnexpectedStatus),
+        (
+            Fault::MalformedJson { at_event: 0 },
+            ErrorKind::MalformedResponse,
+        ),
     ];
     for (fault, kind) in cases {
         sb.faults().push("/twitter/post", fault.clone());
@@ -144,7 +147,11 @@ async fn gets_retry_429_and_5xx_then_succeed() {
         sb.faults().push("/twitter/post", status(500));
     }
     let err = c.twitter_post(&req, &k).await.unwrap_err();
-    assert_eq!(err.kind(), "server_error", "gives up after max_attempts");
+    assert_eq!(
+        err.kind(),
+        ErrorKind::ServerError,
+        "gives up after max_attempts"
+    );
     assert!(sb
         .faults()
         .pending()
@@ -296,7 +303,7 @@ async fn redirects_to_another_host_or_for_posts_are_not_followed() {
         .push("/twitter/post", status_with(301, &[("Location", &renamed)]));
     assert_eq!(
         c.twitter_post(&post_req(&sb), &k).await.unwrap_err().kind(),
-        "moved"
+        ErrorKind::Moved
     );
 
     let same_host = format!("{}/service/ai/search/links/twitter", sb.base_url());
@@ -306,7 +313,7 @@ async fn redirects_to_another_host_or_for_posts_are_not_followed() {
     );
     assert_eq!(
         c.links_twitter(&ai_req(), &k).await.unwrap_err().kind(),
-        "moved",
+        ErrorKind::Moved,
         "POSTs never follow"
     );
 
@@ -348,7 +355,7 @@ async fn timeouts_and_network_failures_are_classified() {
     };
     let nowhere = Client::new(config(&format!("http://127.0.0.1:{closed}"))).unwrap();
     let err = nowhere.twitter_post(&post_req(&sb), &k).await.unwrap_err();
-    assert_eq!(err.kind(), "network", "{err:?}");
+    assert_eq!(err.kind(), ErrorKind::Network, "{err:?}");
 }
 
 #[tokio::test]
@@ -413,11 +420,11 @@ async fn real_auth_answers_classify_as_the_contract_says() {
     let http = reqwest::Client::new();
     let url = format!("{}/twitter/trends?woeid=1", sb.base_url());
     let truncated = &sb.demo_key()[..12];
-    let cases: [(Option<&str>, &str); 4] = [
-        (None, "missing_key"),
-        (Some("YOUR_API_KEY"), "not_an_api_key"),
-        (Some("<api-key>"), "not_an_api_key"),
-        (Some(truncated), "not_an_api_key"),
+    let cases: [(Option<&str>, ErrorKind); 4] = [
+        (None, ErrorKind::MissingKey),
+        (Some("YOUR_API_KEY"), ErrorKind::NotAnApiKey),
+        (Some("<api-key>"), ErrorKind::NotAnApiKey),
+        (Some(truncated), ErrorKind::NotAnApiKey),
     ];
     for (sent, kind) in cases {
         let mut req = http.get(&url);
@@ -455,7 +462,7 @@ async fn https_is_supported_and_a_failed_handshake_is_a_network_error() {
         .twitter_post(&TwitterPostRequest { id: "1".into() }, &k)
         .await
         .unwrap_err();
-    assert_eq!(err.kind(), "network", "{err:?}");
+    assert_eq!(err.kind(), ErrorKind::Network, "{err:?}");
 }
 
 #[tokio::test]
@@ -483,7 +490,7 @@ async fn a_spent_balance_answers_out_of_credit() {
         }
     }
     let refusal = refusal.expect("the balance runs out");
-    assert_eq!(refusal.kind(), "out_of_credit", "{refusal:?}");
+    assert_eq!(refusal.kind(), ErrorKind::OutOfCredit, "{refusal:?}");
     assert!(refusal.user_message().contains("run out of credit"));
     // Prepaid: calls are accepted while something is left, so the last one may overdraw.
     assert!(

@@ -6,7 +6,7 @@ mod common;
 
 use serde_json::json;
 use sightline_api::request::*;
-use sightline_api::{ApiError, CancelToken, StreamEvent};
+use sightline_api::{ApiError, CancelToken, ErrorKind, StreamEvent};
 use sightline_sandbox::{Fault, Sandbox};
 
 use common::*;
@@ -219,7 +219,7 @@ async fn errors_before_the_stream_are_classified() {
     );
     let (events, outcome) = run(&sb, &request()).await;
     assert!(events.is_empty());
-    assert_eq!(outcome.unwrap_err().kind(), "out_of_credit");
+    assert_eq!(outcome.unwrap_err().kind(), ErrorKind::OutOfCredit);
     let (_, outcome) = run(
         &sb,
         &AiSearchRequest {
@@ -228,7 +228,7 @@ async fn errors_before_the_stream_are_classified() {
         },
     )
     .await;
-    assert_eq!(outcome.unwrap_err().kind(), "validation");
+    assert_eq!(outcome.unwrap_err().kind(), ErrorKind::Validation);
 }
 
 #[tokio::test]

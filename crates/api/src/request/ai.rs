@@ -10,9 +10,11 @@ use crate::model::{AiSearchResult, TwitterLinksResult, WebLinksResult};
 use crate::operation::Operation;
 use crate::validation::{parse_instant, Checks, FieldError};
 
-/// A source the AI search can use. The contract also accepts legacy spellings.
+/// A source the AI search can use. The contract also accepts legacy spellings. Exported to
+/// TypeScript so the UI can type its tool list.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "lowercase")]
+#[ts(export)]
 pub enum Tool {
     Web,
     Hackernews,
