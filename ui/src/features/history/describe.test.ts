@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { operationName, postLines, shortQuery } from './describe';
+import { operationName } from '../../lib/operations';
+import { postLines, shortQuery } from './describe';
 
 describe('history wording', () => {
   it('names operations in words', () => {

@@ -1,24 +1,6 @@
 /** Words for history rows: what was asked, in a form a reader recognises. */
 import type { RequestStatus } from '../../lib/bindings/RequestStatus';
-import type { Operation } from '../../lib/bindings/Operation';
 import { bareHandle } from '../../lib/rules';
-
-export const operationNames: Record<Operation, string> = {
-  ai_search: 'AI search',
-  links_web: 'Web links',
-  links_twitter: 'X links',
-  twitter_search: 'X search',
-  twitter_urls: 'Posts by link',
-  twitter_post: 'One post',
-  twitter_post_user: "A user's posts",
-  twitter_retweeters: 'Reposters',
-  twitter_user_posts: 'Timeline',
-  twitter_replies: "A user's replies",
-  twitter_replies_post: 'Replies to a post',
-  twitter_trends: 'Trends',
-  web_search: 'Web search',
-  web_crawl: 'Page text',
-};
 
 export const statusNames: Record<RequestStatus, string> = {
   running: 'Running',
@@ -28,10 +10,6 @@ export const statusNames: Record<RequestStatus, string> = {
   cancelled: 'Stopped',
   interrupted: 'Cut off',
 };
-
-export function operationName(operation: string): string {
-  return operationNames[operation as Operation] ?? operation;
-}
 
 /** The parameter that says most about a request, in the order people would name it. */
 const leadingFields = ['prompt', 'query', 'username', 'user', 'urls', 'url', 'id', 'post_id', 'woeid'];

@@ -3,6 +3,7 @@ import type { Sort } from '../../lib/bindings/Sort';
 import type { TwitterSearchRequest } from '../../lib/bindings/TwitterSearchRequest';
 import { LIMITS, bareHandle, countField, countValue, type FieldMessages } from '../../lib/rules';
 import { formProblems } from '../../lib/validate';
+import { LANGUAGES } from '../../lib/languages';
 
 export interface XForm {
   query: string;
@@ -41,28 +42,6 @@ export function emptyForm(): XForm {
     min_likes: '',
   };
 }
-
-/** Languages by name; the value is the ISO 639-1 code the service filters on. */
-export const LANGUAGES: { code: string; name: string }[] = [
-  { code: 'en', name: 'English' },
-  { code: 'es', name: 'Spanish' },
-  { code: 'fr', name: 'French' },
-  { code: 'de', name: 'German' },
-  { code: 'pt', name: 'Portuguese' },
-  { code: 'ja', name: 'Japanese' },
-  { code: 'ar', name: 'Arabic' },
-  { code: 'zh', name: 'Chinese' },
-  { code: 'nl', name: 'Dutch' },
-  { code: 'hi', name: 'Hindi' },
-  { code: 'id', name: 'Indonesian' },
-  { code: 'it', name: 'Italian' },
-  { code: 'ko', name: 'Korean' },
-  { code: 'pl', name: 'Polish' },
-  { code: 'ru', name: 'Russian' },
-  { code: 'sv', name: 'Swedish' },
-  { code: 'tr', name: 'Turkish' },
-  { code: 'uk', name: 'Ukrainian' },
-];
 
 /** The service's rules on the request, and the count field holding a number. Keys are request fields. */
 export function validate(form: XForm): FieldMessages {
