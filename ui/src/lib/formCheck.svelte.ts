@@ -46,6 +46,15 @@ export class FormCheck {
     return false;
   }
 
+  /**
+   * The last send's error, for a banner above the results: none when each of its field messages
+   * is already shown under one of the form's `placed` fields.
+   */
+  bannerError(placed: readonly string[]): CommandError | null {
+    const fields = Object.keys(this.server);
+    return fields.length > 0 && fields.every((field) => placed.includes(field)) ? null : this.#sent();
+  }
+
   /** Back to untried, e.g. when the form changes to other rules. */
   reset(): void {
     this.attempted = false;
