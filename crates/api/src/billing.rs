@@ -1,5 +1,5 @@
-//! Billing metadata: the `X-Service-*` headers as exact decimals, cross-checked against
-//! the same fields in a JSON object body.
+//! Billing metadata: the `X-Service-*` headers read as a [`Charge`] of exact decimals,
+//! cross-checked against the same fields in a JSON object body.
 
 use std::str::FromStr;
 
@@ -14,9 +14,10 @@ pub const USAGE_HEADER: &str = "x-service-usage-count";
 pub const SERVICE_HEADER: &str = "x-service-service";
 pub const CURRENCY_HEADER: &str = "x-service-currency";
 
-/// What one response cost, as the service reported it.
+/// What the service charged for one response, as its headers or body said.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
-pub struct Billing {
+#[ts(export)]
+pub struct Charge {
     /// Exact decimal; crosses IPC as a string.
     #[ts(type = "string")]
     pub cost_usd: Decimal,
@@ -25,7 +26,7 @@ pub struct Billing {
     pub currency: String,
 }
 
-impl Billing {
+impl Charge {
     /// The rate this answer implies, per 1,000 units (`cost × 1000 / units`), so that
     /// estimates use what the service actually charged; None for a zero-unit answer.
     pub fn rate_per_1000(&self) -> Option<Decimal> {
@@ -64,9 +65,9 @@ fn header<'a>(headers: &'a HeaderMap, name: &'static str) -> Result<&'a str, Bil
         .ok_or(BillingIssue::BadHeader(name))
 }
 
-/// Billing from the headers: `Ok(None)` when the response carries none (304, errors, a
+/// The charge the headers report: `Ok(None)` when the response carries none (304, errors, a
 /// free call), an issue when some are present but unreadable.
-pub fn from_headers(headers: &HeaderMap) -> Result<Option<Billing>, BillingIssue> {
+pub fn from_headers(headers: &HeaderMap) -> Result<Option<Charge>, BillingIssue> {
     if !headers.contains_key(COST_HEADER) && !headers.contains_key(USAGE_HEADER) {
         return Ok(None);
     }
@@ -79,7 +80,7 @@ pub fn from_headers(headers: &HeaderMap) -> Result<Option<Billing>, BillingIssue
         .map(str::to_owned)
         .unwrap_or_default();
     let currency = header(headers, CURRENCY_HEADER).unwrap_or("USD").to_owned();
-    Ok(Some(Billing {
+    Ok(Some(Charge {
         cost_usd,
         usage_count,
         service,
@@ -87,8 +88,8 @@ pub fn from_headers(headers: &HeaderMap) -> Result<Option<Billing>, BillingIssue
     }))
 }
 
-/// Billing fields found in a JSON object body, when all four readable ones are present.
-pub fn from_body(body: &Value) -> Option<Billing> {
+/// The charge a JSON object body reports, when all four readable ones are present.
+pub fn from_body(body: &Value) -> Option<Charge> {
     let obj = body.as_object()?;
     let cost_usd = match obj.get("cost_usd")? {
         Value::String(s) => parse_decimal(s)?,
@@ -101,7 +102,7 @@ pub fn from_body(body: &Value) -> Option<Billing> {
         _ => return None,
     };
     let text = |k: &str| obj.get(k).and_then(Value::as_str).map(str::to_owned);
-    Some(Billing {
+    Some(Charge {
         cost_usd,
         usage_count,
         service: text("service").unwrap_or_default(),
@@ -111,7 +112,7 @@ pub fn from_body(body: &Value) -> Option<Billing> {
 
 /// Compares header and body billing. Headers are authoritative (they are on every billable
 /// response); a disagreement is reported so it can be logged and shown, never hidden.
-pub fn cross_check(header: &Billing, body: &Billing) -> Result<(), BillingIssue> {
+pub fn cross_check(header: &Charge, body: &Charge) -> Result<(), BillingIssue> {
     if header.cost_usd != body.cost_usd {
         return Err(BillingIssue::Mismatch {
             field: "cost_usd",
@@ -146,7 +147,7 @@ pub fn cross_check(header: &Billing, body: &Billing) -> Result<(), BillingIssue>
 /// Result of reading billing from one response.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct BillingRead {
-    pub billing: Option<Billing>,
+    pub billing: Option<Charge>,
     /// A problem worth recording (unreadable header, header/body mismatch).
     pub issue: Option<String>,
 }
@@ -216,7 +217,7 @@ mod tests {
         // The contract's worked case: 10 units at 0.015 per 1,000 cost 0.00015.
         let b = from_headers(&full()).unwrap().unwrap();
         assert_eq!(b.rate_per_1000(), parse_decimal("0.015"));
-        let free = Billing {
+        let free = Charge {
             usage_count: 0,
             ..b
         };

@@ -13,7 +13,7 @@ use reqwest::{StatusCode, Url};
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::billing::{self, Billing};
+use crate::billing::{self, Charge};
 use crate::error::{classify, ApiError};
 use crate::key::ApiKey;
 use crate::model::*;
@@ -105,7 +105,7 @@ pub struct Response<T> {
     /// The body text exactly as it arrived (or as cached, for a 304).
     pub raw: String,
     /// None on 304 and on free answers.
-    pub billing: Option<Billing>,
+    pub billing: Option<Charge>,
     /// A billing header that could not be read, or headers and body disagreeing.
     pub billing_issue: Option<String>,
     pub etag: Option<String>,

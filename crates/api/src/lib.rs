@@ -12,7 +12,7 @@
 //!   operation. The streaming AI search is in `client::streaming`: `open_ai_search_stream`
 //!   waits for the headers (and the cost they announce), then [`AiSearchStream::read`]
 //!   reads the events; `ai_search_stream` does both.
-//! - [`billing`]: the cost headers read as exact decimals. [`error`]: [`ApiError`], its
+//! - [`billing`]: the cost headers read as a [`Charge`] of exact decimals. [`error`]: [`ApiError`], its
 //!   classes as a type ([`ErrorKind`]) and their plain-words messages. [`key`]: the API
 //!   key, never printed.
 //! - [`decoder`]: the stream's bytes to [`StreamEvent`]s. [`stream`]: [`PartialStream`], what a
@@ -33,7 +33,7 @@ pub mod request;
 pub mod stream;
 pub mod validation;
 
-pub use billing::Billing;
+pub use billing::Charge;
 pub use cancel::CancelToken;
 pub use client::{
     AiSearchStream, CacheFuture, CachedBody, Client, ClientConfig, ConfigError, EtagCache,
@@ -67,7 +67,7 @@ mod ts_tests {
             TweetList::export_to_string(&cfg).unwrap(),
             StreamEvent::export_to_string(&cfg).unwrap(),
             crate::ErrorPayload::export_to_string(&cfg).unwrap(),
-            crate::Billing::export_to_string(&cfg).unwrap(),
+            crate::Charge::export_to_string(&cfg).unwrap(),
             crate::PartialStream::export_to_string(&cfg).unwrap(),
             TwitterSearchRequest::export_to_string(&cfg).unwrap(),
             AiSearchRequest::export_to_string(&cfg).unwrap(),

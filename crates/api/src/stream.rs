@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
-use crate::billing::Billing;
+use crate::billing::Charge;
 use crate::decoder::StreamEvent;
 use crate::model::AiSearchResult;
 
@@ -18,7 +18,7 @@ pub struct PartialStream {
     /// Unknown or unreadable events, passed on but not part of `result`.
     pub skipped_events: usize,
     /// From the response headers (a stream carries billing there only).
-    pub billing: Option<Billing>,
+    pub billing: Option<Charge>,
 }
 
 impl PartialStream {

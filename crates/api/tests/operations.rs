@@ -6,11 +6,11 @@ use std::sync::Arc;
 
 use rust_decimal::Decimal;
 use sightline_api::request::*;
-use sightline_api::{ApiError, Billing, Operation};
+use sightline_api::{ApiError, Charge, Operation};
 
 use common::*;
 
-fn assert_billed(billing: &Option<Billing>, units: u64) {
+fn assert_billed(billing: &Option<Charge>, units: u64) {
     let b = billing.as_ref().expect("billing headers present");
     assert_eq!(b.usage_count, units, "{b:?}");
     assert_eq!(b.currency, "USD");

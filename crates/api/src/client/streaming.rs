@@ -9,7 +9,7 @@ use reqwest::header::CONTENT_TYPE;
 use serde::Serialize;
 
 use super::{redirect_target, transport_error, Client};
-use crate::billing::{self, Billing};
+use crate::billing::{self, Charge};
 use crate::cancel::CancelToken;
 use crate::decoder::{StreamDecoder, StreamEvent};
 use crate::error::{classify, ApiError};
@@ -33,7 +33,7 @@ pub struct StreamOutcome {
 #[derive(Debug)]
 pub struct AiSearchStream {
     state: State,
-    billing: Option<Billing>,
+    billing: Option<Charge>,
     billing_issue: Option<String>,
     /// What was asked for: a summary stream must end with `completion`.
     result_type: ResultType,
@@ -64,7 +64,7 @@ impl AiSearchStream {
 
     /// The cost the service announced in the headers (None when it sent no billing headers,
     /// or the stream was cancelled before they came).
-    pub fn billing(&self) -> Option<&Billing> {
+    pub fn billing(&self) -> Option<&Charge> {
         self.billing.as_ref()
     }
 
