@@ -120,7 +120,9 @@ pub struct HistoryQuery {
     pub offset: u32,
 }
 
-const HISTORY_COLUMNS: &str = "h.id, h.request_id, h.started_at, h.operation, h.params_json, \
+/// The columns [`entry_from_row`] reads, from `history h`.
+pub(crate) const HISTORY_COLUMNS: &str =
+    "h.id, h.request_id, h.started_at, h.operation, h.params_json, \
     h.key_label, h.mode, h.status, h.error_class, h.error_message, h.duration_ms, \
     h.result_count, h.cost_nanos, h.usage_count, h.service, h.currency, h.cursor, \
     h.next_cursor, h.parent_id, h.pinned, \

@@ -8,7 +8,8 @@
 //! * [`ledger`]: the ledger's writes (a billed request's row, added once) and its rows read
 //!   back, for export;
 //! * [`budget`]: daily and monthly limits and the allow / warn / block check;
-//! * [`archive`]: every post, user and link fetched, with full-text search over posts;
+//! * [`archive`]: every post, user and link fetched, with full-text search over posts; its
+//!   types, writes and reads are apart in `archive/types.rs`, `write.rs` and `read.rs`;
 //! * [`cache`]: ETag + body per GET URL for conditional requests;
 //! * [`export`]: CSV, JSON Lines and Markdown citations to any writer;
 //! * [`settings`]: app settings as JSON values.

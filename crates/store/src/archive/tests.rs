@@ -1,8 +1,13 @@
 //! Archiving posts, users and links, and searching them.
 
+use chrono::{DateTime, TimeZone, Utc};
+use sqlx::{QueryBuilder, Sqlite};
+
+use super::read::{fts_match_expression, post_from_row, push_post_filters, Plan, POST_COLUMNS};
+use super::write::POST_CHUNK;
 use super::*;
 use crate::test_support::{link, post, record, temp_store};
-use chrono::TimeZone;
+use crate::Store;
 
 fn day(d: u32) -> DateTime<Utc> {
     Utc.with_ymd_and_hms(2026, 3, d, 12, 0, 0).unwrap()
