@@ -3,9 +3,10 @@ import { render, screen } from '@testing-library/svelte';
 import userEvent from '@testing-library/user-event';
 import ErrorBanner from './ErrorBanner.svelte';
 import type { CommandError } from '../lib/bindings/CommandError';
+import type { ErrorKind } from '../lib/bindings/ErrorKind';
 import { makeCheck } from '../test/fixtures';
 
-function serviceError(kind: string, extra: Partial<{ retry_after_secs: number; status: number }> = {}): CommandError {
+function serviceError(kind: ErrorKind, extra: Partial<{ retry_after_secs: number; status: number }> = {}): CommandError {
   return {
     kind: 'service',
     message: `service said ${kind}`,
@@ -59,5 +60,21 @@ describe('ErrorBanner', () => {
   it('says a blocked request was not sent', () => {
     render(ErrorBanner, { error: { kind: 'budget_blocked', message: 'over the daily limit', check: makeCheck('0.006', 'block').budget } });
     expect(screen.getByRole('alert')).toHaveTextContent('Over budget: this request was not sent.');
+  });
+
+  it('links to Settings only for what Settings can fix', () => {
+    const cases: [CommandError, boolean][] = [
+      [serviceError('moved'), true],
+      [serviceError('missing_key'), true],
+      [{ kind: 'not_configured', message: 'no key' }, true],
+      [serviceError('network'), false],
+      [serviceError('validation'), false],
+      [{ kind: 'storage', message: 'disk full' }, false],
+    ];
+    for (const [error, settings] of cases) {
+      const { unmount } = render(ErrorBanner, { error });
+      expect(screen.queryByRole('link', { name: 'Open Settings' }) !== null, error.message).toBe(settings);
+      unmount();
+    }
   });
 });

@@ -1,5 +1,11 @@
-/** Plain words for each class of failure: what happened and what to do. */
-import type { CommandError } from '../lib/bindings/CommandError';
+/**
+ * The UI's words for failures, in one table: for each kind of error, what happened, what to do,
+ * whether a plain retry helps and whether Settings can fix it. Service errors are keyed by
+ * `ErrorKind` (crates/api), so a kind added there fails to compile here until it is worded, and
+ * `serviceKind()` makes a comparison with a misspelt kind fail too.
+ */
+import type { CommandError } from './bindings/CommandError';
+import type { ErrorKind } from './bindings/ErrorKind';
 
 export interface ErrorText {
   title: string;
@@ -7,22 +13,36 @@ export interface ErrorText {
   advice: string;
   /** A plain retry helps (transient failures). */
   retry: boolean;
+  /** The fix is in Settings: the banner links there. */
+  settings?: boolean;
+  /** Said in a key form (Welcome, Settings) in place of the service's own message. */
+  inKeyForm?: string;
 }
 
-const SERVICE: Record<string, ErrorText> = {
-  missing_key: { title: 'No API key is set.', advice: 'Add a key in Settings, or switch to demo data.', retry: false },
-  key_refused: { title: 'The service refused the API key.', advice: 'Check the key in Settings, or replace it with a current one.', retry: false },
+const SERVICE: Record<ErrorKind, ErrorText> = {
+  missing_key: { title: 'No API key is set.', advice: 'Add a key in Settings, or switch to demo data.', retry: false, settings: true },
+  key_refused: {
+    title: 'The service refused the API key.',
+    advice: 'Check the key in Settings, or replace it with a current one.',
+    retry: false,
+    settings: true,
+    inKeyForm:
+      'The service refused this key (401): it is not a valid key, or it was revoked. Check it on your account page and add it again.',
+  },
   not_an_api_key: {
     title: 'The saved value is not an API key.',
     advice:
       'The service answered 403: the value looks like a placeholder, a truncated key or a console session token. Paste a full key starting with dt_ or dsr_ in Settings.',
     retry: false,
+    settings: true,
+    inKeyForm:
+      'The service says this value is not an API key at all (403): it may be a placeholder, a shortened key or a login token. Copy the whole key, which starts with dt_ or dsr_.',
   },
   validation: { title: 'The service did not accept some fields.', advice: 'Correct the fields marked below and send again.', retry: false },
   out_of_credit: { title: 'Your account is out of credit.', advice: 'Top up your balance with the service, then try again.', retry: true },
   rate_limited: { title: 'Too many requests for now.', advice: 'The service asked to wait before the next one.', retry: true },
   server_error: { title: 'The service had a problem on its side.', advice: 'This is usually brief: try again in a moment.', retry: true },
-  moved: { title: 'The service address has moved.', advice: 'Check the service address in Settings.', retry: false },
+  moved: { title: 'The service address has moved.', advice: 'Check the service address in Settings.', retry: false, settings: true },
   network: { title: 'The service could not be reached.', advice: 'Check your internet connection, then try again.', retry: true },
   timeout: { title: 'The service took too long to answer.', advice: 'Try again; a smaller count may help.', retry: true },
   malformed_response: { title: 'The service sent an answer Sightline could not read.', advice: 'Try again; if it repeats, the service may be changing.', retry: true },
@@ -31,12 +51,21 @@ const SERVICE: Record<string, ErrorText> = {
   stream_failed: { title: 'The service reported an error while answering.', advice: 'Try again in a moment.', retry: true },
 };
 
+/** A service error this version has no words for (one from a newer back end). */
+const UNKNOWN_SERVICE: ErrorText = { title: 'The request failed.', advice: 'Try again in a moment.', retry: true };
+
+/** The kind of a service error, typed; null for every other failure. */
+export function serviceKind(error: CommandError | null | undefined): ErrorKind | null {
+  // The payload's `kind` crosses IPC as the ErrorKind name.
+  return error?.kind === 'service' ? (error.error.kind as ErrorKind) : null;
+}
+
 export function describeError(error: CommandError): ErrorText {
   switch (error.kind) {
     case 'invalid':
       return { title: 'Some fields need attention.', advice: 'Correct the fields marked below; nothing was sent or charged.', retry: false };
     case 'service':
-      return SERVICE[error.error.kind] ?? { title: 'The request failed.', advice: 'Try again in a moment.', retry: true };
+      return SERVICE[error.error.kind as ErrorKind] ?? UNKNOWN_SERVICE;
     case 'budget_blocked':
       return { title: 'Over budget: this request was not sent.', advice: 'Raise the limit in Spend, or wait for the next period.', retry: false };
     case 'budget_warning':
@@ -44,10 +73,21 @@ export function describeError(error: CommandError): ErrorText {
     case 'keychain':
       return { title: 'The system keychain could not be used.', advice: 'Unlock or start the keychain (GNOME Keyring, KWallet), then try again.', retry: true };
     case 'not_configured':
-      return { title: 'No API key is set up yet.', advice: 'Add a key in Settings, or switch to demo data.', retry: false };
+      return { title: 'No API key is set up yet.', advice: 'Add a key in Settings, or switch to demo data.', retry: false, settings: true };
     case 'not_found':
       return { title: 'Not found.', advice: 'It may have been deleted.', retry: false };
     case 'storage':
       return { title: 'Sightline could not use its local records.', advice: 'Try again; if it repeats, check free disk space.', retry: true };
   }
+}
+
+/** The message a key form shows: the two key refusals in plain words, else the error's own. */
+export function keyFormMessage(error: CommandError): string {
+  const kind = serviceKind(error);
+  return (kind && SERVICE[kind].inKeyForm) || error.message;
+}
+
+/** Nothing by that id or handle: the app's own not-found, or the service's 404. */
+export function isNotFound(error: CommandError | null | undefined): boolean {
+  return error?.kind === 'not_found' || (error?.kind === 'service' && error.error.status === 404);
 }

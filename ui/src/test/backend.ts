@@ -5,6 +5,7 @@
  */
 import { mockIPC } from '@tauri-apps/api/mocks';
 import type { CommandError } from '../lib/bindings/CommandError';
+import type { ErrorKind } from '../lib/bindings/ErrorKind';
 import type { Outcome } from '../lib/bindings/Outcome';
 import type { User } from '../lib/bindings/User';
 import { makeCheck } from './fixtures';
@@ -50,7 +51,7 @@ export function outcome<T>(body: T, historyId = 1, options: { cost?: string | nu
   };
 }
 
-export function serviceError(kind: string, options: { status?: number; retryAfter?: number; message?: string } = {}): CommandError {
+export function serviceError(kind: ErrorKind, options: { status?: number; retryAfter?: number; message?: string } = {}): CommandError {
   return {
     kind: 'service',
     message: options.message ?? `The request failed (${kind}).`,
