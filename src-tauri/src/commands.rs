@@ -1,29 +1,24 @@
-//! Tauri commands: thin adapters that read state, call the module or crate that owns the
-//! concern, and map errors. No business logic lives here.
+//! Tauri commands: thin adapters that read the arguments, call the core, tell open screens
+//! that records changed, and return the core's answer or error. No business logic lives here.
 
 use chrono::{NaiveDate, Utc};
-use serde::{Deserialize, Serialize};
 use sightline_api::model::*;
 use sightline_api::request::*;
 use sightline_api::{ApiRequest, Operation};
-use sightline_store::archive::ranked_matches;
+use sightline_core::errors::CommandError;
+use sightline_core::estimate::{self, CostCheck};
+use sightline_core::pipeline::{self, Outcome, SendParams};
+use sightline_core::records::{self, HistoryPage, PostPage};
+use sightline_core::settings::AppSettings;
+use sightline_core::state::{AppInfo, AppState, AppStatus};
+use sightline_core::streaming::{self, StreamMessage};
+use sightline_core::{external, keys, paging, time_zone};
 use sightline_store::{
-    BudgetLimits, DaySpend, HistoryEntry, HistoryQuery, LearnedRate, LinkQuery, PostQuery,
-    SpendBreakdown, SpendDimension, SpendTotals, StoredLink, StoredPost, StoredResult,
+    BudgetLimits, DaySpend, HistoryQuery, LearnedRate, LinkQuery, PostQuery, SpendBreakdown,
+    SpendDimension, SpendTotals, StoredLink, StoredResult,
 };
 use tauri::ipc::Channel;
 use tauri::{AppHandle, Emitter, Runtime, State};
-use ts_rs::TS;
-
-use crate::errors::CommandError;
-use crate::estimate::{self, CostCheck};
-use crate::keychain::KeychainStatus;
-use crate::paging;
-use crate::requests::{self, Outcome, Paging, SendOptions};
-use crate::session::Mode;
-use crate::settings::{AppSettings, KeyMeta};
-use crate::state::AppState;
-use crate::streaming::{self, StreamMessage};
 
 type CommandResult<T> = Result<T, CommandError>;
 
@@ -36,53 +31,16 @@ fn records_changed<R: Runtime>(app: &AppHandle<R>) {
     }
 }
 
-/// What Settings shows about this installation.
-#[derive(Debug, Clone, Serialize, TS)]
-#[serde(rename_all = "camelCase")]
-#[ts(export)]
-pub struct AppInfo {
-    pub version: String,
-    pub data_dir: String,
-    pub keychain: KeychainStatus,
-    /// True when `SIGHTLINE_DEMO=1` forces demo mode.
-    pub demo_forced: bool,
-}
-
 #[tauri::command]
 pub async fn app_info(state: State<'_, AppState>) -> CommandResult<AppInfo> {
-    let secrets = state.secrets.clone();
-    // The keychain answers over D-Bus (or the OS equivalent): keep it off the UI thread.
-    let keychain = tokio::task::spawn_blocking(move || secrets.status())
-        .await
-        .map_err(|error| CommandError::Keychain {
-            message: format!("Could not check the keychain: {error}"),
-        })?;
-    Ok(AppInfo {
-        version: env!("CARGO_PKG_VERSION").to_owned(),
-        data_dir: state.data_dir.display().to_string(),
-        keychain,
-        demo_forced: state.environment.force_demo,
-    })
-}
-
-/// Which mode the app is in and with which key: what the sidebar foot shows.
-#[derive(Debug, Clone, Serialize, TS)]
-#[serde(rename_all = "camelCase")]
-#[ts(export)]
-pub struct AppStatus {
-    pub mode: Mode,
-    pub demo_forced: bool,
-    pub keys: Vec<KeyMeta>,
-    pub active_key: Option<String>,
-    /// A live service address is set (or given by `SIGHTLINE_BASE_URL`).
-    pub service_configured: bool,
+    state.info(env!("CARGO_PKG_VERSION")).await
 }
 
 /// Opens an http(s) link in the system browser; any other scheme is refused.
 #[tauri::command]
 pub fn open_link<R: Runtime>(app: AppHandle<R>, url: String) -> CommandResult<()> {
     use tauri_plugin_opener::OpenerExt;
-    let url = crate::external::web_address(&url)?;
+    let url = external::web_address(&url)?;
     app.opener()
         .open_url(url.as_str(), None::<&str>)
         .map_err(|error| CommandError::Storage {
@@ -92,15 +50,7 @@ pub fn open_link<R: Runtime>(app: AppHandle<R>, url: String) -> CommandResult<()
 
 #[tauri::command]
 pub fn app_status(state: State<'_, AppState>) -> AppStatus {
-    let keys = state.keys();
-    AppStatus {
-        mode: state.mode(),
-        demo_forced: state.environment.force_demo,
-        keys: keys.keys,
-        active_key: keys.active,
-        service_configured: state.environment.base_url.is_some()
-            || state.settings().base_url.is_some(),
-    }
+    state.status()
 }
 
 // --- Keys -------------------------------------------------------------------------------
@@ -111,7 +61,7 @@ pub async fn key_add(
     label: String,
     value: String,
 ) -> CommandResult<AppStatus> {
-    crate::keys::add(&state, &label, &value).await?;
+    keys::add(&state, &label, &value).await?;
     Ok(app_status(state))
 }
 
@@ -121,13 +71,13 @@ pub async fn key_rename(
     label: String,
     new_label: String,
 ) -> CommandResult<AppStatus> {
-    crate::keys::rename(&state, &label, &new_label).await?;
+    keys::rename(&state, &label, &new_label).await?;
     Ok(app_status(state))
 }
 
 #[tauri::command]
 pub async fn key_set_active(state: State<'_, AppState>, label: String) -> CommandResult<AppStatus> {
-    crate::keys::set_active(&state, &label).await?;
+    keys::set_active(&state, &label).await?;
     Ok(app_status(state))
 }
 
@@ -137,7 +87,7 @@ pub async fn key_verify<R: Runtime>(
     state: State<'_, AppState>,
     label: String,
 ) -> CommandResult<AppStatus> {
-    let result = crate::keys::verify(&state, &label).await;
+    let result = keys::verify(&state, &label).await;
     records_changed(&app);
     result?;
     Ok(app_status(state))
@@ -150,7 +100,7 @@ pub async fn key_rotate<R: Runtime>(
     label: String,
     new_value: String,
 ) -> CommandResult<AppStatus> {
-    let result = crate::keys::rotate(&state, &label, &new_value).await;
+    let result = keys::rotate(&state, &label, &new_value).await;
     records_changed(&app);
     result?;
     Ok(app_status(state))
@@ -158,7 +108,7 @@ pub async fn key_rotate<R: Runtime>(
 
 #[tauri::command]
 pub async fn key_delete(state: State<'_, AppState>, label: String) -> CommandResult<AppStatus> {
-    crate::keys::delete(&state, &label).await?;
+    keys::delete(&state, &label).await?;
     Ok(app_status(state))
 }
 
@@ -168,7 +118,7 @@ pub async fn use_demo<R: Runtime>(
     state: State<'_, AppState>,
     demo: bool,
 ) -> CommandResult<AppStatus> {
-    crate::keys::use_demo(&state, demo).await?;
+    keys::use_demo(&state, demo).await?;
     records_changed(&app);
     Ok(app_status(state))
 }
@@ -192,27 +142,6 @@ pub async fn settings_set(
 
 // --- Operations -------------------------------------------------------------------------
 
-/// How every send names itself: a client request id (a repeat is never sent twice) and
-/// whether the user confirmed a budget warning.
-#[derive(Debug, Clone, Deserialize, TS)]
-#[serde(rename_all = "camelCase")]
-#[ts(export)]
-pub struct SendParams {
-    pub request_id: String,
-    #[serde(default)]
-    pub confirm_budget: bool,
-}
-
-impl SendParams {
-    fn options(self) -> SendOptions {
-        SendOptions {
-            request_id: self.request_id,
-            confirm_budget: self.confirm_budget,
-            paging: Paging::default(),
-        }
-    }
-}
-
 macro_rules! operation_commands {
     ($($name:ident => $request:ty),* $(,)?) => {$(
         #[tauri::command]
@@ -223,7 +152,7 @@ macro_rules! operation_commands {
             send: SendParams,
         ) -> CommandResult<Outcome<<$request as ApiRequest>::Output>> {
             let session = state.session().await?;
-            let outcome = requests::execute(&state, &session, request, send.options(), None).await;
+            let outcome = pipeline::execute(&state, &session, request, send.into(), None).await;
             records_changed(&app);
             outcome
         }
@@ -262,7 +191,7 @@ pub async fn ai_search_stream<R: Runtime>(
             tracing::warn!(%error, "a stream event could not reach the window");
         }
     };
-    let outcome = streaming::ai_search(&state, &session, request, send.options(), emit).await;
+    let outcome = streaming::ai_search(&state, &session, request, send.into(), emit).await;
     records_changed(&app);
     outcome
 }
@@ -310,30 +239,18 @@ pub async fn estimate_cost(
     request: serde_json::Value,
 ) -> CommandResult<CostCheck> {
     let store = state.store().await?;
-    let units = estimate::units_for(operation, request);
+    let units = sightline_api::units_for(operation, request);
     Ok(estimate::cost_check(&store, operation, units).await?)
 }
 
 // --- History, archive, spend: offline reads -----------------------------------------------
-
-#[derive(Debug, Clone, Serialize, TS)]
-#[serde(rename_all = "camelCase")]
-#[ts(export)]
-pub struct HistoryPage {
-    pub entries: Vec<HistoryEntry>,
-    pub total: i64,
-}
 
 #[tauri::command]
 pub async fn history_list(
     state: State<'_, AppState>,
     query: HistoryQuery,
 ) -> CommandResult<HistoryPage> {
-    let store = &state.store().await?;
-    Ok(HistoryPage {
-        entries: store.history(&query).await?,
-        total: store.history_count(&query).await?,
-    })
+    records::history_page(&state.store().await?, &query).await
 }
 
 /// A past result, from disk: no network, no cost.
@@ -342,16 +259,7 @@ pub async fn history_result(
     state: State<'_, AppState>,
     history_id: i64,
 ) -> CommandResult<StoredResult> {
-    state
-        .store()
-        .await?
-        .result(history_id)
-        .await?
-        .ok_or_else(|| {
-            CommandError::not_found(
-                "No stored result for this entry: it failed before any answer arrived, or the disk was too full to keep it.",
-            )
-        })
+    records::stored_result(&state.store().await?, history_id).await
 }
 
 #[tauri::command]
@@ -377,28 +285,12 @@ pub async fn history_delete<R: Runtime>(
     Ok(())
 }
 
-#[derive(Debug, Clone, Serialize, TS)]
-#[serde(rename_all = "camelCase")]
-#[ts(export)]
-pub struct PostPage {
-    pub posts: Vec<StoredPost>,
-    pub total: i64,
-    /// Set when a relevance search ranked only this many of `total`, the most recently saved.
-    pub ranked: Option<i64>,
-}
-
 #[tauri::command]
 pub async fn archive_posts(
     state: State<'_, AppState>,
     query: PostQuery,
 ) -> CommandResult<PostPage> {
-    let store = &state.store().await?;
-    let total = store.posts_count(&query).await?;
-    Ok(PostPage {
-        posts: store.posts(&query).await?,
-        total,
-        ranked: ranked_matches(&query, total),
-    })
+    records::post_page(&state.store().await?, &query).await
 }
 
 #[tauri::command]
@@ -414,7 +306,7 @@ pub async fn spend_totals(state: State<'_, AppState>) -> CommandResult<SpendTota
     Ok(state
         .store()
         .await?
-        .spend_totals(crate::time_zone(), Utc::now())
+        .spend_totals(time_zone(), Utc::now())
         .await?)
 }
 
@@ -427,7 +319,7 @@ pub async fn spend_by_day(
     Ok(state
         .store()
         .await?
-        .spend_by_day(crate::time_zone(), first, last)
+        .spend_by_day(time_zone(), first, last)
         .await?)
 }
 
@@ -442,7 +334,7 @@ pub async fn spend_breakdown(
     Ok(state
         .store()
         .await?
-        .spend_breakdown(dimension, crate::time_zone(), days)
+        .spend_breakdown(dimension, time_zone(), days)
         .await?)
 }
 

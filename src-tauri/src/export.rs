@@ -1,137 +1,15 @@
-//! Exports to a file the user picks in the system's save dialog: history as CSV or JSON Lines,
-//! archived posts as CSV, JSON Lines or a Markdown citation list.
+//! Export commands: the core collects and writes the rows; this asks where, with the system's
+//! save dialog, unless Settings names an export folder.
 
-use std::fs::File;
-use std::io::{BufWriter, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use chrono::NaiveDate;
-use serde::Deserialize;
-use sightline_store::archive::ranked_matches;
-use sightline_store::{export, HistoryEntry, HistoryQuery, PostQuery, PostSort, StoredPost};
+use sightline_core::errors::CommandError;
+use sightline_core::export::{self, ExportFormat};
+use sightline_core::state::AppState;
+use sightline_store::{HistoryQuery, PostQuery};
 use tauri::{AppHandle, Runtime, State};
 use tauri_plugin_dialog::DialogExt;
-use ts_rs::TS;
-
-use crate::errors::CommandError;
-use crate::state::AppState;
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, TS)]
-#[serde(rename_all = "lowercase")]
-#[ts(export)]
-pub enum ExportFormat {
-    Csv,
-    Jsonl,
-    /// A citation list (posts only).
-    Markdown,
-}
-
-impl ExportFormat {
-    fn extension(self) -> &'static str {
-        match self {
-            Self::Csv => "csv",
-            Self::Jsonl => "jsonl",
-            Self::Markdown => "md",
-        }
-    }
-}
-
-/// Rows per read while collecting everything a selection holds.
-const PAGE: u32 = 1_000;
-
-/// Writes through a temporary file renamed into place, so a full disk or a crash never
-/// leaves half an export where the user expects a whole one.
-fn write_atomically(
-    path: &Path,
-    write: impl FnOnce(&mut BufWriter<File>) -> sightline_store::Result<()>,
-) -> Result<(), CommandError> {
-    let partial = path.with_extension("partial");
-    let result = File::create(&partial)
-        .map_err(sightline_store::StoreError::from)
-        .and_then(|file| {
-            let mut out = BufWriter::new(file);
-            write(&mut out)?;
-            out.flush()?;
-            out.into_inner()
-                .map_err(|error| error.into_error())?
-                .sync_all()?;
-            Ok(())
-        })
-        .and_then(|()| Ok(std::fs::rename(&partial, path)?));
-    result.map_err(|error| {
-        let _ = std::fs::remove_file(&partial);
-        CommandError::storage(format!(
-            "The export could not be written to {}: {error}",
-            path.display()
-        ))
-    })
-}
-
-pub fn write_history(
-    entries: &[HistoryEntry],
-    format: ExportFormat,
-    path: &Path,
-) -> Result<(), CommandError> {
-    write_atomically(path, |out| match format {
-        ExportFormat::Csv => export::history_csv(entries, out),
-        ExportFormat::Jsonl | ExportFormat::Markdown => export::history_jsonl(entries, out),
-    })
-}
-
-pub fn write_posts(
-    posts: &[StoredPost],
-    format: ExportFormat,
-    path: &Path,
-) -> Result<(), CommandError> {
-    write_atomically(path, |out| match format {
-        ExportFormat::Csv => export::posts_csv(posts, out),
-        ExportFormat::Jsonl => export::posts_jsonl(posts, out),
-        ExportFormat::Markdown => export::citations_markdown(posts, out),
-    })
-}
-
-/// Everything a paged selection holds, read a page at a time.
-async fn every_page<T, F, Fut>(mut page: F) -> Result<Vec<T>, CommandError>
-where
-    F: FnMut(u32) -> Fut,
-    Fut: std::future::Future<Output = sightline_store::Result<Vec<T>>>,
-{
-    let mut all = Vec::new();
-    loop {
-        let offset = u32::try_from(all.len()).unwrap_or(u32::MAX);
-        let rows = page(offset).await?;
-        let last = rows.len() < PAGE as usize;
-        all.extend(rows);
-        if last {
-            return Ok(all);
-        }
-    }
-}
-
-/// A new file in the chosen export folder, named `<name>-<local time>.<ext>`, never replacing
-/// one already there.
-pub fn file_in_folder(
-    folder: &Path,
-    name: &str,
-    format: ExportFormat,
-    now: chrono::DateTime<chrono::Local>,
-) -> Result<PathBuf, CommandError> {
-    if !folder.is_dir() {
-        return Err(CommandError::storage(format!(
-            "The export folder {} does not exist. Choose another in Settings, or leave it empty to be asked.",
-            folder.display()
-        )));
-    }
-    let stem = format!("{name}-{}", now.format("%Y%m%d-%H%M%S"));
-    let ext = format.extension();
-    (1..1000)
-        .map(|n| match n {
-            1 => folder.join(format!("{stem}.{ext}")),
-            n => folder.join(format!("{stem}-{n}.{ext}")),
-        })
-        .find(|path| !path.exists())
-        .ok_or_else(|| CommandError::storage("The export folder is full of files with this name."))
-}
 
 /// Where to save: the export folder from Settings, or the system's save dialog (`None` when the
 /// user cancels it).
@@ -141,9 +19,8 @@ async fn pick_path<R: Runtime>(
     name: &str,
     format: ExportFormat,
 ) -> Result<Option<PathBuf>, CommandError> {
-    if let Some(folder) = state.settings().export_folder {
-        return file_in_folder(Path::new(folder.trim()), name, format, chrono::Local::now())
-            .map(Some);
+    if let Some(preset) = export::preset_path(&state.settings(), name, format) {
+        return preset.map(Some);
     }
     let (tx, rx) = tokio::sync::oneshot::channel();
     app.dialog()
@@ -164,32 +41,11 @@ pub async fn export_history<R: Runtime>(
     ids: Option<Vec<i64>>,
     format: ExportFormat,
 ) -> Result<Option<String>, CommandError> {
-    let store = &state.store().await?;
-    let entries = match ids {
-        // A hand-picked selection, in the order it was picked.
-        Some(ids) => {
-            let mut entries = Vec::with_capacity(ids.len());
-            for id in ids {
-                entries.extend(store.history_entry(id).await?);
-            }
-            entries
-        }
-        None => {
-            every_page(|offset| {
-                let page = HistoryQuery {
-                    limit: PAGE,
-                    offset,
-                    ..query.clone()
-                };
-                async move { store.history(&page).await }
-            })
-            .await?
-        }
-    };
+    let entries = export::history_rows(&state.store().await?, &query, ids).await?;
     let Some(path) = pick_path(&app, &state, "sightline-history", format).await? else {
         return Ok(None);
     };
-    write_history(&entries, format, &path)?;
+    export::write_history(&entries, format, &path)?;
     Ok(Some(path.display().to_string()))
 }
 
@@ -200,30 +56,11 @@ pub async fn export_posts<R: Runtime>(
     query: PostQuery,
     format: ExportFormat,
 ) -> Result<Option<String>, CommandError> {
-    let store = &state.store().await?;
-    // Relevance ranks a window of the matches (`RELEVANCE_WINDOW`); a file holds every match,
-    // so past the window it is written newest first rather than cut.
-    let total = store.posts_count(&query).await?;
-    let query = match ranked_matches(&query, total) {
-        Some(_) => PostQuery {
-            sort: PostSort::Newest,
-            ..query
-        },
-        None => query,
-    };
-    let posts = every_page(|offset| {
-        let page = PostQuery {
-            limit: PAGE,
-            offset,
-            ..query.clone()
-        };
-        async move { store.posts(&page).await }
-    })
-    .await?;
+    let posts = export::post_rows(&state.store().await?, query).await?;
     let Some(path) = pick_path(&app, &state, "sightline-posts", format).await? else {
         return Ok(None);
     };
-    write_posts(&posts, format, &path)?;
+    export::write_posts(&posts, format, &path)?;
     Ok(Some(path.display().to_string()))
 }
 
@@ -235,82 +72,14 @@ pub async fn export_ledger<R: Runtime>(
     first: Option<NaiveDate>,
     last: Option<NaiveDate>,
 ) -> Result<Option<String>, CommandError> {
-    let store = &state.store().await?;
-    let entries = store.ledger(crate::time_zone(), first.zip(last)).await?;
+    let entries = state
+        .store()
+        .await?
+        .ledger(sightline_core::time_zone(), first.zip(last))
+        .await?;
     let Some(path) = pick_path(&app, &state, "sightline-ledger", ExportFormat::Csv).await? else {
         return Ok(None);
     };
-    write_atomically(&path, |out| export::ledger_csv(&entries, out))?;
+    export::write_ledger(&entries, &path)?;
     Ok(Some(path.display().to_string()))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn post(id: &str, text: &str) -> StoredPost {
-        serde_json::from_value(serde_json::json!({
-            "id": id, "conversation_id": null, "author_id": "u1", "author_username": "hydro",
-            "author_name": "Hydro Desk", "author_verified": false, "text": text, "lang": "en",
-            "created_at": "2026-03-16T07:01:23Z", "like_count": 3, "retweet_count": 2,
-            "reply_count": 1, "quote_count": 0, "view_count": null, "bookmark_count": 0,
-            "hashtags": [], "url": format!("https://x.com/hydro/status/{id}"),
-            "first_seen": "2026-03-17T00:00:00Z", "last_seen": "2026-03-17T00:00:00Z",
-            "raw_json": "{}"
-        }))
-        .unwrap()
-    }
-
-    #[test]
-    fn posts_export_in_every_format_and_leave_no_partial_file() {
-        let dir = tempfile::tempdir().unwrap();
-        let posts = [post("1", "Rivers rise, \"again\""), post("2", "Dry spell")];
-        for format in [
-            ExportFormat::Csv,
-            ExportFormat::Jsonl,
-            ExportFormat::Markdown,
-        ] {
-            let path = dir.path().join(format!("posts.{}", format.extension()));
-            write_posts(&posts, format, &path).unwrap();
-            let text = std::fs::read_to_string(&path).unwrap();
-            assert!(text.contains("Dry spell"), "{format:?}: {text}");
-            assert!(!path.with_extension("partial").exists());
-        }
-        let jsonl = std::fs::read_to_string(dir.path().join("posts.jsonl")).unwrap();
-        assert_eq!(jsonl.lines().count(), 2);
-    }
-
-    #[test]
-    fn the_export_folder_gets_a_new_dated_file_each_time() {
-        use chrono::TimeZone;
-        let dir = tempfile::tempdir().unwrap();
-        let now = chrono::Local
-            .with_ymd_and_hms(2026, 11, 22, 9, 5, 7)
-            .unwrap();
-        let first = file_in_folder(dir.path(), "sightline-posts", ExportFormat::Csv, now).unwrap();
-        assert_eq!(
-            first,
-            dir.path().join("sightline-posts-20261122-090507.csv")
-        );
-        std::fs::write(&first, "taken").unwrap();
-        let second = file_in_folder(dir.path(), "sightline-posts", ExportFormat::Csv, now).unwrap();
-        assert_eq!(
-            second,
-            dir.path().join("sightline-posts-20261122-090507-2.csv")
-        );
-
-        let missing = dir.path().join("gone");
-        let error = file_in_folder(&missing, "x", ExportFormat::Jsonl, now).unwrap_err();
-        assert!(error.message().contains("does not exist"), "{error}");
-    }
-
-    #[test]
-    fn a_failed_export_says_where_and_cleans_up() {
-        let missing = std::path::Path::new("/nonexistent-folder/posts.csv");
-        let error = write_posts(&[post("1", "x")], ExportFormat::Csv, missing).unwrap_err();
-        assert!(
-            error.message().contains("/nonexistent-folder/posts.csv"),
-            "{error}"
-        );
-    }
 }

@@ -1,33 +1,23 @@
-//! The Sightline desktop shell: window, state and the commands the UI calls.
+//! The Sightline desktop shell: the adapter between the window and `sightline-core`.
+//!
+//! Only what needs Tauri lives here: the window and its plugins (dialog, opener), the commands
+//! the UI calls (thin: parse the arguments, call the core, map errors), the channel a stream's
+//! events travel on, the `records-changed` event, and the save dialog of exports. Everything
+//! the app *does* — the request pipeline, streaming, paging, keys, session, settings, state,
+//! errors — is in `crates/core`, which knows nothing of Tauri.
 
-pub mod bindings;
 pub mod commands;
-pub mod environment;
-pub mod errors;
-pub mod estimate;
 pub mod export;
-pub mod external;
-pub mod findings;
-pub mod keychain;
-pub mod keys;
-pub mod paging;
-pub mod requests;
-pub mod session;
-pub mod settings;
-pub mod state;
-pub mod streaming;
 
 use std::path::PathBuf;
 use std::sync::Arc;
 
 use tauri::{Manager, Runtime};
 
-use environment::Environment;
-use keychain::{KeyringStore, SecretStore};
-use state::AppState;
-
-/// The service name of our keychain entries: the app identifier, so other apps' entries never clash.
-pub const KEYCHAIN_SERVICE: &str = "app.sightline.desktop";
+use sightline_core::environment::{self, Environment};
+use sightline_core::keychain::{KeyringStore, SecretStore};
+use sightline_core::state::AppState;
+use sightline_core::KEYCHAIN_SERVICE;
 
 /// Registers state and commands on any runtime, so tests can build the same app on the mock one.
 pub fn configure<R: Runtime>(
@@ -112,14 +102,6 @@ pub fn manage_state<R: Runtime>(
     Ok(())
 }
 
-/// The user's time zone, for spend per day and budgets; UTC when the system does not say.
-pub fn time_zone() -> sightline_store::Tz {
-    iana_time_zone::get_timezone()
-        .ok()
-        .and_then(|name| name.parse().ok())
-        .unwrap_or(sightline_store::Tz::UTC)
-}
-
 /// `SIGHTLINE_DATA_DIR` wins; otherwise the platform's per-user app data folder.
 fn resolve_data_dir(
     environment: &Environment,
@@ -153,7 +135,7 @@ pub fn run() {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::keychain::MemoryStore;
+    use sightline_core::keychain::MemoryStore;
     use tauri::ipc::{CallbackFn, InvokeBody};
     use tauri::test::{get_ipc_response, mock_builder, mock_context, noop_assets, INVOKE_KEY};
     use tauri::webview::InvokeRequest;

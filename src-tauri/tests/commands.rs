@@ -6,8 +6,8 @@
 use std::sync::{Arc, Mutex};
 
 use serde_json::{json, Value};
-use sightline_lib::environment::Environment;
-use sightline_lib::keychain::{KeyringStore, MemoryStore, SecretStore};
+use sightline_core::environment::Environment;
+use sightline_core::keychain::{KeyringStore, MemoryStore, SecretStore};
 use sightline_sandbox::{Fault, Sandbox};
 use tauri::ipc::{CallbackFn, InvokeBody};
 use tauri::test::{

@@ -1,5 +1,5 @@
 //! What the command layer adds on top of a direct client call, and what relaying a stream event
-//! costs. Run: `cargo bench -p sightline --bench commands` (release). Loopback sandbox, real
+//! costs. Run: `cargo bench -p sightline-core --bench pipeline` (release). Loopback sandbox, real
 //! SQLite in a temp folder; bounded iterations; prints medians and 95th percentiles.
 
 use std::sync::Arc;
@@ -7,11 +7,11 @@ use std::time::{Duration, Instant};
 
 use sightline_api::request::{AiSearchRequest, Tool, TwitterPostRequest};
 use sightline_api::{ApiKey, Client, ClientConfig};
-use sightline_lib::environment::Environment;
-use sightline_lib::keychain::{MemoryStore, SecretStore};
-use sightline_lib::requests::{self, Paging, SendOptions};
-use sightline_lib::state::AppState;
-use sightline_lib::streaming::{self, StreamMessage};
+use sightline_core::environment::Environment;
+use sightline_core::keychain::{MemoryStore, SecretStore};
+use sightline_core::pipeline::{self, Paging, SendOptions};
+use sightline_core::state::AppState;
+use sightline_core::streaming::{self, StreamMessage};
 use sightline_sandbox::Sandbox;
 
 const ROUNDS: usize = 400;
@@ -68,7 +68,7 @@ async fn main() {
         ..Environment::default()
     };
     let state = AppState::new(dir.path().to_owned(), environment, secrets).unwrap();
-    sightline_lib::keys::add(&state, "bench", sandbox.demo_key())
+    sightline_core::keys::add(&state, "bench", sandbox.demo_key())
         .await
         .unwrap();
     let session = state.session().await.unwrap();
@@ -80,7 +80,7 @@ async fn main() {
             paging: Paging::default(),
         };
         let started = Instant::now();
-        requests::execute(&state, &session, request.clone(), send, None)
+        pipeline::execute(&state, &session, request.clone(), send, None)
             .await
             .unwrap();
         if round >= 50 {

@@ -85,7 +85,7 @@ impl CommandError {
     /// The error class written to history for failures that never reached the service.
     pub fn class(&self) -> String {
         match self {
-            Self::Service { error, .. } => error.kind.clone(),
+            Self::Service { error, .. } => error.kind.as_str().to_owned(),
             Self::Invalid { .. } => "validation".into(),
             Self::BudgetBlocked { .. } => "budget_blocked".into(),
             Self::BudgetWarning { .. } => "budget_warning".into(),

@@ -10,7 +10,7 @@ use sightline_api::{ApiKey, FieldError};
 
 use crate::errors::CommandError;
 use crate::keychain::{Secret, SecretStore};
-use crate::requests::{self, Paging, SendOptions};
+use crate::pipeline::{self, Paging, SendOptions};
 use crate::session::{Mode, Session};
 use crate::settings::{KeyList, KeyMeta};
 use crate::state::{AppState, KeyForRequest};
@@ -203,7 +203,7 @@ async fn check_with_service(
         key,
         label: Some(label.to_owned()),
     };
-    requests::execute(state, &session, request, send, Some(key))
+    pipeline::execute(state, &session, request, send, Some(key))
         .await
         .map(|_| ())
 }

@@ -7,11 +7,11 @@ use std::time::Duration;
 use sightline_api::request::AiSearchRequest;
 use sightline_api::request::Tool;
 use sightline_api::StreamEvent;
-use sightline_lib::environment::Environment;
-use sightline_lib::keychain::{MemoryStore, SecretStore};
-use sightline_lib::requests::{Paging, SendOptions};
-use sightline_lib::state::AppState;
-use sightline_lib::streaming::{self, StreamMessage};
+use sightline_core::environment::Environment;
+use sightline_core::keychain::{MemoryStore, SecretStore};
+use sightline_core::pipeline::{Paging, SendOptions};
+use sightline_core::state::AppState;
+use sightline_core::streaming::{self, StreamMessage};
 use sightline_sandbox::{Fault, Sandbox};
 use sightline_store::{HistoryQuery, RequestStatus};
 
@@ -166,7 +166,7 @@ async fn a_cut_stream_is_an_error_that_keeps_the_partial_answer() {
         ..Environment::default()
     };
     let state = AppState::new(dir.path().to_owned(), environment, secrets).unwrap();
-    sightline_lib::keys::add(&state, "work", sandbox.demo_key())
+    sightline_core::keys::add(&state, "work", sandbox.demo_key())
         .await
         .unwrap();
     let session = state.session().await.unwrap();

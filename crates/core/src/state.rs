@@ -12,11 +12,39 @@ use sightline_api::{ApiKey, CancelToken};
 use sightline_store::Store;
 use tokio::sync::{Mutex as AsyncMutex, OnceCell};
 
+use serde::Serialize;
+use ts_rs::TS;
+
 use crate::environment::Environment;
 use crate::errors::CommandError;
-use crate::keychain::SecretStore;
+use crate::keychain::{KeychainStatus, SecretStore};
 use crate::session::{open_store, DemoService, Mode, Session};
-use crate::settings::{AppSettings, JsonFile, KeyList};
+use crate::settings::{AppSettings, JsonFile, KeyList, KeyMeta};
+
+/// What Settings shows about this installation.
+#[derive(Debug, Clone, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(export)]
+pub struct AppInfo {
+    pub version: String,
+    pub data_dir: String,
+    pub keychain: KeychainStatus,
+    /// True when `SIGHTLINE_DEMO=1` forces demo mode.
+    pub demo_forced: bool,
+}
+
+/// Which mode the app is in and with which key: what the sidebar foot shows.
+#[derive(Debug, Clone, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(export)]
+pub struct AppStatus {
+    pub mode: Mode,
+    pub demo_forced: bool,
+    pub keys: Vec<KeyMeta>,
+    pub active_key: Option<String>,
+    /// A live service address is set (or given by `SIGHTLINE_BASE_URL`).
+    pub service_configured: bool,
+}
 
 pub struct AppState {
     pub data_dir: PathBuf,
@@ -57,6 +85,36 @@ impl AppState {
             demo: OnceCell::new(),
             streams: Mutex::new(HashMap::new()),
         })
+    }
+
+    /// The app's version, data folder and keychain, for Settings. `version` is the app's own,
+    /// given by the caller (the core's crate version is not the app's).
+    pub async fn info(&self, version: &str) -> Result<AppInfo, CommandError> {
+        let secrets = self.secrets.clone();
+        // The keychain answers over D-Bus (or the OS equivalent): keep it off the async workers.
+        let keychain = tokio::task::spawn_blocking(move || secrets.status())
+            .await
+            .map_err(|error| CommandError::Keychain {
+                message: format!("Could not check the keychain: {error}"),
+            })?;
+        Ok(AppInfo {
+            version: version.to_owned(),
+            data_dir: self.data_dir.display().to_string(),
+            keychain,
+            demo_forced: self.environment.force_demo,
+        })
+    }
+
+    pub fn status(&self) -> AppStatus {
+        let keys = self.keys();
+        AppStatus {
+            mode: self.mode(),
+            demo_forced: self.environment.force_demo,
+            keys: keys.keys,
+            active_key: keys.active,
+            service_configured: self.environment.base_url.is_some()
+                || self.settings().base_url.is_some(),
+        }
     }
 
     pub fn settings(&self) -> AppSettings {

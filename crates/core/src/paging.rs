@@ -2,38 +2,13 @@
 
 use serde::de::DeserializeOwned;
 use serde::Serialize;
-use sightline_api::request::{TwitterRetweetersRequest, TwitterUserPostsRequest};
-use sightline_api::ApiRequest;
+use sightline_api::{ExpectedUnits, Paged};
 
 use crate::errors::CommandError;
-use crate::estimate::ExpectedUnits;
 use crate::findings::Findable;
-use crate::requests::{self, Outcome, Paging, SendOptions};
+use crate::pipeline::{self, Outcome, Paging, SendOptions};
 use crate::session::Session;
 use crate::state::AppState;
-
-/// A paged request that can continue from a cursor.
-pub trait Paged: ApiRequest + ExpectedUnits + Serialize + DeserializeOwned {
-    fn with_cursor(self, cursor: String) -> Self;
-}
-
-impl Paged for TwitterRetweetersRequest {
-    fn with_cursor(self, cursor: String) -> Self {
-        Self {
-            cursor: Some(cursor),
-            ..self
-        }
-    }
-}
-
-impl Paged for TwitterUserPostsRequest {
-    fn with_cursor(self, cursor: String) -> Self {
-        Self {
-            cursor: Some(cursor),
-            ..self
-        }
-    }
-}
 
 /// Fetches the page after history entry `history_id`, linked to it in the chain.
 pub async fn next_page<R>(
@@ -44,8 +19,8 @@ pub async fn next_page<R>(
     confirm_budget: bool,
 ) -> Result<Outcome<R::Output>, CommandError>
 where
-    R: Paged,
-    R::Output: Findable + Serialize,
+    R: Paged + ExpectedUnits + Serialize + DeserializeOwned,
+    R::Output: Findable,
 {
     let entry = session
         .store
@@ -63,7 +38,7 @@ where
     let request: R = serde_json::from_str(&entry.params_json).map_err(|error| {
         CommandError::storage(format!("The stored request could not be read: {error}"))
     })?;
-    let send = SendOptions {
+    let options = SendOptions {
         request_id,
         confirm_budget,
         paging: Paging {
@@ -71,5 +46,5 @@ where
             parent_id: Some(history_id),
         },
     };
-    requests::execute(state, session, request.with_cursor(cursor), send, None).await
+    pipeline::execute(state, session, request.with_cursor(cursor), options, None).await
 }

@@ -1,0 +1,77 @@
+//! What a request will probably cost, from the rates the service itself charged recently.
+//! Never a hard-coded price: with no billed answer of the same kind yet, the estimate is unknown.
+//! How many units each request is billed for is the service's rule, kept beside the request
+//! types (`sightline_api::ExpectedUnits`).
+
+use rust_decimal::Decimal;
+use serde::Serialize;
+use sightline_api::Operation;
+use sightline_store::{HistoryQuery, RequestStatus, Store};
+use ts_rs::TS;
+
+/// The cost shown beside a Send button.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct CostEstimate {
+    /// `None`: no billed answer of this kind yet, so no rate to go by.
+    #[ts(type = "string | null")]
+    pub amount: Option<Decimal>,
+    pub currency: String,
+    pub units: Option<i64>,
+}
+
+/// The estimate and the budget's verdict on it: the cost chip shows it, and every send checks it.
+#[derive(Debug, Clone, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(export)]
+pub struct CostCheck {
+    pub estimate: CostEstimate,
+    pub budget: sightline_store::BudgetCheck,
+}
+
+pub async fn cost_check(
+    store: &Store,
+    operation: Operation,
+    units: Option<i64>,
+) -> sightline_store::Result<CostCheck> {
+    let estimate = estimate(store, operation, units).await?;
+    let budget = store
+        .check_budget(
+            crate::time_zone(),
+            chrono::Utc::now(),
+            estimate.amount.unwrap_or_default(),
+        )
+        .await?;
+    Ok(CostCheck { estimate, budget })
+}
+
+/// Estimates from the latest billed answer of the same operation: its service's learned rate
+/// times the expected units (or, for pages, the units that answer was billed for).
+pub async fn estimate(
+    store: &Store,
+    operation: Operation,
+    units: Option<i64>,
+) -> sightline_store::Result<CostEstimate> {
+    let latest = store
+        .history(&HistoryQuery {
+            operation: Some(operation.as_str().to_owned()),
+            status: Some(RequestStatus::Ok),
+            limit: 1,
+            ..HistoryQuery::default()
+        })
+        .await?;
+    let Some(billing) = latest.into_iter().next().and_then(|entry| entry.billing) else {
+        return Ok(CostEstimate {
+            amount: None,
+            currency: "USD".into(),
+            units,
+        });
+    };
+    let units = units.unwrap_or(billing.usage_count);
+    let amount = store.estimate(&billing.service, units).await?;
+    Ok(CostEstimate {
+        amount,
+        currency: billing.currency,
+        units: Some(units),
+    })
+}

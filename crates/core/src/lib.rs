@@ -1,0 +1,52 @@
+//! Sightline's application core, without Tauri: what the app does, whichever window drives it.
+//!
+//! * [`pipeline`]: the one request pipeline — validate, estimate and budget, key, claim the
+//!   request id, send, record — with the send step plugged in ([`pipeline::execute`] for plain
+//!   requests, [`streaming`] for the live AI answer, [`paging`] for the next page of a list);
+//! * [`streaming`]: the streamed AI search on the pipeline; its cost goes on the ledger as soon
+//!   as the response headers arrive, and a cancel or a cut keeps what arrived;
+//! * [`paging`]: "next page" of retweeters and timelines, the cursor chain kept in history;
+//! * [`estimate`]: the cost of a request from learned rates, and the budget's verdict on it;
+//! * [`findings`]: what an answer found, in the store's terms (posts, users, links, cursor);
+//! * [`records`]: History, Archive and Spend reads as the screens page them, offline;
+//! * [`export`]: writing history, posts and the ledger to a file, atomically;
+//! * [`keys`] and [`keychain`]: named API keys, their values in the OS keychain
+//!   ([`keychain::SecretStore`], [`keychain::KeyringStore`]), never anywhere else;
+//! * [`session`], [`state`], [`settings`], [`environment`]: live or demo mode, each mode's
+//!   database, preferences, and the `SIGHTLINE_*` overrides;
+//! * [`errors`]: the one error every operation returns to the UI ([`errors::CommandError`]);
+//! * [`external`]: which links may leave the app for the system browser;
+//! * [`time_zone`]: the user's zone, for spend per day and budgets.
+//!
+//! Depends on `sightline-api` (the service), `sightline-store` (SQLite) and `sightline-sandbox`
+//! (demo mode). It must never depend on Tauri: `src-tauri` adapts it to a window (commands,
+//! channels, events, dialogs), and everything here is tested against the sandbox and real
+//! SQLite without one. The key never leaves this crate except in the request header.
+
+pub mod bindings;
+pub mod environment;
+pub mod errors;
+pub mod estimate;
+pub mod export;
+pub mod external;
+pub mod findings;
+pub mod keychain;
+pub mod keys;
+pub mod paging;
+pub mod pipeline;
+pub mod records;
+pub mod session;
+pub mod settings;
+pub mod state;
+pub mod streaming;
+
+/// The service name of our keychain entries: the app identifier, so other apps' entries never clash.
+pub const KEYCHAIN_SERVICE: &str = "app.sightline.desktop";
+
+/// The user's time zone, for spend per day and budgets; UTC when the system does not say.
+pub fn time_zone() -> sightline_store::Tz {
+    iana_time_zone::get_timezone()
+        .ok()
+        .and_then(|name| name.parse().ok())
+        .unwrap_or(sightline_store::Tz::UTC)
+}
