@@ -4,12 +4,13 @@
  */
 import type { LinkResult } from './bindings/LinkResult';
 import type { LinkScore } from './bindings/LinkScore';
+import type { Tool } from './bindings/Tool';
 import type { Tweet } from './bindings/Tweet';
 import type { WebLinksResult } from './bindings/WebLinksResult';
 
 export interface ToolInfo {
   /** The contract's tool name, sent in `tools`. */
-  id: string;
+  id: Tool;
   label: string;
   /** Key of its results in the AI search answer, and the `tool` of its stream events. */
   resultKey: string;
@@ -27,18 +28,20 @@ export const TOOLS: ToolInfo[] = [
   { id: 'arxiv', label: 'arXiv', resultKey: 'arxiv_search', linksKey: 'arxiv_search_results' },
 ];
 
-/** The contract's tool names, in the order the service lists them. */
-export const TOOL_NAMES = ['web', 'hackernews', 'reddit', 'wikipedia', 'youtube', 'twitter', 'arxiv'] as const;
-export type ToolName = (typeof TOOL_NAMES)[number];
+/** The contract's tool names, in the order the service lists them (its "Choose from" message). */
+export const TOOL_NAMES = ['web', 'hackernews', 'reddit', 'wikipedia', 'youtube', 'twitter', 'arxiv'] as const satisfies readonly Tool[];
+type Unlisted = Exclude<Tool, (typeof TOOL_NAMES)[number]>;
+/** Compiles only while TOOL_NAMES lists every Tool of crates/api. */
+export const EVERY_TOOL_LISTED: [Unlisted] extends [never] ? true : Unlisted = true;
 
 /** A tool's contract name from its own or a legacy spelling (`Twitter Search`, `google`, `x`). */
-export function parseTool(name: string): ToolName | null {
+export function parseTool(name: string): Tool | null {
   const key = name
     .replace(/[^A-Za-z0-9]/g, '')
     .toLowerCase()
     .replace(/search$/, '');
-  const aliases: Record<string, ToolName> = { google: 'web', x: 'twitter' };
-  return (TOOL_NAMES as readonly string[]).includes(key) ? (key as ToolName) : (aliases[key] ?? null);
+  const aliases: Record<string, Tool> = { google: 'web', x: 'twitter' };
+  return (TOOL_NAMES as readonly string[]).includes(key) ? (key as Tool) : (aliases[key] ?? null);
 }
 
 /** The tools of the web links search: every one but X. */

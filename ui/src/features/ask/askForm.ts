@@ -7,12 +7,13 @@ import type { AiSearchRequest } from '../../lib/bindings/AiSearchRequest';
 import type { DateFilter } from '../../lib/bindings/DateFilter';
 import type { Model } from '../../lib/bindings/Model';
 import type { ResultType } from '../../lib/bindings/ResultType';
+import type { Tool } from '../../lib/bindings/Tool';
 import { LIMITS, MESSAGES, countField, countValue, dayMessage, isDay, type FieldMessages } from '../../lib/rules';
 import { formProblems } from '../../lib/validate';
 
 export interface AskForm {
   prompt: string;
-  tools: string[];
+  tools: Tool[];
   count: string;
   /** A named range, or `custom` for the two dates below. */
   range: DateFilter | 'custom';

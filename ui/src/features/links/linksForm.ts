@@ -5,6 +5,7 @@
  */
 import type { LinksTwitterRequest } from '../../lib/bindings/LinksTwitterRequest';
 import type { LinksWebRequest } from '../../lib/bindings/LinksWebRequest';
+import type { Tool } from '../../lib/bindings/Tool';
 import { LIMITS, countField, countValue, type FieldMessages } from '../../lib/rules';
 import { formProblems } from '../../lib/validate';
 
@@ -13,7 +14,7 @@ export type LinksMode = 'web' | 'x';
 export interface LinksForm {
   prompt: string;
   /** Web mode only. */
-  tools: string[];
+  tools: Tool[];
   count: string;
 }
 
