@@ -12,7 +12,7 @@ use sightline_core::records::{self, HistoryPage, PostPage};
 use sightline_core::settings::AppSettings;
 use sightline_core::state::{AppInfo, AppState, AppStatus};
 use sightline_core::streaming::{self, StreamMessage};
-use sightline_core::{external, keys, paging, time_zone};
+use sightline_core::{external, key_check, keys, paging, time_zone};
 use sightline_store::{
     BudgetLimits, DaySpend, HistoryQuery, LearnedRate, LinkQuery, PostQuery, SpendBreakdown,
     SpendDimension, SpendTotals, StoredLink, StoredResult,
@@ -87,7 +87,7 @@ pub async fn key_verify<R: Runtime>(
     state: State<'_, AppState>,
     label: String,
 ) -> CommandResult<AppStatus> {
-    let result = keys::verify(&state, &label).await;
+    let result = key_check::verify(&state, &label).await;
     records_changed(&app);
     result?;
     Ok(app_status(state))
@@ -100,7 +100,7 @@ pub async fn key_rotate<R: Runtime>(
     label: String,
     new_value: String,
 ) -> CommandResult<AppStatus> {
-    let result = keys::rotate(&state, &label, &new_value).await;
+    let result = key_check::rotate(&state, &label, &new_value).await;
     records_changed(&app);
     result?;
     Ok(app_status(state))

@@ -1,19 +1,45 @@
 //! Named API keys: values in the keychain, labels and masked forms in keys.json. Every value
 //! is checked for the shape of a key before it is stored, and checked with the service on
-//! request, so a login token or a placeholder never gets as far as a billed call.
+//! request (`key_check`), so a login token or a placeholder never gets as far as a billed call.
 
 use std::sync::Arc;
 
 use chrono::Utc;
-use sightline_api::request::TwitterSearchRequest;
 use sightline_api::{ApiKey, FieldError};
 
 use crate::errors::CommandError;
 use crate::keychain::{Secret, SecretStore};
-use crate::pipeline::{self, Paging, SendOptions};
-use crate::session::{Mode, Session};
+use crate::session::Session;
 use crate::settings::{KeyList, KeyMeta};
-use crate::state::{AppState, KeyForRequest};
+use crate::state::AppState;
+
+/// The key a request is sent with, and the label history records instead of it.
+pub struct KeyForRequest {
+    pub key: ApiKey,
+    pub label: Option<String>,
+}
+
+/// The key for the next request: the demo key in demo mode, else the active key from the
+/// keychain (read on a blocking thread: the keychain may answer slowly).
+pub async fn for_request(
+    state: &AppState,
+    session: &Session,
+) -> Result<KeyForRequest, CommandError> {
+    if let Some(key) = &session.demo_key {
+        return Ok(KeyForRequest {
+            key: key.clone(),
+            label: Some("demo".into()),
+        });
+    }
+    let label = state.keys().active.ok_or_else(|| CommandError::Keychain {
+        message: "No API key is active. Add your key in Settings → Keys.".into(),
+    })?;
+    let key = read_key(state.secrets.clone(), label.clone()).await?;
+    Ok(KeyForRequest {
+        key,
+        label: Some(label),
+    })
+}
 
 const MAX_LABEL: usize = 40;
 
@@ -46,7 +72,7 @@ fn check_label(label: &str, keys: &KeyList, except: Option<&str>) -> Result<Stri
 }
 
 /// The shape check, with the contract's plain explanation for each problem.
-fn parse_value(value: &str) -> Result<ApiKey, CommandError> {
+pub(crate) fn parse_value(value: &str) -> Result<ApiKey, CommandError> {
     ApiKey::parse(value).map_err(|problem| field("value", problem.to_string()))
 }
 
@@ -74,7 +100,7 @@ pub async fn read_key(
     })
 }
 
-async fn write_key(
+pub(crate) async fn write_key(
     secrets: Arc<dyn SecretStore>,
     label: String,
     key: &ApiKey,
@@ -170,79 +196,4 @@ pub async fn delete(state: &AppState, label: &str) -> Result<KeyList, CommandErr
 /// Demo data or the active key, by the user's choice.
 pub async fn use_demo(state: &AppState, demo: bool) -> Result<KeyList, CommandError> {
     state.update_keys(|keys| keys.use_demo = demo).await
-}
-
-/// One cheap billed call (an X search for a single post) with `key` against the live
-/// service, recorded in the live history and ledger like any other request.
-async fn check_with_service(
-    state: &AppState,
-    key: ApiKey,
-    label: &str,
-) -> Result<(), CommandError> {
-    let session = Session::open(
-        Mode::Live,
-        state.store_of(Mode::Live).await?,
-        &state.settings(),
-        state.environment.base_url.as_deref(),
-        None,
-    )?;
-    let request = TwitterSearchRequest {
-        count: 1,
-        ..TwitterSearchRequest::new("news")
-    };
-    let send = SendOptions {
-        request_id: format!(
-            "key-check-{}-{}",
-            label,
-            Utc::now().timestamp_nanos_opt().unwrap_or_default()
-        ),
-        confirm_budget: true,
-        paging: Paging::default(),
-    };
-    let key = KeyForRequest {
-        key,
-        label: Some(label.to_owned()),
-    };
-    pipeline::execute(state, &session, request, send, Some(key))
-        .await
-        .map(|_| ())
-}
-
-pub async fn verify(state: &AppState, label: &str) -> Result<KeyList, CommandError> {
-    let key = read_key(state.secrets.clone(), label.to_owned()).await?;
-    check_with_service(state, key, label).await?;
-    let now = Utc::now().to_rfc3339();
-    state
-        .update_keys(|keys| {
-            for meta in keys.keys.iter_mut().filter(|k| k.label == label) {
-                meta.verified_at = Some(now.clone());
-            }
-        })
-        .await
-}
-
-/// Replaces a key: the new value is checked with the service first, and the old one is
-/// removed only once the new one works.
-pub async fn rotate(
-    state: &AppState,
-    label: &str,
-    new_value: &str,
-) -> Result<KeyList, CommandError> {
-    if !state.keys().keys.iter().any(|k| k.label == label) {
-        return Err(CommandError::not_found(format!(
-            "There is no key named \"{label}\"."
-        )));
-    }
-    let key = parse_value(new_value)?;
-    check_with_service(state, key.clone(), label).await?;
-    write_key(state.secrets.clone(), label.to_owned(), &key).await?;
-    let (masked, now) = (key.masked(), Utc::now().to_rfc3339());
-    state
-        .update_keys(|keys| {
-            for meta in keys.keys.iter_mut().filter(|k| k.label == label) {
-                meta.masked = masked.clone();
-                meta.verified_at = Some(now.clone());
-            }
-        })
-        .await
 }

@@ -12,6 +12,7 @@
 //! * [`export`]: writing history, posts and the ledger to a file, atomically;
 //! * [`keys`] and [`keychain`]: named API keys, their values in the OS keychain
 //!   ([`keychain::SecretStore`], [`keychain::KeyringStore`]), never anywhere else;
+//!   [`key_check`] tries a key with the service (one cheap billed call) before trusting it;
 //! * [`session`], [`state`], [`settings`], [`environment`]: live or demo mode, each mode's
 //!   database, preferences, and the `SIGHTLINE_*` overrides;
 //! * [`errors`]: the one error every operation returns to the UI ([`errors::CommandError`]);
@@ -30,6 +31,7 @@ pub mod estimate;
 pub mod export;
 pub mod external;
 pub mod findings;
+pub mod key_check;
 pub mod keychain;
 pub mod keys;
 pub mod paging;

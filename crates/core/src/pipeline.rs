@@ -19,8 +19,9 @@ use ts_rs::TS;
 use crate::errors::CommandError;
 use crate::estimate::cost_check;
 use crate::findings::{Findable, Findings};
+use crate::keys::{self, KeyForRequest};
 use crate::session::Session;
-use crate::state::{AppState, KeyForRequest};
+use crate::state::AppState;
 
 /// A typed result, with where it was recorded and what it cost.
 #[derive(Debug, Clone, Serialize, TS)]
@@ -175,7 +176,7 @@ where
     .await?;
     let KeyForRequest { key, label } = match key {
         Some(key) => key,
-        None => state.key_for_request(session).await?,
+        None => keys::for_request(state, session).await?,
     };
 
     let pending = PendingRequest {

@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
-use sightline_api::{ApiKey, CancelToken};
+use sightline_api::CancelToken;
 use sightline_store::Store;
 use tokio::sync::{Mutex as AsyncMutex, OnceCell};
 
@@ -58,12 +58,6 @@ pub struct AppState {
     demo: OnceCell<DemoService>,
     /// Streams in flight, by client request id, so a cancel command can stop them.
     pub streams: Mutex<HashMap<String, CancelToken>>,
-}
-
-/// The key a request is sent with, and the label history records instead of it.
-pub struct KeyForRequest {
-    pub key: ApiKey,
-    pub label: Option<String>,
 }
 
 impl AppState {
@@ -205,25 +199,6 @@ impl AppState {
 
     pub async fn reset_session(&self) {
         *self.session.lock().await = None;
-    }
-
-    /// The key for the next request: the demo key in demo mode, else the active key from the
-    /// keychain (read on a blocking thread: the keychain may answer slowly).
-    pub async fn key_for_request(&self, session: &Session) -> Result<KeyForRequest, CommandError> {
-        if let Some(key) = &session.demo_key {
-            return Ok(KeyForRequest {
-                key: key.clone(),
-                label: Some("demo".into()),
-            });
-        }
-        let label = self.keys().active.ok_or_else(|| CommandError::Keychain {
-            message: "No API key is active. Add your key in Settings → Keys.".into(),
-        })?;
-        let key = crate::keys::read_key(self.secrets.clone(), label.clone()).await?;
-        Ok(KeyForRequest {
-            key,
-            label: Some(label),
-        })
     }
 }
 
