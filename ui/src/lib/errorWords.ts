@@ -56,8 +56,7 @@ const UNKNOWN_SERVICE: ErrorText = { title: 'The request failed.', advice: 'Try 
 
 /** The kind of a service error, typed; null for every other failure. */
 export function serviceKind(error: CommandError | null | undefined): ErrorKind | null {
-  // The payload's `kind` crosses IPC as the ErrorKind name.
-  return error?.kind === 'service' ? (error.error.kind as ErrorKind) : null;
+  return error?.kind === 'service' ? error.error.kind : null;
 }
 
 export function describeError(error: CommandError): ErrorText {
@@ -65,7 +64,7 @@ export function describeError(error: CommandError): ErrorText {
     case 'invalid':
       return { title: 'Some fields need attention.', advice: 'Correct the fields marked below; nothing was sent or charged.', retry: false };
     case 'service':
-      return SERVICE[error.error.kind as ErrorKind] ?? UNKNOWN_SERVICE;
+      return SERVICE[error.error.kind] ?? UNKNOWN_SERVICE;
     case 'budget_blocked':
       return { title: 'Over budget: this request was not sent.', advice: 'Raise the limit in Spend, or wait for the next period.', retry: false };
     case 'budget_warning':
