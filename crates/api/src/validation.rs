@@ -41,6 +41,24 @@ impl Checks {
         true
     }
 
+    /// A post's id: present, and digits only, as X numbers every post.
+    pub fn post_id(&mut self, field: &str, value: &str) {
+        if self.required(
+            field,
+            value,
+            "Enter the post's id (the number at the end of its link).",
+        ) && !value.trim().bytes().all(|b| b.is_ascii_digit())
+        {
+            self.add(
+                field,
+                format!(
+                    "A post id is digits only, like 1890000000000000001 (you entered \"{}\").",
+                    value.trim()
+                ),
+            );
+        }
+    }
+
     pub fn range(&mut self, field: &str, value: i64, min: i64, max: i64) {
         if value < min || value > max {
             self.add(

@@ -146,11 +146,13 @@ pub fn is_post_url(value: &str) -> bool {
         )
     );
     let segments: Vec<&str> = url.path_segments().map(|s| s.collect()).unwrap_or_default();
-    let path_ok = segments.len() >= 3
-        && !segments[0].is_empty()
-        && segments[1] == "status"
-        && !segments[2].is_empty()
-        && segments[2].chars().all(|c| c.is_ascii_digit());
+    // `/{user}/status/{id}`, or `/i/web/status/{id}`, the form X uses where it names no user.
+    let id = match segments.as_slice() {
+        ["i", "web", "status", id, ..] => Some(*id),
+        [user, "status", id, ..] if !user.is_empty() => Some(*id),
+        _ => None,
+    };
+    let path_ok = id.is_some_and(|id| !id.is_empty() && id.chars().all(|c| c.is_ascii_digit()));
     matches!(url.scheme(), "http" | "https") && host_ok && path_ok
 }
 
@@ -208,11 +210,7 @@ impl ApiRequest for TwitterPostRequest {
 
     fn validate(&self) -> Result<(), Vec<FieldError>> {
         let mut checks = Checks::default();
-        checks.required(
-            "id",
-            &self.id,
-            "Enter the post's id (the number at the end of its link).",
-        );
+        checks.post_id("id", &self.id);
         checks.finish()
     }
 
@@ -248,7 +246,7 @@ impl ApiRequest for TwitterPostUserRequest {
         let mut checks = Checks::default();
         checks.required(
             "user",
-            &self.user,
+            &handle(&self.user),
             "Enter the X username, for example nasa.",
         );
         checks.range("count", self.count, 1, 100);
@@ -277,11 +275,7 @@ impl ApiRequest for TwitterRetweetersRequest {
 
     fn validate(&self) -> Result<(), Vec<FieldError>> {
         let mut checks = Checks::default();
-        checks.required(
-            "id",
-            &self.id,
-            "Enter the post's id (the number at the end of its link).",
-        );
+        checks.post_id("id", &self.id);
         checks.finish()
     }
 
@@ -308,7 +302,7 @@ impl ApiRequest for TwitterUserPostsRequest {
         let mut checks = Checks::default();
         checks.required(
             "username",
-            &self.username,
+            &handle(&self.username),
             "Enter the X username, for example nasa.",
         );
         checks.finish()
@@ -348,7 +342,7 @@ impl ApiRequest for TwitterRepliesRequest {
         let mut checks = Checks::default();
         checks.required(
             "user",
-            &self.user,
+            &handle(&self.user),
             "Enter the X username, for example nasa.",
         );
         checks.range("count", self.count, 1, 100);
@@ -390,11 +384,7 @@ impl ApiRequest for TwitterRepliesPostRequest {
 
     fn validate(&self) -> Result<(), Vec<FieldError>> {
         let mut checks = Checks::default();
-        checks.required(
-            "post_id",
-            &self.post_id,
-            "Enter the post's id (the number at the end of its link).",
-        );
+        checks.post_id("post_id", &self.post_id);
         checks.range("count", self.count, 1, 100);
         checks.finish()
     }

@@ -185,7 +185,8 @@ pub fn search(ctx: &Ctx<'_>, raw: Option<&str>) -> Outcome {
     tweets_json(ctx, &found)
 }
 
-/// The post id of an `x.com` or `twitter.com` status link.
+/// The post id of an `x.com` or `twitter.com` status link: `/{user}/status/{id}`, or
+/// `/i/web/status/{id}`, the form X uses where it names no user.
 pub fn status_id(url: &str) -> Option<&str> {
     let rest = url.trim().split_once("://").map_or(url.trim(), |(_, r)| r);
     let (host, path) = rest.split_once('/')?;
@@ -196,8 +197,9 @@ pub fn status_id(url: &str) -> Option<&str> {
     if !matches!(host, "x.com" | "twitter.com") {
         return None;
     }
+    // Past the user, or past `i/web`, which stands where the user would.
+    let path = path.strip_prefix("i/web/").unwrap_or(path.split_once('/')?.1);
     let mut parts = path.split(['/', '?', '#']);
-    let _user = parts.next()?;
     if !matches!(parts.next()?, "status" | "statuses") {
         return None;
     }
@@ -565,6 +567,7 @@ mod tests {
         assert_eq!(status_id("https://example.com/bob/status/5"), None);
         assert_eq!(status_id("https://x.com/bob"), None);
         assert_eq!(status_id("https://x.com/bob/status/abc"), None);
+        assert_eq!(status_id("https://x.com/i/web/status/42"), Some("42"));
     }
 
     #[test]
