@@ -15,7 +15,8 @@
 
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
-use sqlx::SqliteConnection;
+use sqlx::sqlite::SqliteArguments;
+use sqlx::{Row, Sqlite, SqliteConnection};
 use ts_rs::TS;
 
 use crate::archive::{self, NewLink, NewPost, NewUser};
@@ -247,71 +248,70 @@ fn holds_findings(r: &RequestRecord) -> bool {
     r.result_json.is_some() || !r.posts.is_empty() || !r.users.is_empty() || !r.links.is_empty()
 }
 
+type HistoryWrite<'q> = sqlx::query::Query<'q, Sqlite, SqliteArguments<'q>>;
+
+/// Binds a record's history columns, from `started_at` to `parent_id`, in the order both the
+/// insert and the update of [`write_record`] name them.
+fn bind_columns<'q>(
+    query: HistoryWrite<'q>,
+    r: &'q RequestRecord,
+    cost_nanos: Option<i64>,
+) -> HistoryWrite<'q> {
+    query
+        .bind(to_ms(r.started_at))
+        .bind(&r.operation)
+        .bind(&r.params_json)
+        .bind(&r.key_label)
+        .bind(&r.mode)
+        .bind(r.status.as_str())
+        .bind(&r.error_class)
+        .bind(&r.error_message)
+        .bind(r.duration_ms)
+        .bind(r.result_count)
+        .bind(cost_nanos)
+        .bind(r.billing.as_ref().map(|b| b.usage_count))
+        .bind(r.billing.as_ref().map(|b| &b.service))
+        .bind(r.billing.as_ref().map(|b| &b.currency))
+        .bind(&r.cursor)
+        .bind(&r.next_cursor)
+        .bind(r.parent_id)
+}
+
 /// The body of [`Store::record_request`], inside the caller's transaction.
 async fn write_record(conn: &mut SqliteConnection, r: &RequestRecord) -> Result<RecordOutcome> {
     let cost_nanos = r.billing.as_ref().map(|b| to_nanos(b.cost)).transpose()?;
     let existing = find_request(conn, &r.request_id).await?;
-    let history_id =
-        match existing {
-            Some((id, RequestStatus::Running)) => {
-                sqlx::query(
+    let history_id = match existing {
+        Some((id, RequestStatus::Running)) => {
+            let update = sqlx::query(
                 "UPDATE history SET started_at = ?, operation = ?, params_json = ?, key_label = ?,
                      mode = ?, status = ?, error_class = ?, error_message = ?, duration_ms = ?,
                      result_count = ?, cost_nanos = COALESCE(?, cost_nanos),
                      usage_count = COALESCE(?, usage_count), service = COALESCE(?, service),
                      currency = COALESCE(?, currency), cursor = ?, next_cursor = ?, parent_id = ?
                  WHERE id = ?",
-            )
-            .bind(to_ms(r.started_at))
-            .bind(&r.operation)
-            .bind(&r.params_json)
-            .bind(&r.key_label)
-            .bind(&r.mode)
-            .bind(r.status.as_str())
-            .bind(&r.error_class)
-            .bind(&r.error_message)
-            .bind(r.duration_ms)
-            .bind(r.result_count)
-            .bind(cost_nanos)
-            .bind(r.billing.as_ref().map(|b| b.usage_count))
-            .bind(r.billing.as_ref().map(|b| &b.service))
-            .bind(r.billing.as_ref().map(|b| &b.currency))
-            .bind(&r.cursor)
-            .bind(&r.next_cursor)
-            .bind(r.parent_id)
-            .bind(id)
-            .execute(&mut *conn)
-            .await?;
-                id
-            }
-            Some((id, _)) => return Ok(RecordOutcome::AlreadyRecorded { history_id: id }),
-            None => sqlx::query_scalar(
+            );
+            bind_columns(update, r, cost_nanos)
+                .bind(id)
+                .execute(&mut *conn)
+                .await?;
+            id
+        }
+        Some((id, _)) => return Ok(RecordOutcome::AlreadyRecorded { history_id: id }),
+        None => {
+            let insert = sqlx::query(
                 "INSERT INTO history (request_id, started_at, operation, params_json, key_label,
                      mode, status, error_class, error_message, duration_ms, result_count,
                      cost_nanos, usage_count, service, currency, cursor, next_cursor, parent_id)
                  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
             )
-            .bind(&r.request_id)
-            .bind(to_ms(r.started_at))
-            .bind(&r.operation)
-            .bind(&r.params_json)
-            .bind(&r.key_label)
-            .bind(&r.mode)
-            .bind(r.status.as_str())
-            .bind(&r.error_class)
-            .bind(&r.error_message)
-            .bind(r.duration_ms)
-            .bind(r.result_count)
-            .bind(cost_nanos)
-            .bind(r.billing.as_ref().map(|b| b.usage_count))
-            .bind(r.billing.as_ref().map(|b| &b.service))
-            .bind(r.billing.as_ref().map(|b| &b.currency))
-            .bind(&r.cursor)
-            .bind(&r.next_cursor)
-            .bind(r.parent_id)
-            .fetch_one(&mut *conn)
-            .await?,
-        };
+            .bind(&r.request_id);
+            bind_columns(insert, r, cost_nanos)
+                .fetch_one(&mut *conn)
+                .await?
+                .try_get(0)?
+        }
+    };
 
     if let Some(body) = &r.result_json {
         sqlx::query("INSERT OR REPLACE INTO results (history_id, body) VALUES (?, ?)")
