@@ -27,6 +27,11 @@ pub(crate) struct Checks {
     errors: Vec<FieldError>,
 }
 
+/// A username as the service wants it: trimmed, without the `@` people often type.
+pub fn bare_handle(value: &str) -> &str {
+    value.trim().trim_start_matches('@')
+}
+
 impl Checks {
     pub fn add(&mut self, field: &str, message: impl Into<String>) {
         self.errors.push(FieldError::new(field, message));
@@ -39,6 +44,15 @@ impl Checks {
             return false;
         }
         true
+    }
+
+    /// An X username, required without its `@` (people often type it).
+    pub fn handle(&mut self, field: &str, value: &str) {
+        self.required(
+            field,
+            bare_handle(value),
+            "Enter the X username, for example nasa.",
+        );
     }
 
     /// A post's id: present, and digits only, as X numbers every post.

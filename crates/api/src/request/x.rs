@@ -17,7 +17,7 @@ wire_enum!(
 
 /// X handles are typed with or without `@`; the service wants them without.
 fn handle(value: &str) -> String {
-    value.trim().trim_start_matches('@').to_owned()
+    crate::validation::bare_handle(value).to_owned()
 }
 
 /// `GET /twitter`: the X search.
@@ -244,11 +244,7 @@ impl ApiRequest for TwitterPostUserRequest {
 
     fn validate(&self) -> Result<(), Vec<FieldError>> {
         let mut checks = Checks::default();
-        checks.required(
-            "user",
-            &handle(&self.user),
-            "Enter the X username, for example nasa.",
-        );
+        checks.handle("user", &self.user);
         checks.range("count", self.count, 1, 100);
         checks.finish()
     }
@@ -300,11 +296,7 @@ impl ApiRequest for TwitterUserPostsRequest {
 
     fn validate(&self) -> Result<(), Vec<FieldError>> {
         let mut checks = Checks::default();
-        checks.required(
-            "username",
-            &handle(&self.username),
-            "Enter the X username, for example nasa.",
-        );
+        checks.handle("username", &self.username);
         checks.finish()
     }
 
@@ -340,11 +332,7 @@ impl ApiRequest for TwitterRepliesRequest {
 
     fn validate(&self) -> Result<(), Vec<FieldError>> {
         let mut checks = Checks::default();
-        checks.required(
-            "user",
-            &handle(&self.user),
-            "Enter the X username, for example nasa.",
-        );
+        checks.handle("user", &self.user);
         checks.range("count", self.count, 1, 100);
         checks.finish()
     }
