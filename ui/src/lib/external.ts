@@ -3,9 +3,7 @@
  * click on an http(s) link, wherever it was rendered (post cards, answers, crawled pages), and
  * hands the address to Rust, which refuses any other scheme.
  */
-import { invoke } from '@tauri-apps/api/core';
-
-export const openLink = (url: string) => invoke<void>('open_link', { url });
+import { openLink } from './ipc';
 
 /** The link a click landed in, if any. */
 function anchorOf(target: EventTarget | null): HTMLAnchorElement | null {

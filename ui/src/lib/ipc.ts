@@ -78,6 +78,8 @@ function sendParams(options: SendOptions = {}) {
 
 export const appInfo = () => invoke<AppInfo>('app_info');
 export const appStatus = () => invoke<AppStatus>('app_status');
+/** Opens an http(s) address in the system browser; Rust refuses any other scheme. */
+export const openLink = (url: string) => invoke<void>('open_link', { url });
 export const keyAdd = (label: string, value: string) => invoke<AppStatus>('key_add', { label, value });
 export const keyRename = (label: string, newLabel: string) => invoke<AppStatus>('key_rename', { label, newLabel });
 export const keySetActive = (label: string) => invoke<AppStatus>('key_set_active', { label });

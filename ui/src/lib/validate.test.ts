@@ -8,7 +8,6 @@ interface Case {
   operation: Operation;
   request: Record<string, unknown>;
   errors: Record<string, string | string[]>;
-  proposed?: string;
 }
 
 /** Each request type's `Default` in crates/api: what a field left out of a case stands for. */
