@@ -198,7 +198,9 @@ pub fn status_id(url: &str) -> Option<&str> {
         return None;
     }
     // Past the user, or past `i/web`, which stands where the user would.
-    let path = path.strip_prefix("i/web/").unwrap_or(path.split_once('/')?.1);
+    let path = path
+        .strip_prefix("i/web/")
+        .unwrap_or(path.split_once('/')?.1);
     let mut parts = path.split(['/', '?', '#']);
     if !matches!(parts.next()?, "status" | "statuses") {
         return None;
