@@ -210,24 +210,25 @@ where
 
     match sent {
         Sent::Answered(answer) => {
-            let record = with_answer(record, &answer);
+            let from_cache = answer.from_cache;
+            let (record, body) = with_answer(record, answer);
             let has_more = record.next_cursor.is_some();
             let recorded = store.record_request(&record).await?;
             Ok(Outcome {
                 history_id: recorded.history_id(),
                 billing: record.billing,
-                body: answer.body,
-                from_cache: answer.from_cache,
+                body,
+                from_cache,
                 replayed: false,
                 has_more,
                 not_saved: not_saved(recorded),
             })
         }
         Sent::Failed { error, partial } => {
-            let record = match &partial {
+            let record = match partial {
                 Some(answer) => RequestRecord {
                     status: RequestStatus::Interrupted,
-                    ..with_error(with_answer(record, answer), &error)
+                    ..with_error(with_answer(record, answer).0, &error)
                 },
                 None => with_error(record, &error),
             };
@@ -327,7 +328,9 @@ fn finished(pending: &PendingRequest, elapsed: std::time::Duration) -> RequestRe
     }
 }
 
-fn with_answer<T: Findable>(record: RequestRecord, answer: &Answer<T>) -> RequestRecord {
+/// The record of an answer, and the answer's body to return (the raw text is moved, not
+/// copied: it can be megabytes).
+fn with_answer<T: Findable>(record: RequestRecord, answer: Answer<T>) -> (RequestRecord, T) {
     let Findings {
         posts,
         users,
@@ -335,17 +338,18 @@ fn with_answer<T: Findable>(record: RequestRecord, answer: &Answer<T>) -> Reques
         result_count,
         next_cursor,
     } = answer.body.findings();
-    RequestRecord {
+    let record = RequestRecord {
         status: answer.status,
-        billing: answer.billing.clone(),
-        result_json: answer.raw.clone(),
+        billing: answer.billing,
+        result_json: answer.raw,
         result_count,
         next_cursor,
         posts,
         users,
         links,
         ..record
-    }
+    };
+    (record, answer.body)
 }
 
 fn with_error(mut record: RequestRecord, error: &CommandError) -> RequestRecord {
