@@ -55,7 +55,7 @@ describe('demo mode, first run', () => {
     await count.setValue('500');
     await $('#x-query').setValue('rain');
     await browser.keys(['Enter']);
-    await expect($('#x-count-error')).toHaveText('Choose a number of posts from 1 to 100.');
+    await expect($('#x-count-error')).toHaveText('Choose a number from 1 to 100 (you entered 500).');
     await expect(count).toHaveAttribute('aria-describedby', 'x-count-error');
   });
 
