@@ -22,6 +22,17 @@ describe('PostCard', () => {
     expect(card.querySelector('img')).toBeNull();
   });
 
+  it('says a count of one in the singular: "1 reply", not "1 replies"', () => {
+    render(PostCard, { post: makePost({ reply_count: 1, retweet_count: 0, like_count: 1, bookmark_count: 2 }) });
+    const card = screen.getByRole('article');
+    expect(card).toHaveTextContent('1 reply');
+    expect(card).not.toHaveTextContent('1 replies');
+    expect(card).toHaveTextContent('0 reposts');
+    expect(card).toHaveTextContent('1 like');
+    expect(card).toHaveTextContent('2 bookmarks');
+    expect(within(card).getByTitle('1 reply')).toBeInTheDocument();
+  });
+
   it('loads the avatar only when remote media is allowed', () => {
     const { container } = render(PostCard, { post: makePost(), loadRemoteMedia: true });
     expect(container.querySelector('img.avatar')).toHaveAttribute('src', 'https://pbs.example/avatar.jpg');

@@ -74,7 +74,21 @@ export function initials(name: string): string {
   );
 }
 
+/**
+ * The noun that fits a count: `one` for exactly 1, `many` otherwise ("0 replies"). Every place
+ * a number meets a noun goes through here; crates/api's `count_of` runs the same table
+ * (crates/api/tests/fixtures/count-cases.json).
+ */
+export function nounFor(count: number, one: string, many: string): string {
+  return count === 1 ? one : many;
+}
+
 /** A count with its noun: "1 reply", "2 replies", "100,000 requests". */
 export function countOf(count: number, one: string, many: string): string {
-  return `${count.toLocaleString('en-US')} ${count === 1 ? one : many}`;
+  return `${count.toLocaleString('en-US')} ${nounFor(count, one, many)}`;
+}
+
+/** A count as cards show it: the short figure ("1.2K"), its noun, and the exact count for a tooltip. */
+export function compactCount(count: number, one: string, many: string): { figure: string; noun: string; exact: string } {
+  return { figure: compactNumber(count), noun: nounFor(count, one, many), exact: countOf(count, one, many) };
 }

@@ -13,7 +13,9 @@ describe('history wording', () => {
     expect(shortQuery('{"urls":["https://x.com/a/status/1","https://x.com/b/status/2"]}')).toBe(
       'https://x.com/a/status/1, https://x.com/b/status/2',
     );
-    expect(shortQuery('{"woeid":1,"count":30}')).toBe('place 1');
+    expect(shortQuery('{"woeid":1,"count":30}')).toBe('Worldwide');
+    expect(shortQuery('{"woeid":23424977,"count":30}')).toBe('United States');
+    expect(shortQuery('{"woeid":4242,"count":30}')).toBe('WOEID 4242');
     expect(shortQuery(`{"prompt":"${'a'.repeat(200)}"}`, 20)).toHaveLength(20);
   });
 

@@ -1,6 +1,7 @@
 /** Words for history rows: what was asked, in a form a reader recognises. */
 import type { RequestStatus } from '../../lib/bindings/RequestStatus';
 import { bareHandle } from '../../lib/rules';
+import { placeName } from '../trends/places';
 
 export const statusNames: Record<RequestStatus, string> = {
   running: 'Running',
@@ -31,7 +32,7 @@ export function shortQuery(paramsJson: string, max = 90): string {
     if (field === 'prompt' || field === 'query') parts.push(`"${String(value)}"`);
     else if (field === 'user' || field === 'username') parts.push(`@${bareHandle(String(value))}`);
     else if (Array.isArray(value)) parts.push(value.map(String).join(', '));
-    else if (field === 'woeid') parts.push(`place ${String(value)}`);
+    else if (field === 'woeid') parts.push(placeName(Number(value)));
     else parts.push(String(value));
   }
   return clip(parts.join(' · ') || paramsJson, max);

@@ -15,3 +15,8 @@ export const PLACES: { woeid: number; name: string }[] = [
   { woeid: 23424925, name: 'Portugal' },
   { woeid: 23424856, name: 'Japan' },
 ];
+
+/** How a place reads to people: its name ("Worldwide" for 1), or its WOEID when not in the list above. */
+export function placeName(woeid: number): string {
+  return PLACES.find((place) => place.woeid === woeid)?.name ?? `WOEID ${woeid}`;
+}
