@@ -1,4 +1,5 @@
-//! The spend ledger, one row per billed answer: its one write (a request's row, added once)
+//! The spend ledger, one row per billed answer: its writes (a request's row, added once; a
+//! further charge of the same request, such as a job's billed poll)
 //! and its rows read back for the user's own accounting (Spend → Export ledger). Aggregates
 //! live in [`crate::spend`]; this is the raw, exact record behind them. The ledger is
 //! append-only (triggers refuse deletes and money or time updates).
@@ -49,6 +50,32 @@ pub(crate) async fn insert_once(
     .bind(billing.usage_count)
     .bind(&billing.currency)
     .bind(request.history_id)
+    .execute(&mut *conn)
+    .await?;
+    Ok(())
+}
+
+/// Adds a ledger row for a further charge of a request that has one already (a job's billed
+/// poll), inside the caller's transaction.
+pub(crate) async fn insert(
+    conn: &mut SqliteConnection,
+    request: &BilledRequest<'_>,
+    billing: &Billing,
+    cost_nanos: i64,
+) -> Result<()> {
+    sqlx::query(
+        "INSERT INTO ledger (history_id, at, service, operation, key_label, cost_nanos,
+             usage_count, currency)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+    )
+    .bind(request.history_id)
+    .bind(request.at)
+    .bind(&billing.service)
+    .bind(request.operation)
+    .bind(request.key_label.unwrap_or(""))
+    .bind(cost_nanos)
+    .bind(billing.usage_count)
+    .bind(&billing.currency)
     .execute(&mut *conn)
     .await?;
     Ok(())

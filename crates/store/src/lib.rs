@@ -5,8 +5,11 @@
 //! * [`history`]: reading the history back: the list and its text search, one row, a stored
 //!   result body (offline re-open), paging chains, pins and deletes;
 //! * [`spend`]: the exact spend ledger, aggregates in the user's time zone, learned rates;
-//! * [`ledger`]: the ledger's writes (a billed request's row, added once) and its rows read
-//!   back, for export;
+//! * [`ledger`]: the ledger's writes (a billed request's row, added once; a further charge) and
+//!   its rows read back, for export;
+//! * [`jobs`]: requests the service answers with a job (forecasts): the job's id stored with
+//!   its cost before it is followed, each later answer replacing it, the final one finishing
+//!   the row once, and the jobs still followed, to resume at start-up;
 //! * [`budget`]: daily and monthly limits and the allow / warn / block check;
 //! * [`archive`]: every post, user and link fetched, with full-text search over posts; its
 //!   types, writes and reads are apart in `archive/types.rs`, `write.rs` and `read.rs`;
@@ -24,6 +27,7 @@ pub mod cache;
 mod error;
 pub mod export;
 pub mod history;
+pub mod jobs;
 pub mod ledger;
 pub mod money;
 pub mod record;
@@ -48,6 +52,7 @@ pub use cache::CachedResponse;
 pub use chrono_tz::Tz;
 pub use error::{Result, StoreError};
 pub use history::{Billing, HistoryEntry, HistoryQuery, RequestStatus, StoredResult};
+pub use jobs::{FollowedJob, JobState, JOB_FAILED_CLASS};
 pub use ledger::LedgerEntry;
 pub use record::{PendingRequest, RecordOutcome, RequestRecord};
 pub use spend::{DaySpend, LearnedRate, SpendBreakdown, SpendDimension, SpendLine, SpendTotals};

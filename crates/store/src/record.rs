@@ -164,12 +164,14 @@ impl Store {
     }
 
     /// Closes requests left `running` by a previous run of the app (call once at start-up).
-    /// Returns how many were marked `interrupted`.
+    /// Returns how many were marked `interrupted`. A running row that holds a result is a job
+    /// the service accepted and runs on (see [`crate::jobs`]): it stays running, to be followed.
     pub async fn recover_unfinished(&self) -> Result<u64> {
         let done = sqlx::query(
             "UPDATE history SET status = 'interrupted',
                  error_message = COALESCE(error_message, 'The app stopped before this request finished.')
-             WHERE status = 'running'",
+             WHERE status = 'running'
+               AND NOT EXISTS (SELECT 1 FROM results r WHERE r.history_id = history.id)",
         )
         .execute(&self.pool)
         .await?;
