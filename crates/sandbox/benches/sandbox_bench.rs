@@ -58,6 +58,8 @@ fn operation_only(sb: &Sandbox) {
         now_ms: world.now_ms,
         pace: Duration::ZERO,
         tweets: &tweets,
+        jobs: &sightline_sandbox::ops::forecast::Jobs::default(),
+        path: "/twitter",
     };
     let queries = queries(sb);
     let deadline = Instant::now() + Duration::from_secs(2);

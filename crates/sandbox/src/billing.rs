@@ -13,6 +13,8 @@ pub struct Rates {
     pub web_crawl: Decimal,
     /// Per post returned (per user for retweeters).
     pub x: Decimal,
+    /// Per forecast asked (the contract gives no price: the sandbox's own choice).
+    pub forecast: Decimal,
 }
 
 impl Default for Rates {
@@ -25,6 +27,7 @@ impl Default for Rates {
             web_search: d("2.50"),
             web_crawl: d("2.50"),
             x: d("0.30"),
+            forecast: d("10.00"),
         }
     }
 }
@@ -37,6 +40,7 @@ pub enum Service {
     WebSearch,
     WebCrawl,
     X,
+    Forecast,
 }
 
 impl Service {
@@ -49,6 +53,7 @@ impl Service {
             Service::WebSearch => "web_search",
             Service::WebCrawl => "web_crawl",
             Service::X => "x",
+            Service::Forecast => "forecast",
         }
     }
 
@@ -60,6 +65,7 @@ impl Service {
             Service::WebSearch => rates.web_search,
             Service::WebCrawl => rates.web_crawl,
             Service::X => rates.x,
+            Service::Forecast => rates.forecast,
         }
     }
 }

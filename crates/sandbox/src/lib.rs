@@ -2,7 +2,8 @@
 //!
 //! A local stand-in of the Sightline service over real HTTP: a deterministic synthetic world
 //! (users, posts, threads, a small web), every operation of the contract with its auth table,
-//! 422 rules, per-key rate limit, billing metadata, ETags and streaming, plus fault injection.
+//! 422 rules, per-key rate limit, billing metadata, ETags and streaming, forecasts as jobs that
+//! run for a configurable time (`ops::forecast`), plus fault injection.
 //!
 //! It owns the service's side of the interface (docs/service.md says what it simulates and
 //! where it chooses for itself) and must never depend on Sightline's other crates: it stands for
@@ -58,6 +59,7 @@ pub struct SandboxBuilder {
     rates: Rates,
     now: Option<chrono::DateTime<chrono::Utc>>,
     balance_usd: Option<rust_decimal::Decimal>,
+    forecast_duration: Duration,
 }
 
 impl Default for SandboxBuilder {
@@ -73,6 +75,7 @@ impl Default for SandboxBuilder {
             rates: Rates::default(),
             now: None,
             balance_usd: None,
+            forecast_duration: ops::forecast::DEFAULT_DURATION,
         }
     }
 }
@@ -128,6 +131,13 @@ impl SandboxBuilder {
         self
     }
 
+    /// How long a forecast job takes from PENDING to its end (default 20 s): a quarter waiting,
+    /// the rest running.
+    pub fn forecast_duration(mut self, duration: Duration) -> Self {
+        self.forecast_duration = duration;
+        self
+    }
+
     /// Generates the world and starts serving on the current tokio runtime.
     pub async fn start(self) -> std::io::Result<Sandbox> {
         let fixed_now_ms = self.now.map(|n| n.timestamp_millis());
@@ -149,6 +159,7 @@ impl SandboxBuilder {
             tweets: render::TweetCache::new(&world),
             balances: self.balance_usd.map(balance::Balances::new),
             billed: billed.clone(),
+            jobs: ops::forecast::Jobs::new(self.forecast_duration),
         });
         let world = state.world.clone();
         let listener = tokio::net::TcpListener::bind(SocketAddr::new(self.host, self.port)).await?;

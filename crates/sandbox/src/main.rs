@@ -4,7 +4,7 @@ use sightline_sandbox::Sandbox;
 use std::io::Write;
 use std::process::ExitCode;
 
-const USAGE: &str = "Usage: sightline-sandbox [--port N] [--seed N] [--keys k1,k2] [--rate-limit N] [--pace-ms N] [--faults] [--balance-usd X]
+const USAGE: &str = "Usage: sightline-sandbox [--port N] [--seed N] [--keys k1,k2] [--rate-limit N] [--pace-ms N] [--faults] [--balance-usd X] [--forecast-ms N]
 
 Serves a local stand-in of the service on 127.0.0.1 and prints, on two lines,
   base_url=http://127.0.0.1:PORT
@@ -15,7 +15,8 @@ Serves a local stand-in of the service on 127.0.0.1 and prints, on two lines,
   --rate-limit N   requests per key per minute (default: unlimited)
   --pace-ms N      pause between streamed text deltas (default 30)
   --faults         enable the fault-injection routes under /__sandbox/faults
-  --balance-usd X  prepaid balance per key; 402 once spent (default: none)";
+  --balance-usd X  prepaid balance per key; 402 once spent (default: none)
+  --forecast-ms N  how long a forecast job runs, in ms (default 20000)";
 
 struct Args {
     port: u16,
@@ -25,6 +26,7 @@ struct Args {
     pace_ms: u64,
     faults: bool,
     balance_usd: Option<rust_decimal::Decimal>,
+    forecast_ms: u64,
 }
 
 fn value<T: std::str::FromStr>(flag: &str, v: Option<String>) -> Result<T, String> {
@@ -42,6 +44,7 @@ fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Option<Args>, Stri
         pace_ms: sightline_sandbox::DEFAULT_PACE_MS,
         faults: false,
         balance_usd: None,
+        forecast_ms: sightline_sandbox::ops::forecast::DEFAULT_DURATION.as_millis() as u64,
     };
     while let Some(arg) = it.next() {
         let (flag, inline) = match arg.split_once('=') {
@@ -66,6 +69,7 @@ fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Option<Args>, Stri
             "--pace-ms" => args.pace_ms = value(&flag, next())?,
             "--faults" => args.faults = true,
             "--balance-usd" => args.balance_usd = Some(value(&flag, next())?),
+            "--forecast-ms" => args.forecast_ms = value(&flag, next())?,
             "-h" | "--help" => return Ok(None),
             other => return Err(format!("unknown option {other:?}")),
         }
@@ -115,7 +119,8 @@ async fn main() -> ExitCode {
         .pace_ms(args.pace_ms)
         .faults(args.faults)
         .rate_limit(args.rate_limit)
-        .balance_usd(args.balance_usd);
+        .balance_usd(args.balance_usd)
+        .forecast_duration(std::time::Duration::from_millis(args.forecast_ms));
     if let Some(keys) = args.keys {
         builder = builder.keys(keys);
     }

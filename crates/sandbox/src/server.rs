@@ -31,6 +31,7 @@ pub struct AppState {
     pub tweets: crate::render::TweetCache,
     pub balances: Option<crate::balance::Balances>,
     pub billed: Arc<crate::billed::BilledLog>,
+    pub jobs: crate::ops::forecast::Jobs,
 }
 
 impl AppState {
@@ -249,6 +250,8 @@ async fn answer(
         now_ms: state.now_ms(),
         pace: state.pace,
         tweets: &state.tweets,
+        jobs: &state.jobs,
+        path: parts.uri.path(),
     };
     let result = op.run(&ctx, parts.uri.query(), &bytes);
     respond(state, op, &parts.method, &parts.headers, result, transform)
@@ -334,6 +337,18 @@ fn respond(
     let service = op.service();
     match outcome {
         Outcome::Error { status, body } => json_response(status_code(status), &body),
+        Outcome::Unbilled { body } => json_response(StatusCode::OK, &body),
+        Outcome::Accepted { body, usage } => {
+            let charge = Charge::new(service, usage, &state.rates);
+            let mut r = Response::new(Body::from(charge.mirror_into_object(body)));
+            *r.status_mut() = StatusCode::ACCEPTED;
+            r.headers_mut().insert(
+                header::CONTENT_TYPE,
+                HeaderValue::from_static("application/json"),
+            );
+            add_billing(r.headers_mut(), &charge);
+            r
+        }
         Outcome::Json { body, usage } => {
             let charge = Charge::new(service, usage, &state.rates);
             let body = charge.mirror_into_object(body);

@@ -2,6 +2,7 @@
 //! auth, limits, billing, ETags and faults are the server's business.
 
 pub mod ai;
+pub mod forecast;
 pub mod web;
 pub mod x;
 
@@ -19,6 +20,10 @@ pub struct Ctx<'a> {
     /// Pause between streamed text deltas.
     pub pace: Duration,
     pub tweets: &'a crate::render::TweetCache,
+    /// The forecast jobs this sandbox issued.
+    pub jobs: &'a forecast::Jobs,
+    /// The request's path (the forecast id is in it).
+    pub path: &'a str,
 }
 
 /// One event of a streamed answer: its JSON (one line) and the pause before it.
@@ -43,6 +48,10 @@ pub enum Outcome {
     },
     /// A non-billed error answer.
     Error { status: u16, body: Value },
+    /// A job accepted (202), billed `usage` units.
+    Accepted { body: Vec<u8>, usage: u64 },
+    /// A free 200 answer (a job's status): no billing headers, no ETag.
+    Unbilled { body: Value },
 }
 
 impl Outcome {
@@ -85,10 +94,12 @@ pub enum Op {
     Trends,
     Web,
     Crawl,
+    Forecast,
+    ForecastStatus,
 }
 
 impl Op {
-    pub const ALL: [Op; 14] = [
+    pub const ALL: [Op; 16] = [
         Op::AiSearch,
         Op::LinksWeb,
         Op::LinksTwitter,
@@ -103,6 +114,8 @@ impl Op {
         Op::Trends,
         Op::Web,
         Op::Crawl,
+        Op::Forecast,
+        Op::ForecastStatus,
     ];
 
     pub fn path(self) -> &'static str {
@@ -121,11 +134,16 @@ impl Op {
             Op::Trends => "/twitter/trends",
             Op::Web => "/web",
             Op::Crawl => "/web/crawl",
+            Op::Forecast => "/numinous/forecasts",
+            Op::ForecastStatus => "/numinous/forecasts/{prediction_id}",
         }
     }
 
     pub fn is_post(self) -> bool {
-        matches!(self, Op::AiSearch | Op::LinksWeb | Op::LinksTwitter)
+        matches!(
+            self,
+            Op::AiSearch | Op::LinksWeb | Op::LinksTwitter | Op::Forecast
+        )
     }
 
     pub fn service(self) -> Service {
@@ -135,6 +153,7 @@ impl Op {
             Op::LinksTwitter => Service::AiLinksX,
             Op::Web => Service::WebSearch,
             Op::Crawl => Service::WebCrawl,
+            Op::Forecast | Op::ForecastStatus => Service::Forecast,
             _ => Service::X,
         }
     }
@@ -156,6 +175,8 @@ impl Op {
             Op::Trends => x::trends(ctx, query),
             Op::Web => web::search(ctx, query),
             Op::Crawl => web::crawl(ctx, query),
+            Op::Forecast => forecast::create(ctx, body),
+            Op::ForecastStatus => forecast::status(ctx),
         }
     }
 }
