@@ -19,6 +19,7 @@ use crate::key::ApiKey;
 use crate::model::*;
 use crate::operation::{Method, Operation};
 use crate::request::*;
+use crate::transport::{network_cause, NetworkCause};
 
 pub mod streaming;
 
@@ -191,8 +192,9 @@ impl Client {
     /// The URL an operation is sent to (query included for GETs).
     pub fn url_for<R: ApiRequest>(&self, request: &R) -> Result<Url, ApiError> {
         let mut url =
-            Url::parse(&format!("{}{}", self.base, R::OPERATION.path())).map_err(|e| {
+            Url::parse(&format!("{}{}", self.base, request.path())).map_err(|e| {
                 ApiError::Network {
+                    cause: NetworkCause::Other,
                     detail: format!("bad service address: {e}"),
                 }
             })?;
@@ -449,8 +451,9 @@ fn transport_error(e: reqwest::Error) -> ApiError {
         ApiError::Timeout
     } else {
         // Strip the URL: it holds the user's query, which need not be in logs.
+        let cause = network_cause(&e);
         let detail = e.without_url().to_string();
-        ApiError::Network { detail }
+        ApiError::Network { cause, detail }
     }
 }
 
@@ -574,6 +577,22 @@ impl Client {
         r: &WebSearchRequest,
         key: &ApiKey,
     ) -> Result<Response<WebSearchResults>, ApiError> {
+        self.send(r, key).await
+    }
+    /// Asks for a forecast: the billed POST, answered 202 with the job's id.
+    pub async fn forecast(
+        &self,
+        r: &ForecastRequest,
+        key: &ApiKey,
+    ) -> Result<Response<ForecastAccepted>, ApiError> {
+        self.send(r, key).await
+    }
+    /// Where a forecast's job stands. Billing headers are read here too, should a poll be billed.
+    pub async fn forecast_status(
+        &self,
+        r: &ForecastStatusRequest,
+        key: &ApiKey,
+    ) -> Result<Response<ForecastJob>, ApiError> {
         self.send(r, key).await
     }
     pub async fn web_crawl(

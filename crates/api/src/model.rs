@@ -10,6 +10,9 @@ use ts_rs::TS;
 
 use crate::lenient;
 
+mod forecast;
+pub use forecast::*;
+
 /// One X post (`TwitterScraperTweet`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 pub struct Tweet {

@@ -28,10 +28,12 @@ pub enum Operation {
     TwitterTrends,
     WebSearch,
     WebCrawl,
+    Forecast,
+    ForecastStatus,
 }
 
 impl Operation {
-    pub const ALL: [Operation; 14] = [
+    pub const ALL: [Operation; 16] = [
         Operation::AiSearch,
         Operation::LinksWeb,
         Operation::LinksTwitter,
@@ -46,6 +48,8 @@ impl Operation {
         Operation::TwitterTrends,
         Operation::WebSearch,
         Operation::WebCrawl,
+        Operation::Forecast,
+        Operation::ForecastStatus,
     ];
 
     /// The stable name, e.g. `twitter_post_user`.
@@ -65,6 +69,8 @@ impl Operation {
             Operation::TwitterTrends => "twitter_trends",
             Operation::WebSearch => "web_search",
             Operation::WebCrawl => "web_crawl",
+            Operation::Forecast => "forecast",
+            Operation::ForecastStatus => "forecast_status",
         }
     }
 
@@ -90,12 +96,18 @@ impl Operation {
             Operation::TwitterTrends => "/twitter/trends",
             Operation::WebSearch => "/web",
             Operation::WebCrawl => "/web/crawl",
+            Operation::Forecast => "/numinous/forecasts",
+            // The id follows: see ForecastStatusRequest::path.
+            Operation::ForecastStatus => "/numinous/forecasts/{prediction_id}",
         }
     }
 
     pub fn method(self) -> Method {
         match self {
-            Operation::AiSearch | Operation::LinksWeb | Operation::LinksTwitter => Method::Post,
+            Operation::AiSearch
+            | Operation::LinksWeb
+            | Operation::LinksTwitter
+            | Operation::Forecast => Method::Post,
             _ => Method::Get,
         }
     }

@@ -4,7 +4,8 @@
 //! The requests live by family, as the service groups them: [`ai`] (the AI search and the
 //! link searches), [`x`] (the X reads) and [`web`] (web search and crawl). Every request
 //! and enumeration is re-exported here, so `request::TwitterSearchRequest` and
-//! `request::x::TwitterSearchRequest` name the same type. [`units`] says how many units
+//! `request::x::TwitterSearchRequest` name the same type. [`forecast`] asks for a forecast and
+//! follows its job. [`units`] says how many units
 //! the service bills each request for ([`ExpectedUnits`], [`units_for`]).
 
 use serde::de::DeserializeOwned;
@@ -30,6 +31,11 @@ pub trait ApiRequest {
     fn validate(&self) -> Result<(), Vec<FieldError>>;
     /// The request on the wire. Call only after `validate()` succeeded.
     fn encode(&self) -> Encoded;
+    /// The path below the base URL; the operation's own unless the request names a resource
+    /// in it (a forecast's id).
+    fn path(&self) -> String {
+        Self::OPERATION.path().to_owned()
+    }
     /// Reads the 200 body; JSON unless the operation answers text.
     fn decode(text: &str) -> Result<Self::Output, serde_json::Error> {
         serde_json::from_str(text)
@@ -69,11 +75,13 @@ fn push_bool(pairs: &mut Vec<(&'static str, String)>, name: &'static str, value:
 }
 
 pub mod ai;
+pub mod forecast;
 pub mod units;
 pub mod web;
 pub mod x;
 
 pub use ai::*;
+pub use forecast::*;
 pub use units::{units_for, ExpectedUnits};
 pub use web::*;
 pub use x::*;

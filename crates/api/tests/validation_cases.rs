@@ -9,7 +9,7 @@ use serde::de::DeserializeOwned;
 use serde::Deserialize;
 use serde_json::Value;
 use sightline_api::request::{
-    AiSearchRequest, LinksTwitterRequest, LinksWebRequest, TwitterPostRequest,
+    AiSearchRequest, ForecastRequest, ForecastStatusRequest, LinksTwitterRequest, LinksWebRequest, TwitterPostRequest,
     TwitterPostUserRequest, TwitterRepliesPostRequest, TwitterRepliesRequest,
     TwitterRetweetersRequest, TwitterSearchRequest, TwitterTrendsRequest, TwitterUrlsRequest,
     TwitterUserPostsRequest, WebCrawlRequest, WebSearchRequest,
@@ -83,6 +83,8 @@ fn validate(operation: &str, request: &Value) -> Result<ByField, String> {
         "twitter_trends" => errors_of::<TwitterTrendsRequest>(request),
         "web_search" => errors_of::<WebSearchRequest>(request),
         "web_crawl" => errors_of::<WebCrawlRequest>(request),
+        "forecast" => errors_of::<ForecastRequest>(request),
+        "forecast_status" => errors_of::<ForecastStatusRequest>(request),
         other => Err(format!("no request type for the operation {other:?}")),
     }
 }

@@ -1,7 +1,7 @@
 //! How many units the service bills each request for, the contract's billing rule (see its
 //! "Billing metadata"): the AI search and both link searches are billed per request, as are
-//! web search and crawl; the X reads are billed per post returned (per user, for
-//! retweeters). The cost is `units × rate / 1000`; rates are never hard-coded here, only
+//! web search and crawl and asking for a forecast; the X reads are billed per post returned
+//! (per user, for retweeters). The cost is `units × rate / 1000`; rates are never hard-coded here, only
 //! the units a request is expected to use, so the app can multiply them by a learned rate.
 
 use serde::de::DeserializeOwned;
@@ -41,7 +41,8 @@ one_unit!(
     LinksTwitterRequest,
     TwitterPostRequest,
     WebSearchRequest,
-    WebCrawlRequest
+    WebCrawlRequest,
+    ForecastRequest
 );
 units_per_count!(
     TwitterSearchRequest,
@@ -54,6 +55,14 @@ units_per_count!(
 impl ExpectedUnits for TwitterUrlsRequest {
     fn expected_units(&self) -> Option<i64> {
         Some(i64::try_from(self.urls.len()).unwrap_or(i64::MAX))
+    }
+}
+
+/// Following a forecast's job is not billed by the sandbox; the contract does not say either
+/// way, and any charge a poll carries is recorded as it arrives.
+impl ExpectedUnits for ForecastStatusRequest {
+    fn expected_units(&self) -> Option<i64> {
+        Some(0)
     }
 }
 
@@ -92,6 +101,8 @@ pub fn units_for(operation: Operation, request: Value) -> Option<i64> {
         Operation::TwitterTrends => units::<TwitterTrendsRequest>(request),
         Operation::WebSearch => units::<WebSearchRequest>(request),
         Operation::WebCrawl => units::<WebCrawlRequest>(request),
+        Operation::Forecast => units::<ForecastRequest>(request),
+        Operation::ForecastStatus => units::<ForecastStatusRequest>(request),
     }
 }
 
