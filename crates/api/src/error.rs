@@ -11,7 +11,9 @@ use ts_rs::TS;
 
 use crate::key::KeyProblem;
 use crate::stream::PartialStream;
+use crate::transport::NetworkCause;
 use crate::validation::FieldError;
+use crate::words::count_of;
 
 /// Everything that can go wrong calling the service.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -26,7 +28,7 @@ pub enum ApiError {
     #[error("not an API key")]
     NotAnApiKey { problem: Option<KeyProblem> },
     /// Inputs the server (422) or our own checks refused; nothing was billed.
-    #[error("invalid input: {} field(s)", fields.len())]
+    #[error("invalid input: {}", count_of(fields.len() as u64, "field", "fields"))]
     Validation { fields: Vec<FieldError> },
     /// 402: the account has no credit left.
     #[error("out of credit")]
@@ -40,9 +42,9 @@ pub enum ApiError {
     /// 301/302/307/308 that we did not follow (another host, or a POST).
     #[error("moved")]
     Moved { location: Option<String> },
-    /// Could not reach the service.
+    /// Could not reach the service; `cause` says why, as far as the transport can tell.
     #[error("network error: {detail}")]
-    Network { detail: String },
+    Network { cause: NetworkCause, detail: String },
     /// No answer in time.
     #[error("timed out")]
     Timeout,
@@ -53,7 +55,7 @@ pub enum ApiError {
     #[error("unexpected status {status}")]
     UnexpectedStatus { status: u16, detail: Option<String> },
     /// The stream ended before it was complete; what arrived is kept.
-    #[error("stream interrupted after {} event(s)", received.event_count)]
+    #[error("stream interrupted after {}", count_of(received.event_count as u64, "event", "events"))]
     StreamCut {
         detail: String,
         received: Box<PartialStream>,
@@ -221,9 +223,23 @@ impl ApiError {
                  request was not sent there with your key. Check the service address in \
                  Settings or update the app."
                 .into(),
-            ApiError::Network { .. } => "Could not reach the service. Check your internet \
-                 connection and the service address in Settings, then try again."
-                .into(),
+            ApiError::Network { cause, .. } => match cause {
+                NetworkCause::NoSuchHost => "The service address does not lead anywhere: no \
+                     computer has that name. Check the address in Settings for a typo."
+                    .into(),
+                NetworkCause::Refused => "Nothing answered at the service address: the computer \
+                     is there but refuses the connection. Check the address (and its port) in \
+                     Settings."
+                    .into(),
+                NetworkCause::BadCertificate => "The service address has a security \
+                     certificate that cannot be trusted (self-signed, expired or for another \
+                     name), so nothing was sent. Check the address in Settings."
+                    .into(),
+                NetworkCause::Offline | NetworkCause::Other => "Could not reach the service. \
+                     Check your internet connection and the service address in Settings, then \
+                     try again."
+                    .into(),
+            },
             ApiError::Timeout => "The service took too long to answer. Try again; if it keeps \
                  happening, ask for fewer results."
                 .into(),
@@ -234,11 +250,20 @@ impl ApiError {
                 "The service answered in an unexpected way (code {status}). Try again later; \
                  if it persists, the app may need an update."
             ),
-            ApiError::StreamCut { received, .. } => format!(
-                "The connection was cut before the answer was complete. The {} part(s) that \
-                 arrived are kept; you can run the search again for the rest.",
-                received.event_count
-            ),
+            ApiError::StreamCut { received, .. } => {
+                let kept = match received.event_count {
+                    0 => "Nothing had arrived yet".to_owned(),
+                    n => format!(
+                        "The {} that arrived {} kept",
+                        count_of(n as u64, "part", "parts"),
+                        if n == 1 { "is" } else { "are" }
+                    ),
+                };
+                format!(
+                    "The connection was cut before the answer was complete. {kept}; you can run \
+                     the search again for the rest."
+                )
+            }
             ApiError::StreamFailed { .. } => "The service stopped with an error while \
                  answering. What arrived before the error is kept; try again in a moment."
                 .into(),
@@ -254,6 +279,7 @@ impl ApiError {
             retry_after_secs: None,
             status: None,
             received_events: None,
+            network_cause: None,
         };
         match self {
             ApiError::Validation { fields } => p.fields = fields.clone(),
@@ -269,6 +295,7 @@ impl ApiError {
             }
             ApiError::OutOfCredit { .. } => p.status = Some(402),
             ApiError::KeyRefused | ApiError::MissingKey => p.status = Some(401),
+            ApiError::Network { cause, .. } => p.network_cause = Some(*cause),
             _ => {}
         }
         p
@@ -289,6 +316,10 @@ pub struct ErrorPayload {
     pub status: Option<u16>,
     /// Events kept from an interrupted stream.
     pub received_events: Option<usize>,
+    /// Why the service could not be reached, for `network`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub network_cause: Option<NetworkCause>,
 }
 
 impl Serialize for ApiError {

@@ -17,7 +17,9 @@
 //!   key, never printed.
 //! - [`decoder`]: the stream's bytes to [`StreamEvent`]s. [`stream`]: [`PartialStream`], what a
 //!   stream delivered so far. [`pagination`]: cursor pages. [`cancel`]: [`CancelToken`].
-//! - [`validation`]: the shared checks behind `validate()`.
+//! - [`validation`]: the shared checks behind `validate()`. [`transport`]: why a connection
+//!   failed ([`NetworkCause`]: no such host, refused, bad certificate, offline).
+//! - [`words`]: a count with its noun ("1 part", "12 parts"), as the UI says it.
 
 pub mod billing;
 pub mod cancel;
@@ -31,7 +33,9 @@ pub mod operation;
 pub mod pagination;
 pub mod request;
 pub mod stream;
+pub mod transport;
 pub mod validation;
+pub mod words;
 
 pub use billing::Charge;
 pub use cancel::CancelToken;
@@ -46,6 +50,7 @@ pub use operation::Operation;
 pub use pagination::{Paged, Pages};
 pub use request::{units_for, ApiRequest, ExpectedUnits};
 pub use stream::PartialStream;
+pub use transport::NetworkCause;
 pub use validation::FieldError;
 
 #[cfg(test)]

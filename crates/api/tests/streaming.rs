@@ -119,9 +119,11 @@ async fn an_abrupt_cut_keeps_what_arrived() {
     );
     assert_eq!(events.len(), received.event_count);
     assert!(received.billing.is_some());
-    assert!(err
-        .user_message()
-        .contains(&format!("{} part(s)", received.event_count)));
+    let kept = match received.event_count {
+        1 => "The 1 part that arrived is kept".to_owned(),
+        n => format!("The {n} parts that arrived are kept"),
+    };
+    assert!(err.user_message().contains(&kept), "{}", err.user_message());
 }
 
 #[tokio::test]

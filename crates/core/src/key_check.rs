@@ -10,21 +10,31 @@ use crate::errors::CommandError;
 use crate::keys::{parse_value, read_key, write_key, KeyForRequest};
 use crate::pipeline::{self, Paging, SendOptions};
 use crate::session::{Mode, Session};
-use crate::settings::KeyList;
+use crate::settings::{AppSettings, KeyList};
 use crate::state::AppState;
 
 /// One cheap billed call (an X search for a single post) with `key` against the live
-/// service, recorded in the live history and ledger like any other request.
-async fn check_with_service(
+/// service, recorded in the live history and ledger like any other request. `address`
+/// replaces the configured one (the first run checks an address before it is saved).
+pub(crate) async fn check_with_service(
     state: &AppState,
     key: ApiKey,
     label: &str,
+    address: Option<&str>,
 ) -> Result<(), CommandError> {
+    let settings = match address {
+        // A check of a new address answers at once: no retries on a network error.
+        Some(_) => AppSettings {
+            retry_attempts: 1,
+            ..state.settings()
+        },
+        None => state.settings(),
+    };
     let session = Session::open(
         Mode::Live,
         state.store_of(Mode::Live).await?,
-        &state.settings(),
-        state.environment.base_url.as_deref(),
+        &settings,
+        address.or(state.environment.base_url.as_deref()),
         None,
     )?;
     let request = TwitterSearchRequest {
@@ -51,7 +61,7 @@ async fn check_with_service(
 
 pub async fn verify(state: &AppState, label: &str) -> Result<KeyList, CommandError> {
     let key = read_key(state.secrets.clone(), label.to_owned()).await?;
-    check_with_service(state, key, label).await?;
+    check_with_service(state, key, label, None).await?;
     let now = Utc::now().to_rfc3339();
     state
         .update_keys(|keys| {
@@ -75,7 +85,7 @@ pub async fn rotate(
         )));
     }
     let key = parse_value(new_value)?;
-    check_with_service(state, key.clone(), label).await?;
+    check_with_service(state, key.clone(), label, None).await?;
     write_key(state.secrets.clone(), label.to_owned(), &key).await?;
     let (masked, now) = (key.masked(), Utc::now().to_rfc3339());
     state

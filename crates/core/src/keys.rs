@@ -47,7 +47,11 @@ fn field(name: &str, message: impl Into<String>) -> CommandError {
     CommandError::invalid(vec![FieldError::new(name, message)])
 }
 
-fn check_label(label: &str, keys: &KeyList, except: Option<&str>) -> Result<String, CommandError> {
+pub(crate) fn check_label(
+    label: &str,
+    keys: &KeyList,
+    except: Option<&str>,
+) -> Result<String, CommandError> {
     let label = label.trim();
     if label.is_empty() {
         return Err(field("label", "Give the key a name, for example \"work\"."));
@@ -118,12 +122,23 @@ async fn remove_key(secrets: Arc<dyn SecretStore>, label: String) -> Result<(), 
 pub async fn add(state: &AppState, label: &str, value: &str) -> Result<KeyList, CommandError> {
     let label = check_label(label, &state.keys(), None)?;
     let key = parse_value(value)?;
-    write_key(state.secrets.clone(), label.clone(), &key).await?;
+    store_new(state, label, &key, None).await
+}
+
+/// Stores a new key (value in the keychain, then its label and masked form); `verified_at`
+/// when it was just checked with the service.
+pub(crate) async fn store_new(
+    state: &AppState,
+    label: String,
+    key: &ApiKey,
+    verified_at: Option<String>,
+) -> Result<KeyList, CommandError> {
+    write_key(state.secrets.clone(), label.clone(), key).await?;
     let meta = KeyMeta {
         label: label.clone(),
         masked: key.masked(),
         added_at: Utc::now().to_rfc3339(),
-        verified_at: None,
+        verified_at,
     };
     state
         .update_keys(|keys| {

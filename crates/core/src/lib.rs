@@ -13,6 +13,8 @@
 //! * [`keys`] and [`keychain`]: named API keys, their values in the OS keychain
 //!   ([`keychain::SecretStore`], [`keychain::KeyringStore`]), never anywhere else;
 //!   [`key_check`] tries a key with the service (one cheap billed call) before trusting it;
+//!   [`first_key`] is the first run's key and service address, checked together before either
+//!   is kept, each failure named by the field to fix ([`first_key::SetupProblem`]);
 //! * [`session`], [`state`], [`settings`], [`environment`]: live or demo mode, each mode's
 //!   database, preferences, and the `SIGHTLINE_*` overrides;
 //! * [`errors`]: the one error every operation returns to the UI ([`errors::CommandError`]);
@@ -31,6 +33,7 @@ pub mod estimate;
 pub mod export;
 pub mod external;
 pub mod findings;
+pub mod first_key;
 pub mod key_check;
 pub mod keychain;
 pub mod keys;

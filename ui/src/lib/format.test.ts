@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { compactNumber, countOf, exactUtc, initials, parseCreatedAt, relativeTime } from './format';
+import countTable from '../../../crates/api/tests/fixtures/count-cases.json';
+import { compactCount, compactNumber, countOf, exactUtc, initials, nounFor, parseCreatedAt, relativeTime } from './format';
 
 describe('compactNumber', () => {
   it('abbreviates like X does', () => {
@@ -62,5 +63,16 @@ describe('countOf', () => {
     expect(countOf(1, 'reply', 'replies')).toBe('1 reply');
     expect(countOf(0, 'reply', 'replies')).toBe('0 replies');
     expect(countOf(100000, 'request', 'requests')).toBe('100,000 requests');
+  });
+
+  it('says every count of the table Rust shares, word for word', () => {
+    expect(countTable.cases.length).toBeGreaterThan(0);
+    for (const { count, one, many, says } of countTable.cases) expect(countOf(count, one, many)).toBe(says);
+  });
+
+  it('keeps the noun of a compact figure right', () => {
+    expect(compactCount(1, 'reply', 'replies')).toEqual({ figure: '1', noun: 'reply', exact: '1 reply' });
+    expect(compactCount(1234, 'like', 'likes')).toEqual({ figure: '1.2K', noun: 'likes', exact: '1,234 likes' });
+    expect(nounFor(0, 'view', 'views')).toBe('views');
   });
 });

@@ -195,6 +195,7 @@ fn every_kind_has_a_plain_message_and_serialises_tagged() {
         },
         ApiError::Moved { location: None },
         ApiError::Network {
+            cause: crate::transport::NetworkCause::Refused,
             detail: "connection refused".into(),
         },
         ApiError::Timeout,
