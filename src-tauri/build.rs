@@ -1,9 +1,10 @@
 /// Every command the UI may call; capabilities/default.json grants them by name.
-const COMMANDS: [&str; 46] = [
+const COMMANDS: [&str; 47] = [
     "app_info",
     "app_status",
     "open_link",
     "key_add",
+    "key_connect",
     "key_rename",
     "key_set_active",
     "key_verify",

@@ -7,6 +7,7 @@ use sightline_api::request::*;
 use sightline_api::{ApiRequest, Operation};
 use sightline_core::errors::CommandError;
 use sightline_core::estimate::{self, CostCheck};
+use sightline_core::first_key::{self, FirstKey, FirstKeyOutcome};
 use sightline_core::pipeline::{self, Outcome, SendParams};
 use sightline_core::records::{self, HistoryPage, PostPage};
 use sightline_core::settings::AppSettings;
@@ -63,6 +64,20 @@ pub async fn key_add(
 ) -> CommandResult<AppStatus> {
     keys::add(&state, &label, &value).await?;
     Ok(app_status(state))
+}
+
+/// The welcome's first key: checked with the service at the typed (or known) address, and kept
+/// only when the check passes or the user chose to check later.
+#[tauri::command]
+pub async fn key_connect<R: Runtime>(
+    app: AppHandle<R>,
+    state: State<'_, AppState>,
+    first: FirstKey,
+) -> CommandResult<FirstKeyOutcome> {
+    let outcome = first_key::connect(&state, first).await;
+    // The check is a billed request in the live history, whatever its answer.
+    records_changed(&app);
+    outcome
 }
 
 #[tauri::command]

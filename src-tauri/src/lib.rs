@@ -40,6 +40,7 @@ pub fn configure<R: Runtime>(
             commands::app_status,
             commands::open_link,
             commands::key_add,
+            commands::key_connect,
             commands::key_rename,
             commands::key_set_active,
             commands::key_verify,

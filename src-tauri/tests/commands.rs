@@ -154,6 +154,42 @@ fn live(sandbox: &Sandbox) -> Environment {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_first_key_is_checked_at_the_typed_address_before_it_is_kept() {
+    let sandbox = sandbox().await;
+    let app = Harness::new(Environment::default());
+    let status = app.ok("app_status", json!({}));
+    assert_eq!(
+        status["serviceConfigured"], false,
+        "the welcome asks for the address"
+    );
+
+    let first = |value: &str, address: &str| {
+        let first =
+            json!({"label": "work", "value": value, "address": address, "checkLater": false});
+        json!({ "first": first })
+    };
+    let unknown = format!("dt_${}", "A".repeat(43));
+    let refused = app.ok("key_connect", first(&unknown, sandbox.base_url()));
+    assert_eq!(refused["outcome"], "not_saved", "{refused}");
+    assert_eq!(refused["problem"], "key_refused");
+    assert_eq!(refused["field"], "key");
+    assert_eq!(refused["maySaveAnyway"], false);
+    assert_eq!(app.ok("app_status", json!({}))["keys"], json!([]));
+
+    let key = sandbox.demo_key().to_owned();
+    let saved = app.ok("key_connect", first(&key, sandbox.base_url()));
+    assert_eq!(saved["outcome"], "saved", "{saved}");
+    assert_eq!(saved["checked"], true);
+    assert_eq!(saved["status"]["mode"], "live");
+    assert_eq!(
+        app.ok("settings_get", json!({}))["baseUrl"],
+        sandbox.base_url()
+    );
+    app.assert_never_saw(&key);
+    app.assert_never_saw(&unknown);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn keys_are_checked_stored_masked_and_never_returned() {
     let sandbox = sandbox().await;
     let key = sandbox.demo_key().to_owned();

@@ -15,6 +15,8 @@ import type { CommandError } from './bindings/CommandError';
 import type { CostCheck } from './bindings/CostCheck';
 import type { DaySpend } from './bindings/DaySpend';
 import type { ExportFormat } from './bindings/ExportFormat';
+import type { FirstKey } from './bindings/FirstKey';
+import type { FirstKeyOutcome } from './bindings/FirstKeyOutcome';
 import type { HistoryPage } from './bindings/HistoryPage';
 import type { HistoryQuery } from './bindings/HistoryQuery';
 import type { LearnedRate } from './bindings/LearnedRate';
@@ -81,6 +83,8 @@ export const appStatus = () => invoke<AppStatus>('app_status');
 /** Opens an http(s) address in the system browser; Rust refuses any other scheme. */
 export const openLink = (url: string) => invoke<void>('open_link', { url });
 export const keyAdd = (label: string, value: string) => invoke<AppStatus>('key_add', { label, value });
+/** The welcome's first key: checked with the service (at `first.address`, or the known one) before anything is kept. */
+export const keyConnect = (first: FirstKey) => invoke<FirstKeyOutcome>('key_connect', { first });
 export const keyRename = (label: string, newLabel: string) => invoke<AppStatus>('key_rename', { label, newLabel });
 export const keySetActive = (label: string) => invoke<AppStatus>('key_set_active', { label });
 export const keyVerify = (label: string) => invoke<AppStatus>('key_verify', { label });
