@@ -3,6 +3,9 @@
 
 use serde_json::{json, Map, Value};
 
+mod lax_int;
+pub use lax_int::LaxInt;
+
 #[derive(Debug, Clone, PartialEq)]
 pub struct FieldError {
     pub kind: &'static str,
@@ -153,20 +156,16 @@ impl Query {
         self.get(name).map(str::to_string)
     }
 
+    /// pydantic's lax integer (`5.0`, ` 5 `, `1_000`); a problem recorded when it is not one.
     fn parse_int(&mut self, name: &str, raw: &str) -> Option<i64> {
-        match raw.trim().parse::<i64>() {
-            Ok(n) => Some(n),
-            Err(_) => {
-                self.problems.push(
-                    "int_parsing",
-                    qloc(name),
-                    "Input should be a valid integer, unable to parse string as an integer",
-                    Value::from(raw),
-                    None,
-                );
-                None
-            }
-        }
+        let (kind, msg) = match lax_int::parse(raw) {
+            LaxInt::Int(n) | LaxInt::Huge(n) => return Some(n),
+            LaxInt::Invalid => ("int_parsing", lax_int::PARSING_MSG),
+            LaxInt::TooLong => ("int_parsing_size", lax_int::SIZE_MSG),
+        };
+        self.problems
+            .push(kind, qloc(name), msg, Value::from(raw), None);
+        None
     }
 
     /// An integer in `min..=max`, or `default` when absent.
@@ -440,22 +439,25 @@ impl Body {
             Value::Number(n) => n
                 .as_i64()
                 .or_else(|| n.as_f64().filter(|f| f.fract() == 0.0).map(|f| f as i64)),
-            Value::String(s) => s.trim().parse::<i64>().ok(),
+            Value::String(s) => match lax_int::parse(s) {
+                LaxInt::Int(n) | LaxInt::Huge(n) => Some(n),
+                LaxInt::Invalid | LaxInt::TooLong => None,
+            },
             _ => None,
         };
         match n {
             Some(n) if self.problems.int_range(loc, n, v.clone(), min, max) => n,
             Some(_) => default,
             None => {
-                let (kind, msg) = match v {
+                let (kind, msg) = match &v {
                     Value::Number(_) => (
                         "int_from_float",
                         "Input should be a valid integer, got a number with a fractional part",
                     ),
-                    Value::String(_) => (
-                        "int_parsing",
-                        "Input should be a valid integer, unable to parse string as an integer",
-                    ),
+                    Value::String(s) if lax_int::parse(s) == LaxInt::TooLong => {
+                        ("int_parsing_size", lax_int::SIZE_MSG)
+                    }
+                    Value::String(_) => ("int_parsing", lax_int::PARSING_MSG),
                     _ => ("int_type", "Input should be a valid integer"),
                 };
                 self.problems

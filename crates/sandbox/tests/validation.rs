@@ -401,3 +401,56 @@ async fn body_rules() {
     .await;
     assert_eq!(r.status, 200, "{}", r.text);
 }
+
+/// Integers are read as laxly as pydantic reads them: `5.0`, surrounding whitespace and
+/// `1_000` are numbers; a fraction that is not zero, or an exponent, is not.
+#[tokio::test]
+async fn integers_as_lax_as_pydantic() {
+    let sb = start().await;
+    let s = &sb;
+    for count in ["5.0", " 5 ", "5.00", "+5", "05", "0_5"] {
+        let r = get(s, "/twitter", &[("query", "bitcoin"), ("count", count)]).await;
+        assert_eq!(r.status, 200, "count={count:?}: {}", r.text);
+        assert_eq!(r.json().as_array().unwrap().len(), 5, "count={count:?}");
+    }
+    let r = get(
+        s,
+        "/twitter",
+        &[("query", "bitcoin"), ("min_likes", "1_000")],
+    )
+    .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert!(r
+        .json()
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|t| t["like_count"].as_u64().unwrap() >= 1_000));
+
+    let unparsable = |input: &str| {
+        json!({ "type": "int_parsing", "loc": ["query", "count"], "input": input,
+            "msg": "Input should be a valid integer, unable to parse string as an integer" })
+    };
+    for (count, expected) in [
+        ("5.5", unparsable("5.5")),
+        ("1e1", unparsable("1e1")),
+        ("1__0", unparsable("1__0")),
+        (
+            "1_000",
+            json!({ "type": "less_than_equal", "loc": ["query", "count"], "input": "1_000",
+                "msg": "Input should be less than or equal to 100", "ctx": { "le": 100 } }),
+        ),
+    ] {
+        let r = get(s, "/twitter", &[("query", "bitcoin"), ("count", count)]).await;
+        assert_eq!(r.status, 422, "count={count:?}: {}", r.text);
+        assert_eq!(r.json()["detail"][0], expected, "count={count:?}");
+    }
+    // The same reading for a number sent as text in a JSON body.
+    let r = post(
+        s,
+        "/service/ai/search/links/twitter",
+        &json!({ "prompt": "rockets", "count": " 1_0.0 " }),
+    )
+    .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+}
