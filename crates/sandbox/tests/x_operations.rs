@@ -321,15 +321,49 @@ async fn user_posts_and_replies() {
         .unwrap()
         .iter()
         .all(|t| t["user"]["username"] == name.as_str()));
-    let v = get(&sb, "/twitter/replies", &[("user", &name), ("count", "25")])
-        .await
-        .json();
-    assert!(!v.as_array().unwrap().is_empty());
+    // "A user's tweets and replies": their own posts, replies among them, newest first.
+    let v = get(
+        &sb,
+        "/twitter/replies",
+        &[("user", &name), ("count", "100")],
+    )
+    .await
+    .json();
+    let newest: Vec<String> = w.posts_by_user[u]
+        .iter()
+        .rev()
+        .take(100)
+        .map(|&i| w.posts[i as usize].id.to_string())
+        .collect();
+    assert_eq!(ids(&v), newest);
+    let tweets = v.as_array().unwrap();
+    assert!(tweets
+        .iter()
+        .any(|t| t["in_reply_to_status_id"].is_string()));
+    assert!(tweets.iter().any(|t| t["in_reply_to_status_id"].is_null()));
+    // With a query, only the posts that match it.
+    let word = "bitcoin";
+    let v = get(
+        &sb,
+        "/twitter/replies",
+        &[("user", &name), ("count", "100"), ("query", word)],
+    )
+    .await
+    .json();
+    let found = ids(&v);
+    assert!(!found.is_empty());
     assert!(v
         .as_array()
         .unwrap()
         .iter()
-        .all(|t| t["user"]["username"] == name.as_str() && t["in_reply_to_status_id"].is_string()));
+        .all(|t| lower_text(t).contains(word)));
+    let all_newest: Vec<String> = w.posts_by_user[u]
+        .iter()
+        .rev()
+        .map(|&i| w.posts[i as usize].id.to_string())
+        .filter(|id| found.contains(id))
+        .collect();
+    assert_eq!(found, all_newest, "newest first");
     // Unknown users have no posts.
     assert_eq!(
         get(&sb, "/twitter/post/user", &[("user", "nobody_here_xyz")])

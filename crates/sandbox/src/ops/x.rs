@@ -240,24 +240,8 @@ pub fn post(ctx: &Ctx<'_>, raw: Option<&str>) -> Outcome {
     }
 }
 
-/// Newest-first posts of `list` matching an optional query, at most `count`.
-fn newest_matching(
-    world: &World,
-    list: &[u32],
-    query: &str,
-    count: usize,
-    extra: impl Fn(&Post) -> bool,
-) -> Vec<u32> {
-    let q = SearchQuery::parse(query);
-    list.iter()
-        .rev()
-        .filter(|&&i| extra(&world.posts[i as usize]) && q.matches(world, i))
-        .take(count)
-        .copied()
-        .collect()
-}
-
-/// `GET /twitter/post/user`
+/// `GET /twitter/post/user`: the user's own posts, replies included ("a user's tweets and
+/// replies", as the contract names `/twitter/replies`), newest first, filtered by `query`.
 pub fn posts_by_user(ctx: &Ctx<'_>, raw: Option<&str>) -> Outcome {
     let mut q = Query::parse(raw);
     let user = q.required_str("user");
@@ -266,39 +250,26 @@ pub fn posts_by_user(ctx: &Ctx<'_>, raw: Option<&str>) -> Outcome {
     if !q.problems.is_empty() {
         return Outcome::invalid(&q.problems);
     }
-    let found = match ctx.world.user_named(&user) {
-        Some(u) => newest_matching(
-            ctx.world,
-            &ctx.world.posts_by_user[u as usize],
-            &text,
-            count,
-            |_| true,
-        ),
+    let found: Vec<u32> = match ctx.world.user_named(&user) {
+        Some(u) => {
+            let query = SearchQuery::parse(&text);
+            ctx.world.posts_by_user[u as usize]
+                .iter()
+                .rev()
+                .filter(|&&i| query.matches(ctx.world, i))
+                .take(count)
+                .copied()
+                .collect()
+        }
         None => Vec::new(),
     };
     tweets_json(ctx, &found)
 }
 
-/// `GET /twitter/replies`: replies written by a user.
+/// `GET /twitter/replies`: the same list as `/twitter/post/user`, the user's own posts with
+/// their replies among them.
 pub fn replies_by_user(ctx: &Ctx<'_>, raw: Option<&str>) -> Outcome {
-    let mut q = Query::parse(raw);
-    let user = q.required_str("user");
-    let count = q.int_in("count", 10, 1, 100) as usize;
-    let text = q.opt_str("query").unwrap_or_default();
-    if !q.problems.is_empty() {
-        return Outcome::invalid(&q.problems);
-    }
-    let found = match ctx.world.user_named(&user) {
-        Some(u) => newest_matching(
-            ctx.world,
-            &ctx.world.posts_by_user[u as usize],
-            &text,
-            count,
-            |p| p.reply_to.is_some(),
-        ),
-        None => Vec::new(),
-    };
-    tweets_json(ctx, &found)
+    posts_by_user(ctx, raw)
 }
 
 /// `GET /twitter/replies/post`: the thread below a post, in reading (time) order.
