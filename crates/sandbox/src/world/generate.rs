@@ -38,13 +38,16 @@ pub fn build(seed: u64, now_ms: i64) -> World {
         }
         posts_by_user[p.author as usize].push(i as u32);
     }
-    // Counts shown must be at least what the world actually contains.
-    for (i, p) in posts.iter_mut().enumerate() {
-        p.replies = p.replies.max(children[i].len() as u64);
-        p.quotes = p.quotes.max(quoted_by[i]);
-    }
-
     let (retweets, retweets_of) = generate_retweets(seed, now_ms, &users, &posts);
+    // The counts a post shows are what the world holds, so that every reply, repost and quote
+    // a count promises can be fetched: replies are the whole thread below the post (what
+    // `/twitter/replies/post` returns), reposts its retweeters, quotes the posts quoting it.
+    let thread_sizes = thread_sizes(&posts);
+    for (i, p) in posts.iter_mut().enumerate() {
+        p.replies = thread_sizes[i];
+        p.retweets = retweets_of[i].len() as u64;
+        p.quotes = quoted_by[i];
+    }
     let timelines = build_timelines(&users, &posts, &retweets, &posts_by_user);
 
     let mut rng = Rng::derive(seed, 0x9119);
@@ -85,6 +88,18 @@ pub fn build(seed: u64, now_ms: i64) -> World {
         children,
         retweets_of,
     }
+}
+
+/// Posts in the thread below each post (replies, replies to them, and so on). A reply always
+/// comes after its parent, so one pass from the newest post adds each thread to its parent.
+fn thread_sizes(posts: &[Post]) -> Vec<u64> {
+    let mut sizes = vec![0u64; posts.len()];
+    for (i, p) in posts.iter().enumerate().rev() {
+        if let Some(parent) = p.reply_to {
+            sizes[parent as usize] += 1 + sizes[i];
+        }
+    }
+    sizes
 }
 
 fn pick_lang(rng: &mut Rng) -> usize {
@@ -365,12 +380,14 @@ fn generate_posts(seed: u64, now_ms: i64, users: &[User], pages: &[super::Page])
             text.push_str(&short);
         }
 
-        // Engagement: long tail scaled by the author's audience.
+        // Engagement: long tail scaled by the author's audience. `retweets` is how many reposts
+        // to generate (capped); replies and quotes are counted from the world once it is built.
+        // Their two draws stay, so that every later draw, and so the world, is unchanged.
         let reach = 1.0 + (user.followers as f64 + 1.0).log10();
         let likes = (rng.long_tail(2.0 * reach, 1.05, 3_000_000) as f64 * reach / 2.0) as u64;
         let retweets = (likes as f64 * (0.03 + rng.unit() * 0.25)) as u64;
-        let replies = (likes as f64 * (0.02 + rng.unit() * 0.12)) as u64;
-        let quotes = (retweets as f64 * rng.unit() * 0.2) as u64;
+        let _replies_once_drawn = rng.unit();
+        let _quotes_once_drawn = rng.unit();
         let bookmarks = (likes as f64 * rng.unit() * 0.1) as u64;
         let views = likes * (20 + rng.below(100) as u64) + rng.below(400) as u64 + 12;
 
@@ -396,8 +413,8 @@ fn generate_posts(seed: u64, now_ms: i64, users: &[User], pages: &[super::Page])
             conversation,
             likes,
             retweets,
-            replies,
-            quotes,
+            replies: 0,
+            quotes: 0,
             bookmarks,
             views,
         });
