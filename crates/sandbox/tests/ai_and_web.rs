@@ -300,3 +300,70 @@ async fn ai_search_honours_count_per_tool() {
         assert_eq!(v["miner_link_scores"].as_object().unwrap().len(), 2 * count);
     }
 }
+
+/// The answer is about what was asked: its summary names, and its sources come from, only the
+/// topics the question touches ("the energy market" is not football's transfer market).
+#[tokio::test]
+async fn ai_answers_stay_on_the_question() {
+    let sb = start().await;
+    let w = sb.world();
+    let topic_key = |t: u8| sightline_sandbox::world::corpus::TOPICS[t as usize].key;
+    let r = post(
+        &sb,
+        "/service/ai/search",
+        &json!({
+            "prompt": "How are wind farms changing the energy market?",
+            "tools": ["web", "twitter", "reddit", "youtube", "wikipedia"],
+            "streaming": false,
+            "date_filter": "PAST_MONTH",
+        }),
+    )
+    .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    let v = r.json();
+    let summary = v["completion"].as_str().unwrap();
+    assert!(
+        summary.contains("results about climate and energy in the past month"),
+        "{summary}"
+    );
+    assert!(!summary.contains("football"), "{summary}");
+    let mut sources = 0;
+    for key in [
+        "search",
+        "reddit_search",
+        "youtube_search",
+        "wikipedia_search",
+    ] {
+        for item in v[key].as_array().unwrap() {
+            let link = item["link"].as_str().unwrap();
+            let page = &w.pages[w.page_by_link[link] as usize];
+            assert_eq!(topic_key(page.topic), "climate", "{link}");
+            sources += 1;
+        }
+    }
+    for t in v["tweets"].as_array().unwrap() {
+        let post = &w.posts[w.post_with_id(t["id"].as_str().unwrap()).unwrap() as usize];
+        assert_eq!(topic_key(post.topic), "climate", "{}", t["text"]);
+        sources += 1;
+    }
+    assert!(sources >= 20, "{sources} sources");
+
+    // A question naming no topic falls back to the closest one, never to unrelated ones.
+    let r = post(
+        &sb,
+        "/service/ai/search",
+        &json!({ "prompt": "Ariane", "tools": ["twitter"], "streaming": false, "date_filter": "PAST_YEAR" }),
+    )
+    .await;
+    let v = r.json();
+    let tweets = v["tweets"].as_array().unwrap();
+    assert!(!tweets.is_empty(), "{}", r.text);
+    for t in tweets {
+        let post = &w.posts[w.post_with_id(t["id"].as_str().unwrap()).unwrap() as usize];
+        assert_eq!(topic_key(post.topic), "space", "{}", t["text"]);
+    }
+    assert!(v["completion"]
+        .as_str()
+        .unwrap()
+        .contains("about space exploration"));
+}

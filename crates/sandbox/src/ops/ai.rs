@@ -1,13 +1,15 @@
 //! AI search and the two link searches: pick results from the requested tools, score links,
 //! and write a Markdown summary that cites its sources (streamed or whole).
 
+mod relevance;
+
 use super::{Ctx, Outcome, StreamEvent};
 use crate::render;
 use crate::rng::fnv1a;
 use crate::validate::Body;
 use crate::world::corpus::TOPICS;
-use crate::world::text::{contains_words, is_stopword, tokens};
 use crate::world::{Page, PageKind, World, DAY_MS};
+use relevance::Relevance;
 use serde_json::{json, Map, Value};
 use std::time::Duration;
 
@@ -125,67 +127,6 @@ fn filter_days(filter: &str) -> i64 {
     }
 }
 
-/// What the prompt is about: its meaningful words and the topics they point to.
-struct Relevance {
-    terms: Vec<String>,
-    topics: Vec<usize>,
-}
-
-impl Relevance {
-    fn of(prompt: &str) -> Relevance {
-        let mut terms: Vec<String> = Vec::new();
-        for t in tokens(prompt) {
-            if t.chars().count() >= 2 && !is_stopword(&t) && !terms.contains(&t) {
-                terms.push(t);
-            }
-        }
-        let mut scored: Vec<(usize, usize)> = TOPICS
-            .iter()
-            .enumerate()
-            .map(|(i, topic)| {
-                let hits = terms
-                    .iter()
-                    .filter(|t| {
-                        topic.keywords.contains(&t.as_str())
-                            || topic.hashtags.iter().any(|h| h.eq_ignore_ascii_case(t))
-                            || topic.subjects.iter().any(|s| contains_words(s, t))
-                    })
-                    .count();
-                (i, hits)
-            })
-            .filter(|(_, hits)| *hits > 0)
-            .collect();
-        scored.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
-        Relevance {
-            terms,
-            topics: scored.into_iter().map(|(i, _)| i).collect(),
-        }
-    }
-
-    /// Share of the prompt's words found in `lower`, and whether the topic matches.
-    fn score(&self, lower: &str, topic: usize) -> (f64, bool) {
-        let hits = self
-            .terms
-            .iter()
-            .filter(|t| contains_words(lower, t))
-            .count();
-        let share = if self.terms.is_empty() {
-            0.0
-        } else {
-            hits as f64 / self.terms.len() as f64
-        };
-        (share, self.topics.contains(&topic))
-    }
-
-    fn grade(&self, lower: &str, topic: usize) -> &'static str {
-        match self.score(lower, topic) {
-            (s, _) if s >= 0.6 => "HIGH",
-            (s, on_topic) if s >= 0.3 || (s > 0.0 && on_topic) => "MEDIUM",
-            _ => "LOW",
-        }
-    }
-}
-
 /// The time window searched, in ms.
 #[derive(Clone, Copy)]
 struct Window {
@@ -205,7 +146,10 @@ fn pick_pages<'w>(
         .pages
         .iter()
         .filter(|p| {
-            p.kind == kind && p.published_ms >= window.start && p.published_ms <= window.end
+            p.kind == kind
+                && rel.on_topic(p.topic as usize)
+                && p.published_ms >= window.start
+                && p.published_ms <= window.end
         })
         .filter_map(|p| {
             let (share, on_topic) = rel.score(&p.lower, p.topic as usize);
@@ -220,8 +164,8 @@ fn pick_pages<'w>(
     scored.into_iter().take(count).map(|(_, p)| p).collect()
 }
 
-/// Posts relevant to the prompt within the window: word matches first, then on-topic posts,
-/// by engagement.
+/// Posts of the prompt's topics within the window: word matches first, then the others, by
+/// engagement.
 fn pick_posts(world: &World, rel: &Relevance, window: Window, count: usize) -> Vec<u32> {
     let lo = world.first_post_at_or_after(window.start) as u32;
     let hi = world.first_post_at_or_after(window.end + 1) as u32;
@@ -230,7 +174,9 @@ fn pick_posts(world: &World, rel: &Relevance, window: Window, count: usize) -> V
         let list = world.posts_with_token(t);
         let from = list.partition_point(|&i| i < lo);
         for &i in list[from..].iter().take_while(|&&i| i < hi) {
-            *hits.entry(i).or_default() += 1;
+            if rel.on_topic(world.posts[i as usize].topic as usize) {
+                *hits.entry(i).or_default() += 1;
+            }
         }
     }
     let mut ranked: Vec<(u64, u64, u32)> = hits
@@ -276,7 +222,7 @@ fn gather<'w>(
     window: Window,
     count: usize,
 ) -> Gathered<'w> {
-    let rel = Relevance::of(prompt);
+    let rel = Relevance::of(world, prompt);
     let mut per_tool = Vec::new();
     let mut scores = Map::new();
     for &tool in tools {
@@ -345,7 +291,7 @@ fn summarise(
         "ORBIT" => 6,
         _ => 4,
     };
-    let rel = Relevance::of(prompt);
+    let rel = Relevance::of(world, prompt);
     // Points per tool, best first; the summary then takes them in turn from each tool.
     let per_tool: Vec<Vec<String>> = gathered
         .per_tool
@@ -705,7 +651,7 @@ pub fn links_twitter(ctx: &Ctx<'_>, body: &[u8]) -> Outcome {
     if !b.problems.is_empty() {
         return Outcome::invalid(&b.problems);
     }
-    let rel = Relevance::of(&prompt);
+    let rel = Relevance::of(ctx.world, &prompt);
     let posts = pick_posts(
         ctx.world,
         &rel,
@@ -746,9 +692,16 @@ mod tests {
 
     #[test]
     fn relevance_finds_topics() {
-        let r = Relevance::of("What are people saying about bitcoin ETFs and inflation?");
+        let world = World::shared(42, Some(1_790_000_000_000));
+        let r = Relevance::of(
+            &world,
+            "What are people saying about bitcoin ETFs and inflation?",
+        );
         assert_eq!(TOPICS[r.topics[0]].key, "markets");
         assert!(r.terms.contains(&"bitcoin".to_string()));
         assert!(!r.terms.contains(&"what".to_string()));
+        let r = Relevance::of(&world, "How are wind farms changing the energy market?");
+        let keys: Vec<&str> = r.topics.iter().map(|&t| TOPICS[t].key).collect();
+        assert_eq!(keys, ["climate"]);
     }
 }
