@@ -34,6 +34,8 @@ mod tests {
             TwitterTrendsRequest,
             WebSearchRequest,
             WebCrawlRequest,
+            ForecastRequest,
+            ForecastStatusRequest,
             AiSearchResult,
             WebLinksResult,
             TwitterLinksResult,
@@ -42,6 +44,8 @@ mod tests {
             UserPostsPage,
             Trends,
             WebSearchResults,
+            ForecastAccepted,
+            ForecastJob,
             sightline_api::Operation,
             // What the app remembers.
             HistoryQuery,

@@ -6,6 +6,8 @@
 //! * [`streaming`]: the streamed AI search on the pipeline; its cost goes on the ledger as soon
 //!   as the response headers arrive, and a cancel or a cut keeps what arrived;
 //! * [`paging`]: "next page" of retweeters and timelines, the cursor chain kept in history;
+//! * [`forecast`]: a forecast asked (the billed POST, its job id stored before any poll),
+//!   followed with backoff to its answer, stopped without losing it, resumed at start-up;
 //! * [`estimate`]: the cost of a request from learned rates, and the budget's verdict on it;
 //! * [`findings`]: what an answer found, in the store's terms (posts, users, links, cursor);
 //! * [`records`]: History, Archive and Spend reads as the screens page them, offline;
@@ -33,6 +35,7 @@ pub mod estimate;
 pub mod export;
 pub mod external;
 pub mod findings;
+pub mod forecast;
 pub mod first_key;
 pub mod key_check;
 pub mod keychain;

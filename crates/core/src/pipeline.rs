@@ -279,7 +279,7 @@ where
 }
 
 /// Stops a request the budget blocks, or one past a warning the user has not confirmed.
-async fn guard_budget(
+pub(crate) async fn guard_budget(
     store: &Store,
     operation: sightline_api::Operation,
     units: Option<i64>,
@@ -350,6 +350,15 @@ fn with_answer<T: Findable>(record: RequestRecord, answer: Answer<T>) -> (Reques
         ..record
     };
     (record, answer.body)
+}
+
+/// The record of a request that failed before any answer (a forecast's refused POST).
+pub(crate) fn failed_record(
+    pending: &PendingRequest,
+    elapsed: std::time::Duration,
+    error: &CommandError,
+) -> RequestRecord {
+    with_error(finished(pending, elapsed), error)
 }
 
 fn with_error(mut record: RequestRecord, error: &CommandError) -> RequestRecord {

@@ -49,6 +49,8 @@ impl DemoService {
         let sandbox = Sandbox::builder()
             .seed(42)
             .port(0)
+            // A forecast in demo mode is over in seconds: long enough to watch it move.
+            .forecast_duration(std::time::Duration::from_secs(4))
             .start()
             .await
             .map_err(|error| {
