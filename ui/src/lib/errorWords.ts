@@ -6,6 +6,8 @@
  */
 import type { CommandError } from './bindings/CommandError';
 import type { ErrorKind } from './bindings/ErrorKind';
+import type { FirstKeyOutcome } from './bindings/FirstKeyOutcome';
+import type { SetupProblem } from './bindings/SetupProblem';
 
 export interface ErrorText {
   title: string;
@@ -89,4 +91,28 @@ export function keyFormMessage(error: CommandError): string {
 /** Nothing by that id or handle: the app's own not-found, or the service's 404. */
 export function isNotFound(error: CommandError | null | undefined): boolean {
   return error?.kind === 'not_found' || (error?.kind === 'service' && error.error.status === 404);
+}
+
+/**
+ * What the welcome says when its check of a first key and address fails, keyed by the problem
+ * crates/core found (first_key.rs); the field it belongs next to comes with it.
+ */
+const SETUP: Record<SetupProblem, string> = {
+  no_such_host: 'No computer has this name. Check the address for a typo; copy it from the service\'s documentation or your account page.',
+  refused: 'A computer answered at this address, but nothing is listening there. Check the address, and the port number after the colon if it has one.',
+  bad_certificate:
+    'This address\'s security certificate cannot be trusted (it is self-signed, expired or made for another name), so your key was not sent. Check that the address is the service\'s own.',
+  not_this_service: 'Something answered at this address, but it is not the search service. Check that the address is the service\'s own, with nothing after it.',
+  no_answer: 'Nothing answered at this address in time. Check the address and your connection, or save now and check later.',
+  key_refused: SERVICE.key_refused.inKeyForm ?? SERVICE.key_refused.title,
+  not_a_key: SERVICE.not_an_api_key.inKeyForm ?? SERVICE.not_an_api_key.title,
+  offline: 'This computer seems to be offline: the address could not be looked up. Connect to the internet and try again, or save now and check later.',
+  unreachable: 'The connection to the service broke off. Try again, or save now and check later.',
+  service_trouble: 'The service is there but could not answer just now. Try again in a moment, or save now and check later.',
+};
+
+/** The welcome's words for a failed check, with the code of an answer that was not the service's. */
+export function setupMessage(failure: Extract<FirstKeyOutcome, { outcome: 'not_saved' }>): string {
+  const words = SETUP[failure.problem];
+  return failure.problem === 'not_this_service' && failure.status !== null ? `${words} (It answered with code ${failure.status}.)` : words;
 }
