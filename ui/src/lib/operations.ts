@@ -16,6 +16,8 @@ export const operationNames: Record<Operation, string> = {
   twitter_trends: 'Trends',
   web_search: 'Web search',
   web_crawl: 'Page text',
+  forecast: 'Forecast',
+  forecast_status: 'Forecast status',
 };
 
 /** The name of a stored operation; one this version does not know is shown as stored. */

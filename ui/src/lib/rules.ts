@@ -129,7 +129,29 @@ export const MESSAGES = {
   webAddress: 'Enter a full web address starting with https://, for example https://example.com/page.',
   /** Form-only: a custom range with neither date. */
   noDates: 'Pick a start or end date, or a named range.',
+  forecastQuestion: 'Type the question, or give the event a title below.',
+  cutoffPassed: 'The resolution time has passed: choose a time in the future.',
+  forecastId: "Give the forecast's id.",
 } as const;
+
+export function cutoffMessage(entered: string): string {
+  return `Write the resolution time as a date and time, for example 2027-03-01T00:00:00Z (you entered "${entered}").`;
+}
+
+export function forecastIdMessage(entered: string): string {
+  return `A forecast id is letters, digits and dashes (you entered "${entered}").`;
+}
+
+/**
+ * An RFC 3339 date and time, as a forecast's `cutoff` takes it (`2027-03-01T00:00:00Z`, or with an
+ * offset such as `+01:00`): the time it names, or null.
+ */
+export function parseRfc3339(text: string): Date | null {
+  const match = /^(\d{4}-\d{2}-\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/.exec(text.trim());
+  if (!match || !realDay(match[1] ?? '') || Number(match[2]) > 23 || Number(match[3]) > 59 || Number(match[4]) > 59) return null;
+  const time = new Date(text.trim()).getTime();
+  return Number.isNaN(time) ? null : new Date(time);
+}
 
 export function postIdMessage(entered: string): string {
   return `A post id is digits only, like 1890000000000000001 (you entered "${entered}").`;

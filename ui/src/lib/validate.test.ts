@@ -55,6 +55,8 @@ const DEFAULTS: { [O in Operation]: RequestOf[O] } = {
   twitter_trends: { woeid: 1, count: 30 },
   web_search: { query: '', start: 0 },
   web_crawl: { url: '', format: 'text' },
+  forecast: { query: null, title: null, description: null, cutoff: null, topics: [], agent_version_id: null },
+  forecast_status: { prediction_id: '' },
 };
 
 const cases = (table as unknown as { cases: Case[] }).cases;

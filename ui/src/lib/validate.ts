@@ -4,6 +4,8 @@
  */
 import type { AiSearchRequest } from './bindings/AiSearchRequest';
 import type { FieldError } from './bindings/FieldError';
+import type { ForecastRequest } from './bindings/ForecastRequest';
+import type { ForecastStatusRequest } from './bindings/ForecastStatusRequest';
 import type { LinksTwitterRequest } from './bindings/LinksTwitterRequest';
 import type { LinksWebRequest } from './bindings/LinksWebRequest';
 import type { Operation } from './bindings/Operation';
@@ -23,12 +25,15 @@ import {
   LIMITS,
   MESSAGES,
   bareHandle,
+  cutoffMessage,
   firstPerField,
+  forecastIdMessage,
   isDay,
   isInstant,
   isPostId,
   isPostUrl,
   isWebAddress,
+  parseRfc3339,
   postIdMessage,
   postUrlMessage,
   woeidMessage,
@@ -52,6 +57,14 @@ export interface RequestOf {
   twitter_trends: TwitterTrendsRequest;
   web_search: WebSearchRequest;
   web_crawl: WebCrawlRequest;
+  forecast: ForecastRequest;
+  forecast_status: ForecastStatusRequest;
+}
+
+/** The text of an optional field, trimmed, when there is any. */
+function given(value: string | null): string | null {
+  const text = value?.trim() ?? '';
+  return text ? text : null;
 }
 
 function prompt(checks: Checks, text: string) {
@@ -145,6 +158,21 @@ const VALIDATORS: { [O in Operation]: (checks: Checks, request: RequestOf[O]) =>
   },
   web_crawl(checks, request) {
     if (checks.required('url', request.url, MESSAGES.pageUrl) && !isWebAddress(request.url)) checks.add('url', MESSAGES.webAddress);
+  },
+  forecast(checks, request) {
+    if (given(request.query) === null && given(request.title) === null) checks.add('query', MESSAGES.forecastQuestion);
+    const cutoff = given(request.cutoff);
+    if (cutoff !== null) {
+      const at = parseRfc3339(cutoff);
+      if (at === null) checks.add('cutoff', cutoffMessage(cutoff));
+      else if (at.getTime() <= Date.now()) checks.add('cutoff', MESSAGES.cutoffPassed);
+    }
+  },
+  forecast_status(checks, request) {
+    const id = request.prediction_id.trim();
+    if (checks.required('prediction_id', id, MESSAGES.forecastId) && !/^[A-Za-z0-9-]+$/.test(id)) {
+      checks.add('prediction_id', forecastIdMessage(id));
+    }
   },
 };
 

@@ -5,7 +5,8 @@ import type { Outcome } from '../../lib/bindings/Outcome';
 
 type Sender = (request: never, options?: ipc.SendOptions) => Promise<Outcome<unknown>>;
 
-const senders: Record<Operation, Sender> = {
+/** The operations History can send again; a forecast is asked anew on its own screen. */
+const senders: Partial<Record<Operation, Sender>> = {
   ai_search: ipc.aiSearch,
   links_web: ipc.linksWeb,
   links_twitter: ipc.linksTwitter,
@@ -41,5 +42,6 @@ export function storedRequest(operation: Operation, paramsJson: string): Record<
 }
 
 export function sendAgain(operation: Operation, request: Record<string, unknown>, options: ipc.SendOptions) {
-  return senders[operation](request as never, options);
+  const send = senders[operation];
+  return send ? send(request as never, options) : Promise.reject(new Error('This request cannot be sent again from History.'));
 }

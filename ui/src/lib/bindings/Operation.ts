@@ -3,4 +3,4 @@
 /**
  * Every operation of the contract. The snake_case names are stable: they are stored.
  */
-export type Operation = "ai_search" | "links_web" | "links_twitter" | "twitter_search" | "twitter_urls" | "twitter_post" | "twitter_post_user" | "twitter_retweeters" | "twitter_user_posts" | "twitter_replies" | "twitter_replies_post" | "twitter_trends" | "web_search" | "web_crawl";
+export type Operation = "ai_search" | "links_web" | "links_twitter" | "twitter_search" | "twitter_urls" | "twitter_post" | "twitter_post_user" | "twitter_retweeters" | "twitter_user_posts" | "twitter_replies" | "twitter_replies_post" | "twitter_trends" | "web_search" | "web_crawl" | "forecast" | "forecast_status";
