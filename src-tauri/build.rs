@@ -1,5 +1,5 @@
 /// Every command the UI may call; capabilities/default.json grants them by name.
-const COMMANDS: [&str; 47] = [
+const COMMANDS: [&str; 50] = [
     "app_info",
     "app_status",
     "open_link",
@@ -29,6 +29,9 @@ const COMMANDS: [&str; 47] = [
     "web_crawl",
     "ai_search_stream",
     "cancel_stream",
+    "forecast",
+    "forecast_stop",
+    "forecast_resume",
     "retweeters_next_page",
     "user_posts_next_page",
     "estimate_cost",

@@ -8,6 +8,9 @@ use sightline_api::{ApiRequest, Operation};
 use sightline_core::errors::CommandError;
 use sightline_core::estimate::{self, CostCheck};
 use sightline_core::first_key::{self, FirstKey, FirstKeyOutcome};
+use sightline_core::forecast::{
+    self, Backoff, Following, ForecastStarted, ForecastUpdate, OnUpdate,
+};
 use sightline_core::pipeline::{self, Outcome, SendParams};
 use sightline_core::records::{self, HistoryPage, PostPage};
 use sightline_core::settings::AppSettings;
@@ -215,6 +218,66 @@ pub async fn ai_search_stream<R: Runtime>(
 #[tauri::command]
 pub fn cancel_stream(state: State<'_, AppState>, request_id: String) -> bool {
     streaming::cancel(&state, &request_id)
+}
+
+/// Each step of a followed forecast, for the Forecast screen.
+pub const FORECAST_UPDATE: &str = "forecast-update";
+
+/// Forwards a followed forecast's steps to the window; an ended job changes the records too.
+pub fn forecast_updates<R: Runtime>(app: AppHandle<R>) -> OnUpdate {
+    std::sync::Arc::new(move |update: ForecastUpdate| {
+        let ended = !update.following;
+        if let Err(error) = app.emit(FORECAST_UPDATE, update) {
+            tracing::warn!(%error, "a forecast's progress could not reach the window");
+        }
+        if ended {
+            records_changed(&app);
+        }
+    })
+}
+
+/// Asks for a forecast (the billed request) and follows its job; steps arrive as events.
+#[tauri::command]
+pub async fn forecast<R: Runtime>(
+    app: AppHandle<R>,
+    state: State<'_, AppState>,
+    following: State<'_, std::sync::Arc<Following>>,
+    request: ForecastRequest,
+    send: SendParams,
+) -> CommandResult<ForecastStarted> {
+    let session = state.session().await?;
+    let asked = forecast::ask(&state, &session, &request, send.into()).await;
+    records_changed(&app);
+    let (started, key) = asked?;
+    forecast::follow(
+        session,
+        key,
+        following.inner().clone(),
+        started.history_id,
+        started.prediction_id.clone(),
+        Backoff::default(),
+        forecast_updates(app),
+    );
+    Ok(started)
+}
+
+/// Stops following a forecast's job; it stays recorded and can be resumed.
+#[tauri::command]
+pub fn forecast_stop(following: State<'_, std::sync::Arc<Following>>, history_id: i64) -> bool {
+    following.stop(history_id)
+}
+
+/// Follows a forecast's job again. False when it is over or already followed.
+#[tauri::command]
+pub async fn forecast_resume<R: Runtime>(
+    app: AppHandle<R>,
+    state: State<'_, AppState>,
+    following: State<'_, std::sync::Arc<Following>>,
+    history_id: i64,
+) -> CommandResult<bool> {
+    let updates = forecast_updates(app);
+    let following = following.inner().clone();
+    forecast::resume(&state, following, history_id, Backoff::default(), updates).await
 }
 
 /// The page after a history entry of a paged list (retweeters, timelines): the cursor stays here.

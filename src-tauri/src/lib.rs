@@ -15,6 +15,7 @@ use std::sync::Arc;
 use tauri::{Manager, Runtime};
 
 use sightline_core::environment::{self, Environment};
+use sightline_core::forecast::{self, Backoff, Following};
 use sightline_core::keychain::{KeyringStore, SecretStore};
 use sightline_core::state::AppState;
 use sightline_core::KEYCHAIN_SERVICE;
@@ -65,6 +66,9 @@ pub fn configure<R: Runtime>(
             commands::web_crawl,
             commands::ai_search_stream,
             commands::cancel_stream,
+            commands::forecast,
+            commands::forecast_stop,
+            commands::forecast_resume,
             commands::retweeters_next_page,
             commands::user_posts_next_page,
             commands::estimate_cost,
@@ -100,6 +104,19 @@ pub fn manage_state<R: Runtime>(
         )
     })?;
     app.manage(AppState::new(data_dir, environment, secrets)?);
+    let following = Arc::new(Following::default());
+    app.manage(following.clone());
+    // Forecasts still running when the app last closed are followed again.
+    let handle = app.clone();
+    tauri::async_runtime::spawn(async move {
+        let state = handle.state::<AppState>();
+        let updates = commands::forecast_updates(handle.clone());
+        if let Err(error) =
+            forecast::resume_all(&state, following, Backoff::default(), updates).await
+        {
+            tracing::warn!(error = error.message(), "forecasts could not be resumed");
+        }
+    });
     Ok(())
 }
 

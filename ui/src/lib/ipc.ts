@@ -17,6 +17,9 @@ import type { DaySpend } from './bindings/DaySpend';
 import type { ExportFormat } from './bindings/ExportFormat';
 import type { FirstKey } from './bindings/FirstKey';
 import type { FirstKeyOutcome } from './bindings/FirstKeyOutcome';
+import type { ForecastRequest } from './bindings/ForecastRequest';
+import type { ForecastStarted } from './bindings/ForecastStarted';
+import type { ForecastUpdate } from './bindings/ForecastUpdate';
 import type { HistoryPage } from './bindings/HistoryPage';
 import type { HistoryQuery } from './bindings/HistoryQuery';
 import type { LearnedRate } from './bindings/LearnedRate';
@@ -148,6 +151,18 @@ export function aiSearchStream(
 }
 
 export const cancelStream = (requestId: string) => invoke<boolean>('cancel_stream', { requestId });
+
+/** Asks for a forecast (billed) and follows its job; its steps arrive through `onForecastUpdate`. */
+export const forecast = (request: ForecastRequest, options: SendOptions) =>
+  invoke<ForecastStarted>('forecast', { request, send: sendParams(options) });
+/** Stops following a forecast's job; it stays in History, still running, and can be resumed. */
+export const forecastStop = (historyId: number) => invoke<boolean>('forecast_stop', { historyId });
+export const forecastResume = (historyId: number) => invoke<boolean>('forecast_resume', { historyId });
+
+/** Each step of every followed forecast (waiting, running, done or failed). */
+export function onForecastUpdate(listener: (update: ForecastUpdate) => void): Promise<UnlistenFn> {
+  return listen<ForecastUpdate>('forecast-update', (event) => listener(event.payload));
+}
 
 /** The cost chip's numbers: estimate from learned rates and the budget's verdict. */
 export const estimateCost = (operation: Operation, request: unknown) =>
