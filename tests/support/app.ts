@@ -9,7 +9,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-export const screenshotDir = path.join(repoRoot, 'target', 'e2e-screenshots');
+// SIGHTLINE_E2E_SCREENSHOTS keeps one run's pictures apart (the installed package's smoke run).
+export const screenshotDir =
+  process.env.SIGHTLINE_E2E_SCREENSHOTS ?? path.join(repoRoot, 'target', 'e2e-screenshots');
 
 /** The binary `make e2e` builds: a debug build with the UI embedded (custom-protocol). */
 export function appBinary(): string {
