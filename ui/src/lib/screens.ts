@@ -23,6 +23,7 @@ export const screens: Screen[] = [
   { id: 'web', name: 'Web', icon: 'globe', group: 'search', load: () => import('../features/web/Web.svelte') },
   { id: 'lookups', name: 'Lookups', icon: 'list', group: 'search', load: () => import('../features/lookups/Lookups.svelte') },
   { id: 'trends', name: 'Trends', icon: 'trend', group: 'search', load: () => import('../features/trends/Trends.svelte') },
+  { id: 'forecast', name: 'Forecast', icon: 'forecast', group: 'search', load: () => import('../features/forecast/Forecast.svelte') },
   { id: 'history', name: 'History', icon: 'history', group: 'records', load: () => import('../features/history/History.svelte') },
   { id: 'archive', name: 'Archive', icon: 'archive', group: 'records', load: () => import('../features/archive/Archive.svelte') },
   { id: 'spend', name: 'Spend', icon: 'spend', group: 'records', load: () => import('../features/spend/Spend.svelte') },

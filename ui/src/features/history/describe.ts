@@ -13,7 +13,7 @@ export const statusNames: Record<RequestStatus, string> = {
 };
 
 /** The parameter that says most about a request, in the order people would name it. */
-const leadingFields = ['prompt', 'query', 'username', 'user', 'urls', 'url', 'id', 'post_id', 'woeid'];
+const leadingFields = ['prompt', 'query', 'title', 'username', 'user', 'urls', 'url', 'id', 'post_id', 'woeid'];
 
 /** A one-line form of the request's parameters, e.g. `"climate" · from nasa`. */
 export function shortQuery(paramsJson: string, max = 90): string {
@@ -29,7 +29,7 @@ export function shortQuery(paramsJson: string, max = 90): string {
   for (const field of leadingFields) {
     const value = record[field];
     if (value === undefined || value === null || value === '') continue;
-    if (field === 'prompt' || field === 'query') parts.push(`"${String(value)}"`);
+    if (field === 'prompt' || field === 'query' || field === 'title') parts.push(`"${String(value)}"`);
     else if (field === 'user' || field === 'username') parts.push(`@${bareHandle(String(value))}`);
     else if (Array.isArray(value)) parts.push(value.map(String).join(', '));
     else if (field === 'woeid') parts.push(placeName(Number(value)));

@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { addTopic, elapsed, emptyForm, localToUtc, percent, plainOdds, toRequest, validate } from './forecastForm';
+
+describe('the forecast form', () => {
+  it('asks for a question or a title', () => {
+    expect(validate(emptyForm())).toEqual({ query: 'Type the question, or give the event a title below.' });
+    expect(validate({ ...emptyForm(), title: 'EU flood directive adopted' })).toEqual({});
+  });
+
+  it('sends the picked local time in UTC and refuses a past one', () => {
+    const local = '2099-03-01T09:30';
+    expect(toRequest({ ...emptyForm(), query: 'q', cutoff: local }).cutoff).toBe(localToUtc(local));
+    expect(localToUtc(local)).toMatch(/^2099-03-01T\d{2}:30:00Z$/);
+    expect(validate({ ...emptyForm(), query: 'q', cutoff: '2020-01-01T00:00' })).toEqual({
+      cutoff: 'The resolution time has passed: choose a time in the future.',
+    });
+  });
+
+  it('keeps topics trimmed and once each', () => {
+    expect(addTopic(['eu'], ' Climate, ')).toEqual(['eu', 'Climate']);
+    expect(addTopic(['eu'], 'EU')).toEqual(['eu']);
+    expect(addTopic(['eu'], '  ')).toEqual(['eu']);
+  });
+
+  it('reads a probability in plain words', () => {
+    expect(plainOdds(0.25)).toBe('about 1 in 4');
+    expect(plainOdds(0.8)).toBe('about 4 in 5');
+    expect(plainOdds(0.33)).toBe('about 1 in 3');
+    expect(plainOdds(0.5)).toBe('about even: as likely as not');
+    expect(plainOdds(0.04)).toBe('about 1 in 25');
+    expect(plainOdds(0.97)).toBe('about 32 in 33');
+    expect(percent(0.25)).toBe('25%');
+    expect(percent(0.004)).toBe('0.4%');
+  });
+
+  it('counts elapsed time', () => {
+    expect(elapsed(4_200)).toBe('4 s');
+    expect(elapsed(185_000)).toBe('3 min 05 s');
+  });
+});

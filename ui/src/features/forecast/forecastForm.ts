@@ -1,0 +1,116 @@
+/**
+ * The Forecast form and the words around an answer. The form holds the question in plain words,
+ * or a title with a description, a resolution time picked in the user's own zone and topics as
+ * chips; the rules are the request's own (lib/validate.ts), plus what only the picker can get
+ * wrong. Times go to the service in UTC and are shown back with their zone.
+ */
+import type { ForecastJob } from '../../lib/bindings/ForecastJob';
+import type { ForecastRequest } from '../../lib/bindings/ForecastRequest';
+import type { ForecastState } from '../../lib/bindings/ForecastState';
+import type { FieldMessages } from '../../lib/rules';
+import { formProblems } from '../../lib/validate';
+
+export interface ForecastForm {
+  query: string;
+  title: string;
+  description: string;
+  /** The picker's value, `YYYY-MM-DDTHH:MM` in the display zone; empty for none. */
+  cutoff: string;
+  topics: string[];
+}
+
+export function emptyForm(): ForecastForm {
+  return { query: '', title: '', description: '', cutoff: '', topics: [] };
+}
+
+/** The picker's local time as the service takes it: `2027-03-01T08:30:00Z`, or null if unreadable. */
+export function localToUtc(local: string): string | null {
+  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/.test(local)) return null;
+  const date = new Date(local);
+  return Number.isNaN(date.getTime()) ? null : `${date.toISOString().slice(0, 19)}Z`;
+}
+
+export function toRequest(form: ForecastForm): ForecastRequest {
+  const text = (value: string) => value.trim() || null;
+  const cutoff = form.cutoff.trim();
+  return {
+    query: text(form.query),
+    title: text(form.title),
+    description: text(form.description),
+    // An unreadable picker value is sent to the check as typed, so the rule's words explain it.
+    cutoff: cutoff ? (localToUtc(cutoff) ?? cutoff) : null,
+    topics: form.topics,
+    agent_version_id: null,
+  };
+}
+
+export function validate(form: ForecastForm): FieldMessages {
+  return formProblems('forecast', toRequest(form));
+}
+
+/** Adds a topic typed in the chip field (trimmed, once); returns the new list. */
+export function addTopic(topics: string[], typed: string): string[] {
+  const topic = typed.trim().replace(/,+$/, '').trim();
+  return topic && !topics.some((t) => t.toLowerCase() === topic.toLowerCase()) ? [...topics, topic] : topics;
+}
+
+/** The user's zone, as the picker and every time on the screen use it. */
+export function displayZone(): string {
+  return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+}
+
+/** "1 Mar 2027, 09:30 CET": a time with its zone, or the text as given when it is not a time. */
+export function timeWithZone(text: string | null | undefined): string {
+  if (!text) return '—';
+  const date = new Date(text);
+  if (Number.isNaN(date.getTime())) return text;
+  return new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short', timeZoneName: 'short' }).format(date);
+}
+
+/** 0.25 → "25%"; one decimal only below 1% and above 99%. */
+export function percent(p: number): string {
+  const value = p * 100;
+  return value < 1 || value > 99 ? `${value.toFixed(1)}%` : `${Math.round(value)}%`;
+}
+
+/** A probability in plain words: 0.25 → "about 1 in 4", 0.5 → "about even", 0.8 → "about 4 in 5". */
+export function plainOdds(p: number): string {
+  if (!(p >= 0 && p <= 1)) return '';
+  if (Math.abs(p - 0.5) < 0.03) return 'about even: as likely as not';
+  if (p < 0.1) return `about 1 in ${Math.round(1 / Math.max(p, 0.001))}`;
+  if (p > 0.9) {
+    const against = Math.round(1 / Math.max(1 - p, 0.001));
+    return `about ${against - 1} in ${against}`;
+  }
+  // The simplest fraction (denominator up to 10) nearest to p.
+  let best = { top: 1, bottom: 2, gap: Infinity };
+  for (let bottom = 2; bottom <= 10; bottom++) {
+    const top = Math.round(p * bottom);
+    const gap = Math.abs(p - top / bottom);
+    if (top > 0 && top < bottom && gap < best.gap - 1e-9) best = { top, bottom, gap };
+  }
+  return `about ${best.top} in ${best.bottom}`;
+}
+
+/** The job's state in the screen's words. */
+export const stateNames: Record<ForecastState, string> = {
+  PENDING: 'Waiting',
+  RUNNING: 'Running',
+  COMPLETED: 'Done',
+  FAILED: 'Failed',
+  OTHER: 'Running',
+};
+
+/** "42 s", "3 min 05 s": time since the forecast was asked. */
+export function elapsed(ms: number): string {
+  const seconds = Math.max(0, Math.floor(ms / 1000));
+  if (seconds < 60) return `${seconds} s`;
+  return `${Math.floor(seconds / 60)} min ${String(seconds % 60).padStart(2, '0')} s`;
+}
+
+/** A stored answer read as a forecast's job (the 202's or a poll's), or null when it is not one. */
+export function forecastJob(body: unknown): ForecastJob | null {
+  if (!body || typeof body !== 'object' || !('prediction_id' in body) || !('status' in body)) return null;
+  const job = body as Partial<ForecastJob>;
+  return { prediction_id: String(job.prediction_id), status: job.status ?? 'OTHER', created_at: job.created_at ?? null, result: job.result ?? null, error: job.error ?? null };
+}
