@@ -3,7 +3,9 @@
 //! A local stand-in of the Sightline service over real HTTP: a deterministic synthetic world
 //! (users, posts, threads, a small web), every operation of the contract with its auth table,
 //! 422 rules, per-key rate limit, billing metadata, ETags and streaming, forecasts as jobs that
-//! run for a configurable time (`ops::forecast`), plus fault injection.
+//! run for a configurable time (`ops::forecast`), plus fault injection. Requests are bounded
+//! (query and prompt lengths, URL and body sizes) and their work runs on the blocking pool, so
+//! one heavy request never delays a cheap one.
 //!
 //! It owns the service's side of the interface (docs/service.md says what it simulates and
 //! where it chooses for itself) and must never depend on Sightline's other crates: it stands for

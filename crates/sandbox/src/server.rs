@@ -17,8 +17,12 @@ use serde_json::{json, Value};
 use std::sync::Arc;
 use std::time::Duration;
 
-/// Largest request body accepted (AI prompts are small).
-const MAX_BODY: usize = 1 << 20;
+/// Largest request body read: a valid AI request (a prompt and two system messages at their
+/// limits, in the widest characters) fits several times over. Larger bodies get 413.
+const MAX_BODY: usize = 64 * 1024;
+/// Longest request target (path and query) read, in bytes; longer gets 414, as servers answer.
+/// A search query at its limit, percent-encoded in the widest characters, fits.
+const MAX_URI: usize = 16 * 1024;
 
 pub struct AppState {
     pub world: Arc<World>,
@@ -126,6 +130,12 @@ fn default_error_body(status: u16, path: &str) -> Value {
 
 async fn handle(state: Arc<AppState>, op: Op, req: Request) -> Response {
     let (parts, body) = req.into_parts();
+    if parts.uri.path_and_query().map_or(0, |t| t.as_str().len()) > MAX_URI {
+        return json_response(
+            StatusCode::URI_TOO_LONG,
+            &json!({ "detail": "URI Too Long" }),
+        );
+    }
     let key = match parts.headers.get(header::AUTHORIZATION).map(|v| v.to_str()) {
         None => None,
         Some(Ok(v)) => Some(v.trim().to_string()),
@@ -196,7 +206,7 @@ async fn handle(state: Arc<AppState>, op: Op, req: Request) -> Response {
 
 /// Runs an authorised request: pending fault, then the operation.
 async fn answer(
-    state: &AppState,
+    state: &Arc<AppState>,
     op: Op,
     parts: axum::http::request::Parts,
     body: Body,
@@ -245,15 +255,25 @@ async fn answer(
             )
         }
     };
-    let ctx = Ctx {
-        world: &state.world,
-        now_ms: state.now_ms(),
-        pace: state.pace,
-        tweets: &state.tweets,
-        jobs: &state.jobs,
-        path: parts.uri.path(),
-    };
-    let result = op.run(&ctx, parts.uri.query(), &bytes);
+    // Searching and writing answers is CPU work: it runs on the blocking pool, so that a
+    // heavy request never holds an async worker, and every request queued behind it.
+    let (work, uri) = (state.clone(), parts.uri.clone());
+    let result = tokio::task::spawn_blocking(move || {
+        let ctx = Ctx {
+            world: &work.world,
+            now_ms: work.now_ms(),
+            pace: work.pace,
+            tweets: &work.tweets,
+            jobs: &work.jobs,
+            path: uri.path(),
+        };
+        op.run(&ctx, uri.query(), &bytes)
+    })
+    .await
+    .unwrap_or_else(|_| Outcome::Error {
+        status: 500,
+        body: default_error_body(500, op.path()),
+    });
     respond(state, op, &parts.method, &parts.headers, result, transform)
 }
 

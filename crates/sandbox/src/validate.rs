@@ -6,6 +6,13 @@ use serde_json::{json, Map, Value};
 mod lax_int;
 pub use lax_int::LaxInt;
 
+/// Longest search query the sandbox reads (`query` of the X and web searches), in characters:
+/// X's own limit for a search. Matching cost grows with every term, so the limit bounds the
+/// work one request can ask for.
+pub const MAX_QUERY_CHARS: usize = 512;
+/// Longest AI prompt or system message, in characters.
+pub const MAX_PROMPT_CHARS: usize = 4_096;
+
 #[derive(Debug, Clone, PartialEq)]
 pub struct FieldError {
     pub kind: &'static str,
@@ -57,6 +64,19 @@ impl Problems {
             input,
             ctx,
         });
+    }
+
+    /// pydantic's `max_length` rule on a string.
+    fn too_long(&mut self, loc: Vec<Value>, value: &str, max: usize) {
+        if value.chars().count() > max {
+            self.push(
+                "string_too_long",
+                loc,
+                format!("String should have at most {max} characters"),
+                Value::from(value),
+                Some(json!({ "max_length": max })),
+            );
+        }
     }
 
     fn missing(&mut self, loc: Vec<Value>) {
@@ -154,6 +174,11 @@ impl Query {
 
     pub fn opt_str(&self, name: &str) -> Option<String> {
         self.get(name).map(str::to_string)
+    }
+
+    /// Records `string_too_long` when `value`, read from `name`, has more than `max` characters.
+    pub fn limit_chars(&mut self, name: &str, value: &str, max: usize) {
+        self.problems.too_long(qloc(name), value, max);
     }
 
     /// pydantic's lax integer (`5.0`, ` 5 `, `1_000`); a problem recorded when it is not one.
@@ -397,6 +422,12 @@ impl Body {
                 None
             }
         }
+    }
+
+    /// Records `string_too_long` when `value`, read from `name`, has more than `max` characters.
+    pub fn limit_chars(&mut self, name: &str, value: &str, max: usize) {
+        self.problems
+            .too_long(bloc(&[Value::from(name)]), value, max);
     }
 
     /// A required array of strings.

@@ -6,7 +6,7 @@ mod relevance;
 use super::{Ctx, Outcome, StreamEvent};
 use crate::render;
 use crate::rng::fnv1a;
-use crate::validate::Body;
+use crate::validate::{Body, MAX_PROMPT_CHARS};
 use crate::world::corpus::TOPICS;
 use crate::world::{Page, PageKind, World, DAY_MS};
 use relevance::Relevance;
@@ -456,6 +456,7 @@ fn read_ai_request(ctx: &Ctx<'_>, body: &[u8]) -> Result<AiRequest, Outcome> {
         return Err(Outcome::invalid(&b.problems));
     }
     let prompt = b.required_str("prompt");
+    b.limit_chars("prompt", &prompt, MAX_PROMPT_CHARS);
     let tools = read_tools(&mut b, true);
     let count = b.int_in("count", 10, 10, 200) as usize;
     let date_filter = b.enumeration("date_filter", &DATE_FILTERS, "PAST_24_HOURS");
@@ -466,8 +467,11 @@ fn read_ai_request(ctx: &Ctx<'_>, body: &[u8]) -> Result<AiRequest, Outcome> {
         &["ONLY_LINKS", "LINKS_WITH_FINAL_SUMMARY"],
         "LINKS_WITH_FINAL_SUMMARY",
     );
-    let _system = b.opt_str("system_message");
-    let _scoring = b.opt_str("scoring_system_message");
+    for name in ["system_message", "scoring_system_message"] {
+        if let Some(message) = b.opt_str(name) {
+            b.limit_chars(name, &message, MAX_PROMPT_CHARS);
+        }
+    }
     let streaming = b.bool_or("streaming", true);
     let model = b.enumeration("model", &["NOVA", "ORBIT", "HORIZON"], "NOVA");
     let order = b.enumeration(
@@ -609,6 +613,7 @@ pub fn links_web(ctx: &Ctx<'_>, body: &[u8]) -> Outcome {
         return Outcome::invalid(&b.problems);
     }
     let prompt = b.required_str("prompt");
+    b.limit_chars("prompt", &prompt, MAX_PROMPT_CHARS);
     let tools = read_tools(&mut b, false);
     let count = b.int_in("count", 10, 10, 200) as usize;
     if !b.problems.is_empty() {
@@ -647,6 +652,7 @@ pub fn links_twitter(ctx: &Ctx<'_>, body: &[u8]) -> Outcome {
         return Outcome::invalid(&b.problems);
     }
     let prompt = b.required_str("prompt");
+    b.limit_chars("prompt", &prompt, MAX_PROMPT_CHARS);
     let count = b.int_in("count", 10, 10, 200) as usize;
     if !b.problems.is_empty() {
         return Outcome::invalid(&b.problems);

@@ -1,7 +1,7 @@
 //! `/web` (search over the synthetic web) and `/web/crawl` (a page as text or HTML).
 
 use super::{Ctx, Outcome};
-use crate::validate::Query;
+use crate::validate::{Query, MAX_QUERY_CHARS};
 use crate::world::text::{contains_words, is_stopword, tokens};
 use crate::world::web::{render_html, render_text};
 use crate::world::Page;
@@ -14,6 +14,7 @@ const PAGE: usize = 10;
 pub fn search(ctx: &Ctx<'_>, raw: Option<&str>) -> Outcome {
     let mut q = Query::parse(raw);
     let text = q.required_str("query");
+    q.limit_chars("query", &text, MAX_QUERY_CHARS);
     let start = q.int_in("start", 0, 0, 100) as usize;
     if !q.problems.is_empty() {
         return Outcome::invalid(&q.problems);

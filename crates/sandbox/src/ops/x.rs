@@ -5,7 +5,7 @@ use super::{Ctx, Outcome};
 use crate::render;
 use crate::rng::{base64_url_decode, base64_url_encode, fnv1a};
 use crate::search::{end_of_day, SearchQuery};
-use crate::validate::Query;
+use crate::validate::{Query, MAX_QUERY_CHARS};
 use crate::world::corpus::{COUNTRIES, LANGS};
 use crate::world::text::{is_stopword, tokens};
 use crate::world::{Post, TimelineEntry, World, DAY_MS};
@@ -156,6 +156,7 @@ pub fn search(ctx: &Ctx<'_>, raw: Option<&str>) -> Outcome {
     let world = ctx.world;
     let mut q = Query::parse(raw);
     let text = q.required_str("query");
+    q.limit_chars("query", &text, MAX_QUERY_CHARS);
     let sort = q.pattern("sort", &["Top", "Latest"], "Top");
     let user = q.opt_str("user");
     let since = q.opt_date("start_date");
@@ -246,6 +247,7 @@ pub fn posts_by_user(ctx: &Ctx<'_>, raw: Option<&str>) -> Outcome {
     let mut q = Query::parse(raw);
     let user = q.required_str("user");
     let text = q.opt_str("query").unwrap_or_default();
+    q.limit_chars("query", &text, MAX_QUERY_CHARS);
     let count = q.int_in("count", 10, 1, 100) as usize;
     if !q.problems.is_empty() {
         return Outcome::invalid(&q.problems);
@@ -279,6 +281,7 @@ pub fn replies_to_post(ctx: &Ctx<'_>, raw: Option<&str>) -> Outcome {
     let id = q.required_str("post_id");
     let count = q.int_in("count", 10, 1, 100) as usize;
     let text = q.opt_str("query").unwrap_or_default();
+    q.limit_chars("query", &text, MAX_QUERY_CHARS);
     if !q.problems.is_empty() {
         return Outcome::invalid(&q.problems);
     }
