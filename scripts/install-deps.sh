@@ -122,8 +122,10 @@ check_rust() {
   export PATH="${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
   if ! command -v cargo >/dev/null; then
     echo "==> Installing Rust (stable) with rustup"
-    local installer
-    installer=$(mktemp)
+    # rustup-init picks what it does by its own file name, so it keeps that name.
+    local download installer
+    download=$(mktemp -d)
+    installer="$download/rustup-init"
     if ! curl --fail --silent --show-error --location --retry 3 -o "$installer" "$RUSTUP_INIT_URL" ||
       ! curl --fail --silent --show-error --location --retry 3 -o "$installer.sha256" "$RUSTUP_INIT_URL.sha256"; then
       echo "Could not download rustup from $RUSTUP_INIT_URL. Install Rust $RUST_MIN or newer yourself (https://rustup.rs, or an offline installer from the same site), make sure cargo is on PATH, then run make again." >&2
@@ -135,7 +137,7 @@ check_rust() {
     }
     chmod +x "$installer"
     "$installer" -y --no-modify-path --profile minimal --default-toolchain stable --component rustfmt,clippy
-    rm -f "$installer" "$installer.sha256"
+    rm -rf "$download"
   fi
   local have
   have=$(rustc --version | cut -d' ' -f2)
