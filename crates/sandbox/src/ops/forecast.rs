@@ -340,13 +340,21 @@ fn parsed_fields(question: &Question, finished_ms: i64) -> Value {
 fn reasoning(world: &World, question: &Question, prediction: f64, hash: u64) -> String {
     let text = question.text();
     let terms: Vec<String> = tokens(&text).filter(|t| !is_stopword(t)).collect();
-    let mut sources: Vec<&Page> = world
+    // The pages sharing the most of the question's words (at least two, when it has two).
+    let needed = terms.len().min(2);
+    let mut scored: Vec<(usize, &Page)> = world
         .pages
         .iter()
-        .filter(|p| terms.iter().any(|t| contains_words(&p.lower, t)))
-        .take(3)
+        .map(|p| {
+            (
+                terms.iter().filter(|t| contains_words(&p.lower, t)).count(),
+                p,
+            )
+        })
+        .filter(|(hits, _)| *hits >= needed.max(1))
         .collect();
-    sources.sort_by_key(|p| std::cmp::Reverse(p.published_ms));
+    scored.sort_by(|a, b| b.0.cmp(&a.0).then(b.1.published_ms.cmp(&a.1.published_ms)));
+    let sources: Vec<&Page> = scored.into_iter().take(3).map(|(_, p)| p).collect();
     let mut out = format!(
         "Base rate: events of this kind resolve yes about {}% of the time within a comparable window.",
         15 + hash % 50
