@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addTopic, elapsed, emptyForm, localToUtc, percent, plainOdds, toRequest, validate } from './forecastForm';
+import { addTopic, elapsed, emptyForm, localToUtc, percent, plainOdds, timeWithZone, toRequest, validate } from './forecastForm';
 
 describe('the forecast form', () => {
   it('asks for a question or a title', () => {
@@ -26,11 +26,19 @@ describe('the forecast form', () => {
     expect(plainOdds(0.25)).toBe('about 1 in 4');
     expect(plainOdds(0.8)).toBe('about 4 in 5');
     expect(plainOdds(0.33)).toBe('about 1 in 3');
+    expect(plainOdds(0.28)).toBe('about 3 in 10');
     expect(plainOdds(0.5)).toBe('about even: as likely as not');
     expect(plainOdds(0.04)).toBe('about 1 in 25');
     expect(plainOdds(0.97)).toBe('about 32 in 33');
     expect(percent(0.25)).toBe('25%');
     expect(percent(0.004)).toBe('0.4%');
+  });
+
+  it('shows a time with its zone', () => {
+    expect(timeWithZone('2027-03-01T08:30:00Z')).toMatch(/2027/);
+    expect(timeWithZone('2027-03-01T08:30:00Z')).toMatch(/UTC|GMT|[+-]\d/);
+    expect(timeWithZone('soon')).toBe('soon');
+    expect(timeWithZone(null)).toBe('—');
   });
 
   it('counts elapsed time', () => {

@@ -64,7 +64,15 @@ export function timeWithZone(text: string | null | undefined): string {
   if (!text) return '—';
   const date = new Date(text);
   if (Number.isNaN(date.getTime())) return text;
-  return new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short', timeZoneName: 'short' }).format(date);
+  // dateStyle/timeStyle cannot be combined with timeZoneName: the fields are named one by one.
+  return new Intl.DateTimeFormat(undefined, {
+    year: 'numeric',
+    month: 'short',
+    day: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    timeZoneName: 'short',
+  }).format(date);
 }
 
 /** 0.25 → "25%"; one decimal only below 1% and above 99%. */
@@ -82,9 +90,9 @@ export function plainOdds(p: number): string {
     const against = Math.round(1 / Math.max(1 - p, 0.001));
     return `about ${against - 1} in ${against}`;
   }
-  // The simplest fraction (denominator up to 10) nearest to p.
+  // The nearest fraction people count in: halves, thirds, quarters, fifths, tenths.
   let best = { top: 1, bottom: 2, gap: Infinity };
-  for (let bottom = 2; bottom <= 10; bottom++) {
+  for (const bottom of [2, 3, 4, 5, 10]) {
     const top = Math.round(p * bottom);
     const gap = Math.abs(p - top / bottom);
     if (top > 0 && top < bottom && gap < best.gap - 1e-9) best = { top, bottom, gap };
