@@ -32,3 +32,6 @@ npm --prefix ui test
 
 step "End-to-end: the real app under WebDriver"
 scripts/e2e.sh
+
+step "The .deb, installed: smoke spec on /usr/bin/sightline, desktop entry and AppStream checks, purge"
+scripts/test-package.sh
