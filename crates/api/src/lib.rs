@@ -5,7 +5,8 @@
 //! Where things live:
 //! - [`request`]: the [`ApiRequest`] trait and one typed request per operation, by family:
 //!   `request::ai` (AI search, link searches), `request::x` (the X reads), `request::web`
-//!   (web search, crawl); all re-exported as `request::*`. `request::units` holds each
+//!   (web search, crawl), `request::forecast` (ask for a forecast, follow its job); all
+//!   re-exported as `request::*`. `request::units` holds each
 //!   request's billing units ([`ExpectedUnits`], [`units_for`]).
 //! - [`model`]: the typed answers. [`operation`]: the operations, their paths and methods.
 //! - [`client`]: the transport ([`Client`], retries, redirects, ETags) and one method per
