@@ -3,7 +3,8 @@
 //! A local stand-in of the Sightline service over real HTTP: a deterministic synthetic world
 //! (users, posts, threads, a small web), every operation of the contract with its auth table,
 //! 422 rules, per-key rate limit, billing metadata, ETags and streaming, forecasts as jobs that
-//! run for a configurable time (`ops::forecast`), plus fault injection. Requests are bounded
+//! run for a configurable time (`ops::forecast`; the jobs kept in a file when given one, so a
+//! restarted sandbox still knows them, `ops/forecast/jobs.rs`), plus fault injection. Requests are bounded
 //! (query and prompt lengths, URL and body sizes) and their work runs on the blocking pool, so
 //! one heavy request never delays a cheap one.
 //!
@@ -62,6 +63,7 @@ pub struct SandboxBuilder {
     now: Option<chrono::DateTime<chrono::Utc>>,
     balance_usd: Option<rust_decimal::Decimal>,
     forecast_duration: Duration,
+    jobs_file: Option<std::path::PathBuf>,
 }
 
 impl Default for SandboxBuilder {
@@ -78,6 +80,7 @@ impl Default for SandboxBuilder {
             now: None,
             balance_usd: None,
             forecast_duration: ops::forecast::DEFAULT_DURATION,
+            jobs_file: None,
         }
     }
 }
@@ -140,6 +143,14 @@ impl SandboxBuilder {
         self
     }
 
+    /// Keeps the forecast jobs in this JSON file (written atomically at each new job), so a
+    /// sandbox started again on it still knows them, as the real service would. By default jobs
+    /// live in memory and a restarted sandbox answers 404 for them.
+    pub fn jobs_file(mut self, file: impl Into<std::path::PathBuf>) -> Self {
+        self.jobs_file = Some(file.into());
+        self
+    }
+
     /// Generates the world and starts serving on the current tokio runtime.
     pub async fn start(self) -> std::io::Result<Sandbox> {
         let fixed_now_ms = self.now.map(|n| n.timestamp_millis());
@@ -161,7 +172,10 @@ impl SandboxBuilder {
             tweets: render::TweetCache::new(&world),
             balances: self.balance_usd.map(balance::Balances::new),
             billed: billed.clone(),
-            jobs: ops::forecast::Jobs::new(self.forecast_duration),
+            jobs: match self.jobs_file {
+                Some(file) => ops::forecast::Jobs::kept_in(self.forecast_duration, file),
+                None => ops::forecast::Jobs::new(self.forecast_duration),
+            },
         });
         let world = state.world.clone();
         let listener = tokio::net::TcpListener::bind(SocketAddr::new(self.host, self.port)).await?;

@@ -4,7 +4,7 @@ use sightline_sandbox::Sandbox;
 use std::io::Write;
 use std::process::ExitCode;
 
-const USAGE: &str = "Usage: sightline-sandbox [--port N] [--seed N] [--keys k1,k2] [--rate-limit N] [--pace-ms N] [--faults] [--balance-usd X] [--forecast-ms N]
+const USAGE: &str = "Usage: sightline-sandbox [--port N] [--seed N] [--keys k1,k2] [--rate-limit N] [--pace-ms N] [--faults] [--balance-usd X] [--forecast-ms N] [--jobs-file PATH]
 
 Serves a local stand-in of the service on 127.0.0.1 and prints, on two lines,
   base_url=http://127.0.0.1:PORT
@@ -16,7 +16,9 @@ Serves a local stand-in of the service on 127.0.0.1 and prints, on two lines,
   --pace-ms N      pause between streamed text deltas (default 30)
   --faults         enable the fault-injection routes under /__sandbox/faults
   --balance-usd X  prepaid balance per key; 402 once spent (default: none)
-  --forecast-ms N  how long a forecast job runs, in ms (default 20000)";
+  --forecast-ms N  how long a forecast job runs, in ms (default 20000)
+  --jobs-file PATH keep forecast jobs in this file, so a restart still knows them
+                   (default: in memory only)";
 
 struct Args {
     port: u16,
@@ -27,6 +29,7 @@ struct Args {
     faults: bool,
     balance_usd: Option<rust_decimal::Decimal>,
     forecast_ms: u64,
+    jobs_file: Option<std::path::PathBuf>,
 }
 
 fn value<T: std::str::FromStr>(flag: &str, v: Option<String>) -> Result<T, String> {
@@ -45,6 +48,7 @@ fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Option<Args>, Stri
         faults: false,
         balance_usd: None,
         forecast_ms: sightline_sandbox::ops::forecast::DEFAULT_DURATION.as_millis() as u64,
+        jobs_file: None,
     };
     while let Some(arg) = it.next() {
         let (flag, inline) = match arg.split_once('=') {
@@ -70,6 +74,7 @@ fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Option<Args>, Stri
             "--faults" => args.faults = true,
             "--balance-usd" => args.balance_usd = Some(value(&flag, next())?),
             "--forecast-ms" => args.forecast_ms = value(&flag, next())?,
+            "--jobs-file" => args.jobs_file = Some(value::<String>(&flag, next())?.into()),
             "-h" | "--help" => return Ok(None),
             other => return Err(format!("unknown option {other:?}")),
         }
@@ -123,6 +128,9 @@ async fn main() -> ExitCode {
         .forecast_duration(std::time::Duration::from_millis(args.forecast_ms));
     if let Some(keys) = args.keys {
         builder = builder.keys(keys);
+    }
+    if let Some(file) = args.jobs_file {
+        builder = builder.jobs_file(file);
     }
     let sandbox = match builder.start().await {
         Ok(s) => s,

@@ -230,3 +230,49 @@ async fn auth_and_rate_limit_as_every_operation() {
     assert_eq!(r.status, 429);
     assert!(r.header("retry-after").is_some());
 }
+
+#[tokio::test]
+async fn a_sandbox_started_again_on_its_jobs_file_still_knows_the_job_and_finishes_it() {
+    let dir = std::env::temp_dir().join(format!("sandbox-forecast-restart-{}", std::process::id()));
+    let file = dir.join("forecast-jobs.json");
+    let _ = std::fs::remove_dir_all(&dir);
+    let kept = || {
+        Sandbox::builder()
+            .pace_ms(0)
+            .now(fixed_now())
+            .forecast_duration(Duration::from_millis(800))
+            .jobs_file(file.clone())
+    };
+    let first = kept().start().await.unwrap();
+    let id = ask(
+        &first,
+        json!({ "query": "Will the harbour bridge reopen by June?" }),
+    )
+    .await;
+    assert_eq!(poll(&first, &id).await.json()["status"], "PENDING");
+    first.shutdown().await;
+    assert!(file.exists(), "the job is on disk");
+
+    // A sandbox without the file never heard of it ...
+    let forgetful = sandbox().await;
+    assert_eq!(poll(&forgetful, &id).await.status, 404);
+    // ... one on the same file knows it, and the job has run on meanwhile.
+    let second = kept().start().await.unwrap();
+    let (seen, done) = follow(&second, &id).await;
+    assert!(
+        seen.last()
+            .is_some_and(|s| s == "COMPLETED" || s == "FAILED"),
+        "{seen:?}"
+    );
+    assert_eq!(done["prediction_id"], id.as_str());
+    assert!(second.billed().responses().is_empty(), "polls stay free");
+    // And a job asked now gets an id of its own.
+    let next = ask(
+        &second,
+        json!({ "query": "Will the harbour bridge reopen by June?" }),
+    )
+    .await;
+    assert_ne!(next, id);
+    second.shutdown().await;
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -4,8 +4,14 @@
 //! sandbox's forecast duration. The probability, the forecaster and the reasoning are drawn
 //! from the synthetic world and the question's text, so the same question gets the same answer.
 //!
-//! Jobs live in memory ([`Jobs`]): a sandbox restarted mid-job answers 404 for it, as a service
-//! that lost the job would.
+//! Jobs live in memory, and in a file when the sandbox is given one ([`Jobs`], `jobs.rs`): a
+//! sandbox started again on the same file still knows them (demo mode keeps one in the app's
+//! data folder); without one, a sandbox restarted mid-job answers 404 for it, as a service that
+//! lost the job would.
+
+mod jobs;
+
+pub use jobs::Jobs;
 
 use super::{Ctx, Outcome};
 use crate::rng::{fnv1a, mix, Rng};
@@ -14,17 +20,15 @@ use crate::world::corpus::HOSTILE_SNIPPETS;
 use crate::world::text::{contains_words, is_stopword, tokens};
 use crate::world::{Page, World, DAY_MS};
 use chrono::{DateTime, SecondsFormat, Utc};
+use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
-use std::collections::HashMap;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Mutex;
 use std::time::Duration;
 
 /// How long a job takes when nothing else is configured.
 pub const DEFAULT_DURATION: Duration = Duration::from_secs(20);
 
 /// The question of a forecast, as the POST gave it.
-#[derive(Debug, Clone, Default, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Question {
     pub title: Option<String>,
     pub description: Option<String>,
@@ -45,76 +49,6 @@ impl Question {
             .collect::<Vec<_>>()
             .join(" ")
     }
-}
-
-#[derive(Debug, Clone)]
-struct Job {
-    created_ms: i64,
-    question: Question,
-}
-
-/// The jobs of one sandbox, and how long each takes.
-#[derive(Debug)]
-pub struct Jobs {
-    duration: Duration,
-    jobs: Mutex<HashMap<String, Job>>,
-    issued: AtomicU64,
-}
-
-impl Jobs {
-    pub fn new(duration: Duration) -> Jobs {
-        Jobs {
-            duration,
-            jobs: Mutex::new(HashMap::new()),
-            issued: AtomicU64::new(0),
-        }
-    }
-
-    fn add(&self, seed: u64, created_ms: i64, question: Question) -> String {
-        let n = self.issued.fetch_add(1, Ordering::Relaxed);
-        let mut rng = Rng::derive(
-            seed ^ mix(n),
-            fnv1a(question.text().as_bytes()) ^ created_ms as u64,
-        );
-        let id = uuid_v4(rng.next_u64(), rng.next_u64());
-        let job = Job {
-            created_ms,
-            question,
-        };
-        self.jobs
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .insert(id.clone(), job);
-        id
-    }
-
-    fn get(&self, id: &str) -> Option<Job> {
-        self.jobs
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .get(id)
-            .cloned()
-    }
-}
-
-impl Default for Jobs {
-    fn default() -> Self {
-        Jobs::new(DEFAULT_DURATION)
-    }
-}
-
-/// A random-looking UUID (version 4 layout) from two numbers.
-fn uuid_v4(a: u64, b: u64) -> String {
-    let a = (a & 0xFFFF_FFFF_FFFF_0FFF) | 0x0000_0000_0000_4000;
-    let b = (b & 0x3FFF_FFFF_FFFF_FFFF) | 0x8000_0000_0000_0000;
-    format!(
-        "{:08x}-{:04x}-{:04x}-{:04x}-{:012x}",
-        a >> 32,
-        (a >> 16) & 0xFFFF,
-        a & 0xFFFF,
-        b >> 48,
-        b & 0xFFFF_FFFF_FFFF
-    )
 }
 
 /// `POST /numinous/forecasts`
@@ -208,7 +142,7 @@ pub fn status(ctx: &Ctx<'_>) -> Outcome {
     let Some(job) = ctx.jobs.get(id) else {
         return Outcome::not_found("Prediction");
     };
-    let elapsed = ctx.now_ms.saturating_sub(job.created_ms).max(0) as u128;
+    let elapsed = Jobs::elapsed(&job).as_millis();
     let duration = ctx.jobs.duration.as_millis().max(1);
     let mut body = json!({
         "prediction_id": id,
@@ -381,14 +315,6 @@ fn reasoning(world: &World, question: &Question, prediction: f64, hash: u64) -> 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn ids_look_like_uuids() {
-        let id = uuid_v4(u64::MAX, 0);
-        assert_eq!(id.len(), 36);
-        assert_eq!(&id[14..15], "4");
-        assert_eq!(id.matches('-').count(), 4);
-    }
 
     #[test]
     fn cutoffs_read_as_date_times_or_dates() {
