@@ -38,19 +38,25 @@ impl Mode {
     }
 }
 
+/// Where the demo service keeps its forecast jobs, in the data folder beside `demo.db`.
+pub const DEMO_JOBS_FILE: &str = "demo-forecast-jobs.json";
+
 /// The embedded sandbox of demo mode: started on first use, kept for the life of the app.
 pub struct DemoService {
     sandbox: Sandbox,
 }
 
 impl DemoService {
-    /// Builds the synthetic world and serves it on 127.0.0.1, on a free port.
-    pub async fn start() -> Result<Self, CommandError> {
+    /// Builds the synthetic world and serves it on 127.0.0.1, on a free port. Its forecast
+    /// jobs are kept in `data_dir` ([`DEMO_JOBS_FILE`]), so one still running when the app
+    /// closed is known, and finished, after the next start.
+    pub async fn start(data_dir: &Path) -> Result<Self, CommandError> {
         let sandbox = Sandbox::builder()
             .seed(42)
             .port(0)
             // A forecast in demo mode is over in seconds: long enough to watch it move.
             .forecast_duration(std::time::Duration::from_secs(4))
+            .jobs_file(data_dir.join(DEMO_JOBS_FILE))
             .start()
             .await
             .map_err(|error| {

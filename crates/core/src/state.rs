@@ -168,7 +168,11 @@ impl AppState {
             return Ok(session.clone());
         }
         let demo = match mode {
-            Mode::Demo => Some(self.demo.get_or_try_init(DemoService::start).await?),
+            Mode::Demo => Some(
+                self.demo
+                    .get_or_try_init(|| DemoService::start(&self.data_dir))
+                    .await?,
+            ),
             Mode::Live => None,
         };
         let session = Arc::new(Session::open(

@@ -266,3 +266,84 @@ async fn a_stopped_job_stays_pending_and_a_restart_resumes_it_and_records_it_onc
     assert_eq!(sb.billed().responses().len(), 1);
     assert!(store.followed_jobs("forecast").await.unwrap().is_empty());
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn in_demo_mode_a_job_running_when_the_app_closed_finishes_after_it_reopens() {
+    let data = tempfile::tempdir().unwrap();
+    let demo = || {
+        let environment = Environment {
+            force_demo: true,
+            ..Environment::default()
+        };
+        AppState::new(
+            data.path().to_owned(),
+            environment,
+            Arc::new(MemoryStore::default()),
+        )
+        .unwrap()
+    };
+    let (history_id, first_url) = {
+        let state = demo();
+        let session = state.session().await.unwrap();
+        let (started, _key) = forecast::ask(&state, &session, &question(), send("demo-restart"))
+            .await
+            .unwrap();
+        assert!(data
+            .path()
+            .join(sightline_core::session::DEMO_JOBS_FILE)
+            .exists());
+        let url = session.client.config().base_url.to_string();
+        session.store.close().await;
+        // The app closes mid-job: its demo service stops with it.
+        (started.history_id, url)
+    };
+
+    let state = demo();
+    let following = Arc::new(Following::default());
+    let (on_update, seen) = recorder();
+    let resumed = forecast::resume_all(&state, following.clone(), FAST, on_update)
+        .await
+        .unwrap();
+    assert_eq!(resumed, 1);
+    let session = state.session().await.unwrap();
+    assert_ne!(
+        session.client.config().base_url.to_string(),
+        first_url,
+        "a new demo service"
+    );
+    for _ in 0..200 {
+        if !following.is_following(history_id) {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert!(!following.is_following(history_id), "the job ended");
+
+    let seen = seen.lock().unwrap().clone();
+    let finals: Vec<_> = seen.iter().filter(|u| u.status.is_final()).collect();
+    assert_eq!(finals.len(), 1, "{seen:?}");
+    let job = finals[0]
+        .job
+        .as_ref()
+        .expect("the new service knew the job");
+    assert_eq!(job.prediction_id, finals[0].prediction_id);
+    let row = session.store.result(history_id).await.unwrap().unwrap();
+    assert!(
+        matches!(row.entry.status, RequestStatus::Ok | RequestStatus::Error),
+        "{:?}",
+        row.entry.status
+    );
+    assert!(
+        !row.entry
+            .error_message
+            .unwrap_or_default()
+            .contains("no longer knows"),
+        "the job was not lost"
+    );
+    let ledger = session
+        .store
+        .ledger(sightline_store::Tz::UTC, None)
+        .await
+        .unwrap();
+    assert_eq!(ledger.len(), 1, "billed once, for the POST");
+}
