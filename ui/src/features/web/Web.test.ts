@@ -92,7 +92,7 @@ describe('Web', () => {
     render(Web);
     const user = userEvent.setup();
     await user.type(screen.getByRole('textbox', { name: 'Search the web' }), 'flood{Enter}');
-    await user.click(await screen.findByRole('button', { name: 'Read “Result 2” here' }));
+    await user.click(await screen.findByRole('button', { name: 'Read here: Result 2' }));
 
     const pane = await screen.findByRole('article', { name: 'Page content' });
     expect(sent[1]).toEqual(expect.objectContaining({ cmd: 'web_crawl', request: { url: 'https://site.example/page-2', format: 'text' } }));
@@ -159,7 +159,7 @@ describe('Web', () => {
     render(Web);
     const user = userEvent.setup();
     await user.type(screen.getByRole('textbox', { name: 'Search the web' }), 'flood{Enter}');
-    await user.click(await screen.findByRole('button', { name: 'Read “Result 1” here' }));
+    await user.click(await screen.findByRole('button', { name: 'Read here: Result 1' }));
     const pagePane = screen.getByRole('region', { name: 'Page' });
     expect(await within(pagePane).findByRole('alert')).toHaveTextContent('Page not found');
     expect(within(screen.getByRole('region', { name: 'Search results' })).getByRole('link', { name: 'Result 1' })).toBeInTheDocument();
