@@ -30,8 +30,8 @@ describe('Keys', () => {
     expect(screen.getByText('dsr_…7c1d')).toBeInTheDocument();
     expect(screen.getByText('Active')).toBeInTheDocument();
     expect(screen.getByText('Not verified yet')).toBeInTheDocument();
-    expect(screen.queryByRole('button', { name: 'Make work the active key' })).not.toBeInTheDocument();
-    expect(screen.getByRole('button', { name: 'Make spare the active key' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Make active: work' })).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Make active: spare' })).toBeInTheDocument();
     expect(container.textContent).not.toContain(fullKey);
   });
 
@@ -109,7 +109,7 @@ describe('Keys', () => {
       return totals;
     });
     render(Keys);
-    await userEvent.click(await screen.findByRole('button', { name: 'Replace work with a new key' }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Replace with a new key: work' }));
     await userEvent.type(screen.getByLabelText('New key'), fullKey);
     await userEvent.click(screen.getByRole('button', { name: 'Verify and replace' }));
     expect(await screen.findByText(/accepted the new key/)).toBeInTheDocument();
