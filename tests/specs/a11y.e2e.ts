@@ -1,0 +1,279 @@
+import { browser, $, $$, expect } from '@wdio/globals';
+import { auditBothThemes, focused, tabTo, type Focused } from '../support/a11y.ts';
+
+/**
+ * Every screen, empty and with results, passes the axe-core audit (WCAG 2.1 A and AA) in the light
+ * and the dark theme, and its main actions are reached and used from the keyboard alone. In demo
+ * mode, against the embedded sandbox. Screenshots: target/e2e-screenshots/a11y-<screen>-<theme>.png.
+ */
+
+const sidebar = () => $('nav[aria-label="Screens"]');
+
+/** The sidebar screens, with the title each shows and the action the keyboard must reach. */
+const sidebarScreens = [
+  { name: 'Ask', title: 'Ask', action: 'Ask' },
+  { name: 'X', title: 'X search', action: 'Search' },
+  { name: 'Links', title: 'Links', action: 'Find' },
+  { name: 'Web', title: 'Web', action: 'Search' },
+  { name: 'Lookups', title: 'Lookups', action: 'Look up' },
+  { name: 'Trends', title: 'Trends', action: 'Show trends' },
+  { name: 'Forecast', title: 'Forecast', action: 'Ask' },
+  { name: 'History', title: 'History', action: 'Export these requests' },
+  { name: 'Archive', title: 'Archive', action: 'Search' },
+  { name: 'Spend', title: 'Spend', action: 'Save budgets' },
+  { name: 'Settings', title: 'Settings', action: 'Save settings' },
+];
+
+async function open(name: string, title = name) {
+  await sidebar().$(`a=${name}`).click();
+  await expect($(`h1=${title}`)).toBeDisplayed();
+}
+
+/** "where focus went" for a failure message. */
+const route = (path: Focused[]) => path.map((stop) => stop.what).join(' → ');
+
+async function expectFocusReaches(what: string, wanted: (stop: Focused) => boolean, options?: { limit?: number; backwards?: boolean }) {
+  const { reached, path } = await tabTo(wanted, options);
+  if (!reached) throw new Error(`${what}: not reached by ${options?.backwards ? 'Shift+Tab' : 'Tab'}; focus went ${route(path)}`);
+  const unseen = path.filter((stop) => !stop.visible).map((stop) => stop.what);
+  if (unseen.length > 0) throw new Error(`${what}: focus is not drawn on ${unseen.join(', ')}`);
+}
+
+/** A main-area button by its visible words (a button's name may carry a cost chip beside it). */
+const buttonNamed = (words: string) => (stop: Focused) => stop.inMain && stop.what.startsWith(`button "${words}`);
+
+describe('accessibility of every screen, demo mode', () => {
+  it('the welcome of a first run', async () => {
+    await expect($('h2=Explore with demo data')).toBeDisplayed({ wait: 30_000 });
+    await auditBothThemes('welcome');
+    // From the keyboard: Tab reaches the demo choice and Enter takes it.
+    await expectFocusReaches('Explore with demo data', buttonNamed('Explore with demo data'));
+    await browser.keys(['Enter']);
+    await expect($('[data-testid="demo-badge"]')).toBeDisplayed();
+  });
+
+  for (const { name, title } of sidebarScreens) {
+    it(`${name}, before any request`, async () => {
+      await open(name, title);
+      await auditBothThemes(`${name.toLowerCase()}-empty`);
+    });
+  }
+
+  it('Settings switches the theme (Settings → Theme), and passes in the theme it picks', async () => {
+    await open('Settings');
+    for (const theme of ['Dark', 'Light'] as const) {
+      await $(`label*=${theme}`).click();
+      await $('button=Save settings').click();
+      await expect($('html')).toHaveAttribute('data-theme', theme.toLowerCase());
+    }
+    await auditBothThemes('settings-saved');
+  });
+
+  it('X search: a field error next to its field', async () => {
+    await open('X', 'X search');
+    await $('#x-count').setValue('500');
+    await $('#x-query').setValue('rain');
+    await browser.keys(['Enter']);
+    await expect($('#x-count-error')).toHaveText('Choose a number from 1 to 100 (you entered 500).');
+    await auditBothThemes('x-field-error');
+    await $('#x-count').setValue('20');
+  });
+
+  it('X search with More filters open', async () => {
+    await $('button*=More filters').click();
+    await expect($('#x-more')).toBeDisplayed();
+    await auditBothThemes('x-more-filters');
+    await browser.keys(['Escape']);
+    await expect($('#x-more')).not.toBeDisplayed();
+  });
+
+  it('Settings: a key refused before it is kept, the reason by its field', async () => {
+    await open('Settings');
+    await $('#add-label').setValue('work');
+    await $('#add-value').setValue('not-a-key');
+    await $('button=Add key').click();
+    await expect($('#add-value-error')).toBeDisplayed();
+    await expect($('#add-value')).toHaveAttribute('aria-invalid', 'true');
+    await auditBothThemes('settings-key-error');
+  });
+
+  it('X search with post cards', async () => {
+    await open('X', 'X search');
+    await $('#x-query').clearValue();
+    await $('#x-query').setValue('#JWST');
+    await browser.keys(['Enter']);
+    await $('article.post').waitForDisplayed({ timeout: 30_000 });
+    await auditBothThemes('x-results');
+  });
+
+  it('a post view with its replies and reposters', async () => {
+    await $('article.post').$('a=View post').click();
+    await expect($('h1=Post')).toBeDisplayed();
+    await $('section[aria-label="The post"] article.post').waitForDisplayed({ timeout: 30_000 });
+    await $('button=Show replies').click();
+    await browser.waitUntil(async () => (await $$('#post-panel-replies article.post').length) > 0, {
+      timeout: 30_000,
+      timeoutMsg: 'no replies were shown',
+    });
+    await auditBothThemes('post-replies');
+    // The tabs from the keyboard: Right moves to "Reposted by" and selects it, Tab enters its panel.
+    await browser.execute(() => document.querySelector<HTMLElement>('#post-tab-replies')?.focus());
+    await browser.keys(['ArrowRight']);
+    await expect($('#post-tab-retweeters')).toBeFocused();
+    await expect($('#post-tab-retweeters')).toHaveAttribute('aria-selected', 'true');
+    await expectFocusReaches('Show who reposted', buttonNamed('Show who reposted'), { limit: 10 });
+    await browser.keys(['Enter']);
+    await $('#post-panel-retweeters article.user').waitForDisplayed({ timeout: 30_000 });
+    await auditBothThemes('post-reposters');
+  });
+
+  it('an account view with its timeline', async () => {
+    await $('button*=Back').click();
+    await expect($('h1=X search')).toBeDisplayed();
+    await $('article.post a.author').click();
+    await $('section[aria-label^="Profile of"]').waitForDisplayed({ timeout: 30_000 });
+    await $('#user-panel-posts article.post').waitForDisplayed({ timeout: 30_000 });
+    await auditBothThemes('account');
+    await browser.keys(['Escape']);
+    await expect($('h1=X search')).toBeDisplayed();
+  });
+
+  it('Ask: a streamed answer with its graded sources', async () => {
+    await open('Ask');
+    await $('#ask-prompt').setValue('What are people saying about bitcoin ETFs and inflation?');
+    await browser.keys(['Enter']);
+    await expect($('[data-testid="ask-status"]')).toHaveText(expect.stringMatching(/^Done/), { wait: 60_000 });
+    await $('[role="tab"]*=Web').click();
+    await expect($('[role="tabpanel"] article')).toBeDisplayed();
+    await auditBothThemes('ask-answer');
+    await $('[role="tab"]*=X').click();
+    await expect($('[role="tabpanel"] article.post')).toBeDisplayed();
+    await auditBothThemes('ask-x-sources');
+  });
+
+  it('Ask with its advanced options open', async () => {
+    await $('button=Advanced').click();
+    await expect($('#ask-advanced')).toBeDisplayed();
+    await auditBothThemes('ask-advanced');
+  });
+
+  it('Trends, shown', async () => {
+    await open('Trends');
+    await $('button=Show trends').click();
+    await $('button.trend').waitForDisplayed({ timeout: 30_000 });
+    await auditBothThemes('trends');
+  });
+
+  it('Links: web links by source', async () => {
+    await open('Links');
+    await $('#links-prompt').setValue('bitcoin inflation markets');
+    await $('button=Find').click();
+    await expect($('[role="tabpanel"] article')).toBeDisplayed({ wait: 30_000 });
+    await auditBothThemes('links');
+  });
+
+  it('Web: results and a page read as cleaned-up HTML', async () => {
+    await open('Web');
+    await $('#web-query').setValue('bitcoin crypto markets inflation stocks');
+    await browser.keys(['Enter']);
+    await expect($('section[aria-label="Search results"] [role="status"]')).toHaveText('Page 1 · results 1–10', { wait: 30_000 });
+    await auditBothThemes('web-results');
+    await $('#web-format').selectByAttribute('value', 'html');
+    await $('section[aria-label="Search results"]').$('button*=Read here').click();
+    await expect($('[data-testid="page-html"]')).toBeDisplayed({ wait: 30_000 });
+    await auditBothThemes('web-page');
+  });
+
+  it('Lookups: the error banner for a post that does not exist', async () => {
+    await open('Lookups');
+    await $('#lookup-id').setValue('1');
+    await $('form[aria-label="Post by id"]').$('button=Look up').click();
+    await expect($('[role="alert"]')).toBeDisplayed({ wait: 30_000 });
+    await auditBothThemes('lookups-error');
+  });
+
+  it('Forecast: a forecast asked and followed to its end', async () => {
+    await open('Forecast');
+    await $('#forecast-query').setValue('Will the EU adopt the flood directive before 1 March 2027?');
+    await $('button=Ask').click();
+    await expect($('[data-testid="forecast-state"]')).toHaveText(expect.stringMatching(/^(Done|Failed)$/), { wait: 30_000 });
+    await auditBothThemes('forecast-answer');
+  });
+
+  it('History with rows, one selected and its stored result open', async () => {
+    await open('History');
+    const rows = $$('[aria-label="Requests, newest first"] [role="listitem"] button.row');
+    await browser.waitUntil(async () => (await rows.length) >= 5, { timeout: 15_000, timeoutMsg: 'History did not list the requests' });
+    await auditBothThemes('history-rows');
+    await $('[aria-label="Requests, newest first"]').$('button.row*=#JWST').click();
+    await $('button=Open result').click();
+    await expect($('section[aria-label="Stored result"]')).toBeDisplayed();
+    await auditBothThemes('history-result');
+  });
+
+  it('Archive with results', async () => {
+    await open('Archive');
+    await $('#archive-text').setValue('a*');
+    await browser.keys(['Enter']);
+    await $('article.post').waitForDisplayed({ timeout: 15_000 });
+    await auditBothThemes('archive-results');
+  });
+
+  it('Spend with rows', async () => {
+    await open('Spend');
+    await expect($('[data-testid="spend-all"]')).toHaveText(expect.stringMatching(/^\$0\.\d*[1-9]/));
+    await auditBothThemes('spend-rows');
+  });
+
+  for (const { name, title, action } of sidebarScreens) {
+    it(`${name} from the keyboard: the sidebar opens it, Tab reaches its main action and Shift+Tab goes back`, async () => {
+      // Start in the sidebar, on the first screen, as after a click there.
+      await browser.execute(() => document.querySelector<HTMLElement>('nav[aria-label="Screens"] a[href]')?.focus());
+      await expectFocusReaches(`the sidebar's ${name}`, (stop) => stop.what.startsWith(`a "${name}"`));
+      await browser.keys(['Enter']);
+      await expect($(`h1=${title}`)).toBeDisplayed();
+      await expectFocusReaches(`${title}'s ${action}`, buttonNamed(action));
+      const at = await focused();
+      await browser.keys(['Shift', 'Tab']);
+      const back = await focused();
+      expect(back?.what).not.toBe(at?.what);
+    });
+  }
+
+  it('the sidebar moves with the arrow keys', async () => {
+    await browser.execute(() => document.querySelector<HTMLElement>('nav[aria-label="Screens"] a[href]')?.focus());
+    await browser.keys(['ArrowDown']);
+    expect((await focused())?.what).toMatch(/^a "X"/);
+    await browser.keys(['End']);
+    expect((await focused())?.what).toMatch(/^a "Settings"/);
+    await browser.keys(['Home']);
+    expect((await focused())?.what).toMatch(/^a "Ask"/);
+  });
+
+  it('History from the keyboard: a row opens its detail, and Open result shows what was kept', async () => {
+    await open('History');
+    await expectFocusReaches('a History row', (stop) => stop.what.startsWith('button') && stop.inMain && /X search/.test(stop.what));
+    await browser.keys(['Enter']);
+    await expect($('aside[aria-labelledby="detail-title"]')).toBeDisplayed();
+    await expectFocusReaches('Open result', buttonNamed('Open result'));
+    await browser.keys(['Enter']);
+    await expect($('section[aria-label="Stored result"]')).toBeDisplayed();
+  });
+
+  // Last: a stored key makes it the active one, so the app leaves demo mode (nothing is sent here).
+  it('Settings with a key: its actions, and a refused new name by its field', async () => {
+    await open('Settings');
+    await $('#add-label').setValue('work');
+    await $('#add-value').setValue(`dt_${'a1B2c3D4e5'.repeat(4)}`);
+    await $('button=Add key').click();
+    await expect($('button=Rename')).toBeDisplayed({ wait: 10_000 });
+    await auditBothThemes('settings-keys');
+    await $('button=Rename').click();
+    // A blank name (typed, so the form sees it) is refused.
+    await $('#rename-field').setValue(' ');
+    await $('button=Save name').click();
+    await expect($('#rename-field-error')).toBeDisplayed();
+    await expect($('#rename-field')).toHaveAttribute('aria-invalid', 'true');
+    await auditBothThemes('settings-rename-error');
+  });
+});
