@@ -1,5 +1,5 @@
 /// Every command the UI may call; capabilities/default.json grants them by name.
-const COMMANDS: [&str; 50] = [
+const COMMANDS: [&str; 51] = [
     "app_info",
     "app_status",
     "open_link",
@@ -50,6 +50,7 @@ const COMMANDS: [&str; 50] = [
     "export_history",
     "export_posts",
     "export_ledger",
+    "export_forecasts",
 ];
 
 fn main() {

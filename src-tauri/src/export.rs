@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use chrono::NaiveDate;
 use sightline_core::errors::CommandError;
 use sightline_core::export::{self, ExportFormat};
+use sightline_core::forecast::export as forecast_export;
 use sightline_core::state::AppState;
 use sightline_store::{HistoryQuery, PostQuery};
 use tauri::{AppHandle, Runtime, State};
@@ -61,6 +62,24 @@ pub async fn export_posts<R: Runtime>(
         return Ok(None);
     };
     export::write_posts(&posts, format, &path)?;
+    Ok(Some(path.display().to_string()))
+}
+
+/// Forecasts with their own fields: a hand-picked selection (`ids`), or every forecast `query`
+/// matches; Markdown is the citation list. Local times are in the user's zone.
+#[tauri::command]
+pub async fn export_forecasts<R: Runtime>(
+    app: AppHandle<R>,
+    state: State<'_, AppState>,
+    query: HistoryQuery,
+    ids: Option<Vec<i64>>,
+    format: ExportFormat,
+) -> Result<Option<String>, CommandError> {
+    let rows = forecast_export::forecast_rows(&state.store().await?, &query, ids).await?;
+    let Some(path) = pick_path(&app, &state, "sightline-forecasts", format).await? else {
+        return Ok(None);
+    };
+    forecast_export::write_forecasts(&rows, format, sightline_core::time_zone(), &path)?;
     Ok(Some(path.display().to_string()))
 }
 

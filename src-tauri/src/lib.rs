@@ -87,6 +87,7 @@ pub fn configure<R: Runtime>(
             export::export_history,
             export::export_posts,
             export::export_ledger,
+            export::export_forecasts,
         ])
 }
 

@@ -1,5 +1,6 @@
 //! Exports: history as CSV or JSON Lines, archived posts as CSV, JSON Lines or a Markdown
-//! citation list, the ledger as CSV. What to write and where, without the save dialog, which
+//! citation list, the ledger as CSV (forecasts, with their own fields and citation, in
+//! `forecast::export`). What to write and where, without the save dialog, which
 //! belongs to the window.
 
 use std::fs::File;
@@ -22,7 +23,7 @@ use crate::settings::AppSettings;
 pub enum ExportFormat {
     Csv,
     Jsonl,
-    /// A citation list (posts only).
+    /// A citation list (posts and forecasts).
     Markdown,
 }
 
@@ -41,7 +42,7 @@ const PAGE: u32 = 1_000;
 
 /// Writes through a temporary file renamed into place, so a full disk or a crash never
 /// leaves half an export where the user expects a whole one.
-fn write_atomically(
+pub(crate) fn write_atomically(
     path: &Path,
     write: impl FnOnce(&mut BufWriter<File>) -> sightline_store::Result<()>,
 ) -> Result<(), CommandError> {

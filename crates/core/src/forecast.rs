@@ -7,7 +7,8 @@
 //! [`resume_all`], run at start-up, follows every such job again.
 //!
 //! The forecast is a history row like any other request: History lists it, re-opens its last
-//! answer offline, exports it; its id is all that filing it elsewhere will need.
+//! answer offline; [`export`] writes forecasts with their own fields (CSV, JSON Lines, a
+//! citation list); its id is all that filing it elsewhere will need.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -27,6 +28,8 @@ use crate::keys;
 use crate::pipeline::{self, SendOptions};
 use crate::session::Session;
 use crate::state::AppState;
+
+pub mod export;
 
 /// A forecast the service accepted: its history row and job id, and what asking cost.
 #[derive(Debug, Clone, Serialize, TS)]

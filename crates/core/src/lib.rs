@@ -7,11 +7,13 @@
 //!   as the response headers arrive, and a cancel or a cut keeps what arrived;
 //! * [`paging`]: "next page" of retweeters and timelines, the cursor chain kept in history;
 //! * [`forecast`]: a forecast asked (the billed POST, its job id stored before any poll),
-//!   followed with backoff to its answer, stopped without losing it, resumed at start-up;
+//!   followed with backoff to its answer, stopped without losing it, resumed at start-up (in
+//!   demo mode too: the demo service keeps its jobs in the data folder); exported with its own
+//!   fields and citation ([`forecast::export`]);
 //! * [`estimate`]: the cost of a request from learned rates, and the budget's verdict on it;
 //! * [`findings`]: what an answer found, in the store's terms (posts, users, links, cursor);
 //! * [`records`]: History, Archive and Spend reads as the screens page them, offline;
-//! * [`export`]: writing history, posts and the ledger to a file, atomically;
+//! * [`export`]: writing history, posts, forecasts and the ledger to a file, atomically;
 //! * [`keys`] and [`keychain`]: named API keys, their values in the OS keychain
 //!   ([`keychain::SecretStore`], [`keychain::KeyringStore`]), never anywhere else;
 //!   [`key_check`] tries a key with the service (one cheap billed call) before trusting it;

@@ -1,5 +1,6 @@
-//! Export of history and archive selections: CSV, JSON Lines, and a Markdown citation list.
-//! Every function writes to any `impl Write`; the app chooses the file. Times are UTC.
+//! Export of history and archive selections: CSV, JSON Lines, and a Markdown citation list;
+//! forecasts with their own fields and citation (`export/forecasts.rs`). Every function writes
+//! to any `impl Write`; the app chooses the file. Times are UTC (a forecast's also local).
 //!
 //! CSV cells that a spreadsheet would run as a formula (starting with `=`, `+`, `-`, `@`, tab
 //! or carriage return) are prefixed with `'`: the files are opened by people in spreadsheet
@@ -14,6 +15,13 @@ use crate::archive::{StoredLink, StoredPost};
 use crate::error::Result;
 use crate::history::HistoryEntry;
 use crate::ledger::LedgerEntry;
+
+mod forecasts;
+
+pub use forecasts::{
+    forecast_citations_markdown, forecasts_csv, forecasts_jsonl, local_time, percent,
+    ForecastExport,
+};
 
 fn utc(t: DateTime<Utc>) -> String {
     t.to_rfc3339_opts(SecondsFormat::Secs, true)

@@ -14,7 +14,8 @@
 //! * [`archive`]: every post, user and link fetched, with full-text search over posts; its
 //!   types, writes and reads are apart in `archive/types.rs`, `write.rs` and `read.rs`;
 //! * [`cache`]: ETag + body per GET URL for conditional requests;
-//! * [`export`]: CSV, JSON Lines and Markdown citations to any writer;
+//! * [`export`]: CSV, JSON Lines and Markdown citations to any writer; forecasts with their
+//!   own fields (question, state, probability, forecaster, times, reasoning, job id, cost);
 //! * [`settings`]: app settings as JSON values.
 //!
 //! All writes for one request happen in one transaction ([`Store::record_request`], in

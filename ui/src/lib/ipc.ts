@@ -193,6 +193,9 @@ export const exportHistory = (query: Partial<HistoryQuery>, format: ExportFormat
   invoke<string | null>('export_history', { query, format, ids: ids ?? null });
 export const exportPosts = (query: Partial<PostQuery>, format: ExportFormat) =>
   invoke<string | null>('export_posts', { query, format });
+/** Forecasts with their own fields (question, state, probability, forecaster, times, reasoning, job id, cost); `markdown` is the citation list. */
+export const exportForecasts = (query: Partial<HistoryQuery>, format: ExportFormat, ids?: number[]) =>
+  invoke<string | null>('export_forecasts', { query, format, ids: ids ?? null });
 
 /** The ledger row by row as CSV, for local days `first..=last` (`YYYY-MM-DD`), or all of it. */
 export const exportLedger = (first?: string, last?: string) =>
