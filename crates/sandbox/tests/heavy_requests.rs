@@ -65,7 +65,7 @@ fn a_cheap_request_is_not_held_up_by_heavy_ones() {
             })
             .collect();
         // Let both heavy requests reach the server and start.
-        tokio::time::sleep(Duration::from_millis(200)).await;
+        tokio::time::sleep(Duration::from_millis(100)).await;
 
         let started = Instant::now();
         let r = get(&sb, "/twitter/post", &cheap).await;
