@@ -16,3 +16,12 @@ export function formErrors(thrown: unknown): FormErrors {
   const fields = fieldErrors(error);
   return { fields, general: Object.keys(fields).length > 0 ? null : keyFormMessage(error), error };
 }
+
+/**
+ * A field's `aria-describedby`: the ids given, without the empty ones. An error's id is passed
+ * only while the error is shown, as an id missing from the page describes nothing.
+ */
+export function describedBy(...ids: (string | false | null | undefined)[]): string | undefined {
+  const shown = ids.filter((id): id is string => typeof id === 'string' && id !== '');
+  return shown.length > 0 ? shown.join(' ') : undefined;
+}

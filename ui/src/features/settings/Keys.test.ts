@@ -53,6 +53,10 @@ describe('Keys', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Add key' }));
     expect(await screen.findByText(/not a real key/)).toBeInTheDocument();
     expect(screen.getByLabelText('Key')).toHaveValue('');
+    // A screen reader hears the reason with the field, and the name field is not marked.
+    expect(screen.getByLabelText('Key')).toHaveAccessibleDescription(/not a real key/);
+    expect(screen.getByLabelText('Key')).toHaveAttribute('aria-invalid', 'true');
+    expect(screen.getByLabelText('Name')).not.toHaveAttribute('aria-describedby');
   });
 
   it('adds a key and shows it masked only', async () => {
