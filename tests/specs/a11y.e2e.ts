@@ -276,4 +276,13 @@ describe('accessibility of every screen, demo mode', () => {
     await expect($('#rename-field')).toHaveAttribute('aria-invalid', 'true');
     await auditBothThemes('settings-rename-error');
   });
+
+  // The keyring is shared by every spec of a run: the key is deleted again, through the screen.
+  after(async () => {
+    const remove = $('button=Delete');
+    if (!(await remove.isExisting())) return;
+    await remove.click();
+    await $('button=Delete key').click();
+    await expect($('button=Rename')).not.toBeExisting();
+  });
 });
