@@ -46,6 +46,14 @@ describe('accessibility of every screen, demo mode', () => {
   it('the welcome of a first run', async () => {
     await expect($('h2=Explore with demo data')).toBeDisplayed({ wait: 30_000 });
     await auditBothThemes('welcome');
+    // A key refused before anything is sent (the example text of the documentation): the reason
+    // by its field.
+    await $('#welcome-key').setValue('YOUR_API_KEY');
+    await $('#welcome-address').setValue('https://example.invalid');
+    await $('button=Use this key').click();
+    await expect($('#welcome-key-error')).toBeDisplayed();
+    await expect($('#welcome-key')).toHaveAttribute('aria-invalid', 'true');
+    await auditBothThemes('welcome-key-error');
     // From the keyboard: Tab reaches the demo choice and Enter takes it.
     await expectFocusReaches('Explore with demo data', buttonNamed('Explore with demo data'));
     await browser.keys(['Enter']);
@@ -162,6 +170,12 @@ describe('accessibility of every screen, demo mode', () => {
     await $('button=Show trends').click();
     await $('button.trend').waitForDisplayed({ timeout: 30_000 });
     await auditBothThemes('trends');
+    // From the keyboard: Tab reaches the first trend and Enter searches X for it.
+    await browser.execute(() => document.querySelector<HTMLElement>('#trends-count')?.focus());
+    await expectFocusReaches('the first trend', (stop) => stop.what.startsWith('button') && stop.inMain && !/Show trends/.test(stop.what), { limit: 10 });
+    await browser.keys(['Enter']);
+    await expect($('h1=X search')).toBeDisplayed();
+    await $('article.post').waitForDisplayed({ timeout: 30_000 });
   });
 
   it('Links: web links by source', async () => {
