@@ -55,6 +55,16 @@ describe('App', () => {
     expect(calls.twitter_search).toHaveLength(1);
   });
 
+  it('marks no sidebar screen as the page while the welcome of a first run is shown', async () => {
+    backend();
+    window.localStorage.clear();
+    window.location.hash = '';
+    render(App);
+    expect(await screen.findByRole('heading', { level: 1, name: 'Welcome to Sightline' })).toBeInTheDocument();
+    expect(screen.getByRole('navigation', { name: 'Screens' }).querySelector('[aria-current]')).toBeNull();
+    expect(document.title).toBe('Welcome · Sightline');
+  });
+
   it('says above every screen when an answer was shown but the disk was too full to save it', async () => {
     const notSaved = 'Shown here but not saved: the disk is full. Its cost is recorded; free some space so that results are kept for History and the Archive.';
     backend(outcome([makePost({ id: '11', text: 'first result' })], 1, { notSaved }));
