@@ -45,6 +45,9 @@ const buttonNamed = (words: string) => (stop: Focused) => stop.inMain && stop.wh
 describe('accessibility of every screen, demo mode', () => {
   it('the welcome of a first run', async () => {
     await expect($('h2=Explore with demo data')).toBeDisplayed({ wait: 30_000 });
+    // The welcome is no sidebar screen: none claims to be the page shown.
+    await expect(sidebar().$('[aria-current="page"]')).not.toBeExisting();
+    await expect(browser).toHaveTitle('Welcome · Sightline');
     await auditBothThemes('welcome');
     // A key refused before anything is sent (the example text of the documentation): the reason
     // by its field.
