@@ -191,13 +191,12 @@ impl Client {
 
     /// The URL an operation is sent to (query included for GETs).
     pub fn url_for<R: ApiRequest>(&self, request: &R) -> Result<Url, ApiError> {
-        let mut url =
-            Url::parse(&format!("{}{}", self.base, request.path())).map_err(|e| {
-                ApiError::Network {
-                    cause: NetworkCause::Other,
-                    detail: format!("bad service address: {e}"),
-                }
-            })?;
+        let mut url = Url::parse(&format!("{}{}", self.base, request.path())).map_err(|e| {
+            ApiError::Network {
+                cause: NetworkCause::Other,
+                detail: format!("bad service address: {e}"),
+            }
+        })?;
         if let Encoded::Query(pairs) = request.encode() {
             if !pairs.is_empty() {
                 let mut q = url.query_pairs_mut();

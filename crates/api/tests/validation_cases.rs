@@ -9,8 +9,8 @@ use serde::de::DeserializeOwned;
 use serde::Deserialize;
 use serde_json::Value;
 use sightline_api::request::{
-    AiSearchRequest, ForecastRequest, ForecastStatusRequest, LinksTwitterRequest, LinksWebRequest, TwitterPostRequest,
-    TwitterPostUserRequest, TwitterRepliesPostRequest, TwitterRepliesRequest,
+    AiSearchRequest, ForecastRequest, ForecastStatusRequest, LinksTwitterRequest, LinksWebRequest,
+    TwitterPostRequest, TwitterPostUserRequest, TwitterRepliesPostRequest, TwitterRepliesRequest,
     TwitterRetweetersRequest, TwitterSearchRequest, TwitterTrendsRequest, TwitterUrlsRequest,
     TwitterUserPostsRequest, WebCrawlRequest, WebSearchRequest,
 };
