@@ -9,19 +9,22 @@ import { auditBothThemes, focused, tabTo, type Focused } from '../support/a11y.t
 
 const sidebar = () => $('nav[aria-label="Screens"]');
 
-/** The sidebar screens, with the title each shows and the action the keyboard must reach. */
+/**
+ * The sidebar screens: the title each shows, the action the keyboard must reach, and the main
+ * field Ctrl+K goes to (none on Spend and Settings).
+ */
 const sidebarScreens = [
-  { name: 'Ask', title: 'Ask', action: 'Ask' },
-  { name: 'X', title: 'X search', action: 'Search' },
-  { name: 'Links', title: 'Links', action: 'Find' },
-  { name: 'Web', title: 'Web', action: 'Search' },
-  { name: 'Lookups', title: 'Lookups', action: 'Look up' },
-  { name: 'Trends', title: 'Trends', action: 'Show trends' },
-  { name: 'Forecast', title: 'Forecast', action: 'Ask' },
-  { name: 'History', title: 'History', action: 'Export these requests' },
-  { name: 'Archive', title: 'Archive', action: 'Search' },
-  { name: 'Spend', title: 'Spend', action: 'Save budgets' },
-  { name: 'Settings', title: 'Settings', action: 'Save settings' },
+  { name: 'Ask', title: 'Ask', action: 'Ask', mainField: '#ask-prompt' },
+  { name: 'X', title: 'X search', action: 'Search', mainField: '#x-query' },
+  { name: 'Links', title: 'Links', action: 'Find', mainField: '#links-prompt' },
+  { name: 'Web', title: 'Web', action: 'Search', mainField: '#web-query' },
+  { name: 'Lookups', title: 'Lookups', action: 'Look up', mainField: '#lookup-urls' },
+  { name: 'Trends', title: 'Trends', action: 'Show trends', mainField: '#trends-place' },
+  { name: 'Forecast', title: 'Forecast', action: 'Ask', mainField: '#forecast-query' },
+  { name: 'History', title: 'History', action: 'Export these requests', mainField: 'main input[type="search"]' },
+  { name: 'Archive', title: 'Archive', action: 'Search', mainField: '#archive-text' },
+  { name: 'Spend', title: 'Spend', action: 'Save budgets', mainField: null },
+  { name: 'Settings', title: 'Settings', action: 'Save settings', mainField: null },
 ];
 
 async function open(name: string, title = name) {
@@ -242,8 +245,8 @@ describe('accessibility of every screen, demo mode', () => {
     await auditBothThemes('spend-rows');
   });
 
-  for (const { name, title, action } of sidebarScreens) {
-    it(`${name} from the keyboard: the sidebar opens it, Tab reaches its main action and Shift+Tab goes back`, async () => {
+  for (const { name, title, action, mainField } of sidebarScreens) {
+    it(`${name} from the keyboard: the sidebar opens it, Tab reaches its main action, Shift+Tab goes back, Ctrl+K to its main field`, async () => {
       // Start in the sidebar, on the first screen, as after a click there.
       await browser.execute(() => document.querySelector<HTMLElement>('nav[aria-label="Screens"] a[href]')?.focus());
       await expectFocusReaches(`the sidebar's ${name}`, (stop) => stop.what.startsWith(`a "${name}"`));
@@ -254,6 +257,10 @@ describe('accessibility of every screen, demo mode', () => {
       await browser.keys(['Shift', 'Tab']);
       const back = await focused();
       expect(back?.what).not.toBe(at?.what);
+      if (mainField) {
+        await browser.keys(['Control', 'k']);
+        await expect($(mainField)).toBeFocused();
+      }
     });
   }
 
