@@ -26,7 +26,7 @@ describe('screenFromHash', () => {
 
 describe('screens', () => {
   it('lists the search screens with Ask first, and keeps X the default', () => {
-    expect(screens.filter((screen) => screen.group === 'search' && !screen.hidden).map((screen) => screen.name)).toEqual(['Ask', 'X', 'Links', 'Web', 'Lookups', 'Trends']);
+    expect(screens.filter((screen) => screen.group === 'search' && !screen.hidden).map((screen) => screen.name)).toEqual(['Ask', 'X', 'Links', 'Web', 'Lookups', 'Trends', 'Forecast']);
     expect(defaultScreenId).toBe('x');
   });
 });
