@@ -67,4 +67,17 @@ describe('Lookups', () => {
     // From here the post's own view has its replies and reposters.
     expect(screen.getByRole('link', { name: 'View post' })).toHaveAttribute('href', '#/post?id=1890000000000000001');
   });
+
+  it('says plainly that no post has the id when the service answers 404, with no Retry', async () => {
+    mockIPC((cmd) => {
+      if (cmd === 'twitter_post') {
+        throw { kind: 'service', message: 'Not found', error: { kind: 'unexpected_status', message: 'Not found', fields: [], retry_after_secs: null, status: 404, received_events: null } };
+      }
+      if (cmd === 'estimate_cost') return makeCheck('0.0003');
+    });
+    render(Lookups);
+    await userEvent.type(screen.getByRole('textbox', { name: 'Post id' }), '1890000000000000009{Enter}');
+    expect(await screen.findByText(/The service has no post with the id 1890000000000000009\./)).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /Retry/ })).toBeNull();
+  });
 });
