@@ -39,6 +39,11 @@ bind() { mkdir -p "${*: -1}"; mount "$@" && mounted+=("${*: -1}"); }
 for path in "$root"/{proc,sys,dev/pts,dev/shm,dev,tmp/.X11-unix}; do
   mountpoint -q "$path" 2>/dev/null && umount -l "$path"
 done
+# Never delete through a mount that is still there (the root's /dev is the host's own).
+if awk '{print $2}' /proc/mounts | grep -q "^$root/"; then
+  echo "Something is still mounted under $root: unmount it first." >&2
+  exit 1
+fi
 rm -rf "$root" "$log_dir"
 mkdir -p "$root" "$log_dir"
 
