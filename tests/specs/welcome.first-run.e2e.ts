@@ -34,17 +34,20 @@ function keychainEntries(): string[] {
 }
 
 /**
- * The entries this spec's app added: the test session's keyring is shared by every spec of the
- * run, and an earlier one (keys-and-spend.live) may leave its own key there.
+ * A first run starts from an empty keychain: the test session's keyring is shared by every spec
+ * of the run, and an earlier one (keys-and-spend.live) leaves its key there, which a new key
+ * under the same name would replace in place.
  */
-const earlierEntries = keychainEntries();
-function entriesKeptHere(): string[] {
-  return keychainEntries().filter((entry) => !earlierEntries.includes(entry));
+function emptyKeychain() {
+  for (const item of keychainEntries()) {
+    execFileSync('gdbus', ['call', '--session', '--dest', 'org.freedesktop.secrets', '--object-path', item.slice(1, -1), '--method', 'org.freedesktop.Secret.Item.Delete'], { encoding: 'utf8' });
+  }
+  expect(keychainEntries()).toEqual([]);
 }
 
 /** Nothing of a failed check was kept: no key in the keychain, no keys.json, no address. */
 function assertNothingKept() {
-  expect(entriesKeptHere()).toEqual([]);
+  expect(keychainEntries()).toEqual([]);
   expect(existsSync(path.join(dataDir(), 'keys.json'))).toBe(false);
   expect(existsSync(path.join(dataDir(), 'settings.json'))).toBe(false);
 }
@@ -79,6 +82,7 @@ async function expectProblem(field: 'address' | 'key', words: string) {
  * service. Each wrong answer is named next to its field, and nothing is kept until both are right.
  */
 describe('the first run, with a key and the service address', () => {
+  before(emptyKeychain);
   it('names a wrong address next to the address, keeping nothing', async () => {
     await expect($('h2=Paste your API key')).toBeDisplayed({ wait: 60_000 });
     await expect($('#welcome-address')).toBeDisplayed();
@@ -113,7 +117,7 @@ describe('the first run, with a key and the service address', () => {
     await check(sandbox().key, sandbox().baseUrl);
     await expect($('h1=X search')).toBeDisplayed({ wait: 30_000 });
     await expect($('[data-testid="demo-badge"]')).not.toBeDisplayed();
-    expect(entriesKeptHere()).toHaveLength(1);
+    expect(keychainEntries()).toHaveLength(1);
     const settings = JSON.parse(readFileSync(path.join(dataDir(), 'settings.json'), 'utf8')) as { baseUrl: string };
     expect(settings.baseUrl).toBe(sandbox().baseUrl);
     const keys = JSON.parse(readFileSync(path.join(dataDir(), 'keys.json'), 'utf8')) as { keys: { verifiedAt: string | null }[] };
