@@ -19,6 +19,7 @@ use crate::error::{Result, StoreError};
 use crate::history::{Billing, RequestStatus};
 use crate::ledger::{self, BilledRequest};
 use crate::money::to_nanos;
+use crate::record;
 use crate::time::to_ms;
 use crate::Store;
 
@@ -58,39 +59,13 @@ impl Store {
         body: &str,
     ) -> Result<bool> {
         let mut tx = self.begin_write().await?;
-        let row: Option<(i64, String, i64, String, Option<String>)> = sqlx::query_as(
-            "SELECT id, status, started_at, operation, key_label FROM history WHERE request_id = ?",
-        )
-        .bind(request_id)
-        .fetch_optional(&mut *tx)
-        .await?;
-        let Some((id, status, at, operation, key_label)) = row else {
+        let Some((id, RequestStatus::Running)) = record::find_request(&mut tx, request_id).await?
+        else {
             return Ok(false);
         };
-        if RequestStatus::parse(&status)? != RequestStatus::Running {
-            return Ok(false);
-        }
         store_body(&mut tx, id, body).await?;
         if let Some(billing) = billing {
-            let nanos = to_nanos(billing.cost)?;
-            sqlx::query(
-                "UPDATE history SET cost_nanos = ?, usage_count = ?, service = ?, currency = ?
-                 WHERE id = ?",
-            )
-            .bind(nanos)
-            .bind(billing.usage_count)
-            .bind(&billing.service)
-            .bind(&billing.currency)
-            .bind(id)
-            .execute(&mut *tx)
-            .await?;
-            let billed = BilledRequest {
-                history_id: id,
-                at,
-                operation: &operation,
-                key_label: key_label.as_deref(),
-            };
-            ledger::insert_once(&mut tx, &billed, billing, nanos).await?;
+            record::bill_row(&mut tx, id, billing, to_nanos(billing.cost)?).await?;
         }
         tx.commit().await?;
         Ok(true)

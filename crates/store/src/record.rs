@@ -188,29 +188,7 @@ impl Store {
         let Some((id, RequestStatus::Running)) = find_request(&mut tx, request_id).await? else {
             return Ok(false);
         };
-        let (at, operation, key_label): (i64, String, Option<String>) =
-            sqlx::query_as("SELECT started_at, operation, key_label FROM history WHERE id = ?")
-                .bind(id)
-                .fetch_one(&mut *tx)
-                .await?;
-        sqlx::query(
-            "UPDATE history SET cost_nanos = ?, usage_count = ?, service = ?, currency = ?
-             WHERE id = ?",
-        )
-        .bind(nanos)
-        .bind(billing.usage_count)
-        .bind(&billing.service)
-        .bind(&billing.currency)
-        .bind(id)
-        .execute(&mut *tx)
-        .await?;
-        let billed = BilledRequest {
-            history_id: id,
-            at,
-            operation: &operation,
-            key_label: key_label.as_deref(),
-        };
-        ledger::insert_once(&mut tx, &billed, billing, nanos).await?;
+        bill_row(&mut tx, id, billing, nanos).await?;
         tx.commit().await?;
         Ok(true)
     }
@@ -228,7 +206,41 @@ fn validate(record: &RequestRecord) -> Result<()> {
     Ok(())
 }
 
-async fn find_request(
+/// Puts a request's charge on its history row and, once, on the ledger, inside the caller's
+/// transaction: the one place a request's own billing is written (a stream's early billing, a
+/// job's acceptance). `nanos` is `billing.cost` already checked to be exact in nano-dollars.
+pub(crate) async fn bill_row(
+    conn: &mut SqliteConnection,
+    id: i64,
+    billing: &Billing,
+    nanos: i64,
+) -> Result<()> {
+    let (at, operation, key_label): (i64, String, Option<String>) =
+        sqlx::query_as("SELECT started_at, operation, key_label FROM history WHERE id = ?")
+            .bind(id)
+            .fetch_one(&mut *conn)
+            .await?;
+    sqlx::query(
+        "UPDATE history SET cost_nanos = ?, usage_count = ?, service = ?, currency = ?
+         WHERE id = ?",
+    )
+    .bind(nanos)
+    .bind(billing.usage_count)
+    .bind(&billing.service)
+    .bind(&billing.currency)
+    .bind(id)
+    .execute(&mut *conn)
+    .await?;
+    let billed = BilledRequest {
+        history_id: id,
+        at,
+        operation: &operation,
+        key_label: key_label.as_deref(),
+    };
+    ledger::insert_once(conn, &billed, billing, nanos).await
+}
+
+pub(crate) async fn find_request(
     conn: &mut SqliteConnection,
     request_id: &str,
 ) -> Result<Option<(i64, RequestStatus)>> {
