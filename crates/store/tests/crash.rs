@@ -98,11 +98,14 @@ fn crash_writer_child() {
         .unwrap();
     runtime.block_on(async {
         let store = Store::open(&db).await.unwrap();
-        for n in 0.. {
+        // Writes until the parent kills this process (newer clippy refuses `for n in 0..`).
+        let mut n = 0;
+        loop {
             let id = format!("{prefix}-{n}");
             store.record_request(&request(&id, n)).await.unwrap();
             // The test reads this line as proof of a commit.
             println!("COMMITTED {id}");
+            n += 1;
         }
     });
 }
