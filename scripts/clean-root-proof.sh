@@ -55,6 +55,8 @@ deb $mirror bookworm-updates main
 deb ${mirror%/debian}/debian-security bookworm-security main
 SOURCES
 cp /etc/resolv.conf "$root/etc/resolv.conf"
+# What Debian's installer writes and debootstrap does not: without it "localhost" does not resolve.
+printf '127.0.0.1\tlocalhost\n::1\t\tlocalhost ip6-localhost ip6-loopback\n' >"$root/etc/hosts"
 # Certificate authorities this machine added (a network's TLS proxy, say) are trusted in the root
 # too, or nothing there could reach the registries this machine reaches.
 if compgen -G "/usr/local/share/ca-certificates/*.crt" >/dev/null; then
