@@ -27,36 +27,27 @@ pub(crate) struct BilledRequest<'a> {
 }
 
 /// Adds the ledger row of a request unless it has one already (a stream's billing may have
-/// been recorded when it started), inside the caller's transaction. `cost_nanos` is
-/// `billing.cost` already checked to be exact in nano-dollars.
+/// been recorded when it started), inside the caller's write transaction, which holds the
+/// database from the check to the insert. `cost_nanos` is `billing.cost` already checked to be
+/// exact in nano-dollars.
 pub(crate) async fn insert_once(
     conn: &mut SqliteConnection,
     request: &BilledRequest<'_>,
     billing: &Billing,
     cost_nanos: i64,
 ) -> Result<()> {
-    sqlx::query(
-        "INSERT INTO ledger (history_id, at, service, operation, key_label, cost_nanos,
-             usage_count, currency)
-         SELECT ?, ?, ?, ?, ?, ?, ?, ?
-         WHERE NOT EXISTS (SELECT 1 FROM ledger WHERE history_id = ?)",
-    )
-    .bind(request.history_id)
-    .bind(request.at)
-    .bind(&billing.service)
-    .bind(request.operation)
-    .bind(request.key_label.unwrap_or(""))
-    .bind(cost_nanos)
-    .bind(billing.usage_count)
-    .bind(&billing.currency)
-    .bind(request.history_id)
-    .execute(&mut *conn)
-    .await?;
+    let billed: Option<i64> = sqlx::query_scalar("SELECT 1 FROM ledger WHERE history_id = ?")
+        .bind(request.history_id)
+        .fetch_optional(&mut *conn)
+        .await?;
+    if billed.is_none() {
+        insert(conn, request, billing, cost_nanos).await?;
+    }
     Ok(())
 }
 
-/// Adds a ledger row for a further charge of a request that has one already (a job's billed
-/// poll), inside the caller's transaction.
+/// Adds a ledger row for a charge of a request (its first, through [`insert_once`], or a further
+/// one, such as a job's billed poll), inside the caller's transaction.
 pub(crate) async fn insert(
     conn: &mut SqliteConnection,
     request: &BilledRequest<'_>,
