@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { render, screen } from '@testing-library/svelte';
+import { render, screen, within } from '@testing-library/svelte';
 import userEvent from '@testing-library/user-event';
 import { mockIPC } from '@tauri-apps/api/mocks';
 import Lookups from './Lookups.svelte';
@@ -79,5 +79,23 @@ describe('Lookups', () => {
     await userEvent.type(screen.getByRole('textbox', { name: 'Post id' }), '1890000000000000009{Enter}');
     expect(await screen.findByText(/The service has no post with the id 1890000000000000009\./)).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: /Retry/ })).toBeNull();
+  });
+});
+
+describe('Lookups: each link after a lookup', () => {
+  it('says which links came back and which did not, and why', async () => {
+    mockIPC((cmd) => {
+      if (cmd === 'twitter_urls') return outcome([makePost({ id: '1', text: 'found by link' })]);
+      if (cmd === 'estimate_cost') return makeCheck('0.0006');
+    });
+    render(Lookups);
+    await userEvent.type(screen.getByRole('textbox', { name: 'Post links' }), 'https://x.com/a/status/1 https://x.com/b/status/2 https://twitter.com/a/status/1{Enter}');
+    const list = await screen.findByRole('region', { name: 'Each link' });
+    expect(within(list).getByRole('status')).toHaveTextContent('1 of 3 links came back.');
+    expect(within(list).getAllByRole('listitem').map((item) => item.textContent)).toEqual([
+      expect.stringContaining('Found: the post by Ana Lima'),
+      expect.stringContaining('Not returned by the service: post 2 may have been deleted'),
+      expect.stringContaining('the same post as the link on line 1'),
+    ]);
   });
 });
