@@ -50,7 +50,7 @@ pub use archive::{
 };
 pub use budget::{BudgetCheck, BudgetLimits, PeriodCheck, Verdict};
 pub use cache::CachedResponse;
-pub use chrono_tz::Tz;
+pub use chrono_tz::{Tz, TZ_VARIANTS};
 pub use error::{Result, StoreError};
 pub use history::{Billing, HistoryEntry, HistoryQuery, RequestStatus, StoredResult};
 pub use jobs::{FollowedJob, JobState, JOB_FAILED_CLASS};
