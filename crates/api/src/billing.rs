@@ -13,6 +13,8 @@ pub const COST_HEADER: &str = "x-service-cost-usd";
 pub const USAGE_HEADER: &str = "x-service-usage-count";
 pub const SERVICE_HEADER: &str = "x-service-service";
 pub const CURRENCY_HEADER: &str = "x-service-currency";
+/// Every billing header, as a response's provenance keeps them.
+pub const HEADERS: [&str; 4] = [COST_HEADER, USAGE_HEADER, SERVICE_HEADER, CURRENCY_HEADER];
 
 /// What the service charged for one response, as its headers or body said.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]

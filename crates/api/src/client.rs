@@ -14,6 +14,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::billing::{self, Charge};
+use crate::capture::Capture;
 use crate::error::{classify, ApiError};
 use crate::key::ApiKey;
 use crate::model::*;
@@ -23,7 +24,7 @@ use crate::transport::{network_cause, NetworkCause};
 
 pub mod streaming;
 
-pub use streaming::{AiSearchStream, StreamOutcome};
+pub use streaming::{AiSearchStream, CapturedRead, StreamOutcome};
 
 /// How often and how patiently GETs are retried on 429, 5xx and network errors.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -118,6 +119,9 @@ pub struct Response<T> {
     pub attempts: u32,
     /// The URL asked for, the ETag cache's key (never contains the key).
     pub url: String,
+    /// The response as received: its exact bytes and their SHA-256, status, billing headers
+    /// and the URL that answered (for a 304, the stored body it re-used).
+    pub capture: Capture,
 }
 
 /// Could not build a client from the configuration.
@@ -154,7 +158,10 @@ const MAX_REDIRECTS: usize = 5;
 struct Answer {
     status: u16,
     headers: HeaderMap,
-    text: String,
+    /// The body exactly as received, not charset-decoded.
+    bytes: Vec<u8>,
+    /// The URL that answered, after same-host redirects.
+    url: Url,
 }
 
 impl Client {
@@ -321,18 +328,20 @@ impl Client {
                     }
                 }
             }
-            let text = response.text().await.map_err(transport_error)?;
+            // The bytes, not `text()`: their hash must be of what the service sent.
+            let bytes = response.bytes().await.map_err(transport_error)?.to_vec();
             if status.is_success() || status == StatusCode::NOT_MODIFIED {
                 return Ok(Answer {
                     status: status.as_u16(),
                     headers,
-                    text,
+                    bytes,
+                    url,
                 });
             }
             return Err(classify(
                 status.as_u16(),
                 &headers,
-                &text,
+                &String::from_utf8_lossy(&bytes),
                 Some(key.expose()),
             ));
         }
@@ -389,6 +398,16 @@ impl Client {
                 status: 304,
                 detail: format!("cached copy unreadable: {e}"),
             })?;
+            // A 304 sends no body: what it vouches for is the stored one it points back to.
+            let capture = Capture {
+                from_cache: true,
+                ..Capture::of_body(
+                    answer.status,
+                    &answer.headers,
+                    answer.url.as_str(),
+                    cached.body.clone().into_bytes(),
+                )
+            };
             return Ok(Response {
                 operation: op,
                 body,
@@ -400,14 +419,24 @@ impl Client {
                 status: answer.status,
                 attempts,
                 url,
+                capture,
             });
         }
-        let body = R::decode(&answer.text).map_err(|e| ApiError::Malformed {
+        let capture = Capture::of_body(
+            answer.status,
+            &answer.headers,
+            answer.url.as_str(),
+            answer.bytes,
+        );
+        // UTF-8, as the service declares; a byte that is not is shown as U+FFFD here, and kept
+        // as it came in `capture`.
+        let text = String::from_utf8_lossy(&capture.bytes).into_owned();
+        let body = R::decode(&text).map_err(|e| ApiError::Malformed {
             status: answer.status,
             detail: e.to_string(),
         })?;
-        let json: Option<Value> = is_json_object(&answer.text)
-            .then(|| serde_json::from_str(&answer.text).ok())
+        let json: Option<Value> = is_json_object(&text)
+            .then(|| serde_json::from_str(&text).ok())
             .flatten();
         let billing = billing::read(&answer.headers, json.as_ref());
         if let Some(issue) = &billing.issue {
@@ -423,12 +452,12 @@ impl Client {
             .and_then(|v| v.to_str().ok())
             .map(str::to_owned);
         if let (Some(cache), Some(tag), Method::Get) = (&self.cache, &etag, op.method()) {
-            cache.put(&url, tag, &answer.text).await;
+            cache.put(&url, tag, &text).await;
         }
         Ok(Response {
             operation: op,
             body,
-            raw: answer.text,
+            raw: text,
             billing: billing.billing,
             billing_issue: billing.issue,
             etag,
@@ -436,6 +465,7 @@ impl Client {
             status: answer.status,
             attempts,
             url,
+            capture,
         })
     }
 }

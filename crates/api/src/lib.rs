@@ -13,6 +13,9 @@
 //!   operation. The streaming AI search is in `client::streaming`: `open_ai_search_stream`
 //!   waits for the headers (and the cost they announce), then [`AiSearchStream::read`]
 //!   reads the events; `ai_search_stream` does both.
+//! - [`capture`]: a response as received ([`Capture`]): its exact bytes and their SHA-256
+//!   (a stream's hashed as they arrive), status, billing headers as written, the URL that
+//!   answered; every [`Response`] and every stream read carries one.
 //! - [`billing`]: the cost headers read as a [`Charge`] of exact decimals. [`error`]: [`ApiError`], its
 //!   classes as a type ([`ErrorKind`]) and their plain-words messages. [`key`]: the API
 //!   key, never printed.
@@ -24,6 +27,7 @@
 
 pub mod billing;
 pub mod cancel;
+pub mod capture;
 pub mod client;
 pub mod decoder;
 pub mod error;
@@ -40,9 +44,10 @@ pub mod words;
 
 pub use billing::Charge;
 pub use cancel::CancelToken;
+pub use capture::Capture;
 pub use client::{
-    AiSearchStream, CacheFuture, CachedBody, Client, ClientConfig, ConfigError, EtagCache,
-    Response, RetryPolicy, StreamOutcome,
+    AiSearchStream, CacheFuture, CachedBody, CapturedRead, Client, ClientConfig, ConfigError,
+    EtagCache, Response, RetryPolicy, StreamOutcome,
 };
 pub use decoder::{StreamDecoder, StreamEvent};
 pub use error::{ApiError, ErrorKind, ErrorPayload};

@@ -3,6 +3,7 @@
 //! (put it on a ledger) before any event is read; [`AiSearchStream::read`] then reads the
 //! events to the end. [`Client::ai_search_stream`] does both in one call.
 
+use std::collections::BTreeMap;
 use std::time::Duration;
 
 use reqwest::header::CONTENT_TYPE;
@@ -11,6 +12,7 @@ use serde::Serialize;
 use super::{redirect_target, transport_error, Client};
 use crate::billing::{self, Charge};
 use crate::cancel::CancelToken;
+use crate::capture::{self, BodyHasher, Capture};
 use crate::decoder::{StreamDecoder, StreamEvent};
 use crate::error::{classify, ApiError};
 use crate::key::ApiKey;
@@ -28,6 +30,16 @@ pub struct StreamOutcome {
     pub raw: String,
 }
 
+/// What [`AiSearchStream::read_captured`] returns: how the read ended, and the stream as
+/// received whichever way it ended.
+#[derive(Debug)]
+pub struct CapturedRead {
+    pub result: Result<StreamOutcome, ApiError>,
+    /// Every byte that arrived, hashed as it came; None when the cancel fired before the
+    /// headers (nothing was received).
+    pub capture: Option<Capture>,
+}
+
 /// A streaming AI search whose response headers have arrived (or that was cancelled while
 /// waiting for them); its events are still unread.
 #[derive(Debug)]
@@ -38,6 +50,10 @@ pub struct AiSearchStream {
     /// What was asked for: a summary stream must end with `completion`.
     result_type: ResultType,
     idle_timeout: Duration,
+    /// The status, billing headers and URL of the answer, for its capture.
+    status: u16,
+    billing_headers: BTreeMap<String, String>,
+    url: String,
 }
 
 #[derive(Debug)]
@@ -59,6 +75,9 @@ impl AiSearchStream {
             billing_issue: None,
             result_type: request.result_type,
             idle_timeout,
+            status: 0,
+            billing_headers: BTreeMap::new(),
+            url: String::new(),
         }
     }
 
@@ -88,25 +107,68 @@ impl AiSearchStream {
     ///   arrived.
     pub async fn read(
         self,
-        mut on_event: impl FnMut(StreamEvent),
+        on_event: impl FnMut(StreamEvent),
         cancel: &CancelToken,
     ) -> Result<StreamOutcome, ApiError> {
-        let (mut response, is_json) = match self.state {
-            State::Open { response, is_json } => (response, is_json),
-            State::CancelledBeforeHeaders => {
-                return Ok(StreamOutcome {
+        self.read_captured(on_event, cancel).await.result
+    }
+
+    /// [`read`](Self::read), and the stream as received: its bytes verbatim and their SHA-256,
+    /// hashed chunk by chunk as they arrived, also when it was cancelled or cut.
+    pub async fn read_captured(
+        self,
+        on_event: impl FnMut(StreamEvent),
+        cancel: &CancelToken,
+    ) -> CapturedRead {
+        if self.cancelled_before_headers() {
+            return CapturedRead {
+                result: Ok(StreamOutcome {
                     received: PartialStream::default(),
                     cancelled: true,
                     raw: String::new(),
-                })
-            }
+                }),
+                capture: None,
+            };
+        }
+        let (status, billing_headers, url) =
+            (self.status, self.billing_headers.clone(), self.url.clone());
+        let mut raw = Vec::new();
+        let mut hasher = BodyHasher::default();
+        let result = self
+            .drain(on_event, cancel, &mut raw, &mut hasher)
+            .await
+            .map(|(received, cancelled)| StreamOutcome {
+                received,
+                cancelled,
+                raw: lossy(raw.clone()),
+            });
+        CapturedRead {
+            result,
+            capture: Some(hasher.finish(status, billing_headers, &url, raw)),
+        }
+    }
+
+    /// Reads to the end, appending every chunk to `raw` and `hasher` as it arrives; returns
+    /// what was received and whether the cancel stopped it.
+    async fn drain(
+        self,
+        mut on_event: impl FnMut(StreamEvent),
+        cancel: &CancelToken,
+        raw: &mut Vec<u8>,
+        hasher: &mut BodyHasher,
+    ) -> Result<(PartialStream, bool), ApiError> {
+        let State::Open {
+            mut response,
+            is_json,
+        } = self.state
+        else {
+            return Ok((PartialStream::default(), true));
         };
         let status = response.status();
         let mut received = PartialStream {
             billing: self.billing,
             ..PartialStream::default()
         };
-        let mut raw: Vec<u8> = Vec::new();
         let mut decoder = StreamDecoder::new();
         let idle = self.idle_timeout;
         let mut deliver =
@@ -129,11 +191,12 @@ impl AiSearchStream {
                 c = tokio::time::timeout(idle, response.chunk()) => c,
                 _ = cancel.cancelled() => {
                     tracing::debug!(events = received.event_count, "stream cancelled");
-                    return Ok(StreamOutcome { received, cancelled: true, raw: lossy(raw) });
+                    return Ok((received, true));
                 }
             };
             match chunk {
                 Ok(Ok(Some(bytes))) => {
+                    hasher.update(&bytes);
                     raw.extend_from_slice(&bytes);
                     if is_json {
                         continue;
@@ -163,16 +226,11 @@ impl AiSearchStream {
         }
         if is_json {
             // The service ignored `streaming` and answered the whole object at once.
-            let text = lossy(raw);
-            received.result = serde_json::from_str(&text).map_err(|e| ApiError::Malformed {
+            received.result = serde_json::from_slice(raw).map_err(|e| ApiError::Malformed {
                 status: status.as_u16(),
                 detail: e.to_string(),
             })?;
-            return Ok(StreamOutcome {
-                received,
-                cancelled: false,
-                raw: text,
-            });
+            return Ok((received, false));
         }
         match decoder.finish() {
             Ok(events) => {
@@ -199,11 +257,7 @@ impl AiSearchStream {
             });
         }
         tracing::debug!(events = received.event_count, "stream complete");
-        Ok(StreamOutcome {
-            received,
-            cancelled: false,
-            raw: lossy(raw),
-        })
+        Ok((received, false))
     }
 }
 
@@ -274,6 +328,9 @@ impl Client {
             .and_then(|v| v.to_str().ok())
             .is_some_and(|ct| ct.starts_with("application/json"));
         Ok(AiSearchStream {
+            status: status.as_u16(),
+            billing_headers: capture::billing_headers(response.headers()),
+            url: response.url().to_string(),
             state: State::Open { response, is_json },
             billing: billed.billing,
             billing_issue: billed.issue,
