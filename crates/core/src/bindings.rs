@@ -61,6 +61,16 @@ mod tests {
             SpendBreakdown,
             SpendDimension,
             LearnedRate,
+            // Investigations.
+            InvestigationSummary,
+            InvestigationChanges,
+            InvestigationDetail,
+            InvestigationPostQuery,
+            InvestigationPostPage,
+            InvestigationItem,
+            ItemMemberships,
+            FilingChange,
+            CheckReport,
         );
     }
 }

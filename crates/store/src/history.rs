@@ -115,6 +115,8 @@ pub struct HistoryQuery {
     /// Substring of the parameters as given (case-insensitive for ASCII).
     pub text: Option<String>,
     pub pinned_only: bool,
+    /// Only requests filed in this investigation.
+    pub investigation_id: Option<i64>,
     /// Rows per page; 0 means the default of 100.
     pub limit: u32,
     pub offset: u32,
@@ -376,6 +378,13 @@ fn push_history_filters(sql: &mut QueryBuilder<'_, Sqlite>, q: &HistoryQuery, pl
     }
     if q.pinned_only {
         sql.push(" AND h.pinned = 1");
+    }
+    if let Some(investigation) = q.investigation_id {
+        sql.push(
+            " AND h.id IN (SELECT history_id FROM investigation_requests WHERE investigation_id = ",
+        )
+        .push_bind(investigation)
+        .push(")");
     }
 }
 

@@ -28,6 +28,7 @@ pub mod cache;
 mod error;
 pub mod export;
 pub mod history;
+pub mod investigations;
 pub mod jobs;
 pub mod ledger;
 pub mod money;
@@ -53,6 +54,12 @@ pub use cache::CachedResponse;
 pub use chrono_tz::{Tz, TZ_VARIANTS};
 pub use error::{Result, StoreError};
 pub use history::{Billing, HistoryEntry, HistoryQuery, RequestStatus, StoredResult};
+pub use investigations::{
+    CheckItem, CheckOutcome, CheckReport, CheckSummary, DayCost, FieldChange, FilingChange,
+    InvestigationChanges, InvestigationCost, InvestigationDetail, InvestigationItem,
+    InvestigationPost, InvestigationPostPage, InvestigationPostQuery, InvestigationSummary,
+    ItemMemberships, OperationCost, TagCount,
+};
 pub use jobs::{FollowedJob, JobState, JOB_FAILED_CLASS};
 pub use ledger::LedgerEntry;
 pub use record::{PendingRequest, RecordOutcome, RequestRecord};

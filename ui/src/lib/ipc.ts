@@ -11,6 +11,8 @@ import type { AppInfo } from './bindings/AppInfo';
 import type { AppSettings } from './bindings/AppSettings';
 import type { AppStatus } from './bindings/AppStatus';
 import type { BudgetLimits } from './bindings/BudgetLimits';
+import type { CheckReport } from './bindings/CheckReport';
+import type { CheckSummary } from './bindings/CheckSummary';
 import type { CommandError } from './bindings/CommandError';
 import type { CostCheck } from './bindings/CostCheck';
 import type { DaySpend } from './bindings/DaySpend';
@@ -22,6 +24,14 @@ import type { ForecastStarted } from './bindings/ForecastStarted';
 import type { ForecastUpdate } from './bindings/ForecastUpdate';
 import type { HistoryPage } from './bindings/HistoryPage';
 import type { HistoryQuery } from './bindings/HistoryQuery';
+import type { FilingChange } from './bindings/FilingChange';
+import type { InvestigationChanges } from './bindings/InvestigationChanges';
+import type { InvestigationDetail } from './bindings/InvestigationDetail';
+import type { InvestigationItem } from './bindings/InvestigationItem';
+import type { InvestigationPostPage } from './bindings/InvestigationPostPage';
+import type { InvestigationPostQuery } from './bindings/InvestigationPostQuery';
+import type { InvestigationSummary } from './bindings/InvestigationSummary';
+import type { ItemMemberships } from './bindings/ItemMemberships';
 import type { LearnedRate } from './bindings/LearnedRate';
 import type { LinkQuery } from './bindings/LinkQuery';
 import type { LinksTwitterRequest } from './bindings/LinksTwitterRequest';
@@ -97,6 +107,8 @@ export const keyDelete = (label: string) => invoke<AppStatus>('key_delete', { la
 export const useDemo = (demo: boolean) => invoke<AppStatus>('use_demo', { demo });
 export const settingsGet = () => invoke<AppSettings>('settings_get');
 export const settingsSet = (settings: AppSettings) => invoke<AppSettings>('settings_set', { settings });
+/** The zone times are shown in now, and the system's (for the picker's "System (…)"). */
+export const displayZone = () => invoke<DisplayZone>('display_zone');
 
 // --- Operations: each validated, budget-checked, sent, recorded ---------------------------
 
@@ -200,6 +212,53 @@ export const exportForecasts = (query: Partial<HistoryQuery>, format: ExportForm
 /** The ledger row by row as CSV, for local days `first..=last` (`YYYY-MM-DD`), or all of it. */
 export const exportLedger = (first?: string, last?: string) =>
   invoke<string | null>('export_ledger', { first: first ?? null, last: last ?? null });
+
+// --- Investigations: cases that file requests and posts, with notes, tags and checks ------
+
+export const investigationList = (includeArchived = false) =>
+  invoke<InvestigationSummary[]>('investigation_list', { includeArchived });
+/** Names are unique without regard to case; a taken name rejects with an `invalid` error on `name`. */
+export const investigationCreate = (name: string, description = '') =>
+  invoke<InvestigationSummary>('investigation_create', { name, description });
+/** Changes only the fields given (name, description, notebook Markdown). */
+export const investigationUpdate = (id: number, changes: Partial<InvestigationChanges>) =>
+  invoke<InvestigationSummary>('investigation_update', { id, changes });
+export const investigationArchive = (id: number, archived: boolean) =>
+  invoke<InvestigationSummary>('investigation_archive', { id, archived });
+/** Removes the investigation and its filing, notes, tags and checks; history and the ledger keep everything. */
+export const investigationDelete = (id: number) => invoke<void>('investigation_delete', { id });
+/** The investigation every request sent now is filed under, or null. */
+export const investigationActive = () => invoke<number | null>('investigation_active');
+export const investigationSetActive = (id: number | null) => invoke<void>('investigation_set_active', { id });
+/** Summary, notebook, cost (total, by day in the display zone, by operation), tag counts, latest check. */
+export const investigationGet = (id: number) => invoke<InvestigationDetail>('investigation_get', { id });
+export const investigationPosts = (id: number, query: Partial<InvestigationPostQuery> = {}) =>
+  invoke<InvestigationPostPage>('investigation_posts', { id, query });
+/** Files items by hand; a request brings the posts it found. */
+export const investigationAdd = (id: number, items: InvestigationItem[]) =>
+  invoke<FilingChange>('investigation_add', { id, items });
+/** Takes items out; a request takes out the posts only it brought (posts added on their own stay). */
+export const investigationRemove = (id: number, items: InvestigationItem[]) =>
+  invoke<FilingChange>('investigation_remove', { id, items });
+/** Which investigations hold each item (the checkmarks of "Add to…"). */
+export const investigationMemberships = (items: InvestigationItem[]) =>
+  invoke<ItemMemberships[]>('investigation_memberships', { items });
+/** Sets a post's note and/or its tags (the whole list; tags compare without case). */
+export const investigationPostSet = (id: number, postId: string, change: { note?: string; tags?: string[] }) =>
+  invoke<void>('investigation_post_set', { id, postId, note: change.note ?? null, tags: change.tags ?? null });
+/** Tags of this investigation starting with `prefix` (any case), most used first. */
+export const investigationTags = (id: number, prefix: string) =>
+  invoke<string[]>('investigation_tags', { id, prefix });
+/** What re-fetching every post of the investigation would cost, and the budget's verdict. */
+export const investigationCheckEstimate = (id: number) =>
+  invoke<CostCheck>('investigation_check_estimate', { id });
+/** "Still there?": re-fetches the posts by id (billed, recorded like any request) and compares them with the stored copies. */
+export const investigationCheck = (id: number, options?: SendOptions) =>
+  invoke<CheckReport>('investigation_check', { id, send: sendParams(options) });
+/** The investigation's checks, newest first. */
+export const investigationChecks = (id: number) => invoke<CheckSummary[]>('investigation_checks', { id });
+export const investigationCheckReport = (checkId: number) =>
+  invoke<CheckReport>('investigation_check_report', { checkId });
 
 /** Runs `refresh` whenever a request anywhere changes history or spend. */
 export function onRecordsChanged(refresh: () => void): Promise<UnlistenFn> {

@@ -14,6 +14,10 @@ to: string | null,
  */
 text: string | null, pinned_only: boolean, 
 /**
+ * Only requests filed in this investigation.
+ */
+investigation_id: number | null, 
+/**
  * Rows per page; 0 means the default of 100.
  */
 limit: number, offset: number, };

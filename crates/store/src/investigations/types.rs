@@ -1,0 +1,263 @@
+//! What investigations take in and give back across IPC: summaries and details, the posts
+//! filed with their notes and tags, the filters over them, what an item belongs to, the cost
+//! read from the ledger, and the dated "still there?" checks.
+
+use chrono::{DateTime, Utc};
+use rust_decimal::Decimal;
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+use crate::archive::StoredPost;
+use crate::error::{Result, StoreError};
+
+/// One investigation as the list shows it.
+#[derive(Serialize, Deserialize, TS, Clone, Debug, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct InvestigationSummary {
+    pub id: i64,
+    pub name: String,
+    pub description: String,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: DateTime<Utc>,
+    pub archived: bool,
+    /// Requests filed under it (by the active investigation or by hand).
+    pub request_count: i64,
+    pub post_count: i64,
+    /// The ledger's money for those requests, exact.
+    #[ts(type = "string")]
+    pub cost: Decimal,
+}
+
+/// What an update changes; a field left out stays as it is.
+#[derive(Serialize, Deserialize, TS, Clone, Debug, Default, PartialEq)]
+#[serde(default, rename_all = "camelCase")]
+pub struct InvestigationChanges {
+    pub name: Option<String>,
+    pub description: Option<String>,
+    /// The notebook, Markdown.
+    pub notebook: Option<String>,
+}
+
+/// What an investigation cost, from the ledger rows of its requests.
+#[derive(Serialize, Deserialize, TS, Clone, Debug, Default, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct InvestigationCost {
+    #[ts(type = "string")]
+    pub total: Decimal,
+    /// Oldest day first; days are calendar days in the display zone.
+    pub by_day: Vec<DayCost>,
+    /// Dearest operation first.
+    pub by_operation: Vec<OperationCost>,
+}
+
+/// One calendar day's spend of an investigation.
+#[derive(Serialize, Deserialize, TS, Clone, Debug, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct DayCost {
+    /// `YYYY-MM-DD` in the zone the cost was asked in (see [`InvestigationDetail::zone`]).
+    pub day: String,
+    #[ts(type = "string")]
+    pub cost: Decimal,
+    /// Ledger rows (billed responses) that day.
+    pub requests: i64,
+}
+
+/// One operation's spend within an investigation.
+#[derive(Serialize, Deserialize, TS, Clone, Debug, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct OperationCost {
+    pub operation: String,
+    #[ts(type = "string")]
+    pub cost: Decimal,
+    pub requests: i64,
+}
+
+/// A tag and how many of the investigation's posts carry it.
+#[derive(Serialize, Deserialize, TS, Clone, Debug, PartialEq, Eq)]
+#[serde(rename_all = "camelCase")]
+pub struct TagCount {
+    pub tag: String,
+    pub count: i64,
+}
+
+/// Everything the investigation's screen opens with (its posts come by page, apart).
+#[derive(Serialize, Deserialize, TS, Clone, Debug, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct InvestigationDetail {
+    pub summary: InvestigationSummary,
+    /// Markdown.
+    pub notebook: String,
+    pub cost: InvestigationCost,
+    /// The IANA zone `cost.by_day` is counted in.
+    pub zone: String,
+    /// Most used first.
+    pub tags: Vec<TagCount>,
+    pub latest_check: Option<CheckSummary>,
+}
+
+/// Filters over an investigation's posts, newest post first.
+#[derive(Serialize, Deserialize, TS, Clone, Debug, Default, PartialEq)]
+#[serde(default, rename_all = "camelCase")]
+pub struct InvestigationPostQuery {
+    /// Words to find in text, author name, handle and hashtags (all must match; `word*` for a
+    /// prefix), as the Archive searches.
+    pub text: Option<String>,
+    /// One tag (case-insensitive).
+    pub tag: Option<String>,
+    /// Author handle, with or without `@` (case-insensitive).
+    pub author: Option<String>,
+    /// Posted at or after.
+    pub from: Option<DateTime<Utc>>,
+    /// Posted before.
+    pub to: Option<DateTime<Utc>>,
+    pub offset: u32,
+    /// Rows per page; 0 means the default of 50.
+    pub limit: u32,
+}
+
+/// A post filed in an investigation, with the investigation's own note and tags on it.
+#[derive(Serialize, Deserialize, TS, Clone, Debug, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct InvestigationPost {
+    /// The archive's copy (its counts are the latest seen).
+    pub post: StoredPost,
+    pub note: String,
+    pub tags: Vec<String>,
+    pub added_at: DateTime<Utc>,
+    /// The earliest request of this investigation that found the post (the response its
+    /// provenance is read from); `None` for a post added by hand on its own.
+    pub found_by: Option<i64>,
+}
+
+/// One page of an investigation's posts and how many match in all.
+#[derive(Serialize, Deserialize, TS, Clone, Debug, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct InvestigationPostPage {
+    pub posts: Vec<InvestigationPost>,
+    pub total: i64,
+}
+
+/// Something that can be filed in an investigation by hand. A request brings the posts it
+/// found with it.
+#[derive(Serialize, Deserialize, TS, Clone, Debug, PartialEq, Eq, Hash)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum InvestigationItem {
+    #[serde(rename_all = "camelCase")]
+    Request { history_id: i64 },
+    #[serde(rename_all = "camelCase")]
+    Post { post_id: String },
+}
+
+/// Which investigations hold an item (the checkmarks of "Add to…").
+#[derive(Serialize, Deserialize, TS, Clone, Debug, PartialEq, Eq)]
+#[serde(rename_all = "camelCase")]
+pub struct ItemMemberships {
+    pub item: InvestigationItem,
+    pub investigation_ids: Vec<i64>,
+}
+
+/// How many items an add or a remove changed.
+#[derive(Serialize, Deserialize, TS, Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[serde(rename_all = "camelCase")]
+pub struct FilingChange {
+    pub requests: i64,
+    pub posts: i64,
+}
+
+/// How a filed request came to be in an investigation.
+#[derive(Serialize, Deserialize, TS, Clone, Copy, Debug, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum FiledHow {
+    /// Sent while the investigation was the active one.
+    Active,
+    /// Added with "Add to…".
+    ByHand,
+}
+
+impl FiledHow {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Active => "active",
+            Self::ByHand => "by_hand",
+        }
+    }
+}
+
+/// What a still-there check found for one post.
+#[derive(Serialize, Deserialize, TS, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[serde(rename_all = "snake_case")]
+pub enum CheckOutcome {
+    /// Returned, text and counts as stored.
+    Unchanged,
+    /// Returned with other text or counts (see the item's changes).
+    Changed,
+    /// Not returned: deleted, made private, or its author suspended.
+    Gone,
+}
+
+impl CheckOutcome {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Unchanged => "unchanged",
+            Self::Changed => "changed",
+            Self::Gone => "gone",
+        }
+    }
+
+    pub fn parse(s: &str) -> Result<Self> {
+        Ok(match s {
+            "unchanged" => Self::Unchanged,
+            "changed" => Self::Changed,
+            "gone" => Self::Gone,
+            other => {
+                return Err(StoreError::InvalidInput(format!(
+                    "unknown check outcome {other:?}"
+                )))
+            }
+        })
+    }
+}
+
+/// One field of a post that differs from the stored copy: `text`, or a count such as
+/// `like_count`.
+#[derive(Serialize, Deserialize, TS, Clone, Debug, PartialEq, Eq)]
+#[serde(rename_all = "camelCase")]
+pub struct FieldChange {
+    pub field: String,
+    pub before: String,
+    pub after: String,
+}
+
+/// One post's line in a still-there check.
+#[derive(Serialize, Deserialize, TS, Clone, Debug, PartialEq, Eq)]
+#[serde(rename_all = "camelCase")]
+pub struct CheckItem {
+    pub post_id: String,
+    pub outcome: CheckOutcome,
+    /// Empty unless `changed`.
+    pub changes: Vec<FieldChange>,
+}
+
+/// A still-there check in short: when, and how many of each outcome.
+#[derive(Serialize, Deserialize, TS, Clone, Debug, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct CheckSummary {
+    pub id: i64,
+    pub checked_at: DateTime<Utc>,
+    pub unchanged: i64,
+    pub changed: i64,
+    pub gone: i64,
+    /// What the re-fetch cost, from the service's answers.
+    #[ts(type = "string")]
+    pub cost: Decimal,
+    /// The history rows of the re-fetch's requests.
+    pub history_ids: Vec<i64>,
+}
+
+/// A stored still-there check with every post's outcome.
+#[derive(Serialize, Deserialize, TS, Clone, Debug, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct CheckReport {
+    pub summary: CheckSummary,
+    pub items: Vec<CheckItem>,
+}
