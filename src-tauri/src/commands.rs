@@ -16,6 +16,7 @@ use sightline_core::records::{self, HistoryPage, PostPage};
 use sightline_core::settings::AppSettings;
 use sightline_core::state::{AppInfo, AppState, AppStatus};
 use sightline_core::streaming::{self, StreamMessage};
+use sightline_core::zone::{self, DisplayZone};
 use sightline_core::{external, key_check, keys, paging, time_zone};
 use sightline_store::{
     BudgetLimits, DaySpend, HistoryQuery, LearnedRate, LinkQuery, PostQuery, SpendBreakdown,
@@ -156,6 +157,12 @@ pub async fn settings_set(
     settings.validate().map_err(CommandError::invalid)?;
     state.save_settings(settings.clone()).await?;
     Ok(settings)
+}
+
+/// The zone times are shown in now (the saved setting, or the system's) and the system's.
+#[tauri::command]
+pub fn display_zone() -> DisplayZone {
+    zone::display_zone()
 }
 
 // --- Operations -------------------------------------------------------------------------

@@ -50,6 +50,7 @@ pub fn configure<R: Runtime>(
             commands::use_demo,
             commands::settings_get,
             commands::settings_set,
+            commands::display_zone,
             commands::ai_search,
             commands::links_web,
             commands::links_twitter,

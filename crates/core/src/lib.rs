@@ -23,7 +23,8 @@
 //!   database, preferences, and the `SIGHTLINE_*` overrides;
 //! * [`errors`]: the one error every operation returns to the UI ([`errors::CommandError`]);
 //! * [`external`]: which links may leave the app for the system browser;
-//! * [`time_zone`]: the user's zone, for spend per day and budgets.
+//! * [`zone`]: the display zone ([`time_zone`]): the system's or the one Settings names; times
+//!   are shown, Spend's days and budgets counted, and exports' local times written in it.
 //!
 //! Depends on `sightline-api` (the service), `sightline-store` (SQLite) and `sightline-sandbox`
 //! (demo mode). It must never depend on Tauri: `src-tauri` adapts it to a window (commands,
@@ -49,14 +50,9 @@ pub mod session;
 pub mod settings;
 pub mod state;
 pub mod streaming;
+pub mod zone;
+
+pub use zone::time_zone;
 
 /// The service name of our keychain entries: the app identifier, so other apps' entries never clash.
 pub const KEYCHAIN_SERVICE: &str = "app.sightline.desktop";
-
-/// The user's time zone, for spend per day and budgets; UTC when the system does not say.
-pub fn time_zone() -> sightline_store::Tz {
-    iana_time_zone::get_timezone()
-        .ok()
-        .and_then(|name| name.parse().ok())
-        .unwrap_or(sightline_store::Tz::UTC)
-}

@@ -37,6 +37,9 @@ pub struct AppSettings {
     pub theme: ThemePreference,
     /// Save exports into this folder without asking; `None` asks each time with a save dialog.
     pub export_folder: Option<String>,
+    /// The IANA zone times are shown in, days counted in and exports' local times written in;
+    /// `None` follows the system's ([`crate::zone`]).
+    pub display_zone: Option<String>,
 }
 
 impl Default for AppSettings {
@@ -50,6 +53,7 @@ impl Default for AppSettings {
             load_remote_media: false,
             theme: ThemePreference::System,
             export_folder: None,
+            display_zone: None,
         }
     }
 }
@@ -89,6 +93,14 @@ impl AppSettings {
                 field(
                     "exportFolder",
                     "Enter a full folder path, like /home/you/Documents, or leave it empty to be asked each time.".into(),
+                );
+            }
+        }
+        if let Some(zone) = &self.display_zone {
+            if crate::zone::parse_zone(zone).is_none() {
+                field(
+                    "displayZone",
+                    format!("“{zone}” is not a time zone Sightline knows. Choose one from the list, like Europe/Paris, or the system's."),
                 );
             }
         }
@@ -192,6 +204,7 @@ mod tests {
         let changed = AppSettings {
             load_remote_media: true,
             retry_attempts: 1,
+            display_zone: Some("Asia/Kolkata".into()),
             ..loaded
         };
         file.save(&changed).unwrap();
@@ -205,6 +218,7 @@ mod tests {
             connect_timeout_secs: 0,
             retry_attempts: 11,
             export_folder: Some("Documents/exports".into()),
+            display_zone: Some("Europe/Atlantis".into()),
             ..AppSettings::default()
         };
         let fields: Vec<String> = bad
@@ -219,6 +233,7 @@ mod tests {
                 "baseUrl",
                 "connectTimeoutSecs",
                 "exportFolder",
+                "displayZone",
                 "retryAttempts"
             ]
         );

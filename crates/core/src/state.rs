@@ -66,7 +66,8 @@ impl AppState {
         environment: Environment,
         secrets: Arc<dyn SecretStore>,
     ) -> Result<Self, String> {
-        let settings = JsonFile::new(&data_dir, "settings.json").load()?;
+        let settings: AppSettings = JsonFile::new(&data_dir, "settings.json").load()?;
+        crate::zone::follow(settings.display_zone.as_deref());
         let keys = JsonFile::new(&data_dir, "keys.json").load()?;
         Ok(Self {
             data_dir,
@@ -122,6 +123,7 @@ impl AppState {
         JsonFile::new(&self.data_dir, "settings.json")
             .save(&settings)
             .map_err(CommandError::storage)?;
+        crate::zone::follow(settings.display_zone.as_deref());
         *self.settings.lock().expect("settings lock poisoned") = settings;
         self.reset_session().await;
         Ok(())

@@ -15,6 +15,7 @@ import type { CheckReport } from './bindings/CheckReport';
 import type { CheckSummary } from './bindings/CheckSummary';
 import type { CommandError } from './bindings/CommandError';
 import type { CostCheck } from './bindings/CostCheck';
+import type { DisplayZone } from './bindings/DisplayZone';
 import type { DaySpend } from './bindings/DaySpend';
 import type { ExportFormat } from './bindings/ExportFormat';
 import type { FirstKey } from './bindings/FirstKey';
@@ -107,6 +108,8 @@ export const keyDelete = (label: string) => invoke<AppStatus>('key_delete', { la
 export const useDemo = (demo: boolean) => invoke<AppStatus>('use_demo', { demo });
 export const settingsGet = () => invoke<AppSettings>('settings_get');
 export const settingsSet = (settings: AppSettings) => invoke<AppSettings>('settings_set', { settings });
+/** The zone times are shown in now, and the system's (for the picker's "System (…)"). */
+export const displayZone = () => invoke<DisplayZone>('display_zone');
 /** The zone times are shown in now, and the system's (for the picker's "System (…)"). */
 export const displayZone = () => invoke<DisplayZone>('display_zone');
 

@@ -24,4 +24,9 @@ loadRemoteMedia: boolean, theme: ThemePreference,
 /**
  * Save exports into this folder without asking; `None` asks each time with a save dialog.
  */
-exportFolder: string | null, };
+exportFolder: string | null, 
+/**
+ * The IANA zone times are shown in, days counted in and exports' local times written in;
+ * `None` follows the system's ([`crate::zone`]).
+ */
+displayZone: string | null, };
