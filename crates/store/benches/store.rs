@@ -258,6 +258,7 @@ fn request(
         words[rng.zipf(words.len())]
     );
     RequestRecord {
+        provenance: None,
         request_id: format!("bench-{n}"),
         started_at,
         operation: op.name.into(),
@@ -423,6 +424,7 @@ async fn insert_rate(
                 .map(|p| post(&mut rng, words, format!("{run}-{seed}-{r}-{p}"), now))
                 .collect();
             RequestRecord {
+                provenance: None,
                 request_id: format!("insert-{run}-{seed}-{r}"),
                 started_at: now,
                 operation: "twitter_search".into(),

@@ -259,6 +259,7 @@ fn record(
     let cost = (Decimal::from(units) * rates[index] / Decimal::from(1000)).normalize();
     let params_json = params(rng, op, units);
     RequestRecord {
+        provenance: None,
         request_id: format!("seed-{n:07}"),
         started_at,
         operation: op.name.into(),

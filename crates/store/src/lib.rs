@@ -2,6 +2,10 @@
 //!
 //! * [`record`]: the writes of one request (history row, result body, ledger row, archived
 //!   posts, users and links), streams begun, billed early and finished, recovery at start-up;
+//! * [`provenance`]: each response as received (capture time, service address, operation and
+//!   parameters, status, billing headers, app version, SHA-256 of the exact bytes, the bytes
+//!   zlib-compressed), never edited; read back per request or batched per page of rows or
+//!   posts, and re-hashed on demand. Rows older than it say "captured before provenance";
 //! * [`history`]: reading the history back: the list and its text search, one row, a stored
 //!   result body (offline re-open), paging chains, pins and deletes;
 //! * [`spend`]: the exact spend ledger, aggregates in the user's time zone, learned rates;
@@ -32,6 +36,7 @@ pub mod investigations;
 pub mod jobs;
 pub mod ledger;
 pub mod money;
+pub mod provenance;
 pub mod record;
 pub mod settings;
 pub mod spend;
@@ -62,6 +67,10 @@ pub use investigations::{
 };
 pub use jobs::{FollowedJob, JobState, JOB_FAILED_CLASS};
 pub use ledger::LedgerEntry;
+pub use provenance::{
+    CaptureState, CaptureSummary, HistoryCapture, NewProvenance, PostCapture, Provenance,
+    ProvenanceCheck, ProvenanceRecord,
+};
 pub use record::{PendingRequest, RecordOutcome, RequestRecord};
 pub use spend::{DaySpend, LearnedRate, SpendBreakdown, SpendDimension, SpendLine, SpendTotals};
 

@@ -1,6 +1,6 @@
 //! Recording a request: the one transaction that writes its history row and result body,
-//! its ledger row ([`crate::ledger`]) and the posts, users and links it found
-//! ([`crate::archive`]). Reading them back is [`crate::history`]'s.
+//! its response's provenance ([`crate::provenance`]), its ledger row ([`crate::ledger`]) and
+//! the posts, users and links it found ([`crate::archive`]). Reading them back is [`crate::history`]'s.
 //!
 //! Two ways to record, both idempotent on the client request id:
 //! * [`Store::record_request`] once the request is over (most requests);
@@ -22,8 +22,10 @@ use ts_rs::TS;
 use crate::archive::{self, NewLink, NewPost, NewUser};
 use crate::error::{Result, StoreError};
 use crate::history::{Billing, RequestStatus};
+use crate::investigations;
 use crate::ledger::{self, BilledRequest};
 use crate::money::to_nanos;
+use crate::provenance::{self, NewProvenance};
 use crate::time::to_ms;
 use crate::Store;
 
@@ -66,6 +68,10 @@ pub struct RequestRecord {
     pub posts: Vec<NewPost>,
     pub users: Vec<NewUser>,
     pub links: Vec<NewLink>,
+    /// The response as received (exact bytes, their hash, where and when), for a request that
+    /// got one; written with the row and never edited ([`crate::provenance`]).
+    #[serde(default)]
+    pub provenance: Option<NewProvenance>,
 }
 
 /// What [`Store::record_request`] and [`Store::begin_request`] did.
@@ -111,6 +117,7 @@ impl Store {
         .bind(&pending.mode)
         .fetch_one(&mut *tx)
         .await?;
+        investigations::file_begun(&mut tx, id, to_ms(pending.started_at)).await?;
         tx.commit().await?;
         Ok(RecordOutcome::Recorded { history_id: id })
     }
@@ -134,6 +141,7 @@ impl Store {
                     posts: Vec::new(),
                     users: Vec::new(),
                     links: Vec::new(),
+                    provenance: None,
                     ..record.clone()
                 };
                 let history_id = self.write_request(&slim).await?.history_id();
@@ -259,7 +267,11 @@ const RESULT_NOT_SAVED: &str =
     "The answer arrived but the disk was full: its cost is recorded, its results were not saved.";
 
 fn holds_findings(r: &RequestRecord) -> bool {
-    r.result_json.is_some() || !r.posts.is_empty() || !r.users.is_empty() || !r.links.is_empty()
+    r.result_json.is_some()
+        || r.provenance.is_some()
+        || !r.posts.is_empty()
+        || !r.users.is_empty()
+        || !r.links.is_empty()
 }
 
 type HistoryWrite<'q> = sqlx::query::Query<'q, Sqlite, SqliteArguments<'q>>;
@@ -334,6 +346,9 @@ async fn write_record(conn: &mut SqliteConnection, r: &RequestRecord) -> Result<
             .execute(&mut *conn)
             .await?;
     }
+    if let Some(received) = &r.provenance {
+        provenance::write(conn, history_id, r, received).await?;
+    }
     if let (Some(billing), Some(nanos)) = (&r.billing, cost_nanos) {
         let billed = BilledRequest {
             history_id,
@@ -347,6 +362,9 @@ async fn write_record(conn: &mut SqliteConnection, r: &RequestRecord) -> Result<
     archive::write_posts(conn, Some(history_id), seen_at, &r.posts).await?;
     archive::write_users(conn, seen_at, &r.users).await?;
     archive::write_links(conn, Some(history_id), seen_at, &r.links).await?;
+    // Filed here, in the record's transaction: no request is ever kept without its filing.
+    let newly_written = existing.is_none();
+    investigations::file_recorded(conn, history_id, seen_at, newly_written).await?;
     Ok(RecordOutcome::Recorded { history_id })
 }
 

@@ -74,6 +74,7 @@ pub async fn first_release_db(path: &Path) -> SqlitePool {
 /// A finished, unbilled `twitter_search` with a small result body and nothing archived.
 pub fn record(request_id: &str, at: DateTime<Utc>) -> RequestRecord {
     RequestRecord {
+        provenance: None,
         request_id: request_id.into(),
         started_at: at,
         operation: "twitter_search".into(),

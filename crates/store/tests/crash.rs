@@ -49,6 +49,7 @@ fn request(id: &str, n: usize) -> RequestRecord {
         })
         .collect();
     RequestRecord {
+        provenance: None,
         request_id: id.into(),
         started_at: at,
         operation: "twitter_search".into(),
