@@ -26,12 +26,14 @@ CREATE INDEX investigation_requests_history ON investigation_requests(history_id
 
 -- The posts filed under an investigation, with its own note on each. `created_at` copies the
 -- post's time (never changes), so the newest-first page of a large investigation, or one
--- limited to a date range, is read in index order without visiting every post.
+-- limited to a date range, is read in index order without visiting every post. `by_hand`: the
+-- post was added on its own, so taking out a request that also found it leaves it filed.
 CREATE TABLE investigation_posts (
     investigation_id INTEGER NOT NULL REFERENCES investigations(id) ON DELETE CASCADE,
     post_pk          INTEGER NOT NULL REFERENCES posts(pk) ON DELETE CASCADE,
     created_at       INTEGER NOT NULL,
     added_at         INTEGER NOT NULL,
+    by_hand          INTEGER NOT NULL DEFAULT 0,
     note             TEXT    NOT NULL DEFAULT '',
     PRIMARY KEY (investigation_id, post_pk)
 ) WITHOUT ROWID;

@@ -9,7 +9,7 @@
 //! * `archive/read.rs`: post search and counts, the relevance window ([`ranked_matches`]),
 //!   one post and the requests that found it, users and links.
 
-mod read;
+pub(crate) mod read;
 mod types;
 mod write;
 

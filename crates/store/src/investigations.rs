@@ -3,13 +3,26 @@
 //! history, the archive and the ledger, never a copy: deleting an investigation removes its
 //! filing only, and the money its requests cost stays in the ledger.
 //!
-//! Types are in `investigations/types.rs`.
+//! * `investigations/types.rs`: what crosses IPC (summaries, detail, posts, filters, checks);
+//! * `investigations/write.rs`: create, change, archive, delete; the active investigation (a
+//!   setting) and the filing it does inside each request's record transaction
+//!   ([`crate::record`] calls it), so a request is never recorded without its filing;
+//!   filing by hand; a post's note and tags;
+//! * `investigations/read.rs`: the list, the detail (cost from the ledger rows of exactly its
+//!   requests, by day in a given zone and by operation; tag counts; latest check), a page of
+//!   posts under text / tag / author / date filters, tag suggestions, memberships;
+//! * `investigations/checks.rs`: still-there checks and their per-post lines as stored.
 
+mod checks;
+mod read;
 mod types;
+mod write;
 
 pub use types::{
     CheckItem, CheckOutcome, CheckReport, CheckSummary, DayCost, FieldChange, FiledHow,
     FilingChange, InvestigationChanges, InvestigationCost, InvestigationDetail, InvestigationItem,
     InvestigationPost, InvestigationPostPage, InvestigationPostQuery, InvestigationSummary,
-    ItemMemberships, OperationCost, TagCount,
+    ItemMemberships, OperationCost, PostSnapshot, TagCount,
 };
+pub(crate) use write::{file_begun, file_recorded};
+pub use write::{MAX_NAME_CHARS, MAX_TAG_CHARS};

@@ -20,7 +20,10 @@
 //! * [`cache`]: ETag + body per GET URL for conditional requests;
 //! * [`export`]: CSV, JSON Lines and Markdown citations to any writer; forecasts with their
 //!   own fields (question, state, probability, forecaster, times, reasoning, job id, cost);
-//! * [`settings`]: app settings as JSON values.
+//! * [`settings`]: app settings as JSON values;
+//! * [`investigations`]: cases filing requests and posts (by the active investigation, inside
+//!   each request's record transaction, or by hand), a notebook, notes and tags per post,
+//!   filters, cost from the ledger rows of exactly their requests, and still-there checks.
 //!
 //! All writes for one request happen in one transaction ([`Store::record_request`], in
 //! [`record`], which calls the ledger's and the archive's writes).

@@ -20,7 +20,7 @@ fn page_size(limit: u32, default: u32) -> i64 {
 /// Turns what a user typed into a safe FTS5 query: every word is a quoted string (so `AND`,
 /// `-`, `:` or quotes are plain text), all words must match, and a trailing `*` keeps its
 /// prefix meaning. `None` when nothing searchable is left.
-pub(super) fn fts_match_expression(input: &str) -> Option<String> {
+pub(crate) fn fts_match_expression(input: &str) -> Option<String> {
     let terms: Vec<String> = input
         .split_whitespace()
         .filter_map(|word| {
@@ -38,12 +38,12 @@ pub(super) fn fts_match_expression(input: &str) -> Option<String> {
     (!terms.is_empty()).then(|| terms.join(" "))
 }
 
-pub(super) const POST_COLUMNS: &str = "p.id, p.conversation_id, p.author_id, p.author_username, \
+pub(crate) const POST_COLUMNS: &str = "p.id, p.conversation_id, p.author_id, p.author_username, \
     p.author_name, p.author_verified, p.text, p.lang, p.created_at, p.like_count, \
     p.retweet_count, p.reply_count, p.quote_count, p.view_count, p.bookmark_count, p.hashtags, \
     p.url, p.raw_json, p.first_seen, p.last_seen";
 
-pub(super) fn post_from_row(row: &SqliteRow) -> Result<StoredPost> {
+pub(crate) fn post_from_row(row: &SqliteRow) -> Result<StoredPost> {
     let hashtags: String = row.try_get("hashtags")?;
     Ok(StoredPost {
         id: row.try_get("id")?,

@@ -261,3 +261,16 @@ pub struct CheckReport {
     pub summary: CheckSummary,
     pub items: Vec<CheckItem>,
 }
+
+/// What a still-there check compares of a stored post: its text and counts as last stored.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PostSnapshot {
+    pub id: String,
+    pub text: String,
+    pub like_count: i64,
+    pub retweet_count: i64,
+    pub reply_count: i64,
+    pub quote_count: i64,
+    pub view_count: Option<i64>,
+    pub bookmark_count: i64,
+}

@@ -1,0 +1,440 @@
+//! Investigation writes: create, change, archive and delete; the active investigation (a
+//! setting) and the filing it does inside a request's own transaction; filing by hand; a
+//! post's note and tags.
+
+use chrono::{DateTime, Utc};
+use sqlx::SqliteConnection;
+
+use super::types::{FiledHow, FilingChange, InvestigationChanges, InvestigationItem};
+use crate::error::{Result, StoreError};
+use crate::time::to_ms;
+use crate::Store;
+
+/// The settings key that holds the active investigation's id.
+pub(crate) const ACTIVE_KEY: &str = "active_investigation";
+
+/// Longest name, and longest tag, in characters.
+pub const MAX_NAME_CHARS: usize = 100;
+pub const MAX_TAG_CHARS: usize = 60;
+
+impl Store {
+    /// Creates an investigation; its id. The name must be new without regard to case (see
+    /// [`Store::investigation_name_taken`]).
+    pub async fn create_investigation(
+        &self,
+        name: &str,
+        description: &str,
+        now: DateTime<Utc>,
+    ) -> Result<i64> {
+        let name = checked_name(name)?;
+        let id = sqlx::query_scalar(
+            "INSERT INTO investigations (name, description, created_at, updated_at)
+             VALUES (?, ?, ?, ?) RETURNING id",
+        )
+        .bind(name)
+        .bind(description.trim())
+        .bind(to_ms(now))
+        .bind(to_ms(now))
+        .fetch_one(&self.pool)
+        .await
+        .map_err(|error| name_clash(error, name))?;
+        Ok(id)
+    }
+
+    /// Whether another investigation (not `except`) already has this name, in any case.
+    pub async fn investigation_name_taken(&self, name: &str, except: Option<i64>) -> Result<bool> {
+        let taken: Option<i64> = sqlx::query_scalar(
+            "SELECT id FROM investigations WHERE name = ? COLLATE NOCASE AND id IS NOT ?",
+        )
+        .bind(name.trim())
+        .bind(except)
+        .fetch_optional(&self.pool)
+        .await?;
+        Ok(taken.is_some())
+    }
+
+    /// Changes the fields given; false when there is no such investigation.
+    pub async fn update_investigation(
+        &self,
+        id: i64,
+        changes: &InvestigationChanges,
+        now: DateTime<Utc>,
+    ) -> Result<bool> {
+        let name = changes.name.as_deref().map(checked_name).transpose()?;
+        let done = sqlx::query(
+            "UPDATE investigations SET name = COALESCE(?, name),
+                 description = COALESCE(?, description), notebook = COALESCE(?, notebook),
+                 updated_at = ?
+             WHERE id = ?",
+        )
+        .bind(name)
+        .bind(changes.description.as_deref().map(str::trim))
+        .bind(changes.notebook.as_deref())
+        .bind(to_ms(now))
+        .bind(id)
+        .execute(&self.pool)
+        .await
+        .map_err(|error| name_clash(error, name.unwrap_or_default()))?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    /// Archives or restores an investigation; an archived one stops being the active one.
+    /// False when there is no such investigation.
+    pub async fn set_investigation_archived(
+        &self,
+        id: i64,
+        archived: bool,
+        now: DateTime<Utc>,
+    ) -> Result<bool> {
+        let mut tx = self.begin_write().await?;
+        let done =
+            sqlx::query("UPDATE investigations SET archived = ?, updated_at = ? WHERE id = ?")
+                .bind(archived)
+                .bind(to_ms(now))
+                .bind(id)
+                .execute(&mut *tx)
+                .await?;
+        if archived {
+            clear_active_if(&mut tx, id).await?;
+        }
+        tx.commit().await?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    /// Deletes an investigation with its filing, notes, tags and checks. History, the archive
+    /// and the ledger keep everything. False when there is no such investigation.
+    pub async fn delete_investigation(&self, id: i64) -> Result<bool> {
+        let mut tx = self.begin_write().await?;
+        let done = sqlx::query("DELETE FROM investigations WHERE id = ?")
+            .bind(id)
+            .execute(&mut *tx)
+            .await?;
+        clear_active_if(&mut tx, id).await?;
+        tx.commit().await?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    /// The investigation every request recorded now is filed under, if any.
+    pub async fn active_investigation(&self) -> Result<Option<i64>> {
+        self.setting::<i64>(ACTIVE_KEY).await
+    }
+
+    /// Makes `id` the active investigation (`None`: no investigation). An archived or missing
+    /// investigation cannot be made active.
+    pub async fn set_active_investigation(&self, id: Option<i64>) -> Result<()> {
+        let Some(id) = id else {
+            self.remove_setting(ACTIVE_KEY).await?;
+            return Ok(());
+        };
+        let archived: Option<bool> =
+            sqlx::query_scalar("SELECT archived FROM investigations WHERE id = ?")
+                .bind(id)
+                .fetch_optional(&self.pool)
+                .await?;
+        match archived {
+            None => Err(StoreError::InvalidInput(
+                "that investigation no longer exists".into(),
+            )),
+            Some(true) => Err(StoreError::InvalidInput(
+                "an archived investigation cannot be the active one; restore it first".into(),
+            )),
+            Some(false) => self.set_setting(ACTIVE_KEY, &id).await,
+        }
+    }
+
+    /// Files items by hand: a request with the posts it found, a post on its own. Items
+    /// already filed, and ids that do not exist, change nothing.
+    pub async fn add_to_investigation(
+        &self,
+        id: i64,
+        items: &[InvestigationItem],
+        now: DateTime<Utc>,
+    ) -> Result<FilingChange> {
+        let at = to_ms(now);
+        let mut tx = self.begin_write().await?;
+        let mut change = FilingChange::default();
+        for item in items {
+            match item {
+                InvestigationItem::Request { history_id } => {
+                    if file_request(&mut tx, id, *history_id, at, FiledHow::ByHand).await? {
+                        change.requests += 1;
+                    }
+                    change.posts += file_request_posts(&mut tx, *history_id, at).await? as i64;
+                }
+                InvestigationItem::Post { post_id } => {
+                    let done = sqlx::query(
+                        "INSERT INTO investigation_posts
+                             (investigation_id, post_pk, created_at, added_at, by_hand)
+                         SELECT ?, pk, created_at, ?, 1 FROM posts WHERE id = ?
+                         ON CONFLICT (investigation_id, post_pk) DO UPDATE SET by_hand = 1",
+                    )
+                    .bind(id)
+                    .bind(at)
+                    .bind(post_id)
+                    .execute(&mut *tx)
+                    .await?;
+                    change.posts += done.rows_affected() as i64;
+                }
+            }
+        }
+        touch(&mut tx, id, at).await?;
+        tx.commit().await?;
+        Ok(change)
+    }
+
+    /// Takes items out. A request takes out the posts it brought, except those another filed
+    /// request also found, those added on their own, and those with a note or tags (the
+    /// user's work is never dropped as a side effect). A post taken out loses its note and tags.
+    pub async fn remove_from_investigation(
+        &self,
+        id: i64,
+        items: &[InvestigationItem],
+        now: DateTime<Utc>,
+    ) -> Result<FilingChange> {
+        let mut tx = self.begin_write().await?;
+        let mut change = FilingChange::default();
+        for item in items {
+            match item {
+                InvestigationItem::Request { history_id } => {
+                    let done = sqlx::query(
+                        "DELETE FROM investigation_requests
+                         WHERE investigation_id = ? AND history_id = ?",
+                    )
+                    .bind(id)
+                    .bind(history_id)
+                    .execute(&mut *tx)
+                    .await?;
+                    if done.rows_affected() == 0 {
+                        continue;
+                    }
+                    change.requests += 1;
+                    let posts = sqlx::query(
+                        "DELETE FROM investigation_posts AS ip
+                         WHERE ip.investigation_id = ?1 AND ip.by_hand = 0 AND ip.note = ''
+                           AND ip.post_pk IN (SELECT post_pk FROM post_sightings WHERE history_id = ?2)
+                           AND NOT EXISTS (SELECT 1 FROM investigation_tags t
+                                           WHERE t.investigation_id = ?1 AND t.post_pk = ip.post_pk)
+                           AND NOT EXISTS (SELECT 1 FROM post_sightings s
+                                           JOIN investigation_requests r ON r.history_id = s.history_id
+                                           WHERE r.investigation_id = ?1 AND s.post_pk = ip.post_pk)",
+                    )
+                    .bind(id)
+                    .bind(history_id)
+                    .execute(&mut *tx)
+                    .await?;
+                    change.posts += posts.rows_affected() as i64;
+                }
+                InvestigationItem::Post { post_id } => {
+                    let done = sqlx::query(
+                        "DELETE FROM investigation_posts WHERE investigation_id = ?
+                             AND post_pk = (SELECT pk FROM posts WHERE id = ?)",
+                    )
+                    .bind(id)
+                    .bind(post_id)
+                    .execute(&mut *tx)
+                    .await?;
+                    change.posts += done.rows_affected() as i64;
+                }
+            }
+        }
+        touch(&mut tx, id, to_ms(now)).await?;
+        tx.commit().await?;
+        Ok(change)
+    }
+
+    /// Sets a filed post's note and/or its whole list of tags (trimmed; the same tag in
+    /// another case counts once, the first spelling kept). False when the post is not filed in
+    /// this investigation.
+    pub async fn set_investigation_post(
+        &self,
+        id: i64,
+        post_id: &str,
+        note: Option<&str>,
+        tags: Option<&[String]>,
+    ) -> Result<bool> {
+        let tags = tags.map(clean_tags).transpose()?;
+        let mut tx = self.begin_write().await?;
+        let pk: Option<i64> = sqlx::query_scalar(
+            "SELECT ip.post_pk FROM investigation_posts ip JOIN posts p ON p.pk = ip.post_pk
+             WHERE ip.investigation_id = ? AND p.id = ?",
+        )
+        .bind(id)
+        .bind(post_id)
+        .fetch_optional(&mut *tx)
+        .await?;
+        let Some(pk) = pk else {
+            return Ok(false);
+        };
+        if let Some(note) = note {
+            sqlx::query(
+                "UPDATE investigation_posts SET note = ? WHERE investigation_id = ? AND post_pk = ?",
+            )
+            .bind(note.trim())
+            .bind(id)
+            .bind(pk)
+            .execute(&mut *tx)
+            .await?;
+        }
+        if let Some(tags) = tags {
+            sqlx::query(
+                "DELETE FROM investigation_tags WHERE investigation_id = ? AND post_pk = ?",
+            )
+            .bind(id)
+            .bind(pk)
+            .execute(&mut *tx)
+            .await?;
+            for tag in tags {
+                sqlx::query(
+                    "INSERT INTO investigation_tags (investigation_id, post_pk, tag) VALUES (?, ?, ?)",
+                )
+                .bind(id)
+                .bind(pk)
+                .bind(tag)
+                .execute(&mut *tx)
+                .await?;
+            }
+        }
+        tx.commit().await?;
+        Ok(true)
+    }
+}
+
+/// Files a request the moment it is registered (a stream or a forecast, begun before its
+/// answer) under the active investigation, in the caller's transaction.
+pub(crate) async fn file_begun(
+    conn: &mut SqliteConnection,
+    history_id: i64,
+    at: i64,
+) -> Result<()> {
+    file_under_active(conn, history_id, at).await
+}
+
+/// Files a recorded request, in the record's own transaction: under the active investigation
+/// when it is recorded in one step (`newly_written`; a begun request was filed when it
+/// began), then its posts under every investigation that holds it.
+pub(crate) async fn file_recorded(
+    conn: &mut SqliteConnection,
+    history_id: i64,
+    at: i64,
+    newly_written: bool,
+) -> Result<()> {
+    if newly_written {
+        file_under_active(conn, history_id, at).await?;
+    }
+    file_request_posts(conn, history_id, at).await?;
+    Ok(())
+}
+
+async fn file_under_active(conn: &mut SqliteConnection, history_id: i64, at: i64) -> Result<()> {
+    // The settings value is the id as JSON (a bare number), so it reads as an integer.
+    sqlx::query(
+        "INSERT OR IGNORE INTO investigation_requests (investigation_id, history_id, added_at, how)
+         SELECT i.id, ?, ?, 'active' FROM settings s
+         JOIN investigations i ON i.id = CAST(s.value AS INTEGER) AND i.archived = 0
+         WHERE s.key = ?",
+    )
+    .bind(history_id)
+    .bind(at)
+    .bind(ACTIVE_KEY)
+    .execute(&mut *conn)
+    .await?;
+    Ok(())
+}
+
+/// Files a request under one investigation; true when it was not filed there before.
+async fn file_request(
+    conn: &mut SqliteConnection,
+    id: i64,
+    history_id: i64,
+    at: i64,
+    how: FiledHow,
+) -> Result<bool> {
+    let done = sqlx::query(
+        "INSERT OR IGNORE INTO investigation_requests (investigation_id, history_id, added_at, how)
+         SELECT ?, id, ?, ? FROM history WHERE id = ?",
+    )
+    .bind(id)
+    .bind(at)
+    .bind(how.as_str())
+    .bind(history_id)
+    .execute(&mut *conn)
+    .await?;
+    Ok(done.rows_affected() == 1)
+}
+
+/// Files the posts a request found under every investigation that holds the request; how
+/// many were new there.
+async fn file_request_posts(conn: &mut SqliteConnection, history_id: i64, at: i64) -> Result<u64> {
+    let done = sqlx::query(
+        "INSERT OR IGNORE INTO investigation_posts (investigation_id, post_pk, created_at, added_at)
+         SELECT r.investigation_id, p.pk, p.created_at, ?1
+         FROM investigation_requests r
+         JOIN post_sightings s ON s.history_id = r.history_id
+         JOIN posts p ON p.pk = s.post_pk
+         WHERE r.history_id = ?2",
+    )
+    .bind(at)
+    .bind(history_id)
+    .execute(&mut *conn)
+    .await?;
+    Ok(done.rows_affected())
+}
+
+async fn touch(conn: &mut SqliteConnection, id: i64, at: i64) -> Result<()> {
+    sqlx::query("UPDATE investigations SET updated_at = ? WHERE id = ?")
+        .bind(at)
+        .bind(id)
+        .execute(&mut *conn)
+        .await?;
+    Ok(())
+}
+
+async fn clear_active_if(conn: &mut SqliteConnection, id: i64) -> Result<()> {
+    sqlx::query("DELETE FROM settings WHERE key = ? AND CAST(value AS INTEGER) = ?")
+        .bind(ACTIVE_KEY)
+        .bind(id)
+        .execute(&mut *conn)
+        .await?;
+    Ok(())
+}
+
+fn checked_name(name: &str) -> Result<&str> {
+    let name = name.trim();
+    if name.is_empty() {
+        return Err(StoreError::InvalidInput(
+            "an investigation needs a name".into(),
+        ));
+    }
+    if name.chars().count() > MAX_NAME_CHARS {
+        return Err(StoreError::InvalidInput(format!(
+            "a name can be at most {MAX_NAME_CHARS} characters"
+        )));
+    }
+    Ok(name)
+}
+
+/// The unique index on names refused the write: say so in words.
+fn name_clash(error: sqlx::Error, name: &str) -> StoreError {
+    match &error {
+        sqlx::Error::Database(db) if db.is_unique_violation() => {
+            StoreError::InvalidInput(format!("an investigation named \"{name}\" already exists"))
+        }
+        _ => error.into(),
+    }
+}
+
+/// Trimmed, non-empty tags, each once without regard to case, first spelling kept.
+pub(crate) fn clean_tags(tags: &[String]) -> Result<Vec<String>> {
+    let mut kept: Vec<String> = Vec::new();
+    for tag in tags.iter().map(|t| t.trim()).filter(|t| !t.is_empty()) {
+        if tag.chars().count() > MAX_TAG_CHARS {
+            return Err(StoreError::InvalidInput(format!(
+                "a tag can be at most {MAX_TAG_CHARS} characters"
+            )));
+        }
+        if !kept.iter().any(|k| k.to_lowercase() == tag.to_lowercase()) {
+            kept.push(tag.to_owned());
+        }
+    }
+    Ok(kept)
+}
