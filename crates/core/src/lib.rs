@@ -13,7 +13,12 @@
 //! * [`estimate`]: the cost of a request from learned rates, and the budget's verdict on it;
 //! * [`findings`]: what an answer found, in the store's terms (posts, users, links, cursor);
 //! * [`records`]: History, Archive and Spend reads as the screens page them, offline;
+//! * [`investigations`]: cases of requests and posts with notes and tags (filed by the store,
+//!   inside each request's record transaction, while one is active), their cost in the
+//!   display zone's days, and the "still there?" check of their posts through the pipeline;
 //! * [`export`]: writing history, posts, forecasts and the ledger to a file, atomically;
+//! * [`evidence`]: the evidence bundle (a ZIP of responses as received, posts, notes,
+//!   provenance, an offline report, a manifest and `SHA256SUMS`) and its verification;
 //! * [`keys`] and [`keychain`]: named API keys, their values in the OS keychain
 //!   ([`keychain::SecretStore`], [`keychain::KeyringStore`]), never anywhere else;
 //!   [`key_check`] tries a key with the service (one cheap billed call) before trusting it;
@@ -35,9 +40,11 @@ pub mod bindings;
 pub mod environment;
 pub mod errors;
 pub mod estimate;
+pub mod evidence;
 pub mod export;
 pub mod external;
 pub mod findings;
+pub mod investigations;
 pub mod first_key;
 pub mod forecast;
 pub mod key_check;

@@ -27,7 +27,9 @@ fn utc(t: DateTime<Utc>) -> String {
     t.to_rfc3339_opts(SecondsFormat::Secs, true)
 }
 
-fn cell(text: &str) -> String {
+/// A CSV cell a spreadsheet will not run as a formula (see the module's doc); shared with the
+/// evidence bundle's `posts.csv`.
+pub fn cell(text: &str) -> String {
     match text.chars().next() {
         Some('=' | '+' | '-' | '@' | '\t' | '\r') => format!("'{text}"),
         _ => text.to_owned(),

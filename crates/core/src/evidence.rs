@@ -1,0 +1,654 @@
+//! The evidence bundle: one ZIP that carries an investigation (or a selection) with everything
+//! needed to check it later, and the check itself.
+//!
+//! * [`write_bundle`] writes `responses/` (every body exactly as received), `posts.jsonl`,
+//!   `posts.csv` (spreadsheet-safe, [`spreadsheet`]), `notes.md`, `provenance.jsonl`,
+//!   `report.html` (one offline, script-free page, [`report`]), `manifest.json` and
+//!   `SHA256SUMS` (for `sha256sum -c`), reporting progress and stopping on a cancel without
+//!   leaving a half-written file;
+//! * [`verify`] re-hashes a bundle and says, file by file, what still matches;
+//!
+//! It lives in the core, not the store: a bundle joins several stores' reads (history, archive,
+//! provenance, investigations, the ledger), the display zone and the app's version, and writes a
+//! file with progress and cancel, which is the application's business.
+
+use std::collections::BTreeMap;
+use std::fs::File;
+use std::io::{BufWriter, Seek, Write};
+use std::path::{Path, PathBuf};
+
+use chrono::{DateTime, SecondsFormat, Utc};
+use rust_decimal::Decimal;
+use serde::Serialize;
+use sha2::{Digest, Sha256};
+use sightline_api::CancelToken;
+use sightline_store::{HistoryEntry, StoredPost, Tz};
+use ts_rs::TS;
+use zip::write::SimpleFileOptions;
+use zip::ZipWriter;
+
+use crate::errors::CommandError;
+
+pub mod report;
+pub mod spreadsheet;
+pub mod verify;
+
+#[cfg(test)]
+mod tests;
+
+/// What a bundle holds, gathered before writing (bodies are read one at a time while writing).
+#[derive(Debug, Clone)]
+pub struct Bundle {
+    /// The investigation's id, `None` for a hand-picked selection.
+    pub investigation_id: Option<i64>,
+    pub name: String,
+    pub description: String,
+    /// The investigation's Markdown notebook, as written.
+    pub notebook: String,
+    pub requests: Vec<BundleRequest>,
+    pub posts: Vec<BundlePost>,
+    pub cost: BundleCost,
+    /// The display zone: local times in the bundle are in it, each labelled with it.
+    pub zone: Tz,
+    pub app_version: String,
+    pub created_at: DateTime<Utc>,
+}
+
+/// One request (a history row) and the record of its response, when one was kept.
+#[derive(Debug, Clone)]
+pub struct BundleRequest {
+    pub entry: HistoryEntry,
+    /// `None` when the request was made before provenance was kept.
+    pub capture: Option<CaptureRecord>,
+}
+
+/// A response's provenance, as recorded when it arrived.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CaptureRecord {
+    /// When the response was received, to the millisecond.
+    pub captured_at: DateTime<Utc>,
+    /// The service address the request was sent to.
+    pub service_address: String,
+    /// The URL that answered (never holds the key).
+    pub response_url: String,
+    pub http_status: u16,
+    /// A 304: the body is the stored copy the service pointed back to.
+    pub from_cache: bool,
+    pub billing_headers: BTreeMap<String, String>,
+    pub app_version: String,
+    /// SHA-256 of the body's exact bytes, lower-case hex.
+    pub sha256: String,
+    /// Whether the body is a stream (server-sent events) rather than one document.
+    pub streamed: bool,
+}
+
+/// A post in the bundle, with what the investigation added to it.
+#[derive(Debug, Clone)]
+pub struct BundlePost {
+    pub post: StoredPost,
+    pub note: String,
+    pub tags: Vec<String>,
+    /// The history row of the response that brought it, when known.
+    pub found_by: Option<i64>,
+}
+
+/// What the bundle's requests cost, from the ledger, exact.
+#[derive(Debug, Clone, Default)]
+pub struct BundleCost {
+    pub total: Decimal,
+    pub currency: String,
+    /// Days in the display zone, oldest first.
+    pub by_day: Vec<CostLine>,
+    pub by_operation: Vec<CostLine>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct CostLine {
+    pub label: String,
+    pub cost: Decimal,
+    pub requests: i64,
+}
+
+/// Where a bundle body comes from: the store's provenance table, or anything else in tests.
+pub trait ResponseBodies {
+    /// The exact bytes received for a history row, or `None` when none were kept.
+    fn body(
+        &self,
+        history_id: i64,
+    ) -> impl std::future::Future<Output = Result<Option<Vec<u8>>, CommandError>> + Send;
+}
+
+/// How far a bundle is: `done` of `total` steps (one per response, one per post, one per
+/// other file), and the file being written.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(export)]
+pub struct BundleProgress {
+    pub done: u32,
+    pub total: u32,
+    pub file: String,
+}
+
+/// How a bundle export ended.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[serde(
+    tag = "outcome",
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase"
+)]
+#[ts(export)]
+pub enum BundleOutcome {
+    /// The bundle is at `path`.
+    Written {
+        path: String,
+        files: u32,
+        posts: u32,
+        responses: u32,
+        bytes: u64,
+    },
+    /// Stopped by the user; nothing is left behind.
+    Cancelled,
+}
+
+/// The fixed files besides `responses/`, in the order they are written.
+pub const POSTS_JSONL: &str = "posts.jsonl";
+pub const POSTS_CSV: &str = "posts.csv";
+pub const NOTES_MD: &str = "notes.md";
+pub const PROVENANCE_JSONL: &str = "provenance.jsonl";
+pub const REPORT_HTML: &str = "report.html";
+pub const MANIFEST_JSON: &str = "manifest.json";
+pub const SHA256SUMS: &str = "SHA256SUMS";
+
+/// One file written into the bundle, as the manifest lists it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct BundleFile {
+    pub path: String,
+    pub bytes: u64,
+    pub sha256: String,
+}
+
+/// `2026-11-23T18:04:12.345Z`
+pub fn utc_iso(t: DateTime<Utc>) -> String {
+    t.to_rfc3339_opts(SecondsFormat::Millis, true)
+}
+
+/// `2026-11-23 19:04:12 CET (Europe/Berlin)`: the local time, labelled so it cannot be misread.
+pub fn zone_time(t: DateTime<Utc>, zone: Tz) -> String {
+    let local = t.with_timezone(&zone);
+    format!(
+        "{} {} ({})",
+        local.format("%Y-%m-%d %H:%M:%S"),
+        local.format("%Z"),
+        zone.name()
+    )
+}
+
+/// `2026-11-23 18:04:12 UTC`
+pub fn utc_words(t: DateTime<Utc>) -> String {
+    t.format("%Y-%m-%d %H:%M:%S UTC").to_string()
+}
+
+/// Lower-case hex of a digest.
+pub fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// The file name of a request's body in `responses/`: its place in the bundle, operation and
+/// request id, with the extension its content calls for.
+pub fn response_file_name(index: usize, request: &BundleRequest) -> String {
+    let entry = &request.entry;
+    let operation = entry.operation.replace('_', "-");
+    let id: String = entry
+        .request_id
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric() || *c == '-')
+        .collect();
+    let streamed = request.capture.as_ref().is_some_and(|c| c.streamed);
+    let extension = if streamed {
+        "sse"
+    } else if entry.operation == "web_crawl" {
+        if entry.params_json.contains(r#""format":"html""#) {
+            "html"
+        } else {
+            "txt"
+        }
+    } else {
+        "json"
+    };
+    format!("responses/{:04}-{operation}-{id}.{extension}", index + 1)
+}
+
+/// Hashes and counts what passes through to the ZIP entry.
+struct Hashing<'w, W: Write> {
+    inner: &'w mut W,
+    digest: Sha256,
+    bytes: u64,
+}
+
+impl<'w, W: Write> Hashing<'w, W> {
+    fn new(inner: &'w mut W) -> Self {
+        Self {
+            inner,
+            digest: Sha256::new(),
+            bytes: 0,
+        }
+    }
+
+    fn finish(self, path: &str) -> BundleFile {
+        BundleFile {
+            path: path.to_owned(),
+            bytes: self.bytes,
+            sha256: hex(&self.digest.finalize()),
+        }
+    }
+}
+
+impl<W: Write> Write for Hashing<'_, W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let n = self.inner.write(buf)?;
+        self.digest.update(&buf[..n]);
+        self.bytes += n as u64;
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.inner.flush()
+    }
+}
+
+/// The ZIP being written, with the list of what went in.
+struct Writer<W: Write + Seek> {
+    zip: ZipWriter<W>,
+    files: Vec<BundleFile>,
+}
+
+impl<W: Write + Seek> Writer<W> {
+    fn file(
+        &mut self,
+        path: &str,
+        write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+    ) -> std::io::Result<()> {
+        let options = SimpleFileOptions::default()
+            .compression_method(zip::CompressionMethod::Deflated)
+            .large_file(false);
+        self.zip.start_file(path, options)?;
+        let mut out = std::io::BufWriter::with_capacity(64 * 1024, Hashing::new(&mut self.zip));
+        write(&mut out)?;
+        let hashing = out.into_inner().map_err(|e| e.into_error())?;
+        self.files.push(hashing.finish(path));
+        Ok(())
+    }
+}
+
+fn io_error(path: &Path, error: impl std::fmt::Display) -> CommandError {
+    CommandError::storage(format!(
+        "The evidence bundle could not be written to {}: {error}",
+        path.display()
+    ))
+}
+
+/// Writes `bundle` as a ZIP at `path`, calling `progress` as it goes. The ZIP is written under
+/// a temporary name beside `path` and renamed at the end, so a cancel or a failure leaves
+/// nothing; a cancel is seen between any two files or posts.
+pub async fn write_bundle(
+    bundle: &Bundle,
+    bodies: &impl ResponseBodies,
+    path: &Path,
+    progress: &mut (dyn FnMut(BundleProgress) + Send),
+    cancel: &CancelToken,
+) -> Result<BundleOutcome, CommandError> {
+    let partial = partial_path(path);
+    let result = write_to(bundle, bodies, &partial, progress, cancel).await;
+    match result {
+        Ok(Some((files, responses))) => {
+            std::fs::rename(&partial, path).map_err(|error| {
+                let _ = std::fs::remove_file(&partial);
+                io_error(path, error)
+            })?;
+            let bytes = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
+            Ok(BundleOutcome::Written {
+                path: path.display().to_string(),
+                files,
+                posts: count(bundle.posts.len()),
+                responses,
+                bytes,
+            })
+        }
+        Ok(None) => {
+            let _ = std::fs::remove_file(&partial);
+            Ok(BundleOutcome::Cancelled)
+        }
+        Err(error) => {
+            let _ = std::fs::remove_file(&partial);
+            Err(error)
+        }
+    }
+}
+
+/// `.<name>.partial` beside the bundle: hidden, and never mistaken for a finished one.
+fn partial_path(path: &Path) -> PathBuf {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "bundle.zip".into());
+    path.with_file_name(format!(".{name}.partial"))
+}
+
+fn count(n: usize) -> u32 {
+    u32::try_from(n).unwrap_or(u32::MAX)
+}
+
+/// Posts written between two progress reports (and cancel checks).
+const POST_STEP: usize = 250;
+
+/// Writes one file's content into the ZIP.
+type FileWriter<'b> = Box<dyn Fn(&mut dyn Write) -> std::io::Result<()> + 'b>;
+
+/// Writes everything; `Ok(None)` when cancelled, else the number of files and of responses.
+async fn write_to(
+    bundle: &Bundle,
+    bodies: &impl ResponseBodies,
+    partial: &Path,
+    progress: &mut (dyn FnMut(BundleProgress) + Send),
+    cancel: &CancelToken,
+) -> Result<Option<(u32, u32)>, CommandError> {
+    let fail = |error: std::io::Error| io_error(partial, error);
+    let file = File::create(partial).map_err(fail)?;
+    let mut writer = Writer {
+        zip: ZipWriter::new(BufWriter::with_capacity(256 * 1024, file)),
+        files: Vec::new(),
+    };
+    // Responses, then posts (in steps), then the six other files.
+    let post_steps = bundle.posts.len().div_ceil(POST_STEP);
+    let total = count(bundle.requests.len() + post_steps + 6);
+    let mut done = 0u32;
+    progress(BundleProgress {
+        done,
+        total,
+        file: String::new(),
+    });
+    let mut step = |done: &mut u32, file: &str| {
+        *done += 1;
+        progress(BundleProgress {
+            done: *done,
+            total,
+            file: file.to_owned(),
+        });
+    };
+
+    let mut body_files: Vec<Option<String>> = Vec::with_capacity(bundle.requests.len());
+    for (index, request) in bundle.requests.iter().enumerate() {
+        if cancel.is_cancelled() {
+            return Ok(None);
+        }
+        let name = match bodies.body(request.entry.id).await? {
+            Some(bytes) => {
+                let name = response_file_name(index, request);
+                writer
+                    .file(&name, |out| out.write_all(&bytes))
+                    .map_err(fail)?;
+                Some(name)
+            }
+            None => None,
+        };
+        step(&mut done, name.as_deref().unwrap_or("responses/"));
+        body_files.push(name);
+    }
+    let responses = count(body_files.iter().flatten().count());
+
+    // posts.jsonl and posts.csv are written side by side in steps, so a cancel is seen in time.
+    let mut jsonl = Vec::new();
+    let mut csv_rows = spreadsheet::PostsCsv::new(bundle.zone);
+    for chunk in bundle.posts.chunks(POST_STEP) {
+        if cancel.is_cancelled() {
+            return Ok(None);
+        }
+        for post in chunk {
+            post_line(post, &mut jsonl).map_err(fail)?;
+            csv_rows.row(post, capture_of(bundle, post));
+        }
+        step(&mut done, POSTS_JSONL);
+    }
+    writer
+        .file(POSTS_JSONL, |out| out.write_all(&jsonl))
+        .map_err(fail)?;
+    drop(jsonl);
+    writer
+        .file(POSTS_CSV, |out| out.write_all(&csv_rows.finish()))
+        .map_err(fail)?;
+    step(&mut done, POSTS_CSV);
+
+    let others: [(&str, FileWriter); 3] = [
+        (NOTES_MD, Box::new(|out| notes_markdown(bundle, out))),
+        (
+            PROVENANCE_JSONL,
+            Box::new(|out| provenance_lines(bundle, &body_files, out)),
+        ),
+        (
+            REPORT_HTML,
+            Box::new(|out| report::write(bundle, &body_files, out)),
+        ),
+    ];
+    for (name, write) in others {
+        if cancel.is_cancelled() {
+            return Ok(None);
+        }
+        writer.file(name, |out| write(out)).map_err(fail)?;
+        step(&mut done, name);
+    }
+
+    let listed = writer.files.clone();
+    writer
+        .file(MANIFEST_JSON, |out| {
+            manifest(bundle, responses, &listed, out)
+        })
+        .map_err(fail)?;
+    step(&mut done, MANIFEST_JSON);
+    let summed = writer.files.clone();
+    writer
+        .file(SHA256SUMS, |out| {
+            for file in &summed {
+                writeln!(out, "{}  {}", file.sha256, file.path)?;
+            }
+            Ok(())
+        })
+        .map_err(fail)?;
+    step(&mut done, SHA256SUMS);
+
+    if cancel.is_cancelled() {
+        return Ok(None);
+    }
+    let files = count(writer.files.len());
+    let out = writer.zip.finish().map_err(|e| fail(e.into()))?;
+    let file = out.into_inner().map_err(|e| fail(e.into_error()))?;
+    file.sync_all().map_err(fail)?;
+    Ok(Some((files, responses)))
+}
+
+/// The capture record of the response that brought `post`, when there is one.
+fn capture_of<'b>(bundle: &'b Bundle, post: &BundlePost) -> Option<&'b CaptureRecord> {
+    let id = post.found_by?;
+    bundle
+        .requests
+        .iter()
+        .find(|r| r.entry.id == id)
+        .and_then(|r| r.capture.as_ref())
+}
+
+/// One line of `posts.jsonl`: the archived post, its raw record as the service sent it, and
+/// the investigation's note and tags.
+fn post_line(post: &BundlePost, out: &mut Vec<u8>) -> std::io::Result<()> {
+    #[derive(Serialize)]
+    struct Line<'p> {
+        #[serde(flatten)]
+        post: &'p StoredPost,
+        raw: serde_json::Value,
+        note: &'p str,
+        tags: &'p [String],
+        found_by_history_id: Option<i64>,
+    }
+    let raw = serde_json::from_str(&post.post.raw_json)
+        .unwrap_or_else(|_| serde_json::Value::String(post.post.raw_json.clone()));
+    serde_json::to_writer(
+        &mut *out,
+        &Line {
+            post: &post.post,
+            raw,
+            note: &post.note,
+            tags: &post.tags,
+            found_by_history_id: post.found_by,
+        },
+    )?;
+    out.push(b'\n');
+    Ok(())
+}
+
+/// `notes.md`: the notebook as written, then each post's note and tags.
+fn notes_markdown(bundle: &Bundle, out: &mut dyn Write) -> std::io::Result<()> {
+    writeln!(out, "# {}\n", one_line(&bundle.name))?;
+    if !bundle.description.trim().is_empty() {
+        writeln!(out, "{}\n", bundle.description.trim())?;
+    }
+    writeln!(out, "## Notebook\n")?;
+    if bundle.notebook.trim().is_empty() {
+        writeln!(out, "(empty)\n")?;
+    } else {
+        writeln!(out, "{}\n", bundle.notebook.trim_end())?;
+    }
+    writeln!(out, "## Notes and tags on posts\n")?;
+    let mut any = false;
+    for p in bundle
+        .posts
+        .iter()
+        .filter(|p| !p.note.trim().is_empty() || !p.tags.is_empty())
+    {
+        any = true;
+        writeln!(
+            out,
+            "### @{} · post {} · {}\n",
+            one_line(&p.post.author_username),
+            p.post.id,
+            utc_words(p.post.created_at)
+        )?;
+        for line in p.post.text.lines() {
+            writeln!(out, "> {line}")?;
+        }
+        writeln!(out)?;
+        if !p.tags.is_empty() {
+            writeln!(out, "Tags: {}\n", p.tags.join(", "))?;
+        }
+        if !p.note.trim().is_empty() {
+            writeln!(out, "{}\n", p.note.trim_end())?;
+        }
+    }
+    if !any {
+        writeln!(out, "(no post has a note or tags)")?;
+    }
+    Ok(())
+}
+
+fn one_line(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// `provenance.jsonl`: one record per request, as captured; a request made before provenance
+/// was kept says so, with no hash.
+fn provenance_lines(
+    bundle: &Bundle,
+    body_files: &[Option<String>],
+    out: &mut dyn Write,
+) -> std::io::Result<()> {
+    #[derive(Serialize)]
+    struct Line<'r> {
+        history_id: i64,
+        request_id: &'r str,
+        operation: &'r str,
+        parameters: serde_json::Value,
+        request_status: &'r str,
+        started_at_utc: String,
+        captured_at_ms: Option<i64>,
+        captured_at_utc: Option<String>,
+        captured_at_local: Option<String>,
+        service_address: Option<&'r str>,
+        response_url: Option<&'r str>,
+        http_status: Option<u16>,
+        from_cache: Option<bool>,
+        billing_headers: Option<&'r BTreeMap<String, String>>,
+        app_version: Option<&'r str>,
+        sha256: Option<&'r str>,
+        body_file: Option<&'r str>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        note: Option<&'static str>,
+    }
+    for (request, body_file) in bundle.requests.iter().zip(body_files) {
+        let entry = &request.entry;
+        let capture = request.capture.as_ref();
+        let captured_at = capture.map(|c| c.captured_at);
+        let line = Line {
+            history_id: entry.id,
+            request_id: &entry.request_id,
+            operation: &entry.operation,
+            parameters: serde_json::from_str(&entry.params_json)
+                .unwrap_or_else(|_| serde_json::Value::String(entry.params_json.clone())),
+            request_status: entry.status.as_str(),
+            started_at_utc: utc_iso(entry.started_at),
+            captured_at_ms: captured_at.map(|t| t.timestamp_millis()),
+            captured_at_utc: captured_at.map(utc_iso),
+            captured_at_local: captured_at.map(|t| zone_time(t, bundle.zone)),
+            service_address: capture.map(|c| c.service_address.as_str()),
+            response_url: capture.map(|c| c.response_url.as_str()),
+            http_status: capture.map(|c| c.http_status),
+            from_cache: capture.map(|c| c.from_cache),
+            billing_headers: capture.map(|c| &c.billing_headers),
+            app_version: capture.map(|c| c.app_version.as_str()),
+            sha256: capture.map(|c| c.sha256.as_str()),
+            body_file: body_file.as_deref(),
+            note: capture
+                .is_none()
+                .then_some("captured before provenance was kept"),
+        };
+        serde_json::to_writer(&mut *out, &line)?;
+        out.write_all(b"\n")?;
+    }
+    Ok(())
+}
+
+/// Identifies a file as a bundle, and its layout's version.
+pub const FORMAT: &str = "sightline-evidence-bundle";
+pub const FORMAT_VERSION: u32 = 1;
+
+/// `manifest.json`: who made the bundle, when, of what, and every other file with its size and
+/// hash (`SHA256SUMS` lists the same files plus this one).
+fn manifest(
+    bundle: &Bundle,
+    responses: u32,
+    files: &[BundleFile],
+    out: &mut dyn Write,
+) -> std::io::Result<()> {
+    let manifest = serde_json::json!({
+        "format": FORMAT,
+        "format_version": FORMAT_VERSION,
+        "app": "Sightline",
+        "app_version": bundle.app_version,
+        "created_at_utc": utc_iso(bundle.created_at),
+        "created_at_local": zone_time(bundle.created_at, bundle.zone),
+        "display_zone": bundle.zone.name(),
+        "investigation": {
+            "id": bundle.investigation_id,
+            "name": bundle.name,
+            "description": bundle.description,
+        },
+        "counts": {
+            "requests": bundle.requests.len(),
+            "responses": responses,
+            "posts": bundle.posts.len(),
+        },
+        "cost": {
+            "total": bundle.cost.total.to_string(),
+            "currency": bundle.cost.currency,
+        },
+        "files": files,
+    });
+    serde_json::to_writer_pretty(&mut *out, &manifest)?;
+    out.write_all(b"\n")
+}

@@ -1,0 +1,319 @@
+//! `report.html`: the bundle for a reader who is not a programmer. One page that opens offline
+//! in any browser: inline CSS only, no script, no image, no font and no link to load, so it
+//! shows the same in ten years and cannot call anywhere. Everything that came from the
+//! service or the user is HTML-escaped (post text is written by strangers). Light and dark
+//! follow the reader's system; printing drops the backgrounds and keeps cards whole.
+
+use std::io::Write;
+
+use super::{utc_words, zone_time, Bundle, BundlePost, BundleRequest, CostLine};
+
+const STYLE: &str = r#"
+:root { color-scheme: light dark; --fg: #1d1f23; --muted: #5a5f69; --bg: #ffffff;
+  --card: #f6f7f9; --line: #d5d8de; --accent: #1f5fbf; }
+@media (prefers-color-scheme: dark) {
+  :root { --fg: #e7e9ee; --muted: #a9afbb; --bg: #16181c; --card: #1f2228; --line: #3a3f49;
+    --accent: #8ab4f8; }
+}
+* { box-sizing: border-box; }
+body { margin: 0 auto; max-width: 60rem; padding: 2rem 1.5rem; background: var(--bg);
+  color: var(--fg); font: 14px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; }
+h1 { font-size: 1.6rem; margin: 0 0 .25rem; }
+h2 { font-size: 1.15rem; margin: 2rem 0 .5rem; border-bottom: 1px solid var(--line);
+  padding-bottom: .25rem; }
+.muted, .meta { color: var(--muted); }
+.meta { font-size: 12px; }
+table { border-collapse: collapse; width: 100%; font-variant-numeric: tabular-nums; }
+th, td { text-align: left; vertical-align: top; padding: 4px 8px;
+  border-bottom: 1px solid var(--line); }
+td.money, th.money { text-align: right; white-space: nowrap; }
+.card { background: var(--card); border: 1px solid var(--line); border-radius: 8px;
+  padding: 12px; margin: 0 0 12px; break-inside: avoid; }
+.text, .notebook { white-space: pre-wrap; overflow-wrap: anywhere; }
+.hash, code { font-family: ui-monospace, "DejaVu Sans Mono", monospace; font-size: 12px;
+  overflow-wrap: anywhere; }
+.tag { display: inline-block; border: 1px solid var(--accent); color: var(--accent);
+  border-radius: 999px; padding: 0 8px; margin: 2px 4px 0 0; font-size: 12px; }
+.note { border-left: 3px solid var(--accent); padding-left: 8px; margin-top: 8px; }
+.total { font-size: 1.3rem; font-weight: 600; font-variant-numeric: tabular-nums; }
+@media print {
+  :root { --bg: #fff; --card: #fff; --fg: #000; --muted: #333; }
+  body { max-width: none; padding: 0; }
+}
+"#;
+
+/// Escapes text for HTML element content and quoted attribute values.
+pub fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Writes the page.
+pub fn write(
+    bundle: &Bundle,
+    body_files: &[Option<String>],
+    out: &mut dyn Write,
+) -> std::io::Result<()> {
+    let e = escape;
+    let zone = bundle.zone;
+    writeln!(
+        out,
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
+         <title>{} · evidence bundle</title>\n<style>{STYLE}</style>\n</head>\n<body>",
+        e(&bundle.name)
+    )?;
+    writeln!(out, "<header>\n<h1>{}</h1>", e(&bundle.name))?;
+    if !bundle.description.trim().is_empty() {
+        writeln!(
+            out,
+            "<p class=\"text\">{}</p>",
+            e(bundle.description.trim())
+        )?;
+    }
+    writeln!(
+        out,
+        "<p class=\"meta\">Evidence bundle made by Sightline {} on {} ({}). Times are shown in \
+         UTC and in {}. Each response's SHA-256 below is the hash of the exact bytes received; \
+         the file SHA256SUMS beside this page lets anyone check that no file was changed.</p>\n\
+         </header>",
+        e(&bundle.app_version),
+        e(&utc_words(bundle.created_at)),
+        e(&zone_time(bundle.created_at, zone)),
+        e(zone.name()),
+    )?;
+
+    cost_section(bundle, out)?;
+
+    writeln!(
+        out,
+        "<section>\n<h2>Queries ({})</h2>",
+        bundle.requests.len()
+    )?;
+    if bundle.requests.is_empty() {
+        writeln!(out, "<p class=\"muted\">No queries.</p>")?;
+    }
+    for (request, file) in bundle.requests.iter().zip(body_files) {
+        query_card(bundle, request, file.as_deref(), out)?;
+    }
+    writeln!(out, "</section>")?;
+
+    writeln!(out, "<section>\n<h2>Notebook</h2>")?;
+    if bundle.notebook.trim().is_empty() {
+        writeln!(out, "<p class=\"muted\">The notebook is empty.</p>")?;
+    } else {
+        writeln!(
+            out,
+            "<div class=\"card notebook\">{}</div>",
+            e(bundle.notebook.trim_end())
+        )?;
+    }
+    writeln!(out, "</section>")?;
+
+    writeln!(out, "<section>\n<h2>Posts ({})</h2>", bundle.posts.len())?;
+    if bundle.posts.is_empty() {
+        writeln!(out, "<p class=\"muted\">No posts.</p>")?;
+    }
+    for post in &bundle.posts {
+        post_card(bundle, post, out)?;
+    }
+    writeln!(out, "</section>\n</body>\n</html>")
+}
+
+fn money(amount: &rust_decimal::Decimal, currency: &str) -> String {
+    let amount = amount.normalize();
+    match currency {
+        "" | "USD" => format!("${amount}"),
+        other => format!("{amount} {other}"),
+    }
+}
+
+fn cost_section(bundle: &Bundle, out: &mut dyn Write) -> std::io::Result<()> {
+    let cost = &bundle.cost;
+    writeln!(
+        out,
+        "<section>\n<h2>What it cost</h2>\n<p class=\"total\">{}</p>\n\
+         <p class=\"meta\">Exact, from the spend ledger: what the service billed for these \
+         requests.</p>",
+        escape(&money(&cost.total, &cost.currency))
+    )?;
+    let table = |out: &mut dyn Write, title: &str, lines: &[CostLine]| -> std::io::Result<()> {
+        writeln!(
+            out,
+            "<table>\n<caption class=\"meta\">{}</caption>\n<thead><tr><th scope=\"col\">{}</th>\
+             <th scope=\"col\" class=\"money\">Requests</th><th scope=\"col\" class=\"money\">\
+             Cost</th></tr></thead>\n<tbody>",
+            escape(title),
+            escape(title.split(' ').next_back().unwrap_or(title)),
+        )?;
+        for line in lines {
+            writeln!(
+                out,
+                "<tr><td>{}</td><td class=\"money\">{}</td><td class=\"money\">{}</td></tr>",
+                escape(&line.label),
+                line.requests,
+                escape(&money(&line.cost, &cost.currency))
+            )?;
+        }
+        writeln!(out, "</tbody>\n</table>")
+    };
+    if !cost.by_day.is_empty() {
+        table(
+            out,
+            &format!("By day ({})", bundle.zone.name()),
+            &cost.by_day,
+        )?;
+    }
+    if !cost.by_operation.is_empty() {
+        table(out, "By operation", &cost.by_operation)?;
+    }
+    writeln!(out, "</section>")
+}
+
+fn query_card(
+    bundle: &Bundle,
+    request: &BundleRequest,
+    body_file: Option<&str>,
+    out: &mut dyn Write,
+) -> std::io::Result<()> {
+    let e = escape;
+    let entry = &request.entry;
+    let cost = entry
+        .billing
+        .as_ref()
+        .map(|b| money(&b.cost, &b.currency))
+        .unwrap_or_else(|| "not billed".into());
+    writeln!(
+        out,
+        "<article class=\"card\">\n<strong>{}</strong> · {} · {} results · {}\n\
+         <div class=\"meta\">sent {} · {}</div>\n<div class=\"hash\">{}</div>",
+        e(&entry.operation),
+        e(entry.status.as_str()),
+        entry.result_count,
+        e(&cost),
+        e(&utc_words(entry.started_at)),
+        e(&zone_time(entry.started_at, bundle.zone)),
+        e(&entry.params_json),
+    )?;
+    match &request.capture {
+        Some(capture) => {
+            let at = capture.captured_at;
+            writeln!(
+                out,
+                "<div class=\"meta\">captured {} · {} · from {} · HTTP {} · Sightline {}</div>\n\
+                 <div class=\"meta\">sha256 <span class=\"hash\">{}</span>{}</div>",
+                e(&utc_words(at)),
+                e(&zone_time(at, bundle.zone)),
+                e(&capture.service_address),
+                capture.http_status,
+                e(&capture.app_version),
+                e(&capture.sha256),
+                body_file
+                    .map(|f| format!(" · body in {}", e(f)))
+                    .unwrap_or_default(),
+            )?;
+            if !capture.billing_headers.is_empty() {
+                let headers: Vec<String> = capture
+                    .billing_headers
+                    .iter()
+                    .map(|(k, v)| format!("{}: {}", e(k), e(v)))
+                    .collect();
+                writeln!(
+                    out,
+                    "<div class=\"meta\">billing headers: {}</div>",
+                    headers.join(" · ")
+                )?;
+            }
+        }
+        None => writeln!(
+            out,
+            "<div class=\"meta\">captured before provenance was kept (no hash recorded)</div>"
+        )?,
+    }
+    writeln!(out, "</article>")
+}
+
+fn post_card(bundle: &Bundle, p: &BundlePost, out: &mut dyn Write) -> std::io::Result<()> {
+    let e = escape;
+    let post = &p.post;
+    writeln!(
+        out,
+        "<article class=\"card\">\n<div><strong>{}</strong> <span class=\"muted\">@{}</span>{}\
+         </div>\n<div class=\"meta\">posted {} · {}</div>\n<p class=\"text\">{}</p>\n\
+         <div class=\"meta\">{} replies · {} reposts · {} likes · {} quotes{} · post {}</div>",
+        e(&post.author_name),
+        e(&post.author_username),
+        if post.author_verified { " ✓" } else { "" },
+        e(&utc_words(post.created_at)),
+        e(&zone_time(post.created_at, bundle.zone)),
+        e(&post.text),
+        post.reply_count,
+        post.retweet_count,
+        post.like_count,
+        post.quote_count,
+        post.view_count
+            .map(|v| format!(" · {v} views"))
+            .unwrap_or_default(),
+        e(&post.id),
+    )?;
+    // The address as text, not a link: the page loads and opens nothing by itself.
+    if let Some(url) = &post.url {
+        writeln!(out, "<div class=\"meta hash\">{}</div>", e(url))?;
+    }
+    let capture = p.found_by.and_then(|id| {
+        bundle
+            .requests
+            .iter()
+            .find(|r| r.entry.id == id)
+            .map(|r| r.capture.as_ref())
+    });
+    match capture {
+        Some(Some(c)) => {
+            let at = c.captured_at;
+            writeln!(
+                out,
+                "<div class=\"meta\">captured {} · {} · sha256 <span class=\"hash\">{}</span>\
+                 </div>",
+                e(&utc_words(at)),
+                e(&zone_time(at, bundle.zone)),
+                e(&c.sha256),
+            )?;
+        }
+        Some(None) => writeln!(
+            out,
+            "<div class=\"meta\">captured before provenance was kept</div>"
+        )?,
+        None => writeln!(
+            out,
+            "<div class=\"meta\">first seen {} · {}</div>",
+            e(&utc_words(post.first_seen)),
+            e(&zone_time(post.first_seen, bundle.zone)),
+        )?,
+    }
+    if !p.tags.is_empty() {
+        let tags: String = p
+            .tags
+            .iter()
+            .map(|t| format!("<span class=\"tag\">{}</span>", e(t)))
+            .collect();
+        writeln!(out, "<div>{tags}</div>")?;
+    }
+    if !p.note.trim().is_empty() {
+        writeln!(
+            out,
+            "<div class=\"note text\">{}</div>",
+            e(p.note.trim_end())
+        )?;
+    }
+    writeln!(out, "</article>")
+}
