@@ -110,8 +110,6 @@ export const settingsGet = () => invoke<AppSettings>('settings_get');
 export const settingsSet = (settings: AppSettings) => invoke<AppSettings>('settings_set', { settings });
 /** The zone times are shown in now, and the system's (for the picker's "System (…)"). */
 export const displayZone = () => invoke<DisplayZone>('display_zone');
-/** The zone times are shown in now, and the system's (for the picker's "System (…)"). */
-export const displayZone = () => invoke<DisplayZone>('display_zone');
 
 // --- Operations: each validated, budget-checked, sent, recorded ---------------------------
 
