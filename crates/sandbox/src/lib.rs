@@ -4,7 +4,8 @@
 //! (users, posts, threads, a small web), every operation of the contract with its auth table,
 //! 422 rules, per-key rate limit, billing metadata, ETags and streaming, forecasts as jobs that
 //! run for a configurable time (`ops::forecast`; the jobs kept in a file when given one, so a
-//! restarted sandbox still knows them, `ops/forecast/jobs.rs`), plus fault injection. Requests are bounded
+//! restarted sandbox still knows them, `ops/forecast/jobs.rs`), plus fault injection and an
+//! opt-in log of the SHA-256 of every body sent (`body_log.rs`). Requests are bounded
 //! (query and prompt lengths, URL and body sizes) and their work runs on the blocking pool, so
 //! one heavy request never delays a cheap one.
 //!
@@ -25,6 +26,7 @@ pub mod auth;
 pub mod balance;
 pub mod billed;
 pub mod billing;
+pub mod body_log;
 pub mod faults;
 mod fxhash;
 pub mod ops;
@@ -64,6 +66,7 @@ pub struct SandboxBuilder {
     balance_usd: Option<rust_decimal::Decimal>,
     forecast_duration: Duration,
     jobs_file: Option<std::path::PathBuf>,
+    body_log: Option<std::path::PathBuf>,
 }
 
 impl Default for SandboxBuilder {
@@ -81,6 +84,7 @@ impl Default for SandboxBuilder {
             balance_usd: None,
             forecast_duration: ops::forecast::DEFAULT_DURATION,
             jobs_file: None,
+            body_log: None,
         }
     }
 }
@@ -151,6 +155,14 @@ impl SandboxBuilder {
         self
     }
 
+    /// Appends one JSON line per response sent to this file: method, path and query, status,
+    /// and the SHA-256 of the body bytes exactly as sent (a stream's, all of them); see
+    /// [`body_log`]. Off by default.
+    pub fn body_log(mut self, file: impl Into<std::path::PathBuf>) -> Self {
+        self.body_log = Some(file.into());
+        self
+    }
+
     /// Generates the world and starts serving on the current tokio runtime.
     pub async fn start(self) -> std::io::Result<Sandbox> {
         let fixed_now_ms = self.now.map(|n| n.timestamp_millis());
@@ -159,6 +171,11 @@ impl SandboxBuilder {
             .await
             .map_err(std::io::Error::other)?;
         let demo_key = auth::demo_key(self.seed);
+        let body_log = self
+            .body_log
+            .as_deref()
+            .map(body_log::BodyLog::open)
+            .transpose()?;
         let faults = Arc::new(FaultQueue::default());
         let billed = Arc::new(billed::BilledLog::default());
         let state = Arc::new(server::AppState {
@@ -181,7 +198,14 @@ impl SandboxBuilder {
         let listener = tokio::net::TcpListener::bind(SocketAddr::new(self.host, self.port)).await?;
         let addr = listener.local_addr()?;
         let (tx, rx) = oneshot::channel::<()>();
-        let app = server::router(state);
+        let app = match body_log {
+            Some(log) => {
+                server::router(state).layer(axum::middleware::from_fn(move |req, next| {
+                    body_log::record(log.clone(), req, next)
+                }))
+            }
+            None => server::router(state),
+        };
         let task = tokio::spawn(async move {
             let served = axum::serve(listener, app)
                 .with_graceful_shutdown(async {

@@ -4,7 +4,7 @@ use sightline_sandbox::Sandbox;
 use std::io::Write;
 use std::process::ExitCode;
 
-const USAGE: &str = "Usage: sightline-sandbox [--port N] [--seed N] [--keys k1,k2] [--rate-limit N] [--pace-ms N] [--faults] [--balance-usd X] [--forecast-ms N] [--jobs-file PATH]
+const USAGE: &str = "Usage: sightline-sandbox [--port N] [--seed N] [--keys k1,k2] [--rate-limit N] [--pace-ms N] [--faults] [--balance-usd X] [--forecast-ms N] [--jobs-file PATH] [--body-log PATH]
 
 Serves a local stand-in of the service on 127.0.0.1 and prints, on two lines,
   base_url=http://127.0.0.1:PORT
@@ -18,7 +18,9 @@ Serves a local stand-in of the service on 127.0.0.1 and prints, on two lines,
   --balance-usd X  prepaid balance per key; 402 once spent (default: none)
   --forecast-ms N  how long a forecast job runs, in ms (default 20000)
   --jobs-file PATH keep forecast jobs in this file, so a restart still knows them
-                   (default: in memory only)";
+                   (default: in memory only)
+  --body-log PATH  append one JSON line per response sent to this file: method, path
+                   and query, status, SHA-256 of the body bytes as sent (default: off)";
 
 struct Args {
     port: u16,
@@ -30,6 +32,7 @@ struct Args {
     balance_usd: Option<rust_decimal::Decimal>,
     forecast_ms: u64,
     jobs_file: Option<std::path::PathBuf>,
+    body_log: Option<std::path::PathBuf>,
 }
 
 fn value<T: std::str::FromStr>(flag: &str, v: Option<String>) -> Result<T, String> {
@@ -49,6 +52,7 @@ fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Option<Args>, Stri
         balance_usd: None,
         forecast_ms: sightline_sandbox::ops::forecast::DEFAULT_DURATION.as_millis() as u64,
         jobs_file: None,
+        body_log: None,
     };
     while let Some(arg) = it.next() {
         let (flag, inline) = match arg.split_once('=') {
@@ -75,6 +79,7 @@ fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Option<Args>, Stri
             "--balance-usd" => args.balance_usd = Some(value(&flag, next())?),
             "--forecast-ms" => args.forecast_ms = value(&flag, next())?,
             "--jobs-file" => args.jobs_file = Some(value::<String>(&flag, next())?.into()),
+            "--body-log" => args.body_log = Some(value::<String>(&flag, next())?.into()),
             "-h" | "--help" => return Ok(None),
             other => return Err(format!("unknown option {other:?}")),
         }
@@ -132,6 +137,9 @@ async fn main() -> ExitCode {
     if let Some(file) = args.jobs_file {
         builder = builder.jobs_file(file);
     }
+    if let Some(file) = args.body_log {
+        builder = builder.body_log(file);
+    }
     let sandbox = match builder.start().await {
         Ok(s) => s,
         Err(e) => {
@@ -179,7 +187,10 @@ mod tests {
         );
         assert_eq!(a.keys.unwrap(), ["a", "b"]);
         assert!(parse(&["--help"]).unwrap().is_none());
-        let b = parse(&["--balance-usd", "1.50"]).unwrap().unwrap();
+        let b = parse(&["--balance-usd", "1.50", "--body-log", "/tmp/b.jsonl"])
+            .unwrap()
+            .unwrap();
+        assert_eq!(b.body_log.unwrap().to_str(), Some("/tmp/b.jsonl"));
         assert_eq!(b.balance_usd.unwrap().to_string(), "1.50");
         assert!(parse(&["--port"]).is_err());
         assert!(parse(&["--bogus"]).is_err());
