@@ -30,7 +30,7 @@ type CommandResult<T> = Result<T, CommandError>;
 /// Sent after every request and every change to history or budgets, so open screens refresh.
 pub const RECORDS_CHANGED: &str = "records-changed";
 
-fn records_changed<R: Runtime>(app: &AppHandle<R>) {
+pub(crate) fn records_changed<R: Runtime>(app: &AppHandle<R>) {
     if let Err(error) = app.emit(RECORDS_CHANGED, ()) {
         tracing::warn!(%error, "could not tell the UI that records changed");
     }

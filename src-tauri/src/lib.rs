@@ -8,6 +8,7 @@
 
 pub mod commands;
 pub mod export;
+pub mod investigations;
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -89,6 +90,24 @@ pub fn configure<R: Runtime>(
             export::export_posts,
             export::export_ledger,
             export::export_forecasts,
+            investigations::investigation_list,
+            investigations::investigation_create,
+            investigations::investigation_update,
+            investigations::investigation_archive,
+            investigations::investigation_delete,
+            investigations::investigation_active,
+            investigations::investigation_set_active,
+            investigations::investigation_get,
+            investigations::investigation_posts,
+            investigations::investigation_add,
+            investigations::investigation_remove,
+            investigations::investigation_memberships,
+            investigations::investigation_post_set,
+            investigations::investigation_tags,
+            investigations::investigation_check_estimate,
+            investigations::investigation_check,
+            investigations::investigation_checks,
+            investigations::investigation_check_report,
         ])
 }
 

@@ -1,0 +1,346 @@
+//! Investigations as the app runs them: names checked field by field, each read and write
+//! turned into the one error the UI knows, days of the cost in the display zone, and the
+//! "still there?" check — an estimate first, then the investigation's posts re-fetched by id
+//! through the pipeline (so every batch is budget-checked, billed, recorded, archived and
+//! filed like any request) and compared with the copies stored before the re-fetch.
+//!
+//! The filing of requests sent while an investigation is active happens in the store, inside
+//! each request's record transaction (see `sightline_store::investigations`), so every kind
+//! of request — plain, paged, streamed, forecast — is filed without the pipeline knowing.
+
+use std::collections::HashMap;
+
+use chrono::Utc;
+use rust_decimal::Decimal;
+use sightline_api::request::TwitterUrlsRequest;
+use sightline_api::{FieldError, Operation};
+use sightline_store::investigations::{PostSnapshot, MAX_NAME_CHARS};
+use sightline_store::{
+    CheckItem, CheckOutcome, CheckReport, CheckSummary, FieldChange, FilingChange,
+    InvestigationChanges, InvestigationDetail, InvestigationItem, InvestigationPostPage,
+    InvestigationPostQuery, InvestigationSummary, ItemMemberships, NewPost, Store,
+};
+
+use crate::errors::CommandError;
+use crate::estimate::{cost_check, CostCheck};
+use crate::findings::Findable;
+use crate::pipeline::{self, guard_budget, Paging, SendOptions, SendParams};
+use crate::session::Session;
+use crate::state::AppState;
+
+/// Posts asked for in one still-there request. The contract sets no limit on `urls`; a
+/// hundred links keep the request's address about 5 KB long, well within what servers take.
+pub const CHECK_BATCH: usize = 100;
+
+/// How many tag suggestions autocomplete offers.
+const TAG_SUGGESTIONS: u32 = 10;
+
+fn no_such_investigation() -> CommandError {
+    CommandError::not_found("This investigation no longer exists. It may have been deleted.")
+}
+
+fn name_error(message: impl Into<String>) -> CommandError {
+    CommandError::invalid(vec![FieldError::new("name", message)])
+}
+
+/// Refuses an empty, too long or already used name, naming the field.
+async fn check_name(store: &Store, name: &str, except: Option<i64>) -> Result<(), CommandError> {
+    let name = name.trim();
+    if name.is_empty() {
+        return Err(name_error("Give the investigation a name."));
+    }
+    if name.chars().count() > MAX_NAME_CHARS {
+        return Err(name_error(format!(
+            "A name can be at most {MAX_NAME_CHARS} characters."
+        )));
+    }
+    if store.investigation_name_taken(name, except).await? {
+        return Err(name_error(format!(
+            "An investigation named \"{name}\" already exists. Choose another name."
+        )));
+    }
+    Ok(())
+}
+
+pub async fn list(
+    store: &Store,
+    include_archived: bool,
+) -> Result<Vec<InvestigationSummary>, CommandError> {
+    Ok(store.investigations(include_archived).await?)
+}
+
+pub async fn summary(store: &Store, id: i64) -> Result<InvestigationSummary, CommandError> {
+    store
+        .investigation(id)
+        .await?
+        .ok_or_else(no_such_investigation)
+}
+
+pub async fn create(
+    store: &Store,
+    name: &str,
+    description: &str,
+) -> Result<InvestigationSummary, CommandError> {
+    check_name(store, name, None).await?;
+    let id = store
+        .create_investigation(name, description, Utc::now())
+        .await?;
+    summary(store, id).await
+}
+
+pub async fn update(
+    store: &Store,
+    id: i64,
+    changes: &InvestigationChanges,
+) -> Result<InvestigationSummary, CommandError> {
+    if let Some(name) = &changes.name {
+        check_name(store, name, Some(id)).await?;
+    }
+    if !store.update_investigation(id, changes, Utc::now()).await? {
+        return Err(no_such_investigation());
+    }
+    summary(store, id).await
+}
+
+pub async fn archive(
+    store: &Store,
+    id: i64,
+    archived: bool,
+) -> Result<InvestigationSummary, CommandError> {
+    if !store
+        .set_investigation_archived(id, archived, Utc::now())
+        .await?
+    {
+        return Err(no_such_investigation());
+    }
+    summary(store, id).await
+}
+
+pub async fn delete(store: &Store, id: i64) -> Result<(), CommandError> {
+    if !store.delete_investigation(id).await? {
+        return Err(no_such_investigation());
+    }
+    Ok(())
+}
+
+/// Everything the investigation's screen opens with; the cost's days in the display zone.
+pub async fn detail(store: &Store, id: i64) -> Result<InvestigationDetail, CommandError> {
+    store
+        .investigation_detail(id, crate::time_zone())
+        .await?
+        .ok_or_else(no_such_investigation)
+}
+
+pub async fn posts(
+    store: &Store,
+    id: i64,
+    query: &InvestigationPostQuery,
+) -> Result<InvestigationPostPage, CommandError> {
+    summary(store, id).await?;
+    Ok(store.investigation_posts(id, query).await?)
+}
+
+pub async fn add(
+    store: &Store,
+    id: i64,
+    items: &[InvestigationItem],
+) -> Result<FilingChange, CommandError> {
+    summary(store, id).await?;
+    Ok(store.add_to_investigation(id, items, Utc::now()).await?)
+}
+
+pub async fn remove(
+    store: &Store,
+    id: i64,
+    items: &[InvestigationItem],
+) -> Result<FilingChange, CommandError> {
+    summary(store, id).await?;
+    Ok(store
+        .remove_from_investigation(id, items, Utc::now())
+        .await?)
+}
+
+pub async fn memberships(
+    store: &Store,
+    items: &[InvestigationItem],
+) -> Result<Vec<ItemMemberships>, CommandError> {
+    Ok(store.investigation_memberships(items).await?)
+}
+
+/// Sets a filed post's note and/or tags.
+pub async fn set_post(
+    store: &Store,
+    id: i64,
+    post_id: &str,
+    note: Option<&str>,
+    tags: Option<&[String]>,
+) -> Result<(), CommandError> {
+    if !store
+        .set_investigation_post(id, post_id, note, tags)
+        .await?
+    {
+        return Err(CommandError::not_found(
+            "This post is no longer in the investigation, so its note and tags were not saved.",
+        ));
+    }
+    Ok(())
+}
+
+pub async fn tag_suggestions(
+    store: &Store,
+    id: i64,
+    prefix: &str,
+) -> Result<Vec<String>, CommandError> {
+    Ok(store
+        .investigation_tag_suggestions(id, prefix, TAG_SUGGESTIONS)
+        .await?)
+}
+
+pub async fn active(store: &Store) -> Result<Option<i64>, CommandError> {
+    Ok(store.active_investigation().await?)
+}
+
+pub async fn set_active(store: &Store, id: Option<i64>) -> Result<(), CommandError> {
+    if let Some(id) = id {
+        summary(store, id).await?;
+    }
+    Ok(store.set_active_investigation(id).await?)
+}
+
+pub async fn checks(store: &Store, id: i64) -> Result<Vec<CheckSummary>, CommandError> {
+    summary(store, id).await?;
+    Ok(store.investigation_checks(id, 0).await?)
+}
+
+pub async fn check_report(store: &Store, check_id: i64) -> Result<CheckReport, CommandError> {
+    store
+        .investigation_check_report(check_id)
+        .await?
+        .ok_or_else(|| CommandError::not_found("This check no longer exists."))
+}
+
+/// What re-fetching every post of the investigation would cost (X reads are billed per post),
+/// and the budget's verdict: shown to the user before [`check`] runs.
+pub async fn check_estimate(store: &Store, id: i64) -> Result<CostCheck, CommandError> {
+    let posts = summary(store, id).await?.post_count;
+    Ok(cost_check(store, Operation::TwitterUrls, Some(posts)).await?)
+}
+
+/// "Still there?": re-fetches the investigation's posts by id, [`CHECK_BATCH`] at a time,
+/// through the pipeline, compares each with the copy stored before, and stores the dated
+/// check. The whole check's estimate passes the budget first (a block stops it, a warning
+/// needs `send.confirm_budget`); each batch is then checked again, so a block met part way
+/// still stops it. Batch `n` is sent with request id `{send.request_id}-{n}`, so a repeated
+/// check with the same id re-uses what was already fetched instead of paying again.
+pub async fn check(
+    state: &AppState,
+    session: &Session,
+    id: i64,
+    send: SendParams,
+) -> Result<CheckReport, CommandError> {
+    let store = &session.store;
+    summary(store, id).await?;
+    let stored = store.investigation_post_snapshots(id).await?;
+    if stored.is_empty() {
+        return Err(CommandError::Invalid {
+            message: "This investigation has no posts to check yet.".into(),
+            fields: Vec::new(),
+        });
+    }
+    let units = i64::try_from(stored.len()).unwrap_or(i64::MAX);
+    guard_budget(
+        store,
+        Operation::TwitterUrls,
+        Some(units),
+        send.confirm_budget,
+    )
+    .await?;
+
+    let mut fresh: HashMap<String, NewPost> = HashMap::new();
+    let mut cost = Decimal::ZERO;
+    let mut history_ids = Vec::new();
+    for (n, batch) in stored.chunks(CHECK_BATCH).enumerate() {
+        let request = TwitterUrlsRequest {
+            urls: batch.iter().map(|post| post_link(&post.id)).collect(),
+        };
+        let options = SendOptions {
+            request_id: format!("{}-{n}", send.request_id),
+            // The user accepted the whole check's estimate; a block is still enforced.
+            confirm_budget: true,
+            paging: Paging::default(),
+        };
+        let outcome = pipeline::execute(state, session, request, options, None).await?;
+        history_ids.push(outcome.history_id);
+        cost += outcome.billing.as_ref().map_or(Decimal::ZERO, |b| b.cost);
+        for post in outcome.body.findings().posts {
+            fresh.insert(post.id.clone(), post);
+        }
+    }
+
+    let items: Vec<CheckItem> = stored
+        .iter()
+        .map(|before| compare(before, fresh.get(&before.id)))
+        .collect();
+    Ok(store
+        .save_investigation_check(id, Utc::now(), cost, &history_ids, &items)
+        .await?)
+}
+
+/// A post's address without its author's handle, which may have changed: X answers
+/// `/i/web/status/{id}` for any post.
+fn post_link(id: &str) -> String {
+    format!("https://x.com/i/web/status/{id}")
+}
+
+/// One post's outcome: gone when the service did not return it, changed when its text or any
+/// count differs from the stored copy (each difference listed, old → new).
+pub fn compare(before: &PostSnapshot, after: Option<&NewPost>) -> CheckItem {
+    let Some(after) = after else {
+        return CheckItem {
+            post_id: before.id.clone(),
+            outcome: CheckOutcome::Gone,
+            changes: Vec::new(),
+        };
+    };
+    let mut changes = Vec::new();
+    let mut differs = |field: &str, old: String, new: String| {
+        if old != new {
+            changes.push(FieldChange {
+                field: field.into(),
+                before: old,
+                after: new,
+            });
+        }
+    };
+    differs("text", before.text.clone(), after.text.clone());
+    let counts = [
+        ("like_count", before.like_count, after.like_count),
+        ("retweet_count", before.retweet_count, after.retweet_count),
+        ("reply_count", before.reply_count, after.reply_count),
+        ("quote_count", before.quote_count, after.quote_count),
+        (
+            "bookmark_count",
+            before.bookmark_count,
+            after.bookmark_count,
+        ),
+    ];
+    for (field, old, new) in counts {
+        differs(field, old.to_string(), new.to_string());
+    }
+    // Views are optional in the service's answer: only a number given is compared.
+    if let Some(views) = after.view_count {
+        let old = before
+            .view_count
+            .map_or_else(|| "unknown".to_owned(), |v| v.to_string());
+        differs("view_count", old, views.to_string());
+    }
+    CheckItem {
+        post_id: before.id.clone(),
+        outcome: if changes.is_empty() {
+            CheckOutcome::Unchanged
+        } else {
+            CheckOutcome::Changed
+        },
+        changes,
+    }
+}
