@@ -196,6 +196,11 @@ impl Client {
         &self.config
     }
 
+    /// The service address requests go to, without a trailing slash.
+    pub fn base_url(&self) -> &str {
+        &self.base
+    }
+
     /// The URL an operation is sent to (query included for GETs).
     pub fn url_for<R: ApiRequest>(&self, request: &R) -> Result<Url, ApiError> {
         let mut url = Url::parse(&format!("{}{}", self.base, request.path())).map_err(|e| {

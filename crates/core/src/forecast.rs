@@ -26,6 +26,7 @@ use ts_rs::TS;
 use crate::errors::CommandError;
 use crate::keys;
 use crate::pipeline::{self, SendOptions};
+use crate::provenance;
 use crate::session::Session;
 use crate::state::AppState;
 
@@ -161,8 +162,14 @@ pub async fn ask(
     match session.client.forecast(request, &key).await {
         Ok(response) => {
             let billing = response.billing.as_ref().map(pipeline::store_billing);
+            let received = provenance::received(session, response.capture);
             store
-                .accept_job(&pending.request_id, billing.as_ref(), &response.raw)
+                .accept_job(
+                    &pending.request_id,
+                    billing.as_ref(),
+                    &response.raw,
+                    Some(&received),
+                )
                 .await?;
             let started = ForecastStarted {
                 history_id,

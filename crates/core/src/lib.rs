@@ -5,6 +5,8 @@
 //!   requests, [`streaming`] for the live AI answer, [`paging`] for the next page of a list);
 //! * [`streaming`]: the streamed AI search on the pipeline; its cost goes on the ledger as soon
 //!   as the response headers arrive, and a cancel or a cut keeps what arrived;
+//! * [`provenance`]: each response's capture (exact bytes and their SHA-256, status, billing
+//!   headers) with its time, service address and app version, recorded with its history row;
 //! * [`paging`]: "next page" of retweeters and timelines, the cursor chain kept in history;
 //! * [`forecast`]: a forecast asked (the billed POST, its job id stored before any poll),
 //!   followed with backoff to its answer, stopped without losing it, resumed at start-up (in
@@ -52,6 +54,7 @@ pub mod keychain;
 pub mod keys;
 pub mod paging;
 pub mod pipeline;
+pub mod provenance;
 pub mod records;
 pub mod session;
 pub mod settings;

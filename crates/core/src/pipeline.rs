@@ -12,7 +12,8 @@ use chrono::Utc;
 use serde::{Deserialize, Serialize};
 use sightline_api::{ApiKey, ApiRequest, ExpectedUnits};
 use sightline_store::{
-    Billing, PendingRequest, RecordOutcome, RequestRecord, RequestStatus, Store, Verdict,
+    Billing, NewProvenance, PendingRequest, RecordOutcome, RequestRecord, RequestStatus, Store,
+    Verdict,
 };
 use ts_rs::TS;
 
@@ -20,6 +21,7 @@ use crate::errors::CommandError;
 use crate::estimate::cost_check;
 use crate::findings::{Findable, Findings};
 use crate::keys::{self, KeyForRequest};
+use crate::provenance;
 use crate::session::Session;
 use crate::state::AppState;
 
@@ -108,6 +110,8 @@ pub struct Answer<T> {
     /// The body as received (or the assembled stream), kept for re-opening offline.
     pub raw: Option<String>,
     pub from_cache: bool,
+    /// The response as received, recorded as its provenance (None when nothing arrived).
+    pub provenance: Option<NewProvenance>,
 }
 
 /// How a send step ended.
@@ -269,6 +273,7 @@ where
                     billing: response.billing.as_ref().map(store_billing),
                     raw: Some(response.raw),
                     from_cache: response.from_cache,
+                    provenance: Some(provenance::received(session, response.capture)),
                     body: response.body,
                 }),
                 Err(error) => error.into(),
@@ -325,6 +330,7 @@ fn finished(pending: &PendingRequest, elapsed: std::time::Duration) -> RequestRe
         posts: Vec::new(),
         users: Vec::new(),
         links: Vec::new(),
+        provenance: None,
     }
 }
 
@@ -342,6 +348,7 @@ fn with_answer<T: Findable>(record: RequestRecord, answer: Answer<T>) -> (Reques
         status: answer.status,
         billing: answer.billing,
         result_json: answer.raw,
+        provenance: answer.provenance,
         result_count,
         next_cursor,
         posts,

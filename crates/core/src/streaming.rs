@@ -6,12 +6,13 @@
 use serde::Serialize;
 use sightline_api::model::AiSearchResult;
 use sightline_api::request::AiSearchRequest;
-use sightline_api::{ApiError, CancelToken, PartialStream, StreamEvent};
+use sightline_api::{ApiError, CancelToken, Capture, PartialStream, StreamEvent};
 use sightline_store::RequestStatus;
 use ts_rs::TS;
 
 use crate::errors::CommandError;
 use crate::pipeline::{self, Answer, Outcome, SendOptions, Sent};
+use crate::provenance;
 use crate::session::Session;
 use crate::state::AppState;
 
@@ -79,13 +80,20 @@ pub fn cancel(state: &AppState, request_id: &str) -> bool {
     }
 }
 
-/// What arrived, as an answer to record: the assembled result is what re-opens offline.
-fn answer_of(received: PartialStream, status: RequestStatus) -> Answer<AiSearchResult> {
+/// What arrived, as an answer to record: the assembled result is what re-opens offline, and
+/// the stream's own bytes (hashed as they came) are its provenance.
+fn answer_of(
+    session: &Session,
+    received: PartialStream,
+    status: RequestStatus,
+    capture: Option<Capture>,
+) -> Answer<AiSearchResult> {
     Answer {
         status,
         billing: received.billing.as_ref().map(pipeline::store_billing),
         raw: serde_json::to_string(&received.result).ok(),
         from_cache: false,
+        provenance: capture.map(|capture| provenance::received(session, capture)),
         body: received.result,
     }
 }
@@ -134,24 +142,30 @@ pub async fn ai_search(
                 }
             }
             let read = stream
-                .read(|event| emit(StreamMessage::Event { event }), &cancel)
+                .read_captured(|event| emit(StreamMessage::Event { event }), &cancel)
                 .await;
-            match read {
+            let capture = read.capture;
+            match read.result {
                 Ok(outcome) => Sent::Answered(answer_of(
+                    session,
                     outcome.received,
                     if outcome.cancelled {
                         RequestStatus::Cancelled
                     } else {
                         RequestStatus::Ok
                     },
+                    capture,
                 )),
                 Err(error) => {
                     // A cut or failed stream keeps what arrived before it stopped.
                     let partial = match &error {
                         ApiError::StreamCut { received, .. }
-                        | ApiError::StreamFailed { received, .. } => {
-                            Some(answer_of((**received).clone(), RequestStatus::Interrupted))
-                        }
+                        | ApiError::StreamFailed { received, .. } => Some(answer_of(
+                            session,
+                            (**received).clone(),
+                            RequestStatus::Interrupted,
+                            capture,
+                        )),
                         _ => None,
                     };
                     Sent::Failed {

@@ -2,7 +2,8 @@
 //! with [`Store::begin_request`], that stays `running` while the job does.
 //!
 //! * [`Store::accept_job`]: the service accepted the job. Its answer (the job's id) is stored as
-//!   the row's result and its cost put on the ledger, in one transaction, before anyone polls;
+//!   the row's result, the acceptance's provenance kept and its cost put on the ledger, in one
+//!   transaction, before anyone polls;
 //! * [`Store::update_job`]: each poll's answer replaces the stored one, so the row always holds
 //!   the job's latest state; the final answer finishes the row (`ok` or `error`) exactly once;
 //! * [`Store::add_charge`]: a poll that was billed adds its own ledger row;
@@ -19,6 +20,7 @@ use crate::error::{Result, StoreError};
 use crate::history::{Billing, RequestStatus};
 use crate::ledger::{self, BilledRequest};
 use crate::money::to_nanos;
+use crate::provenance::{self, NewProvenance};
 use crate::record;
 use crate::time::to_ms;
 use crate::Store;
@@ -52,11 +54,13 @@ impl Store {
     /// the row's result and puts its cost on the ledger (once), in one transaction, so the job's
     /// id is on disk before it is followed. The row stays `running`. False when no such request
     /// is running.
+    /// `received` is the acceptance as received, kept as the request's provenance.
     pub async fn accept_job(
         &self,
         request_id: &str,
         billing: Option<&Billing>,
         body: &str,
+        received: Option<&NewProvenance>,
     ) -> Result<bool> {
         let mut tx = self.begin_write().await?;
         let Some((id, RequestStatus::Running)) = record::find_request(&mut tx, request_id).await?
@@ -64,6 +68,18 @@ impl Store {
             return Ok(false);
         };
         store_body(&mut tx, id, body).await?;
+        if let Some(received) = received {
+            let (operation, params_json): (String, String) =
+                sqlx::query_as("SELECT operation, params_json FROM history WHERE id = ?")
+                    .bind(id)
+                    .fetch_one(&mut *tx)
+                    .await?;
+            let asked = provenance::Asked {
+                operation: &operation,
+                params_json: &params_json,
+            };
+            provenance::write(&mut tx, id, asked, received).await?;
+        }
         if let Some(billing) = billing {
             record::bill_row(&mut tx, id, billing, to_nanos(billing.cost)?).await?;
         }

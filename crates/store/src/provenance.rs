@@ -20,7 +20,6 @@ use sqlx::{QueryBuilder, Row, Sqlite, SqliteConnection};
 use ts_rs::TS;
 
 use crate::error::Result;
-use crate::record::RequestRecord;
 use crate::time::{from_ms, to_ms};
 use crate::Store;
 
@@ -146,11 +145,17 @@ fn decompress(stored: &[u8], size: i64) -> Result<Vec<u8>> {
     Ok(bytes)
 }
 
+/// What was asked: the operation and its parameters, as the history row holds them.
+pub(crate) struct Asked<'a> {
+    pub operation: &'a str,
+    pub params_json: &'a str,
+}
+
 /// Writes a request's provenance inside the caller's transaction (see [`crate::record`]).
 pub(crate) async fn write(
     conn: &mut SqliteConnection,
     history_id: i64,
-    record: &RequestRecord,
+    asked: Asked<'_>,
     p: &NewProvenance,
 ) -> Result<()> {
     let stored = compress(&p.body)?;
@@ -164,8 +169,8 @@ pub(crate) async fn write(
     .bind(history_id)
     .bind(to_ms(p.captured_at))
     .bind(&p.service_url)
-    .bind(&record.operation)
-    .bind(&record.params_json)
+    .bind(asked.operation)
+    .bind(asked.params_json)
     .bind(&p.response_url)
     .bind(i64::from(p.http_status))
     .bind(billing_headers)

@@ -347,7 +347,11 @@ async fn write_record(conn: &mut SqliteConnection, r: &RequestRecord) -> Result<
             .await?;
     }
     if let Some(received) = &r.provenance {
-        provenance::write(conn, history_id, r, received).await?;
+        let asked = provenance::Asked {
+            operation: &r.operation,
+            params_json: &r.params_json,
+        };
+        provenance::write(conn, history_id, asked, received).await?;
     }
     if let (Some(billing), Some(nanos)) = (&r.billing, cost_nanos) {
         let billed = BilledRequest {

@@ -33,7 +33,7 @@ async fn an_accepted_job_keeps_its_id_and_cost_and_survives_a_restart() {
     let id = begun(&store, "req-f").await;
     let cost = billing("0.01", 1, "forecast");
     assert!(store
-        .accept_job("req-f", Some(&cost), ACCEPTED)
+        .accept_job("req-f", Some(&cost), ACCEPTED, None)
         .await
         .unwrap());
     let entry = store.history_entry(id).await.unwrap().unwrap();
@@ -60,7 +60,10 @@ async fn an_accepted_job_keeps_its_id_and_cost_and_survives_a_restart() {
 async fn the_final_answer_finishes_the_row_once() {
     let (store, _dir) = temp_store().await;
     let id = begun(&store, "req-f").await;
-    store.accept_job("req-f", None, ACCEPTED).await.unwrap();
+    store
+        .accept_job("req-f", None, ACCEPTED, None)
+        .await
+        .unwrap();
     let running = r#"{"prediction_id":"p-1","status":"RUNNING"}"#;
     assert!(store
         .update_job(id, running, &JobState::Open, at(9, 1))
@@ -83,14 +86,20 @@ async fn the_final_answer_finishes_the_row_once() {
     assert_eq!(store.result(id).await.unwrap().unwrap().body, DONE);
     assert!(store.followed_jobs("forecast").await.unwrap().is_empty());
     // A job never accepted cannot be accepted once finished.
-    assert!(!store.accept_job("req-f", None, ACCEPTED).await.unwrap());
+    assert!(!store
+        .accept_job("req-f", None, ACCEPTED, None)
+        .await
+        .unwrap());
 }
 
 #[tokio::test]
 async fn a_failed_job_is_an_error_with_the_services_words() {
     let (store, _dir) = temp_store().await;
     let id = begun(&store, "req-f").await;
-    store.accept_job("req-f", None, ACCEPTED).await.unwrap();
+    store
+        .accept_job("req-f", None, ACCEPTED, None)
+        .await
+        .unwrap();
     let failed = JobState::Failed {
         message: "No forecaster answered.".into(),
     };
@@ -109,7 +118,12 @@ async fn a_billed_poll_adds_its_own_ledger_row_exactly() {
     let (store, _dir) = temp_store().await;
     let id = begun(&store, "req-f").await;
     store
-        .accept_job("req-f", Some(&billing("0.01", 1, "forecast")), ACCEPTED)
+        .accept_job(
+            "req-f",
+            Some(&billing("0.01", 1, "forecast")),
+            ACCEPTED,
+            None,
+        )
         .await
         .unwrap();
     store
