@@ -26,3 +26,6 @@ pub use types::{
 };
 pub(crate) use write::{file_begun, file_recorded};
 pub use write::{MAX_NAME_CHARS, MAX_TAG_CHARS};
+
+#[cfg(test)]
+mod tests;
