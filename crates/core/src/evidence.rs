@@ -7,6 +7,7 @@
 //!   `SHA256SUMS` (for `sha256sum -c`), reporting progress and stopping on a cancel without
 //!   leaving a half-written file;
 //! * [`verify`] re-hashes a bundle and says, file by file, what still matches;
+//! * [`gather`] reads what a bundle holds from the store (an investigation, or a selection).
 //!
 //! It lives in the core, not the store: a bundle joins several stores' reads (history, archive,
 //! provenance, investigations, the ledger), the display zone and the app's version, and writes a
@@ -29,6 +30,7 @@ use zip::ZipWriter;
 
 use crate::errors::CommandError;
 
+pub mod gather;
 pub mod report;
 pub mod spreadsheet;
 pub mod verify;

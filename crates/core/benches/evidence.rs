@@ -1,0 +1,67 @@
+//! How long an evidence bundle of 10,000 posts and 1,000 responses takes to gather and write
+//! (the goal is 10 s or less). Run: `cargo bench -p sightline-core --bench evidence` (release).
+//! Real SQLite in a temp folder, seeded through the store's API; prints each round's times.
+
+#[path = "../tests/support/evidence_seed.rs"]
+mod seed;
+
+use std::time::Instant;
+
+use sightline_api::CancelToken;
+use sightline_core::evidence::gather::{self, StoredBodies};
+use sightline_core::evidence::verify::verify_bundle;
+use sightline_core::evidence::{write_bundle, BundleOutcome};
+use sightline_store::Store;
+
+const ROUNDS: usize = 3;
+
+#[tokio::main]
+async fn main() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open(dir.path().join("sightline.db")).await.unwrap();
+    let started = Instant::now();
+    let id = seed::seed(&store, 1_000, 10).await;
+    println!(
+        "seeded 1,000 responses and 10,000 posts in {:.1} s",
+        started.elapsed().as_secs_f64()
+    );
+    let zone = "Europe/Berlin".parse().unwrap();
+    for round in 1..=ROUNDS {
+        let started = Instant::now();
+        let bundle = gather::investigation(&store, id, zone, "0.1.0")
+            .await
+            .unwrap();
+        let gathered = started.elapsed();
+        let path = dir.path().join(format!("bundle-{round}.zip"));
+        let mut reports = 0u32;
+        let outcome = write_bundle(
+            &bundle,
+            &StoredBodies(&store),
+            &path,
+            &mut |_| reports += 1,
+            &CancelToken::new(),
+        )
+        .await
+        .unwrap();
+        let total = started.elapsed();
+        let BundleOutcome::Written {
+            bytes,
+            posts,
+            responses,
+            ..
+        } = outcome
+        else {
+            panic!("not written")
+        };
+        let verify = Instant::now();
+        assert!(verify_bundle(&path).unwrap().intact);
+        println!(
+            "round {round}: {posts} posts, {responses} responses: gathered in {:.2} s, written in {:.2} s, total {:.2} s ({:.1} MB, {reports} progress reports); verified in {:.2} s",
+            gathered.as_secs_f64(),
+            (total - gathered).as_secs_f64(),
+            total.as_secs_f64(),
+            bytes as f64 / 1e6,
+            verify.elapsed().as_secs_f64(),
+        );
+    }
+}

@@ -1,0 +1,239 @@
+//! What a bundle holds, read from the store: an investigation (its requests oldest first with
+//! their provenance, every post with its note and tags, its notebook and cost), or a
+//! hand-picked selection of history rows and posts.
+
+use std::collections::BTreeMap;
+
+use chrono::Utc;
+use rust_decimal::Decimal;
+use sightline_store::investigations::{InvestigationCost, InvestigationPostQuery};
+use sightline_store::provenance::{Provenance, ProvenanceRecord};
+use sightline_store::{HistoryEntry, HistoryQuery, Store, Tz};
+
+use super::{
+    Bundle, BundleCost, BundlePost, BundleRequest, CaptureRecord, CostLine, ResponseBodies,
+};
+use crate::errors::CommandError;
+use crate::export::history_rows;
+
+/// Posts read per page.
+const PAGE: u32 = 1_000;
+
+/// The bodies kept in the store's provenance table, exactly as received.
+pub struct StoredBodies<'s>(pub &'s Store);
+
+impl ResponseBodies for StoredBodies<'_> {
+    async fn body(&self, history_id: i64) -> Result<Option<Vec<u8>>, CommandError> {
+        Ok(self.0.provenance_body(history_id).await?)
+    }
+}
+
+/// Everything investigation `id` holds.
+pub async fn investigation(
+    store: &Store,
+    id: i64,
+    zone: Tz,
+    app_version: &str,
+) -> Result<Bundle, CommandError> {
+    let detail = store
+        .investigation_detail(id, zone)
+        .await?
+        .ok_or_else(|| CommandError::not_found("That investigation no longer exists."))?;
+    let query = HistoryQuery {
+        investigation_id: Some(id),
+        ..HistoryQuery::default()
+    };
+    let mut entries = history_rows(store, &query, None).await?;
+    entries.reverse();
+    let requests = with_provenance(store, entries).await?;
+
+    let mut posts = Vec::new();
+    loop {
+        let page = store
+            .investigation_posts(
+                id,
+                &InvestigationPostQuery {
+                    offset: u32::try_from(posts.len()).unwrap_or(u32::MAX),
+                    limit: PAGE,
+                    ..InvestigationPostQuery::default()
+                },
+            )
+            .await?;
+        let last = page.posts.len() < PAGE as usize;
+        posts.extend(page.posts.into_iter().map(|p| BundlePost {
+            post: p.post,
+            note: p.note,
+            tags: p.tags,
+            found_by: p.found_by,
+        }));
+        if last {
+            break;
+        }
+    }
+    Ok(Bundle {
+        investigation_id: Some(id),
+        name: detail.summary.name,
+        description: detail.summary.description,
+        notebook: detail.notebook,
+        cost: cost_of(detail.cost, currency_of(&requests)),
+        requests,
+        posts,
+        zone,
+        app_version: app_version.to_owned(),
+        created_at: Utc::now(),
+    })
+}
+
+/// A hand-picked selection: these history rows (oldest first) and these posts.
+pub async fn selection(
+    store: &Store,
+    history_ids: Vec<i64>,
+    post_ids: Vec<String>,
+    zone: Tz,
+    app_version: &str,
+) -> Result<Bundle, CommandError> {
+    let mut entries = history_rows(store, &HistoryQuery::default(), Some(history_ids)).await?;
+    entries.sort_by_key(|e| (e.started_at, e.id));
+    let requests = with_provenance(store, entries).await?;
+    let found_by: BTreeMap<String, i64> = store
+        .post_captures(&post_ids)
+        .await?
+        .into_iter()
+        .filter_map(|c| Some((c.post_id, c.capture?.history_id)))
+        .collect();
+    let mut posts = Vec::with_capacity(post_ids.len());
+    for id in &post_ids {
+        if let Some(post) = store.post(id).await? {
+            posts.push(BundlePost {
+                post,
+                note: String::new(),
+                tags: Vec::new(),
+                found_by: found_by.get(id).copied(),
+            });
+        }
+    }
+    let cost = selection_cost(&requests, zone);
+    Ok(Bundle {
+        investigation_id: None,
+        name: "Selection".into(),
+        description: format!(
+            "{} requests and {} posts picked by hand.",
+            requests.len(),
+            posts.len()
+        ),
+        notebook: String::new(),
+        cost,
+        requests,
+        posts,
+        zone,
+        app_version: app_version.to_owned(),
+        created_at: Utc::now(),
+    })
+}
+
+async fn with_provenance(
+    store: &Store,
+    entries: Vec<HistoryEntry>,
+) -> Result<Vec<BundleRequest>, CommandError> {
+    let mut requests = Vec::with_capacity(entries.len());
+    for entry in entries {
+        let capture = match store.provenance(entry.id).await? {
+            Provenance::Captured { record } => Some(capture_of(&entry, record)),
+            Provenance::BeforeProvenance | Provenance::NotReceived => None,
+        };
+        requests.push(BundleRequest { entry, capture });
+    }
+    Ok(requests)
+}
+
+fn capture_of(entry: &HistoryEntry, record: ProvenanceRecord) -> CaptureRecord {
+    // A streamed AI answer's bytes are its event stream; its parameters say it streamed.
+    let streamed = entry.operation == "ai_search"
+        && serde_json::from_str::<serde_json::Value>(&entry.params_json)
+            .is_ok_and(|p| p["streaming"] == serde_json::Value::Bool(true));
+    CaptureRecord {
+        captured_at: record.captured_at,
+        service_address: record.service_url,
+        response_url: record.response_url,
+        http_status: record.http_status,
+        from_cache: record.from_cache,
+        billing_headers: record.billing_headers,
+        app_version: record.app_version,
+        sha256: record.sha256,
+        streamed,
+    }
+}
+
+fn currency_of(requests: &[BundleRequest]) -> String {
+    requests
+        .iter()
+        .find_map(|r| r.entry.billing.as_ref().map(|b| b.currency.clone()))
+        .unwrap_or_else(|| "USD".into())
+}
+
+fn cost_of(cost: InvestigationCost, currency: String) -> BundleCost {
+    BundleCost {
+        total: cost.total,
+        currency,
+        by_day: cost
+            .by_day
+            .into_iter()
+            .map(|d| CostLine {
+                label: d.day,
+                cost: d.cost,
+                requests: d.requests,
+            })
+            .collect(),
+        by_operation: cost
+            .by_operation
+            .into_iter()
+            .map(|o| CostLine {
+                label: o.operation,
+                cost: o.cost,
+                requests: o.requests,
+            })
+            .collect(),
+    }
+}
+
+/// A selection's cost, from what each picked request was billed.
+fn selection_cost(requests: &[BundleRequest], zone: Tz) -> BundleCost {
+    let mut by_day: BTreeMap<String, (Decimal, i64)> = BTreeMap::new();
+    let mut by_operation: BTreeMap<String, (Decimal, i64)> = BTreeMap::new();
+    let mut total = Decimal::ZERO;
+    for request in requests {
+        let Some(billing) = &request.entry.billing else {
+            continue;
+        };
+        total += billing.cost;
+        let day = request
+            .entry
+            .started_at
+            .with_timezone(&zone)
+            .format("%Y-%m-%d")
+            .to_string();
+        for (map, key) in [
+            (&mut by_day, day),
+            (&mut by_operation, request.entry.operation.clone()),
+        ] {
+            let line = map.entry(key).or_default();
+            line.0 += billing.cost;
+            line.1 += 1;
+        }
+    }
+    let lines = |map: BTreeMap<String, (Decimal, i64)>| {
+        map.into_iter()
+            .map(|(label, (cost, requests))| CostLine {
+                label,
+                cost,
+                requests,
+            })
+            .collect()
+    };
+    BundleCost {
+        total,
+        currency: currency_of(requests),
+        by_day: lines(by_day),
+        by_operation: lines(by_operation),
+    }
+}
