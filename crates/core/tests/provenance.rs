@@ -1,0 +1,271 @@
+//! Provenance end to end: the SHA-256 the app records for a response is the SHA-256 of the
+//! bytes the sandbox sent (its body log says which), the stored bytes hash to it again, and a
+//! a post points at the response that brought it. (That a recorded provenance cannot be edited
+//! is checked on a real file in the store's own tests.) Against a sandbox on loopback and a real SQLite file.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+use sha2::{Digest, Sha256};
+use sightline_api::request::{AiSearchRequest, Tool, TwitterPostRequest, TwitterSearchRequest};
+use sightline_core::environment::Environment;
+use sightline_core::keychain::{MemoryStore, SecretStore};
+use sightline_core::pipeline::{self, Paging, SendOptions};
+use sightline_core::session::Session;
+use sightline_core::state::AppState;
+use sightline_core::streaming;
+use sightline_sandbox::body_log::LoggedBody;
+use sightline_sandbox::{Fault, Sandbox};
+use sightline_store::{Provenance, ProvenanceRecord};
+
+struct Live {
+    sandbox: Sandbox,
+    state: AppState,
+    log: PathBuf,
+    _data: tempfile::TempDir,
+}
+
+async fn live() -> Live {
+    let data = tempfile::tempdir().unwrap();
+    let log = data.path().join("bodies.jsonl");
+    let sandbox = Sandbox::builder()
+        .seed(9)
+        .port(0)
+        .pace_ms(0)
+        .body_log(&log)
+        .start()
+        .await
+        .unwrap();
+    let secrets: Arc<dyn SecretStore> = Arc::new(MemoryStore::default());
+    let environment = Environment {
+        base_url: Some(sandbox.base_url().into()),
+        ..Environment::default()
+    };
+    let app_data = data.path().join("app");
+    std::fs::create_dir_all(&app_data).unwrap();
+    let state = AppState::new(app_data, environment, secrets).unwrap();
+    sightline_core::keys::add(&state, "work", sandbox.demo_key())
+        .await
+        .unwrap();
+    Live {
+        sandbox,
+        state,
+        log,
+        _data: data,
+    }
+}
+
+fn send(id: &str) -> SendOptions {
+    SendOptions {
+        request_id: id.into(),
+        confirm_budget: false,
+        paging: Paging::default(),
+    }
+}
+
+/// The body log's line for `target` (path and query), waiting for it: a line is written as
+/// its body ends, which may be just after the client has read the last byte.
+async fn logged(log: &Path, method: &str, target: &str) -> LoggedBody {
+    for _ in 0..100 {
+        let text = std::fs::read_to_string(log).unwrap_or_default();
+        let found = text
+            .lines()
+            .map(|line| serde_json::from_str::<LoggedBody>(line).unwrap())
+            .filter(|l| l.method == method && l.target == target)
+            .last();
+        if let Some(line) = found {
+            return line;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    panic!(
+        "no body log line for {method} {target}:\n{}",
+        std::fs::read_to_string(log).unwrap_or_default()
+    );
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+async fn recorded(session: &Session, history_id: i64) -> ProvenanceRecord {
+    match session.store.provenance(history_id).await.unwrap() {
+        Provenance::Captured { record } => record,
+        other => panic!("no provenance recorded: {other:?}"),
+    }
+}
+
+/// The stored record agrees with what the sandbox sent, its stored bytes hash to it again,
+/// and the store says it matches.
+async fn assert_matches_what_was_sent(
+    live: &Live,
+    session: &Session,
+    history_id: i64,
+    method: &str,
+) -> ProvenanceRecord {
+    let record = recorded(session, history_id).await;
+    let target = record
+        .response_url
+        .strip_prefix(live.sandbox.base_url())
+        .expect("the answering URL is the sandbox's");
+    let sent = logged(&live.log, method, target).await;
+    assert_eq!(
+        record.sha256, sent.sha256,
+        "the hash of the bytes the sandbox sent"
+    );
+    assert_eq!(record.http_status, sent.status);
+    assert_eq!(record.body_size as u64, sent.bytes);
+    let body = session
+        .store
+        .provenance_body(history_id)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        hex(&Sha256::digest(&body)),
+        sent.sha256,
+        "the stored bytes re-hash to it"
+    );
+    let check = session
+        .store
+        .verify_provenance(history_id)
+        .await
+        .unwrap()
+        .unwrap();
+    assert!(check.matches, "{check:?}");
+    assert_eq!(record.service_url, live.sandbox.base_url());
+    assert_eq!(record.app_version, env!("CARGO_PKG_VERSION"));
+    record
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_x_search_and_a_post_by_id_are_recorded_as_the_sandbox_sent_them() {
+    let live = live().await;
+    let session = live.state.session().await.unwrap();
+
+    let search = TwitterSearchRequest {
+        count: 20,
+        ..TwitterSearchRequest::new("climate")
+    };
+    let found = pipeline::execute(&live.state, &session, search.clone(), send("search"), None)
+        .await
+        .unwrap();
+    let record = assert_matches_what_was_sent(&live, &session, found.history_id, "GET").await;
+    assert_eq!(record.operation, "twitter_search");
+    assert!(
+        record.params_json.contains("climate"),
+        "{}",
+        record.params_json
+    );
+    assert!(!record.from_cache);
+    let cost = found.billing.unwrap().cost;
+    assert_eq!(
+        record.billing_headers["x-service-cost-usd"]
+            .parse::<rust_decimal::Decimal>()
+            .unwrap(),
+        cost,
+        "the billing headers as they were written"
+    );
+
+    let id = live.sandbox.world().posts[7].id.to_string();
+    let post = pipeline::execute(
+        &live.state,
+        &session,
+        TwitterPostRequest { id: id.clone() },
+        send("post"),
+        None,
+    )
+    .await
+    .unwrap();
+    let record = assert_matches_what_was_sent(&live, &session, post.history_id, "GET").await;
+    assert_eq!(record.operation, "twitter_post");
+
+    // The post card's capture line points at the response that brought the post.
+    let captures = session.store.post_captures(&[id.clone()]).await.unwrap();
+    assert_eq!(
+        captures[0].capture.as_ref().unwrap().history_id,
+        post.history_id
+    );
+
+    // The same search again: the service answers 304 and the stored body is re-used; its
+    // provenance says so and carries the hash of that body.
+    let again = pipeline::execute(&live.state, &session, search, send("search-again"), None)
+        .await
+        .unwrap();
+    assert!(
+        again.from_cache,
+        "the sandbox answers an unchanged search 304"
+    );
+    let repeat = recorded(&session, again.history_id).await;
+    let first = recorded(&session, found.history_id).await;
+    assert_eq!((repeat.http_status, repeat.from_cache), (304, true));
+    assert_eq!(repeat.sha256, first.sha256, "the stored body it re-used");
+    assert!(
+        session
+            .store
+            .verify_provenance(again.history_id)
+            .await
+            .unwrap()
+            .unwrap()
+            .matches
+    );
+}
+
+fn ai_request() -> AiSearchRequest {
+    AiSearchRequest::new(
+        "flood warnings in coastal towns",
+        &[Tool::Web, Tool::Twitter],
+    )
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_streamed_answer_is_hashed_whole_and_a_cut_one_as_far_as_it_came() {
+    let live = live().await;
+    let session = live.state.session().await.unwrap();
+
+    let answer = streaming::ai_search(&live.state, &session, ai_request(), send("stream"), |_| {})
+        .await
+        .unwrap();
+    let record = assert_matches_what_was_sent(&live, &session, answer.history_id, "POST").await;
+    assert_eq!(record.operation, "ai_search");
+    let sent = logged(&live.log, "POST", "/service/ai/search").await;
+    assert!(sent.complete);
+
+    live.sandbox.faults().push(
+        "/service/ai/search",
+        Fault::CutStream {
+            after_events: 4,
+            abrupt: true,
+        },
+    );
+    let error = tokio::time::timeout(
+        Duration::from_secs(30),
+        streaming::ai_search(&live.state, &session, ai_request(), send("cut"), |_| {}),
+    )
+    .await
+    .expect("a cut stream ends promptly")
+    .unwrap_err();
+    assert_eq!(error.class(), "stream_cut");
+    let history = session.store.history(&Default::default()).await.unwrap();
+    let cut = history.iter().find(|h| h.request_id == "cut").unwrap();
+    let record = recorded(&session, cut.id).await;
+    // Two POSTs to the same target: the cut one is the last line, and says it was cut.
+    let sent = logged(&live.log, "POST", "/service/ai/search").await;
+    assert!(!sent.complete, "{sent:?}");
+    assert_eq!(
+        record.sha256, sent.sha256,
+        "the bytes that arrived before the cut"
+    );
+    assert_eq!(record.body_size as u64, sent.bytes);
+    assert_eq!(record.http_status, 200, "the status as received");
+    assert!(
+        session
+            .store
+            .verify_provenance(cut.id)
+            .await
+            .unwrap()
+            .unwrap()
+            .matches
+    );
+}
