@@ -3,7 +3,7 @@
  * `#/x?q=<query>` runs an X search (the X screen reads `q` when it opens or when the hash
  * changes, runs the search, then drops `q`); `#/ask?q=<question>` fills Ask's question without
  * sending it; `#/post?id=<id>` and `#/user?handle=<handle>` open
- * the detail views of a post and of an account. Links use the `…Href` forms, code the `open…` ones.
+ * the detail views of a post and of an account; `#/investigations?id=<id>` opens one investigation's page. Links use the `…Href` forms, code the `open…` ones.
  */
 
 import { bareHandle } from './rules';
@@ -26,6 +26,11 @@ export function postHref(id: string): string {
 /** The hash of an account's detail view; a leading `@` is dropped. */
 export function userHref(handle: string): string {
   return `#/user?handle=${encodeURIComponent(bareHandle(handle))}`;
+}
+
+/** The hash of one investigation's page (the Investigations screen without `id`: the list). */
+export function investigationHref(id: number): string {
+  return `#/investigations?id=${id}`;
 }
 
 export function openPost(id: string): void {
