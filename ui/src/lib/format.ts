@@ -1,4 +1,20 @@
-/** Number and time formatting for post cards and lists. */
+/**
+ * Numbers, counts and times as every screen shows them.
+ *
+ * Times: every time the UI shows goes through here, in the display zone (Settings →
+ * Preferences, the system's by default; lib/displayZone.svelte.ts) with its zone named, and
+ * UTC one hover away. In markup, use the `<Time>` component (components/Time.svelte): a `<time>`
+ * whose `datetime` is the UTC instant, whose `title` gives the zoned time and UTC, and which
+ * reads the UTC aloud. In text (exports, notes, aria labels) call:
+ * - `zonedTime(t)` "23 Nov 2026, 19:04 CET"; `zonedDay(t)` "23 Nov 2026";
+ * - `exactUtc(date)` "2026-11-23 18:04:12 UTC"; `timeTitle(t)` the hover text, both together;
+ * - `relativeTime(date)` "5m" (keep the absolute time on hover: `<Time relative>` does);
+ * - `zoneLabel()` "CET (Europe/Paris)"; `zoneDay(from, offset)` and `zoneDayStart(day)` for
+ *   day ranges and date filters, which Rust counts in the same zone; `zoneWallClock(text)` for a
+ *   time typed in the zone (a datetime-local picker's value).
+ * Each takes an optional zone last (tests, and a time deliberately shown in another zone).
+ */
+import { zoneSetting } from './displayZone.svelte';
 
 /** 999 → "999", 1234 → "1.2K", 15300 → "15K", 2_500_000 → "2.5M". */
 export function compactNumber(value: number): string {
@@ -38,28 +54,197 @@ export function parseCreatedAt(text: string): Date | null {
   return Number.isNaN(date.getTime()) ? null : date;
 }
 
-/** "2026-02-16 18:33:57 UTC": the exact time, shown on hover. */
+/** "2026-02-16 18:33:57 UTC": the exact time in UTC, one hover away from every shown time. */
 export function exactUtc(date: Date): string {
   return `${date.toISOString().slice(0, 19).replace('T', ' ')} UTC`;
 }
 
-/** "now", "5m", "3h", "2d", then "Mar 16" this year and "Mar 16, 2025" before. */
-export function relativeTime(date: Date, now: Date = new Date()): string {
+/** A time as the stores and the service give it (ISO text, milliseconds or a Date); null when unreadable. */
+export function toDate(value: Date | string | number): Date | null {
+  const date = value instanceof Date ? value : typeof value === 'number' ? new Date(value) : parseCreatedAt(value);
+  return date && !Number.isNaN(date.getTime()) ? date : null;
+}
+
+type Fields = { year: number; month: number; day: number; hour: number; minute: number; second: number };
+
+const fieldFormats = new Map<string, Intl.DateTimeFormat>();
+const knownZones = new Map<string, boolean>();
+
+/**
+ * The zone if this webview can convert times to it, else UTC (and every label then says UTC):
+ * Rust's list is newer than some webviews' (ui/src/lib/zones.test.ts checks it against this one).
+ */
+export function usableZone(zone: string): string {
+  let known = knownZones.get(zone);
+  if (known === undefined) {
+    try {
+      new Intl.DateTimeFormat('en-US', { timeZone: zone });
+      known = true;
+    } catch {
+      known = false;
+    }
+    knownZones.set(zone, known);
+  }
+  return known ? zone : 'UTC';
+}
+
+/** The wall-clock fields of an instant in a zone. */
+function fieldsIn(date: Date, wanted: string): Fields {
+  const zone = usableZone(wanted);
+  let format = fieldFormats.get(zone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-US', {
+      timeZone: zone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
+    });
+    fieldFormats.set(zone, format);
+  }
+  const parts = Object.fromEntries(format.formatToParts(date).map((part) => [part.type, part.value]));
+  return {
+    year: Number(parts.year),
+    month: Number(parts.month),
+    day: Number(parts.day),
+    hour: Number(parts.hour) % 24,
+    minute: Number(parts.minute),
+    second: Number(parts.second),
+  };
+}
+
+/** How far the zone's clocks are ahead of UTC at an instant, in milliseconds (India: +5:30). */
+function offsetMs(date: Date, zone: string): number {
+  const f = fieldsIn(date, zone);
+  const wall = Date.UTC(f.year, f.month - 1, f.day, f.hour, f.minute, f.second);
+  return wall - Math.floor(date.getTime() / 1000) * 1000;
+}
+
+/**
+ * The zone's short name at an instant: "CET", "BST", "EDT", or its offset where the language has
+ * no abbreviation ("GMT+5:30", "GMT+9"); never a guess between zones.
+ */
+export function zoneAbbreviation(date: Date, wanted: string = zoneSetting.zone): string {
+  const zone = usableZone(wanted);
+  const name = (locale: string) =>
+    new Intl.DateTimeFormat(locale, { timeZone: zone, timeZoneName: 'short' }).formatToParts(date).find((part) => part.type === 'timeZoneName')?.value ?? zone;
+  const british = name('en-GB');
+  if (!/^GMT[+-]/.test(british)) return british;
+  const american = name('en-US');
+  return /^[A-Z]{2,5}$/.test(american) ? american : british;
+}
+
+/** "CET (Europe/Paris)", "UTC": the zone as the screens and hovers name it. */
+export function zoneLabel(date: Date = new Date(), wanted: string = zoneSetting.zone): string {
+  const zone = usableZone(wanted);
+  const abbreviation = zoneAbbreviation(date, zone);
+  return zone === 'UTC' || abbreviation === zone ? abbreviation : `${abbreviation} (${zone})`;
+}
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/** "UTC+05:30", "UTC−03:00", "UTC": how far a zone's clocks are from UTC at an instant. */
+export function utcOffset(zone: string, date: Date = new Date()): string {
+  const minutes = Math.round(offsetMs(date, zone) / 60_000);
+  if (minutes === 0) return 'UTC';
+  const size = Math.abs(minutes);
+  return `UTC${minutes < 0 ? '−' : '+'}${pad(Math.floor(size / 60))}:${pad(size % 60)}`;
+}
+
+/** "23 Nov 2026, 19:04 CET": a time in the display zone, with its zone; the text as given when it is no time. */
+export function zonedTime(value: Date | string | number, zone: string = zoneSetting.zone, withSeconds = false): string {
+  const date = toDate(value);
+  if (!date) return String(value);
+  const f = fieldsIn(date, zone);
+  const seconds = withSeconds ? `:${pad(f.second)}` : '';
+  return `${f.day} ${MONTHS[f.month - 1]} ${f.year}, ${pad(f.hour)}:${pad(f.minute)}${seconds} ${zoneAbbreviation(date, zone)}`;
+}
+
+/** "23 Nov 2026": the calendar day of a time in the display zone. */
+export function zonedDay(value: Date | string | number, zone: string = zoneSetting.zone): string {
+  const date = toDate(value);
+  if (!date) return String(value);
+  const f = fieldsIn(date, zone);
+  return `${f.day} ${MONTHS[f.month - 1]} ${f.year}`;
+}
+
+/**
+ * What a hover (and a screen reader) gives for a shown time: the zoned time to the second with the
+ * zone's name, and UTC. "23 Nov 2026, 19:04:12 CET (Europe/Paris) · 2026-11-23 18:04:12 UTC".
+ */
+export function timeTitle(value: Date | string | number, wanted: string = zoneSetting.zone): string {
+  const zone = usableZone(wanted);
+  const date = toDate(value);
+  if (!date) return String(value);
+  if (zone === 'UTC') return exactUtc(date);
+  const zoned = zonedTime(date, zone, true);
+  return `${zoned}${zoned.endsWith(zone) ? '' : ` (${zone})`} · ${exactUtc(date)}`;
+}
+
+/** "2026-11-23": the display zone's calendar day of `from`, moved by `offsetDays` (Spend's ranges). */
+export function zoneDay(from: Date = new Date(), offsetDays = 0, zone: string = zoneSetting.zone): string {
+  const f = fieldsIn(from, zone);
+  const day = new Date(Date.UTC(f.year, f.month - 1, f.day + offsetDays));
+  return `${day.getUTCFullYear()}-${pad(day.getUTCMonth() + 1)}-${pad(day.getUTCDate())}`;
+}
+
+/**
+ * The instants a wall-clock time (its fields read as if UTC) may be in a zone, earliest first:
+ * one per offset the zone uses within a day of it, so both sides of a DST change are tried.
+ */
+function candidates(wall: number, zone: string): number[] {
+  const offsets = new Set([-86_400_000, 0, 86_400_000].map((shift) => offsetMs(new Date(wall + shift), zone)));
+  return [...offsets].map((offset) => wall - offset).sort((x, y) => x - y);
+}
+
+/**
+ * When a calendar day (`YYYY-MM-DD`) begins in the display zone, as an instant: a date filter's
+ * bound. A day whose midnight falls in a DST gap begins at the first time that exists.
+ */
+export function zoneDayStart(day: string, zone: string = zoneSetting.zone): Date | null {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(day);
+  if (!match) return null;
+  const wall = Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3]));
+  if (new Date(wall).toISOString().slice(0, 10) !== day) return null;
+  const instants = candidates(wall, zone);
+  return new Date(instants.find((instant) => zoneDay(new Date(instant), 0, zone) === day) ?? wall);
+}
+
+/**
+ * A wall-clock time typed in the display zone (`YYYY-MM-DDTHH:MM`, as a datetime-local picker
+ * gives it) as an instant; null when unreadable. Of a time that happens twice (clocks going back)
+ * the first; one that never happens (clocks going forward) is read with the offset before the change.
+ */
+export function zoneWallClock(local: string, zone: string = zoneSetting.zone): Date | null {
+  const match = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?$/.exec(local);
+  if (!match) return null;
+  const [year, month, day, hour, minute, second] = match.slice(1).map((n) => Number(n ?? 0)) as [number, number, number, number, number, number];
+  const wall = Date.UTC(year, month - 1, day, hour, minute, second);
+  if (Number.isNaN(wall) || new Date(wall).getUTCDate() !== day || hour > 23 || minute > 59 || second > 59) return null;
+  const exact = candidates(wall, zone).find((instant) => instant + offsetMs(new Date(instant), zone) === wall);
+  return new Date(exact ?? wall - offsetMs(new Date(wall - 86_400_000), zone));
+}
+
+/** "now", "5m", "3h", "2d", then "Mar 16" this year and "Mar 16, 2025" before (days in the display zone). */
+export function relativeTime(date: Date, now: Date = new Date(), zone: string = zoneSetting.zone): string {
   const seconds = Math.round((now.getTime() - date.getTime()) / 1000);
-  if (seconds < 45) return seconds < -60 ? shortDate(date, now) : 'now';
+  if (seconds < 45) return seconds < -60 ? shortDate(date, now, zone) : 'now';
   const minutes = Math.round(seconds / 60);
   if (minutes < 60) return `${minutes}m`;
   const hours = Math.round(minutes / 60);
   if (hours < 24) return `${hours}h`;
   const days = Math.round(hours / 24);
   if (days < 7) return `${days}d`;
-  return shortDate(date, now);
+  return shortDate(date, now, zone);
 }
 
-function shortDate(date: Date, now: Date): string {
-  const month = MONTHS[date.getUTCMonth()];
-  const day = date.getUTCDate();
-  return date.getUTCFullYear() === now.getUTCFullYear() ? `${month} ${day}` : `${month} ${day}, ${date.getUTCFullYear()}`;
+function shortDate(date: Date, now: Date, zone: string): string {
+  const at = fieldsIn(date, zone);
+  const month = MONTHS[at.month - 1];
+  return at.year === fieldsIn(now, zone).year ? `${month} ${at.day}` : `${month} ${at.day}, ${at.year}`;
 }
 
 /** "Ana Lima" → "AL": the avatar when remote media is off. */

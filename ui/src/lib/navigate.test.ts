@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { askHref, hashParams, openPost, openUser, postHref, takeHandedQuery, userHref } from './navigate';
+import { askHref, hashParams, investigationHref, openPost, openUser, postHref, takeHandedQuery, userHref } from './navigate';
 import { screenFromHash } from './screens';
 
 describe('navigate', () => {
@@ -8,6 +8,8 @@ describe('navigate', () => {
     expect(hashParams(postHref('12&x=1')).get('id')).toBe('12&x=1');
     expect(userHref('@ana_reports')).toBe('#/user?handle=ana_reports');
     expect(hashParams(userHref('a b')).get('handle')).toBe('a b');
+    expect(investigationHref(7)).toBe('#/investigations?id=7');
+    expect(screenFromHash(investigationHref(7)).id).toBe('investigations');
   });
 
   it('opens the post and user views through the hash', () => {

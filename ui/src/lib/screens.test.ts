@@ -29,4 +29,8 @@ describe('screens', () => {
     expect(screens.filter((screen) => screen.group === 'search' && !screen.hidden).map((screen) => screen.name)).toEqual(['Ask', 'X', 'Links', 'Web', 'Lookups', 'Trends', 'Forecast']);
     expect(defaultScreenId).toBe('x');
   });
+
+  it('lists the records screens with Investigations after History', () => {
+    expect(screens.filter((screen) => screen.group === 'records').map((screen) => screen.name)).toEqual(['History', 'Investigations', 'Archive', 'Spend']);
+  });
 });

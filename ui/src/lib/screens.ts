@@ -25,6 +25,7 @@ export const screens: Screen[] = [
   { id: 'trends', name: 'Trends', icon: 'trend', group: 'search', load: () => import('../features/trends/Trends.svelte') },
   { id: 'forecast', name: 'Forecast', icon: 'forecast', group: 'search', load: () => import('../features/forecast/Forecast.svelte') },
   { id: 'history', name: 'History', icon: 'history', group: 'records', load: () => import('../features/history/History.svelte') },
+  { id: 'investigations', name: 'Investigations', icon: 'folder', group: 'records', load: () => import('../features/investigations/Investigations.svelte') },
   { id: 'archive', name: 'Archive', icon: 'archive', group: 'records', load: () => import('../features/archive/Archive.svelte') },
   { id: 'spend', name: 'Spend', icon: 'spend', group: 'records', load: () => import('../features/spend/Spend.svelte') },
   { id: 'settings', name: 'Settings', icon: 'settings', group: 'settings', load: () => import('../features/settings/Settings.svelte') },

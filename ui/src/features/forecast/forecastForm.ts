@@ -9,6 +9,8 @@ import type { ForecastRequest } from '../../lib/bindings/ForecastRequest';
 import type { ForecastState } from '../../lib/bindings/ForecastState';
 import type { FieldMessages } from '../../lib/rules';
 import { formProblems } from '../../lib/validate';
+import { zoneWallClock } from '../../lib/format';
+import { zoneSetting } from '../../lib/displayZone.svelte';
 
 export interface ForecastForm {
   query: string;
@@ -23,11 +25,10 @@ export function emptyForm(): ForecastForm {
   return { query: '', title: '', description: '', cutoff: '', topics: [] };
 }
 
-/** The picker's local time as the service takes it: `2027-03-01T08:30:00Z`, or null if unreadable. */
-export function localToUtc(local: string): string | null {
-  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/.test(local)) return null;
-  const date = new Date(local);
-  return Number.isNaN(date.getTime()) ? null : `${date.toISOString().slice(0, 19)}Z`;
+/** The picker's time (in the display zone) as the service takes it: `2027-03-01T08:30:00Z`, or null if unreadable. */
+export function localToUtc(local: string, zone: string = zoneSetting.zone): string | null {
+  const date = zoneWallClock(local, zone);
+  return date ? `${date.toISOString().slice(0, 19)}Z` : null;
 }
 
 export function toRequest(form: ForecastForm): ForecastRequest {
@@ -54,26 +55,11 @@ export function addTopic(topics: string[], typed: string): string[] {
   return topic && !topics.some((t) => t.toLowerCase() === topic.toLowerCase()) ? [...topics, topic] : topics;
 }
 
-/** The user's zone, as the picker and every time on the screen use it. */
+/** The display zone (Settings → Preferences), as the picker and every time on the screen use it. */
 export function displayZone(): string {
-  return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+  return zoneSetting.zone;
 }
 
-/** "1 Mar 2027, 09:30 CET": a time with its zone, or the text as given when it is not a time. */
-export function timeWithZone(text: string | null | undefined): string {
-  if (!text) return '—';
-  const date = new Date(text);
-  if (Number.isNaN(date.getTime())) return text;
-  // dateStyle/timeStyle cannot be combined with timeZoneName: the fields are named one by one.
-  return new Intl.DateTimeFormat(undefined, {
-    year: 'numeric',
-    month: 'short',
-    day: 'numeric',
-    hour: '2-digit',
-    minute: '2-digit',
-    timeZoneName: 'short',
-  }).format(date);
-}
 
 /** 0.25 → "25%"; one decimal only below 1% and above 99%. */
 export function percent(p: number): string {

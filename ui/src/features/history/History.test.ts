@@ -185,7 +185,7 @@ describe('History', () => {
     });
     render(History);
     await screen.findByText('3 requests');
-    const boxes = await screen.findAllByRole('checkbox', { name: /Select for export/ });
+    const boxes = await screen.findAllByRole('checkbox', { name: /^Select: / });
     await userEvent.click(boxes[0]!);
     await userEvent.click(boxes[2]!);
     await userEvent.click(screen.getByRole('button', { name: 'Export 2 selected' }));
@@ -230,5 +230,27 @@ describe('History', () => {
     expect(await within(rerun).findByText(/Sent again: \$0.0007/)).toBeInTheDocument();
     expect(sent).toHaveLength(1);
     expect(sent[0]).toMatchObject({ request: { query: 'climate', count: 2 }, send: { confirmBudget: false } });
+  });
+
+  it("inside an investigation's page lists only its requests, and adds a selection to an investigation", async () => {
+    const queries: { investigation_id?: number | null }[] = [];
+    mockIPC((cmd, args) => {
+      if (cmd === 'history_list') {
+        queries.push((args as { query: { investigation_id?: number | null } }).query);
+        return { entries: rows, total: rows.length };
+      }
+      if (cmd === 'investigation_list') return [];
+      if (cmd === 'investigation_active') return null;
+      if (cmd === 'investigation_memberships') return [];
+      return undefined;
+    });
+    render(History, { investigationId: 7 });
+    await screen.findByText('3 requests');
+    expect(screen.queryByRole('heading', { level: 1 })).toBeNull();
+    expect(queries.every((query) => query.investigation_id === 7)).toBe(true);
+    const boxes = await screen.findAllByRole('checkbox', { name: /^Select: / });
+    await userEvent.click(boxes[0]!);
+    await userEvent.click(boxes[1]!);
+    expect(screen.getByRole('button', { name: 'Add 2 selected to…' })).toBeEnabled();
   });
 });

@@ -1,9 +1,11 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { render, screen } from '@testing-library/svelte';
 import userEvent from '@testing-library/user-event';
 import { mockIPC } from '@tauri-apps/api/mocks';
 import Preferences from './Preferences.svelte';
 import type { AppSettings } from '../../lib/bindings/AppSettings';
+import { TIME_ZONE_NAMES } from '../../lib/bindings/TimeZoneNames';
+import { setDisplayZone, zoneSetting } from '../../lib/displayZone.svelte';
 
 const settings: AppSettings = {
   baseUrl: null,
@@ -14,6 +16,7 @@ const settings: AppSettings = {
   loadRemoteMedia: false,
   theme: 'system',
   exportFolder: null,
+  displayZone: null,
 };
 
 describe('Preferences', () => {
@@ -66,5 +69,59 @@ describe('Preferences', () => {
       exportFolder: '/home/reader/Exports',
     });
     expect(document.documentElement.dataset.theme).toBe('dark');
+  });
+
+  it('picks a zone from the list Rust gives, narrowed by a search, saves it and shows times in it', async () => {
+    setDisplayZone('Europe/Paris', 'Europe/Paris');
+    let sent: AppSettings | null = null;
+    mockIPC((cmd, args) => {
+      if (cmd === 'settings_get') return settings;
+      if (cmd === 'settings_set') {
+        sent = (args as { settings: AppSettings }).settings;
+        return sent;
+      }
+      if (cmd === 'display_zone') return { zone: sent?.displayZone ?? 'Europe/Paris', system: 'Europe/Paris' };
+      return undefined;
+    });
+    render(Preferences);
+    const list = await screen.findByLabelText('Time zone');
+    const options = () => Array.from(list.querySelectorAll('option'));
+    // System first, named; then exactly the zones Rust accepts.
+    expect(options()[0]).toHaveTextContent('System (Europe/Paris)');
+    expect((list as HTMLSelectElement).value).toBe('');
+    expect(options().slice(1).map((option) => option.value)).toEqual([...TIME_ZONE_NAMES]);
+    expect(screen.getByText(/Every time is shown in this zone/)).toHaveTextContent(/CES?T\)/);
+
+    await userEvent.type(screen.getByLabelText('Find a time zone'), 'kolk');
+    expect(options().map((option) => option.value)).toEqual(['', 'Asia/Kolkata']);
+    expect(options()[1]).toHaveTextContent('Asia/Kolkata · UTC+05:30');
+    await userEvent.selectOptions(list, 'Asia/Kolkata');
+    await userEvent.type(screen.getByLabelText('Find a time zone'), 'zzz');
+    expect(screen.getByText(/No zone matches/)).toBeInTheDocument();
+    // The chosen zone stays listed while nothing else matches.
+    expect(options().map((option) => option.value)).toEqual(['', 'Asia/Kolkata']);
+
+    await userEvent.click(screen.getByRole('button', { name: 'Save settings' }));
+    expect(await screen.findByText('Saved.')).toBeInTheDocument();
+    expect(sent).toEqual({ ...settings, displayZone: 'Asia/Kolkata' });
+    await vi.waitFor(() => expect(zoneSetting.zone).toBe('Asia/Kolkata'));
+  });
+
+  it('shows an unknown zone as an error beside the list', async () => {
+    mockIPC((cmd) => {
+      if (cmd === 'settings_get') return { ...settings, displayZone: 'Europe/Atlantis' };
+      if (cmd === 'settings_set') {
+        throw {
+          kind: 'invalid',
+          message: '1 field needs changing before this can be sent.',
+          fields: [{ field: 'displayZone', message: '“Europe/Atlantis” is not a time zone Sightline knows.' }],
+        };
+      }
+      return undefined;
+    });
+    render(Preferences);
+    await userEvent.click(await screen.findByRole('button', { name: 'Save settings' }));
+    expect(await screen.findByLabelText('Time zone')).toHaveAccessibleDescription(expect.stringContaining('is not a time zone Sightline knows'));
+    expect(screen.getByLabelText('Time zone')).toHaveAttribute('aria-invalid', 'true');
   });
 });
