@@ -71,6 +71,17 @@ mod tests {
             ItemMemberships,
             FilingChange,
             CheckReport,
+            // Monitors and long collections.
+            crate::monitors::MonitorDraft,
+            crate::monitors::Monitor,
+            crate::monitors::UnseenCounts,
+            crate::monitors::MonitorEstimate,
+            crate::monitors::MonitorPostPage,
+            crate::monitors::MonitorPostQuery,
+            crate::monitors::RunLogEntry,
+            crate::monitors::MonitorsChanged,
+            crate::collections::CollectionDraft,
+            crate::collections::Collection,
         );
     }
 }

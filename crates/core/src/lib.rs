@@ -39,6 +39,7 @@
 //! SQLite without one. The key never leaves this crate except in the request header.
 
 pub mod bindings;
+pub mod collections;
 pub mod environment;
 pub mod errors;
 pub mod estimate;
@@ -52,6 +53,7 @@ pub mod forecast;
 pub mod key_check;
 pub mod keychain;
 pub mod keys;
+pub mod monitors;
 pub mod paging;
 pub mod pipeline;
 pub mod provenance;

@@ -1,0 +1,106 @@
+//! What long collections take in and give back across IPC (camelCase, exported to TypeScript).
+
+use chrono::{DateTime, Utc};
+use rust_decimal::Decimal;
+use serde::{Deserialize, Serialize};
+use sightline_api::request::{
+    TwitterRepliesPostRequest, TwitterRetweetersRequest, TwitterSearchRequest,
+    TwitterUserPostsRequest,
+};
+use ts_rs::TS;
+
+/// What a collection pages through.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(
+    tag = "kind",
+    rename_all = "snake_case",
+    rename_all_fields = "camelCase"
+)]
+#[ts(export)]
+pub enum CollectionSource {
+    /// An X search, newest first, each page older than the last (`count` is the page size).
+    Search { request: TwitterSearchRequest },
+    /// An account's timeline, page after page by its cursor.
+    UserPosts { request: TwitterUserPostsRequest },
+    /// A post's replies, newest first, each page older than the last.
+    Replies { request: TwitterRepliesPostRequest },
+    /// The users who reposted a post, page after page by its cursor (items are users).
+    Reposters { request: TwitterRetweetersRequest },
+}
+
+/// When a collection stops (besides the budget, a pause or a cancel).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(
+    tag = "kind",
+    rename_all = "snake_case",
+    rename_all_fields = "camelCase"
+)]
+#[ts(export)]
+pub enum CollectUntil {
+    /// This many distinct items (posts, or users for reposters).
+    Count { items: i64 },
+    /// Posts older than this day (`YYYY-MM-DD`, UTC) end it.
+    Date { date: String },
+    /// The service has no more pages.
+    End,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(export)]
+pub struct CollectionDraft {
+    /// A name for the list; empty: one is made from the source.
+    pub name: String,
+    pub source: CollectionSource,
+    pub until: CollectUntil,
+    /// Filed under this investigation as it arrives, if given.
+    pub investigation_id: Option<i64>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+#[ts(export)]
+pub enum CollectionState {
+    Running,
+    /// By the user, or waiting for a budget warning's confirmation (`stopReason` says which).
+    Paused,
+    /// Reached its number, its date or the end.
+    Done,
+    Cancelled,
+    /// The budget blocked the next page; `stopReason` says why. Resume once the budget allows.
+    StoppedByBudget,
+    /// A failure that retrying now would not fix (the service's words in `stopReason`);
+    /// it can be resumed from the last page saved.
+    Failed,
+}
+
+/// A collection as the list and the progress bar show it; also the `collection-progress`
+/// event's payload after every page.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(export)]
+pub struct Collection {
+    pub id: i64,
+    pub name: String,
+    pub source: CollectionSource,
+    pub until: CollectUntil,
+    pub investigation_id: Option<i64>,
+    pub state: CollectionState,
+    /// Why it stopped or waits, in plain words.
+    pub stop_reason: Option<String>,
+    /// Distinct items collected, each counted once.
+    pub items: i64,
+    /// Pages recorded (each a request in History).
+    pub pages: i64,
+    /// Exact, from the ledger rows of its requests.
+    #[ts(type = "string")]
+    pub cost: Decimal,
+    /// From learned rates, for the pages a `Count` target still needs; `None` when unknown
+    /// (no rate yet, or a date or the end, whose length cannot be known before).
+    #[ts(type = "string | null")]
+    pub estimated_to_finish: Option<Decimal>,
+    /// A budget warning is waiting: resume with `confirmBudget` to go on.
+    pub needs_confirmation: bool,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: DateTime<Utc>,
+}
