@@ -1,7 +1,8 @@
 //! Exports: history as CSV or JSON Lines, archived posts as CSV, JSON Lines or a Markdown
 //! citation list, the ledger as CSV (forecasts, with their own fields and citation, in
 //! `forecast::export`). What to write and where, without the save dialog, which
-//! belongs to the window.
+//! belongs to the window. Every time is written twice: in UTC and in the display zone
+//! ([`crate::time_zone`]), its offset and zone named.
 
 use std::fs::File;
 use std::io::{BufWriter, Write};
@@ -74,8 +75,10 @@ pub fn write_history(
     path: &Path,
 ) -> Result<(), CommandError> {
     write_atomically(path, |out| match format {
-        ExportFormat::Csv => export::history_csv(entries, out),
-        ExportFormat::Jsonl | ExportFormat::Markdown => export::history_jsonl(entries, out),
+        ExportFormat::Csv => export::history_csv(entries, crate::time_zone(), out),
+        ExportFormat::Jsonl | ExportFormat::Markdown => {
+            export::history_jsonl(entries, crate::time_zone(), out)
+        }
     })
 }
 
@@ -85,9 +88,9 @@ pub fn write_posts(
     path: &Path,
 ) -> Result<(), CommandError> {
     write_atomically(path, |out| match format {
-        ExportFormat::Csv => export::posts_csv(posts, out),
-        ExportFormat::Jsonl => export::posts_jsonl(posts, out),
-        ExportFormat::Markdown => export::citations_markdown(posts, out),
+        ExportFormat::Csv => export::posts_csv(posts, crate::time_zone(), out),
+        ExportFormat::Jsonl => export::posts_jsonl(posts, crate::time_zone(), out),
+        ExportFormat::Markdown => export::citations_markdown(posts, crate::time_zone(), out),
     })
 }
 
@@ -203,7 +206,9 @@ pub async fn post_rows(store: &Store, query: PostQuery) -> Result<Vec<StoredPost
 
 /// The ledger, row by row, as CSV.
 pub fn write_ledger(entries: &[LedgerEntry], path: &Path) -> Result<(), CommandError> {
-    write_atomically(path, |out| export::ledger_csv(entries, out))
+    write_atomically(path, |out| {
+        export::ledger_csv(entries, crate::time_zone(), out)
+    })
 }
 
 #[cfg(test)]

@@ -138,7 +138,7 @@ async fn forecasts_export_with_their_own_fields_in_every_format() {
         std::fs::read_to_string(path).unwrap()
     };
     let csv = written(ExportFormat::Csv);
-    assert!(csv.starts_with("history_id,prediction_id,asked_at_utc,question"));
+    assert!(csv.starts_with("history_id,prediction_id,asked_at_utc,asked_at_local,question"));
     assert!(csv.contains(&ids[0].1) && csv.contains(&p.to_string()));
     assert!(csv.contains("(Europe/Berlin)"));
     let jsonl = written(ExportFormat::Jsonl);

@@ -1,6 +1,11 @@
 //! Export of history and archive selections: CSV, JSON Lines, and a Markdown citation list;
 //! forecasts with their own fields and citation (`export/forecasts.rs`). Every function writes
-//! to any `impl Write`; the app chooses the file. Times are UTC (a forecast's also local).
+//! to any `impl Write`; the app chooses the file.
+//!
+//! Every time is written twice, so no reader has to guess a zone: the UTC ISO time
+//! (`created_at_utc` in CSV; the field itself in JSON, ending in `Z`) and the time in the display
+//! zone the caller passes, its offset and zone named (`created_at_local`:
+//! `2026-11-23 19:04:12 +01:00 CET (Europe/Paris)`). Citations give UTC and the local time.
 //!
 //! CSV cells that a spreadsheet would run as a formula (starting with `=`, `+`, `-`, `@`, tab
 //! or carriage return) are prefixed with `'`: the files are opened by people in spreadsheet
@@ -9,6 +14,7 @@
 use std::io::Write;
 
 use chrono::{DateTime, SecondsFormat, Utc};
+use chrono_tz::Tz;
 use serde::Serialize;
 
 use crate::archive::{StoredLink, StoredPost};
@@ -27,6 +33,27 @@ fn utc(t: DateTime<Utc>) -> String {
     t.to_rfc3339_opts(SecondsFormat::Secs, true)
 }
 
+/// `2026-11-23 19:04:12 +01:00 CET (Europe/Paris)`: the time in `tz` with its offset and zone
+/// named; `… +00:00 UTC` in UTC. The offset keeps it exact where an abbreviation is shared.
+pub fn local_exact(t: DateTime<Utc>, tz: Tz) -> String {
+    let local = t.with_timezone(&tz).format("%Y-%m-%d %H:%M:%S %:z %Z");
+    if tz == Tz::UTC {
+        local.to_string()
+    } else {
+        format!("{local} ({})", tz.name())
+    }
+}
+
+/// A citation's time: `2026-11-23 18:04 UTC = 2026-11-23 19:04 CET (Europe/Paris)`.
+fn cited(t: DateTime<Utc>, tz: Tz) -> String {
+    let utc = t.format("%Y-%m-%d %H:%M UTC");
+    if tz == Tz::UTC {
+        utc.to_string()
+    } else {
+        format!("{utc} = {}", local_time(t, tz))
+    }
+}
+
 /// A CSV cell a spreadsheet will not run as a formula (see the module's doc); shared with the
 /// evidence bundle's `posts.csv`.
 pub fn cell(text: &str) -> String {
@@ -40,9 +67,10 @@ fn opt<T: ToString>(v: &Option<T>) -> String {
     v.as_ref().map(ToString::to_string).unwrap_or_default()
 }
 
-/// History rows as CSV, one line per request.
+/// History rows as CSV, one line per request; local times in `tz`.
 pub fn history_csv<'a>(
     entries: impl IntoIterator<Item = &'a HistoryEntry>,
+    tz: Tz,
     out: impl Write,
 ) -> Result<()> {
     let mut w = csv::Writer::from_writer(out);
@@ -50,6 +78,7 @@ pub fn history_csv<'a>(
         "id",
         "request_id",
         "started_at_utc",
+        "started_at_local",
         "operation",
         "parameters",
         "key_label",
@@ -71,6 +100,7 @@ pub fn history_csv<'a>(
             e.id.to_string(),
             cell(&e.request_id),
             utc(e.started_at),
+            local_exact(e.started_at, tz),
             cell(&e.operation),
             cell(&e.params_json),
             cell(&opt(&e.key_label)),
@@ -102,23 +132,39 @@ fn json_lines<T: Serialize>(items: impl IntoIterator<Item = T>, mut out: impl Wr
     Ok(())
 }
 
-/// History rows as JSON Lines (the same fields as the app sees; money as strings).
+/// History rows as JSON Lines: the same fields as the app sees (money as strings,
+/// `started_at` in UTC) and `started_at_local` in `tz`.
 pub fn history_jsonl<'a>(
     entries: impl IntoIterator<Item = &'a HistoryEntry>,
+    tz: Tz,
     out: impl Write,
 ) -> Result<()> {
-    json_lines(entries, out)
+    #[derive(Serialize)]
+    struct Line<'e> {
+        #[serde(flatten)]
+        entry: &'e HistoryEntry,
+        started_at_local: String,
+    }
+    json_lines(
+        entries.into_iter().map(|entry| Line {
+            entry,
+            started_at_local: local_exact(entry.started_at, tz),
+        }),
+        out,
+    )
 }
 
-/// Archived posts as CSV.
+/// Archived posts as CSV; local times in `tz`.
 pub fn posts_csv<'a>(
     posts: impl IntoIterator<Item = &'a StoredPost>,
+    tz: Tz,
     out: impl Write,
 ) -> Result<()> {
     let mut w = csv::Writer::from_writer(out);
     w.write_record([
         "id",
         "created_at_utc",
+        "created_at_local",
         "author_username",
         "author_name",
         "author_verified",
@@ -134,12 +180,15 @@ pub fn posts_csv<'a>(
         "url",
         "conversation_id",
         "first_seen_utc",
+        "first_seen_local",
         "last_seen_utc",
+        "last_seen_local",
     ])?;
     for p in posts {
         w.write_record([
             cell(&p.id),
             utc(p.created_at),
+            local_exact(p.created_at, tz),
             cell(&p.author_username),
             cell(&p.author_name),
             p.author_verified.to_string(),
@@ -155,22 +204,29 @@ pub fn posts_csv<'a>(
             cell(&opt(&p.url)),
             cell(&opt(&p.conversation_id)),
             utc(p.first_seen),
+            local_exact(p.first_seen, tz),
             utc(p.last_seen),
+            local_exact(p.last_seen, tz),
         ])?;
     }
     w.flush()?;
     Ok(())
 }
 
-/// Archived posts as JSON Lines; `raw` is the record exactly as the service sent it.
+/// Archived posts as JSON Lines; times in UTC and (`*_local`) in `tz`; `raw` is the record
+/// exactly as the service sent it.
 pub fn posts_jsonl<'a>(
     posts: impl IntoIterator<Item = &'a StoredPost>,
+    tz: Tz,
     out: impl Write,
 ) -> Result<()> {
     #[derive(Serialize)]
     struct Line<'p> {
         #[serde(flatten)]
         post: &'p StoredPost,
+        created_at_local: String,
+        first_seen_local: String,
+        last_seen_local: String,
         raw: serde_json::Value,
     }
     let mut lines = Vec::new();
@@ -178,14 +234,21 @@ pub fn posts_jsonl<'a>(
         // A raw record that is not JSON (it always should be) is kept as a string.
         let raw = serde_json::from_str(&post.raw_json)
             .unwrap_or_else(|_| serde_json::Value::String(post.raw_json.clone()));
-        lines.push(Line { post, raw });
+        lines.push(Line {
+            post,
+            created_at_local: local_exact(post.created_at, tz),
+            first_seen_local: local_exact(post.first_seen, tz),
+            last_seen_local: local_exact(post.last_seen, tz),
+            raw,
+        });
     }
     json_lines(lines, out)
 }
 
-/// Archived link results as CSV.
+/// Archived link results as CSV; local times in `tz`.
 pub fn links_csv<'a>(
     links: impl IntoIterator<Item = &'a StoredLink>,
+    tz: Tz,
     out: impl Write,
 ) -> Result<()> {
     let mut w = csv::Writer::from_writer(out);
@@ -196,7 +259,9 @@ pub fn links_csv<'a>(
         "link",
         "score",
         "first_seen_utc",
+        "first_seen_local",
         "last_seen_utc",
+        "last_seen_local",
     ])?;
     for l in links {
         w.write_record([
@@ -206,19 +271,36 @@ pub fn links_csv<'a>(
             cell(&l.link),
             cell(&opt(&l.score)),
             utc(l.first_seen),
+            local_exact(l.first_seen, tz),
             utc(l.last_seen),
+            local_exact(l.last_seen, tz),
         ])?;
     }
     w.flush()?;
     Ok(())
 }
 
-/// Archived link results as JSON Lines.
+/// Archived link results as JSON Lines; times in UTC and (`*_local`) in `tz`.
 pub fn links_jsonl<'a>(
     links: impl IntoIterator<Item = &'a StoredLink>,
+    tz: Tz,
     out: impl Write,
 ) -> Result<()> {
-    json_lines(links, out)
+    #[derive(Serialize)]
+    struct Line<'l> {
+        #[serde(flatten)]
+        link: &'l StoredLink,
+        first_seen_local: String,
+        last_seen_local: String,
+    }
+    json_lines(
+        links.into_iter().map(|link| Line {
+            link,
+            first_seen_local: local_exact(link.first_seen, tz),
+            last_seen_local: local_exact(link.last_seen, tz),
+        }),
+        out,
+    )
 }
 
 /// Escapes the characters that would turn untrusted text into Markdown markup or HTML.
@@ -236,10 +318,11 @@ fn escape_markdown(text: &str) -> String {
     out
 }
 
-/// A numbered Markdown list citing each post: author, handle, time posted (UTC), text, link,
-/// and when the stored copy was fetched.
+/// A numbered Markdown list citing each post: author, handle, time posted (UTC, and in `tz`),
+/// text, link, and when the stored copy was fetched.
 pub fn citations_markdown<'a>(
     posts: impl IntoIterator<Item = &'a StoredPost>,
+    tz: Tz,
     mut out: impl Write,
 ) -> Result<()> {
     for (n, p) in posts.into_iter().enumerate() {
@@ -253,7 +336,7 @@ pub fn citations_markdown<'a>(
             n + 1,
             escape_markdown(&p.author_name),
             escape_markdown(&p.author_username),
-            p.created_at.format("%Y-%m-%d %H:%M UTC"),
+            cited(p.created_at, tz),
         )?;
         for line in p.text.lines() {
             writeln!(out, "   > {}", escape_markdown(line))?;
@@ -262,7 +345,7 @@ pub fn citations_markdown<'a>(
             out,
             "   <{}> (fetched {})",
             url.replace('>', "%3E"),
-            p.last_seen.format("%Y-%m-%d %H:%M UTC")
+            cited(p.last_seen, tz)
         )?;
         writeln!(out)?;
     }
@@ -270,14 +353,17 @@ pub fn citations_markdown<'a>(
     Ok(())
 }
 
-/// Ledger rows as CSV, oldest first: one line per billed answer, money exactly as billed.
+/// Ledger rows as CSV, oldest first: one line per billed answer, money exactly as billed;
+/// local times in `tz` (the zone Spend counts its days in).
 pub fn ledger_csv<'a>(
     entries: impl IntoIterator<Item = &'a LedgerEntry>,
+    tz: Tz,
     out: impl Write,
 ) -> Result<()> {
     let mut w = csv::Writer::from_writer(out);
     w.write_record([
         "time_utc",
+        "time_local",
         "service",
         "operation",
         "key_label",
@@ -289,6 +375,7 @@ pub fn ledger_csv<'a>(
     for e in entries {
         w.write_record([
             utc(e.at),
+            local_exact(e.at, tz),
             cell(&e.service),
             cell(&e.operation),
             cell(&opt(&e.key_label)),
@@ -303,152 +390,4 @@ pub fn ledger_csv<'a>(
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::archive::PostQuery;
-    use crate::history::HistoryQuery;
-    use crate::test_support::{billing, link, post, record, temp_store};
-    use chrono::TimeZone;
-
-    fn t(d: u32) -> DateTime<Utc> {
-        Utc.with_ymd_and_hms(2026, 2, d, 18, 33, 57).unwrap()
-    }
-
-    async fn seeded() -> (crate::Store, tempfile::TempDir) {
-        let (store, dir) = temp_store().await;
-        let mut a = post("100", "=SUM(A1) \"quoted\", with comma\nsecond line", t(1));
-        a.hashtags = vec!["eclipse".into()];
-        let mut b = post("200", "Plain *bold* <b>html</b> [x](y)", t(2));
-        b.author_name = "Grace_Hopper".into();
-        b.url = None;
-        let mut r = record("req-1", t(3));
-        r.billing = Some(billing("0.0006", 2, "x"));
-        r.posts = vec![a, b];
-        store.record_request(&r).await.unwrap();
-        (store, dir)
-    }
-
-    #[tokio::test]
-    async fn history_round_trips_through_csv_and_jsonl() {
-        let (store, _dir) = seeded().await;
-        let entries = store.history(&HistoryQuery::default()).await.unwrap();
-        let mut buf = Vec::new();
-        history_csv(&entries, &mut buf).unwrap();
-        let mut reader = csv::Reader::from_reader(buf.as_slice());
-        let rows: Vec<csv::StringRecord> = reader.records().map(|r| r.unwrap()).collect();
-        assert_eq!(rows.len(), 1);
-        let headers = reader.headers().unwrap().clone();
-        let get = |name: &str| rows[0][headers.iter().position(|h| h == name).unwrap()].to_owned();
-        assert_eq!(get("request_id"), "req-1");
-        assert_eq!(get("started_at_utc"), "2026-02-03T18:33:57Z");
-        assert_eq!(get("cost"), "0.0006");
-        assert_eq!(get("parameters"), r#"{"query":"rust lang","count":20}"#);
-
-        let mut buf = Vec::new();
-        history_jsonl(&entries, &mut buf).unwrap();
-        let text = String::from_utf8(buf).unwrap();
-        let back: HistoryEntry = serde_json::from_str(text.lines().next().unwrap()).unwrap();
-        assert_eq!(back, entries[0]);
-    }
-
-    #[tokio::test]
-    async fn ledger_csv_keeps_the_billed_money_exactly() {
-        let (store, _dir) = seeded().await;
-        let entries = store.ledger(chrono_tz::UTC, None).await.unwrap();
-        let mut buf = Vec::new();
-        ledger_csv(&entries, &mut buf).unwrap();
-        let mut reader = csv::Reader::from_reader(buf.as_slice());
-        let headers = reader.headers().unwrap().clone();
-        let rows: Vec<csv::StringRecord> = reader.records().map(|r| r.unwrap()).collect();
-        assert_eq!(rows.len(), 1);
-        let get = |name: &str| rows[0][headers.iter().position(|h| h == name).unwrap()].to_owned();
-        assert_eq!(get("time_utc"), "2026-02-03T18:33:57Z");
-        assert_eq!(get("cost"), "0.0006");
-        assert_eq!(get("service"), "x");
-        assert_eq!(get("key_label"), "work");
-    }
-
-    #[tokio::test]
-    async fn posts_csv_is_quoted_and_formula_safe() {
-        let (store, _dir) = seeded().await;
-        let posts = store
-            .posts(&PostQuery {
-                sort: crate::archive::PostSort::Oldest,
-                ..Default::default()
-            })
-            .await
-            .unwrap();
-        let mut buf = Vec::new();
-        posts_csv(&posts, &mut buf).unwrap();
-        let mut reader = csv::Reader::from_reader(buf.as_slice());
-        let rows: Vec<csv::StringRecord> = reader.records().map(|r| r.unwrap()).collect();
-        assert_eq!(rows.len(), 2);
-        assert_eq!(&rows[0][0], "100");
-        assert_eq!(&rows[0][5], "'=SUM(A1) \"quoted\", with comma\nsecond line");
-        assert_eq!(&rows[0][13], "eclipse");
-        assert_eq!(&rows[1][14], "", "a post without a URL has an empty cell");
-    }
-
-    #[tokio::test]
-    async fn posts_jsonl_embeds_the_raw_record() {
-        let (store, _dir) = seeded().await;
-        let posts = store.posts(&PostQuery::default()).await.unwrap();
-        let mut buf = Vec::new();
-        posts_jsonl(&posts, &mut buf).unwrap();
-        let lines: Vec<serde_json::Value> = String::from_utf8(buf)
-            .unwrap()
-            .lines()
-            .map(|l| serde_json::from_str(l).unwrap())
-            .collect();
-        assert_eq!(lines.len(), 2);
-        for line in &lines {
-            assert_eq!(line["raw"]["id"], line["id"]);
-            assert_eq!(line["raw"]["text"], line["text"]);
-        }
-    }
-
-    #[tokio::test]
-    async fn citations_list_author_handle_time_text_url_and_fetch_time() {
-        let (store, _dir) = seeded().await;
-        let posts = store
-            .posts(&PostQuery {
-                sort: crate::archive::PostSort::Oldest,
-                ..Default::default()
-            })
-            .await
-            .unwrap();
-        let mut buf = Vec::new();
-        citations_markdown(&posts, &mut buf).unwrap();
-        let md = String::from_utf8(buf).unwrap();
-        let expected = "\
-1. **Ada Lovelace** (@ada), 2026-02-01 18:33 UTC
-   > =SUM(A1) \"quoted\", with comma
-   > second line
-   <https://x.com/ada/status/100> (fetched 2026-02-03 18:33 UTC)
-
-2. **Grace\\_Hopper** (@ada), 2026-02-02 18:33 UTC
-   > Plain \\*bold\\* \\<b\\>html\\</b\\> \\[x\\](y)
-   <https://x.com/ada/status/200> (fetched 2026-02-03 18:33 UTC)
-
-";
-        assert_eq!(md, expected);
-    }
-
-    #[tokio::test]
-    async fn links_export() {
-        let (store, _dir) = temp_store().await;
-        let mut r = record("l", t(1));
-        r.links = vec![link("https://example.org/=x")];
-        store.record_request(&r).await.unwrap();
-        let links = store.links(&Default::default()).await.unwrap();
-        let mut buf = Vec::new();
-        links_csv(&links, &mut buf).unwrap();
-        let text = String::from_utf8(buf).unwrap();
-        assert!(text.starts_with("source,title,snippet,link,score"));
-        assert!(text.contains("web,Example page,An example snippet,https://example.org/=x,"));
-        let mut buf = Vec::new();
-        links_jsonl(&links, &mut buf).unwrap();
-        let v: serde_json::Value = serde_json::from_slice(&buf).unwrap();
-        assert_eq!(v["source"], "web");
-    }
-}
+mod tests;

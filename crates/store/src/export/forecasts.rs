@@ -9,7 +9,7 @@ use chrono::{DateTime, Utc};
 use chrono_tz::Tz;
 use serde::Serialize;
 
-use super::{cell, escape_markdown, json_lines, opt, utc};
+use super::{cell, escape_markdown, json_lines, local_exact, opt, utc};
 use crate::error::Result;
 use crate::history::Billing;
 
@@ -72,6 +72,7 @@ pub fn forecasts_csv<'a>(
         "history_id",
         "prediction_id",
         "asked_at_utc",
+        "asked_at_local",
         "question",
         "description",
         "cutoff",
@@ -94,6 +95,7 @@ pub fn forecasts_csv<'a>(
             f.history_id.to_string(),
             cell(&opt(&f.prediction_id)),
             utc(f.asked_at),
+            local_exact(f.asked_at, tz),
             cell(&f.question),
             cell(&opt(&f.description)),
             cell(&opt(&f.cutoff)),
@@ -103,7 +105,7 @@ pub fn forecasts_csv<'a>(
             cell(&opt(&f.forecaster)),
             f.forecasted_at.map(utc).unwrap_or_default(),
             f.forecasted_at
-                .map(|t| local_time(t, tz))
+                .map(|t| local_exact(t, tz))
                 .unwrap_or_default(),
             cell(&opt(&f.reasoning)),
             cell(&opt(&f.error)),
@@ -117,7 +119,8 @@ pub fn forecasts_csv<'a>(
     Ok(())
 }
 
-/// Forecasts as JSON Lines: every field, money as a string, and the local time in `tz`.
+/// Forecasts as JSON Lines: every field (times in UTC), money as a string, and the local
+/// times in `tz`.
 pub fn forecasts_jsonl<'a>(
     rows: impl IntoIterator<Item = &'a ForecastExport>,
     tz: Tz,
@@ -127,12 +130,14 @@ pub fn forecasts_jsonl<'a>(
     struct Line<'f> {
         #[serde(flatten)]
         forecast: &'f ForecastExport,
+        asked_at_local: String,
         forecasted_at_local: Option<String>,
     }
     json_lines(
         rows.into_iter().map(|forecast| Line {
             forecast,
-            forecasted_at_local: forecast.forecasted_at.map(|t| local_time(t, tz)),
+            asked_at_local: local_exact(forecast.asked_at, tz),
+            forecasted_at_local: forecast.forecasted_at.map(|t| local_exact(t, tz)),
         }),
         out,
     )
@@ -240,7 +245,12 @@ mod tests {
         assert_eq!(get(0, "forecasted_at_utc"), "2026-11-23T18:04:00Z");
         assert_eq!(
             get(0, "forecasted_at_local"),
-            "2026-11-23 19:04 CET (Europe/Berlin)"
+            "2026-11-23 19:04:00 +01:00 CET (Europe/Berlin)"
+        );
+        assert_eq!(get(0, "asked_at_utc"), "2026-11-23T18:00:00Z");
+        assert_eq!(
+            get(0, "asked_at_local"),
+            "2026-11-23 19:00:00 +01:00 CET (Europe/Berlin)"
         );
         assert_eq!(
             get(0, "reasoning"),
@@ -268,7 +278,12 @@ mod tests {
         assert_eq!(line["forecasted_at"], "2026-11-23T18:04:00Z");
         assert_eq!(
             line["forecasted_at_local"],
-            "2026-11-23 19:04 CET (Europe/Berlin)"
+            "2026-11-23 19:04:00 +01:00 CET (Europe/Berlin)"
+        );
+        assert_eq!(line["asked_at"], "2026-11-23T18:00:00Z");
+        assert_eq!(
+            line["asked_at_local"],
+            "2026-11-23 19:00:00 +01:00 CET (Europe/Berlin)"
         );
     }
 
