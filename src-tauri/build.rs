@@ -1,5 +1,5 @@
 /// Every command the UI may call; capabilities/default.json grants them by name.
-const COMMANDS: [&str; 51] = [
+const COMMANDS: [&str; 55] = [
     "app_info",
     "app_status",
     "open_link",
@@ -37,6 +37,10 @@ const COMMANDS: [&str; 51] = [
     "estimate_cost",
     "history_list",
     "history_result",
+    "provenance_get",
+    "provenance_verify",
+    "provenance_history",
+    "provenance_posts",
     "history_pin",
     "history_delete",
     "archive_posts",

@@ -9,6 +9,7 @@
 pub mod commands;
 pub mod export;
 pub mod investigations;
+pub mod provenance;
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -76,6 +77,10 @@ pub fn configure<R: Runtime>(
             commands::estimate_cost,
             commands::history_list,
             commands::history_result,
+            provenance::provenance_get,
+            provenance::provenance_verify,
+            provenance::provenance_history,
+            provenance::provenance_posts,
             commands::history_pin,
             commands::history_delete,
             commands::archive_posts,

@@ -20,6 +20,10 @@ import type { DaySpend } from './bindings/DaySpend';
 import type { ExportFormat } from './bindings/ExportFormat';
 import type { FirstKey } from './bindings/FirstKey';
 import type { FirstKeyOutcome } from './bindings/FirstKeyOutcome';
+import type { HistoryCapture } from './bindings/HistoryCapture';
+import type { PostCapture } from './bindings/PostCapture';
+import type { Provenance } from './bindings/Provenance';
+import type { ProvenanceCheck } from './bindings/ProvenanceCheck';
 import type { ForecastRequest } from './bindings/ForecastRequest';
 import type { ForecastStarted } from './bindings/ForecastStarted';
 import type { ForecastUpdate } from './bindings/ForecastUpdate';
@@ -185,6 +189,16 @@ export const estimateCost = (operation: Operation, request: unknown) =>
 
 export const historyList = (query: Partial<HistoryQuery> = {}) => invoke<HistoryPage>('history_list', { query });
 export const historyResult = (historyId: number) => invoke<StoredResult>('history_result', { historyId });
+/** A response's capture record (time, service, status, billing headers, SHA-256), or why there is none. */
+export const provenanceGet = (historyId: number) => invoke<Provenance>('provenance_get', { historyId });
+/** Hashes a response's stored bytes again; null when it has no provenance. */
+export const provenanceVerify = (historyId: number) =>
+  invoke<ProvenanceCheck | null>('provenance_verify', { historyId });
+/** The capture line of each history row on a page, in one call. */
+export const provenanceHistory = (historyIds: number[]) =>
+  invoke<HistoryCapture[]>('provenance_history', { historyIds });
+/** The capture line of each post on a page (the earliest response that brought it), in one call. */
+export const provenancePosts = (postIds: string[]) => invoke<PostCapture[]>('provenance_posts', { postIds });
 export const historyPin = (historyId: number, pinned: boolean) => invoke<void>('history_pin', { historyId, pinned });
 export const historyDelete = (historyId: number) => invoke<void>('history_delete', { historyId });
 export const archivePosts = (query: Partial<PostQuery> = {}) => invoke<PostPage>('archive_posts', { query });
