@@ -22,9 +22,9 @@ use sightline_store::{
 };
 
 use crate::errors::CommandError;
-use crate::estimate::{cost_check, CostCheck};
+use crate::estimate::{cost_check, estimate, CostCheck};
 use crate::findings::Findable;
-use crate::pipeline::{self, guard_budget, Paging, SendOptions, SendParams};
+use crate::pipeline::{self, budget_verdict, Paging, SendOptions, SendParams};
 use crate::session::Session;
 use crate::state::AppState;
 
@@ -219,11 +219,45 @@ pub async fn check_report(store: &Store, check_id: i64) -> Result<CheckReport, C
         .ok_or_else(|| CommandError::not_found("This check no longer exists."))
 }
 
-/// What re-fetching every post of the investigation would cost (X reads are billed per post),
-/// and the budget's verdict: shown to the user before [`check`] runs.
+/// What re-fetching every post of the investigation would cost, and the budget's verdict:
+/// shown to the user before [`check`] runs.
 pub async fn check_estimate(store: &Store, id: i64) -> Result<CostCheck, CommandError> {
     let posts = summary(store, id).await?.post_count;
-    Ok(cost_check(store, Operation::TwitterUrls, Some(posts)).await?)
+    refetch_cost(store, posts).await
+}
+
+/// X reads are billed per post by one service: until a posts-by-link answer has been billed,
+/// the learned rate of the latest other X read per post stands in for it.
+const PER_POST_READS: [Operation; 6] = [
+    Operation::TwitterUrls,
+    Operation::TwitterSearch,
+    Operation::TwitterPostUser,
+    Operation::TwitterReplies,
+    Operation::TwitterRepliesPost,
+    Operation::TwitterUserPosts,
+];
+
+async fn refetch_cost(store: &Store, posts: i64) -> Result<CostCheck, CommandError> {
+    let mut found = None;
+    for operation in PER_POST_READS {
+        let guess = estimate(store, operation, Some(posts)).await?;
+        if guess.amount.is_some() {
+            found = Some(guess);
+            break;
+        }
+    }
+    let Some(estimate) = found else {
+        // No X read billed yet: the estimate is unknown, and the budget judges a zero.
+        return Ok(cost_check(store, Operation::TwitterUrls, Some(posts)).await?);
+    };
+    let budget = store
+        .check_budget(
+            crate::time_zone(),
+            Utc::now(),
+            estimate.amount.unwrap_or_default(),
+        )
+        .await?;
+    Ok(CostCheck { estimate, budget })
 }
 
 /// "Still there?": re-fetches the investigation's posts by id, [`CHECK_BATCH`] at a time,
@@ -248,13 +282,8 @@ pub async fn check(
         });
     }
     let units = i64::try_from(stored.len()).unwrap_or(i64::MAX);
-    guard_budget(
-        store,
-        Operation::TwitterUrls,
-        Some(units),
-        send.confirm_budget,
-    )
-    .await?;
+    let whole = refetch_cost(store, units).await?;
+    budget_verdict(whole.budget, send.confirm_budget)?;
 
     let mut fresh: HashMap<String, NewPost> = HashMap::new();
     let mut cost = Decimal::ZERO;

@@ -291,6 +291,15 @@ pub(crate) async fn guard_budget(
     confirmed: bool,
 ) -> Result<(), CommandError> {
     let check = cost_check(store, operation, units).await?.budget;
+    budget_verdict(check, confirmed)
+}
+
+/// The budget's verdict as the pipeline acts on it: a block stops, a warning stops until the
+/// user confirms it.
+pub(crate) fn budget_verdict(
+    check: sightline_store::BudgetCheck,
+    confirmed: bool,
+) -> Result<(), CommandError> {
     match check.verdict {
         Verdict::Block => Err(CommandError::BudgetBlocked {
             message: "This request would go over your budget. Raise the limit in Spend, or wait for the next period."

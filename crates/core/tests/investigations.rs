@@ -1,0 +1,327 @@
+//! Investigations with the real pipeline: a sandbox on loopback as the service and a real
+//! SQLite file. Active filing of a search and of a streamed answer; the still-there check
+//! estimated, budget-guarded, re-fetched in batches through the pipeline and compared.
+
+use std::sync::Arc;
+
+use chrono::Utc;
+use rust_decimal::Decimal;
+use sightline_api::request::{AiSearchRequest, Tool, TwitterSearchRequest};
+use sightline_core::environment::Environment;
+use sightline_core::errors::CommandError;
+use sightline_core::investigations::{self, CHECK_BATCH};
+use sightline_core::keychain::{MemoryStore, SecretStore};
+use sightline_core::pipeline::{self, Paging, SendOptions, SendParams};
+use sightline_core::state::AppState;
+use sightline_core::streaming;
+use sightline_sandbox::Sandbox;
+use sightline_store::{
+    BudgetLimits, CheckOutcome, HistoryQuery, InvestigationItem, InvestigationPostQuery, PostQuery,
+    RequestRecord, RequestStatus, Store,
+};
+
+struct Live {
+    sandbox: Sandbox,
+    state: AppState,
+    _data: tempfile::TempDir,
+}
+
+async fn live() -> Live {
+    let sandbox = Sandbox::builder()
+        .seed(9)
+        .port(0)
+        .pace_ms(0)
+        .start()
+        .await
+        .unwrap();
+    let data = tempfile::tempdir().unwrap();
+    let secrets: Arc<dyn SecretStore> = Arc::new(MemoryStore::default());
+    let environment = Environment {
+        base_url: Some(sandbox.base_url().into()),
+        ..Environment::default()
+    };
+    let state = AppState::new(data.path().to_owned(), environment, secrets).unwrap();
+    sightline_core::keys::add(&state, "work", sandbox.demo_key())
+        .await
+        .unwrap();
+    Live {
+        sandbox,
+        state,
+        _data: data,
+    }
+}
+
+fn send(id: &str) -> SendOptions {
+    SendOptions {
+        request_id: id.into(),
+        confirm_budget: false,
+        paging: Paging::default(),
+    }
+}
+
+/// An X search for a word many of the sandbox's posts hold.
+fn search(sandbox: &Sandbox, count: i64) -> TwitterSearchRequest {
+    let world = sandbox.world();
+    let word = world
+        .token_index
+        .iter()
+        .filter(|(word, posts)| word.len() > 4 && posts.len() > 200)
+        .map(|(word, _)| word)
+        .min()
+        .expect("the sandbox world has common words");
+    TwitterSearchRequest {
+        count,
+        ..TwitterSearchRequest::new(word.as_str())
+    }
+}
+
+async fn filed_post_ids(store: &Store, id: i64) -> Vec<String> {
+    let query = InvestigationPostQuery {
+        limit: 1000,
+        ..InvestigationPostQuery::default()
+    };
+    let mut ids: Vec<String> = store
+        .investigation_posts(id, &query)
+        .await
+        .unwrap()
+        .posts
+        .into_iter()
+        .map(|p| p.post.id)
+        .collect();
+    ids.sort();
+    ids
+}
+
+async fn found_post_ids(store: &Store, history_id: i64) -> Vec<String> {
+    let query = PostQuery {
+        history_ids: vec![history_id],
+        limit: 1000,
+        ..PostQuery::default()
+    };
+    let mut ids: Vec<String> = store
+        .posts(&query)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|p| p.id)
+        .collect();
+    ids.sort();
+    ids
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn requests_sent_while_active_are_filed_with_their_posts() {
+    let Live {
+        sandbox,
+        state,
+        _data,
+    } = live().await;
+    let session = state.session().await.unwrap();
+    let store = &session.store;
+    let case = investigations::create(store, "Storm", "").await.unwrap().id;
+    investigations::set_active(store, Some(case)).await.unwrap();
+
+    let searched = pipeline::execute(&state, &session, search(&sandbox, 5), send("s1"), None)
+        .await
+        .unwrap();
+    let streamed = streaming::ai_search(
+        &state,
+        &session,
+        AiSearchRequest::new("storm surge in harbour towns", &[Tool::Twitter, Tool::Web]),
+        send("s2"),
+        |_| {},
+    )
+    .await
+    .unwrap();
+
+    let filed = HistoryQuery {
+        investigation_id: Some(case),
+        ..HistoryQuery::default()
+    };
+    let ids: Vec<i64> = store
+        .history(&filed)
+        .await
+        .unwrap()
+        .iter()
+        .map(|e| e.id)
+        .collect();
+    assert_eq!(ids, vec![streamed.history_id, searched.history_id]);
+    let mut expected = found_post_ids(store, searched.history_id).await;
+    expected.extend(found_post_ids(store, streamed.history_id).await);
+    expected.sort();
+    expected.dedup();
+    assert!(expected.len() >= 5, "the search found five posts");
+    assert_eq!(filed_post_ids(store, case).await, expected);
+
+    // Its cost is exactly what the service billed for those two requests.
+    let detail = investigations::detail(store, case).await.unwrap();
+    assert_eq!(detail.cost.total, sandbox.billed().total());
+    assert_eq!(detail.summary.request_count, 2);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn still_there_estimates_then_refetches_and_compares() {
+    let Live {
+        sandbox,
+        state,
+        _data,
+    } = live().await;
+    let session = state.session().await.unwrap();
+    let store = &session.store;
+    let case = investigations::create(store, "Check", "").await.unwrap().id;
+    investigations::set_active(store, Some(case)).await.unwrap();
+    let searched = pipeline::execute(&state, &session, search(&sandbox, 100), send("s1"), None)
+        .await
+        .unwrap();
+    investigations::set_active(store, None).await.unwrap();
+    let found = found_post_ids(store, searched.history_id).await;
+    assert!(
+        found.len() > 50,
+        "a hundred-post search found {}",
+        found.len()
+    );
+
+    // The sandbox's world is fixed, so the service never edits or deletes a post. To see the
+    // comparison tell "changed" and "gone" apart from "unchanged", the stored copy is altered
+    // instead: one post recorded again with other text and counts (the archive keeps the
+    // latest copy), and one post with an id the sandbox does not know, filed by hand.
+    let mut altered = store.post(&found[0]).await.unwrap().unwrap();
+    altered.text = format!("{} (edited)", altered.text);
+    altered.like_count += 7;
+    let mut unknown = altered.clone();
+    unknown.id = "1999999999999999999".into();
+    let doctored = RequestRecord {
+        request_id: "doctored".into(),
+        started_at: Utc::now(),
+        operation: "twitter_urls".into(),
+        params_json: "{}".into(),
+        key_label: None,
+        mode: "test".into(),
+        status: RequestStatus::Ok,
+        error_class: None,
+        error_message: None,
+        duration_ms: 0,
+        result_count: 2,
+        billing: None,
+        cursor: None,
+        next_cursor: None,
+        parent_id: None,
+        result_json: None,
+        provenance: None,
+        posts: [&altered, &unknown].into_iter().map(as_new_post).collect(),
+        users: Vec::new(),
+        links: Vec::new(),
+    };
+    store.record_request(&doctored).await.unwrap();
+    investigations::add(
+        store,
+        case,
+        &[InvestigationItem::Post {
+            post_id: unknown.id.clone(),
+        }],
+    )
+    .await
+    .unwrap();
+    let total = found.len() + 1;
+
+    // The estimate covers every post (X reads are billed per post).
+    let estimate = investigations::check_estimate(store, case).await.unwrap();
+    assert_eq!(estimate.estimate.units, Some(total as i64));
+    assert!(estimate.estimate.amount.is_some_and(|a| a > Decimal::ZERO));
+
+    // A budget the check would pass is a warning the user must confirm; nothing is sent.
+    let spent = sandbox.billed().responses().len();
+    let limits = BudgetLimits {
+        daily: Some(sandbox.billed().total() + estimate.estimate.amount.unwrap() / Decimal::TWO),
+        monthly: None,
+        warn_percent: 80,
+    };
+    store.set_budget(&limits).await.unwrap();
+    let refused = investigations::check(&state, &session, case, params("c1", false)).await;
+    assert!(
+        matches!(
+            refused,
+            Err(CommandError::BudgetBlocked { .. } | CommandError::BudgetWarning { .. })
+        ),
+        "{refused:?}"
+    );
+    assert_eq!(sandbox.billed().responses().len(), spent);
+    store
+        .set_budget(&BudgetLimits {
+            daily: None,
+            monthly: None,
+            warn_percent: 80,
+        })
+        .await
+        .unwrap();
+
+    let report = investigations::check(&state, &session, case, params("c2", false))
+        .await
+        .unwrap();
+    let batches = total.div_ceil(CHECK_BATCH);
+    assert_eq!(report.summary.history_ids.len(), batches);
+    assert_eq!(sandbox.billed().responses().len(), spent + batches);
+    let outcome = |id: &str| report.items.iter().find(|i| i.post_id == id).unwrap();
+    assert_eq!(outcome(&unknown.id).outcome, CheckOutcome::Gone);
+    let changed = outcome(&altered.id);
+    assert_eq!(changed.outcome, CheckOutcome::Changed);
+    let fields: Vec<&str> = changed.changes.iter().map(|c| c.field.as_str()).collect();
+    assert_eq!(fields, vec!["text", "like_count"]);
+    assert_eq!(changed.changes[1].before, altered.like_count.to_string());
+    assert_eq!(
+        changed.changes[1].after,
+        (altered.like_count - 7).to_string()
+    );
+    assert_eq!(report.summary.unchanged as usize, total - 2);
+    assert_eq!((report.summary.changed, report.summary.gone), (1, 1));
+    // Its cost is what the service billed for the re-fetch, recorded like any request.
+    let billed: Decimal = sandbox.billed().responses()[spent..]
+        .iter()
+        .map(|r| r.cost_usd.parse::<Decimal>().unwrap())
+        .sum();
+    assert_eq!(report.summary.cost, billed);
+    for history_id in &report.summary.history_ids {
+        let entry = store.history_entry(*history_id).await.unwrap().unwrap();
+        assert_eq!(entry.operation, "twitter_urls");
+    }
+    // Stored and listed, newest first.
+    let listed = investigations::checks(store, case).await.unwrap();
+    assert_eq!(listed, vec![report.summary.clone()]);
+    // The same request id again re-uses what was fetched: nothing more is paid.
+    let again = investigations::check(&state, &session, case, params("c2", false))
+        .await
+        .unwrap();
+    assert_eq!(sandbox.billed().responses().len(), spent + batches);
+    assert_eq!(again.summary.history_ids, report.summary.history_ids);
+}
+
+fn params(request_id: &str, confirm_budget: bool) -> SendParams {
+    serde_json::from_value(serde_json::json!({
+        "requestId": request_id,
+        "confirmBudget": confirm_budget,
+    }))
+    .unwrap()
+}
+
+fn as_new_post(p: &sightline_store::StoredPost) -> sightline_store::NewPost {
+    sightline_store::NewPost {
+        id: p.id.clone(),
+        conversation_id: p.conversation_id.clone(),
+        author_id: p.author_id.clone(),
+        author_username: p.author_username.clone(),
+        author_name: p.author_name.clone(),
+        author_verified: p.author_verified,
+        text: p.text.clone(),
+        lang: p.lang.clone(),
+        created_at: p.created_at,
+        like_count: p.like_count,
+        retweet_count: p.retweet_count,
+        reply_count: p.reply_count,
+        quote_count: p.quote_count,
+        view_count: p.view_count,
+        bookmark_count: p.bookmark_count,
+        hashtags: p.hashtags.clone(),
+        url: p.url.clone(),
+        raw_json: p.raw_json.clone(),
+    }
+}
