@@ -1,5 +1,5 @@
 /// Every command the UI may call; capabilities/default.json grants them by name.
-const COMMANDS: [&str; 55] = [
+const COMMANDS: [&str; 59] = [
     "app_info",
     "app_status",
     "open_link",
@@ -55,6 +55,10 @@ const COMMANDS: [&str; 55] = [
     "export_posts",
     "export_ledger",
     "export_forecasts",
+    "evidence_export",
+    "evidence_cancel",
+    "evidence_verify",
+    "evidence_pick_bundle",
 ];
 
 fn main() {

@@ -7,6 +7,7 @@
 //! errors — is in `crates/core`, which knows nothing of Tauri.
 
 pub mod commands;
+pub mod evidence;
 pub mod export;
 pub mod investigations;
 pub mod provenance;
@@ -31,6 +32,7 @@ pub fn configure<R: Runtime>(
     builder
         .plugin(tauri_plugin_dialog::init())
         .plugin(tauri_plugin_opener::init())
+        .manage(evidence::BundleExports::default())
         .setup(move |app| {
             Ok(manage_state(
                 app.handle(),
@@ -95,6 +97,10 @@ pub fn configure<R: Runtime>(
             export::export_posts,
             export::export_ledger,
             export::export_forecasts,
+            evidence::evidence_export,
+            evidence::evidence_cancel,
+            evidence::evidence_verify,
+            evidence::evidence_pick_bundle,
             investigations::investigation_list,
             investigations::investigation_create,
             investigations::investigation_update,

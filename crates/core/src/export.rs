@@ -120,6 +120,16 @@ pub fn file_in_folder(
     format: ExportFormat,
     now: chrono::DateTime<chrono::Local>,
 ) -> Result<PathBuf, CommandError> {
+    new_file_in_folder(folder, name, format.extension(), now)
+}
+
+/// [`file_in_folder`] for any extension (the evidence bundle's `zip`).
+pub fn new_file_in_folder(
+    folder: &Path,
+    name: &str,
+    ext: &str,
+    now: chrono::DateTime<chrono::Local>,
+) -> Result<PathBuf, CommandError> {
     if !folder.is_dir() {
         return Err(CommandError::storage(format!(
             "The export folder {} does not exist. Choose another in Settings, or leave it empty to be asked.",
@@ -127,7 +137,6 @@ pub fn file_in_folder(
         )));
     }
     let stem = format!("{name}-{}", now.format("%Y%m%d-%H%M%S"));
-    let ext = format.extension();
     (1..1000)
         .map(|n| match n {
             1 => folder.join(format!("{stem}.{ext}")),

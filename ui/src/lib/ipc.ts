@@ -11,6 +11,9 @@ import type { AppInfo } from './bindings/AppInfo';
 import type { AppSettings } from './bindings/AppSettings';
 import type { AppStatus } from './bindings/AppStatus';
 import type { BudgetLimits } from './bindings/BudgetLimits';
+import type { BundleCheck } from './bindings/BundleCheck';
+import type { BundleOutcome } from './bindings/BundleOutcome';
+import type { BundleProgress } from './bindings/BundleProgress';
 import type { CheckReport } from './bindings/CheckReport';
 import type { CheckSummary } from './bindings/CheckSummary';
 import type { CommandError } from './bindings/CommandError';
@@ -274,6 +277,32 @@ export const investigationCheck = (id: number, options?: SendOptions) =>
 export const investigationChecks = (id: number) => invoke<CheckSummary[]>('investigation_checks', { id });
 export const investigationCheckReport = (checkId: number) =>
   invoke<CheckReport>('investigation_check_report', { checkId });
+
+// --- Evidence bundles: one ZIP anyone can check, and the check ---------------------------
+
+/** What an evidence bundle holds: an investigation, or a hand-picked selection. */
+export type BundleSource = { investigationId: number } | { historyIds: number[]; postIds: string[] };
+
+/**
+ * Writes an evidence bundle into the export folder (or where the save dialog says), calling
+ * `onProgress` as it goes. Null when the dialog was closed; `{ outcome: 'cancelled' }` after
+ * `evidenceCancel`, which leaves no file.
+ */
+export function evidenceExport(source: BundleSource, onProgress: (progress: BundleProgress) => void) {
+  const progress = new Channel<BundleProgress>();
+  progress.onmessage = onProgress;
+  return invoke<BundleOutcome | null>('evidence_export', {
+    investigationId: 'investigationId' in source ? source.investigationId : null,
+    historyIds: 'historyIds' in source ? source.historyIds : null,
+    postIds: 'postIds' in source ? source.postIds : null,
+    progress,
+  });
+}
+export const evidenceCancel = () => invoke<void>('evidence_cancel');
+/** Re-hashes a bundle: each file matches, changed, missing or extra, and whether its two lists agree. */
+export const evidenceVerify = (path: string) => invoke<BundleCheck>('evidence_verify', { path });
+/** The system's open dialog for a bundle; null when closed. */
+export const evidencePickBundle = () => invoke<string | null>('evidence_pick_bundle');
 
 /** Runs `refresh` whenever a request anywhere changes history or spend. */
 export function onRecordsChanged(refresh: () => void): Promise<UnlistenFn> {

@@ -1,0 +1,153 @@
+//! Evidence bundle commands: the core gathers, writes and verifies; this picks where to save
+//! (the export folder, or the system's save dialog), relays progress on a channel, keeps the
+//! running export's cancel token, and picks a bundle to verify with the open dialog.
+
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use sightline_api::CancelToken;
+use sightline_core::errors::CommandError;
+use sightline_core::evidence::gather::{self, StoredBodies};
+use sightline_core::evidence::verify::{verify_bundle, BundleCheck};
+use sightline_core::evidence::{write_bundle, BundleOutcome, BundleProgress};
+use sightline_core::export::new_file_in_folder;
+use sightline_core::state::AppState;
+use tauri::ipc::Channel;
+use tauri::{AppHandle, Runtime, State};
+use tauri_plugin_dialog::DialogExt;
+
+/// The export running now, if any: one at a time, so "Cancel" means that one.
+#[derive(Default)]
+pub struct BundleExports(Mutex<Option<CancelToken>>);
+
+/// `floods-2026` from "Floods 2026!": safe in any file system.
+fn slug(name: &str) -> String {
+    let words: Vec<String> = name
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect();
+    let slug: String = words.join("-").chars().take(40).collect();
+    if slug.is_empty() {
+        "selection".into()
+    } else {
+        slug
+    }
+}
+
+async fn pick_save_path<R: Runtime>(
+    app: &AppHandle<R>,
+    state: &AppState,
+    name: &str,
+) -> Result<Option<PathBuf>, CommandError> {
+    if let Some(folder) = state.settings().export_folder.as_deref() {
+        return new_file_in_folder(Path::new(folder.trim()), name, "zip", chrono::Local::now())
+            .map(Some);
+    }
+    let (tx, rx) = tokio::sync::oneshot::channel();
+    app.dialog()
+        .file()
+        .set_file_name(format!("{name}.zip"))
+        .add_filter("ZIP", &["zip"])
+        .save_file(move |path| {
+            let _ = tx.send(path.and_then(|path| path.into_path().ok()));
+        });
+    Ok(rx.await.ok().flatten())
+}
+
+/// Writes the evidence bundle of an investigation (`investigation_id`), or of a hand-picked
+/// selection (`history_ids`, `post_ids`). `None` when the user closed the save dialog.
+#[tauri::command]
+pub async fn evidence_export<R: Runtime>(
+    app: AppHandle<R>,
+    state: State<'_, AppState>,
+    exports: State<'_, BundleExports>,
+    investigation_id: Option<i64>,
+    history_ids: Option<Vec<i64>>,
+    post_ids: Option<Vec<String>>,
+    progress: Channel<BundleProgress>,
+) -> Result<Option<BundleOutcome>, CommandError> {
+    let store = state.store().await?;
+    let zone = sightline_core::time_zone();
+    let version = env!("CARGO_PKG_VERSION");
+    let bundle = match investigation_id {
+        Some(id) => gather::investigation(&store, id, zone, version).await?,
+        None => {
+            gather::selection(
+                &store,
+                history_ids.unwrap_or_default(),
+                post_ids.unwrap_or_default(),
+                zone,
+                version,
+            )
+            .await?
+        }
+    };
+    let name = format!("sightline-evidence-{}", slug(&bundle.name));
+    let Some(path) = pick_save_path(&app, &state, &name).await? else {
+        return Ok(None);
+    };
+    let cancel = CancelToken::new();
+    if let Ok(mut running) = exports.0.lock() {
+        *running = Some(cancel.clone());
+    }
+    let outcome = write_bundle(
+        &bundle,
+        &StoredBodies(&store),
+        &path,
+        &mut |step| {
+            let _ = progress.send(step);
+        },
+        &cancel,
+    )
+    .await;
+    if let Ok(mut running) = exports.0.lock() {
+        *running = None;
+    }
+    outcome.map(Some)
+}
+
+/// Stops the running export; it leaves no file behind.
+#[tauri::command]
+pub fn evidence_cancel(exports: State<'_, BundleExports>) {
+    if let Some(cancel) = exports.0.lock().ok().and_then(|running| running.clone()) {
+        cancel.cancel();
+    }
+}
+
+/// Re-hashes the bundle at `path` and says, file by file, what still matches.
+#[tauri::command]
+pub async fn evidence_verify(path: String) -> Result<BundleCheck, CommandError> {
+    tokio::task::spawn_blocking(move || verify_bundle(Path::new(&path)))
+        .await
+        .map_err(|error| CommandError::storage(format!("The check stopped: {error}")))?
+}
+
+/// Asks for a bundle to verify with the system's open dialog; `None` when closed.
+#[tauri::command]
+pub async fn evidence_pick_bundle<R: Runtime>(app: AppHandle<R>) -> Option<String> {
+    let (tx, rx) = tokio::sync::oneshot::channel();
+    app.dialog()
+        .file()
+        .add_filter("Evidence bundle (ZIP)", &["zip"])
+        .pick_file(move |path| {
+            let _ = tx.send(path.and_then(|path| path.into_path().ok()));
+        });
+    rx.await
+        .ok()
+        .flatten()
+        .map(|path| path.display().to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::slug;
+
+    #[test]
+    fn bundle_names_are_safe_file_names() {
+        assert_eq!(slug("Floods 2026!"), "floods-2026");
+        assert_eq!(slug("../../etc"), "etc");
+        assert_eq!(slug("???"), "selection");
+        assert_eq!(slug("Überschwemmung im Tal"), "überschwemmung-im-tal");
+    }
+}
