@@ -1,0 +1,116 @@
+import { describe, expect, it } from 'vitest';
+import { render, screen } from '@testing-library/svelte';
+import userEvent from '@testing-library/user-event';
+import type { Channel } from '@tauri-apps/api/core';
+import EvidenceExport from './EvidenceExport.svelte';
+import VerifyBundle from './VerifyBundle.svelte';
+import { mockBackend } from '../../test/backend';
+import type { BundleCheck } from '../../lib/bindings/BundleCheck';
+import type { BundleOutcome } from '../../lib/bindings/BundleOutcome';
+import type { BundleProgress } from '../../lib/bindings/BundleProgress';
+import { verdictWords } from './evidenceWords';
+
+describe('EvidenceExport', () => {
+  it('shows progress while the bundle is written, then where it was saved', async () => {
+    let finish: (outcome: BundleOutcome) => void = () => {};
+    let channel: Channel<BundleProgress> | undefined;
+    const calls = mockBackend({
+      evidence_export: (args) => {
+        channel = args.progress as Channel<BundleProgress>;
+        return new Promise((resolve) => (finish = resolve));
+      },
+    });
+    render(EvidenceExport, { source: { investigationId: 3 } });
+    await userEvent.click(screen.getByRole('button', { name: 'Export evidence bundle' }));
+    expect(await screen.findByText('Gathering the investigation…')).toBeInTheDocument();
+    channel?.onmessage({ done: 5, total: 20, file: 'responses/0005-twitter-search-a.json' });
+    expect(await screen.findByText('Step 5 of 20 · responses/0005-twitter-search-a.json')).toBeInTheDocument();
+    expect(screen.getByRole('progressbar', { name: 'Evidence bundle written' })).toHaveAttribute('value', '25');
+    expect(calls.evidence_export?.[0]).toMatchObject({ investigationId: 3, historyIds: null, postIds: null });
+
+    finish({ outcome: 'written', path: '/exports/b.zip', files: 9, posts: 1200, responses: 12, bytes: 2_400_000 });
+    expect(await screen.findByRole('status')).toHaveTextContent(
+      'Saved /exports/b.zip: 1,200 posts, 12 responses as received, 9 files, 2.4 MB.',
+    );
+    expect(screen.getByRole('button', { name: 'Export evidence bundle' })).toBeEnabled();
+  });
+
+  it('cancels, and says nothing was saved', async () => {
+    let finish: (outcome: BundleOutcome) => void = () => {};
+    const calls = mockBackend({
+      evidence_export: () => new Promise((resolve) => (finish = resolve)),
+      evidence_cancel: () => finish({ outcome: 'cancelled' }),
+    });
+    render(EvidenceExport, { source: { historyIds: [1, 2], postIds: ['9'] } });
+    await userEvent.click(screen.getByRole('button', { name: 'Export evidence bundle' }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Cancel' }));
+    expect(await screen.findByRole('status')).toHaveTextContent('Export cancelled. Nothing was saved.');
+    expect(calls.evidence_cancel).toHaveLength(1);
+    expect(calls.evidence_export?.[0]).toMatchObject({ investigationId: null, historyIds: [1, 2], postIds: ['9'] });
+  });
+
+  it('says in words why a bundle was not saved', async () => {
+    mockBackend({
+      evidence_export: () => {
+        throw { kind: 'storage', message: 'The export folder /gone does not exist.' };
+      },
+    });
+    render(EvidenceExport, { source: { investigationId: 3 } });
+    await userEvent.click(screen.getByRole('button', { name: 'Export evidence bundle' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('The evidence bundle was not saved: The export folder /gone does not exist.');
+  });
+});
+
+const tampered: BundleCheck = {
+  path: '/exports/b.zip',
+  files: [
+    { path: 'SHA256SUMS', outcome: 'matches', expected: 'a', actual: 'a' },
+    { path: 'notes.md', outcome: 'missing', expected: 'b', actual: null },
+    { path: 'posts.csv', outcome: 'changed', expected: 'c', actual: 'd' },
+    { path: 'report.html', outcome: 'matches', expected: 'e', actual: 'e' },
+    { path: 'responses/9999-planted.json', outcome: 'extra', expected: null, actual: 'f' },
+  ],
+  listsAgree: false,
+  disagreements: ['SHA256SUMS and manifest.json give posts.csv different hashes.'],
+  intact: false,
+};
+
+describe('VerifyBundle', () => {
+  it('checks a picked bundle and lists each file in plain words, the wrong ones first', async () => {
+    const calls = mockBackend({
+      evidence_pick_bundle: () => '/exports/b.zip',
+      evidence_verify: () => tampered,
+    });
+    render(VerifyBundle);
+    await userEvent.click(screen.getByRole('button', { name: 'Choose a bundle…' }));
+    expect(await screen.findByRole('status')).toHaveTextContent(
+      '3 files do not match: this bundle was changed after it was made. Its two lists of hashes (SHA256SUMS and manifest.json) do not agree.',
+    );
+    expect(calls.evidence_verify?.[0]).toEqual({ path: '/exports/b.zip' });
+    const rows = screen.getByRole('list', { name: 'Each file' }).querySelectorAll('li');
+    expect([...rows].map((row) => row.textContent?.replace(/\s+/g, ' ').trim())).toEqual([
+      'notes.md Missing from the bundle',
+      'posts.csv Changed since the bundle was made',
+      'responses/9999-planted.json Added: not part of the bundle as made',
+      'SHA256SUMS Matches',
+      'report.html Matches',
+    ]);
+    expect(screen.getByRole('list', { name: 'Where the two lists disagree' })).toHaveTextContent('different hashes');
+  });
+
+  it('checks a typed path, and says when a file is not a bundle', async () => {
+    mockBackend({
+      evidence_verify: () => {
+        throw { kind: 'storage', message: '/tmp/x.txt is not a ZIP file, so it is not an evidence bundle.' };
+      },
+    });
+    render(VerifyBundle);
+    await userEvent.type(screen.getByRole('textbox', { name: 'Bundle file path' }), '/tmp/x.txt{Enter}');
+    expect(await screen.findByRole('alert')).toHaveTextContent('The bundle could not be checked: /tmp/x.txt is not a ZIP file');
+  });
+
+  it('says an intact bundle is exactly as written', () => {
+    const intact = { ...tampered, files: [tampered.files[0]!], listsAgree: true, disagreements: [], intact: true };
+    expect(verdictWords(intact)).toBe('Every file matches (1): this bundle is exactly as Sightline wrote it.');
+  });
+});

@@ -1,0 +1,49 @@
+/**
+ * The evidence bundle's results in plain words: how far an export is, and what a check of a
+ * bundle found, file by file.
+ */
+import type { BundleCheck } from '../../lib/bindings/BundleCheck';
+import type { BundleOutcome } from '../../lib/bindings/BundleOutcome';
+import type { BundleProgress } from '../../lib/bindings/BundleProgress';
+import type { FileOutcome } from '../../lib/bindings/FileOutcome';
+import { countOf } from '../../lib/format';
+
+export const outcomeWords: Record<FileOutcome, string> = {
+  matches: 'Matches',
+  changed: 'Changed since the bundle was made',
+  missing: 'Missing from the bundle',
+  extra: 'Added: not part of the bundle as made',
+};
+
+/** `42 %`: how far, never past 100. */
+export function percentDone(progress: BundleProgress | null): number {
+  if (!progress || progress.total === 0) return 0;
+  return Math.min(100, Math.round((progress.done / progress.total) * 100));
+}
+
+export function progressWords(progress: BundleProgress | null): string {
+  if (!progress) return 'Gathering the investigation…';
+  const file = progress.file ? ` · ${progress.file}` : '';
+  return `Step ${progress.done} of ${progress.total}${file}`;
+}
+
+function megabytes(bytes: number): string {
+  return bytes < 1_000_000 ? `${Math.max(1, Math.round(bytes / 1000))} kB` : `${(bytes / 1_000_000).toFixed(1)} MB`;
+}
+
+export function writtenWords(outcome: BundleOutcome): string {
+  if (outcome.outcome === 'cancelled') return 'Export cancelled. Nothing was saved.';
+  return `Saved ${outcome.path}: ${countOf(outcome.posts, 'post', 'posts')}, ${countOf(outcome.responses, 'response', 'responses')} as received, ${countOf(outcome.files, 'file', 'files')}, ${megabytes(outcome.bytes)}.`;
+}
+
+/** The one sentence that heads a check. */
+export function verdictWords(check: BundleCheck): string {
+  if (check.intact) {
+    return `Every file matches (${check.files.length}): this bundle is exactly as Sightline wrote it.`;
+  }
+  const wrong = check.files.filter((file) => file.outcome !== 'matches').length;
+  const lists = check.listsAgree ? '' : ' Its two lists of hashes (SHA256SUMS and manifest.json) do not agree.';
+  return wrong === 0
+    ? `The files match SHA256SUMS, but the bundle was altered.${lists}`
+    : `${countOf(wrong, 'file does', 'files do')} not match: this bundle was changed after it was made.${lists}`;
+}
