@@ -1,0 +1,120 @@
+import { describe, expect, it } from 'vitest';
+import { render, screen, within } from '@testing-library/svelte';
+import userEvent from '@testing-library/user-event';
+import InvestigationPage from './InvestigationPage.svelte';
+import { mockBackend, type Args } from '../../test/backend';
+import { makeDetail } from '../../test/investigations';
+import type { InvestigationPost } from '../../lib/bindings/InvestigationPost';
+import type { StoredPost } from '../../lib/bindings/StoredPost';
+
+function filed(id: string, text: string, overrides: Partial<InvestigationPost> = {}): InvestigationPost {
+  const post: StoredPost = {
+    id,
+    conversation_id: null,
+    author_id: '42',
+    author_username: 'ana_reports',
+    author_name: 'Ana Lima',
+    author_verified: false,
+    text,
+    lang: 'en',
+    created_at: '2026-11-22T10:00:00Z',
+    like_count: 5,
+    retweet_count: 1,
+    reply_count: 0,
+    quote_count: 0,
+    view_count: null,
+    bookmark_count: 0,
+    hashtags: [],
+    url: null,
+    raw_json: '{}',
+    first_seen: '2026-11-22T10:05:00Z',
+    last_seen: '2026-11-22T10:05:00Z',
+  };
+  return { post, note: '', tags: [], addedAt: '2026-11-22T10:05:00Z', foundBy: 1, ...overrides };
+}
+
+const posts = [filed('201', 'The dam held overnight', { note: 'first report', tags: ['dam'] }), filed('202', 'Evacuation ordered downstream')];
+
+function backend(extra: Record<string, (args: Args) => unknown> = {}) {
+  return mockBackend({
+    investigation_get: () => makeDetail(),
+    investigation_list: () => [makeDetail().summary],
+    investigation_active: () => null,
+    investigation_posts: (args) => {
+      const query = args.query as { tag: string | null };
+      const shown = query.tag ? posts.filter((item) => item.tags.includes(query.tag as string)) : posts;
+      return { posts: shown, total: shown.length };
+    },
+    investigation_tags: () => ['dam', 'damage'],
+    ...extra,
+  });
+}
+
+describe('InvestigationPage', () => {
+  it("opens on the investigation's posts with their notes and tags, and filters them by a tag", async () => {
+    const calls = backend();
+    render(InvestigationPage, { id: 1 });
+    expect(await screen.findByRole('heading', { level: 1, name: 'Flood response' })).toBeInTheDocument();
+    expect(screen.getByTestId('investigation-figures')).toHaveTextContent('3 queries · 42 posts · cost $0.0123');
+    expect(await screen.findByText('The dam held overnight')).toBeInTheDocument();
+    expect(screen.getByText('2 posts, newest first')).toBeInTheDocument();
+    const notes = screen.getAllByRole('group', { name: 'Your note and tags on this post' });
+    expect(within(notes[0]!).getByRole('textbox', { name: 'Note' })).toHaveValue('first report');
+    expect(within(notes[0]!).getByRole('list', { name: 'Tags' })).toHaveTextContent('dam');
+
+    const tag = screen.getByRole('combobox', { name: 'Tag' });
+    await userEvent.type(tag, 'da');
+    await userEvent.keyboard('{ArrowDown}{Enter}');
+    await expect.poll(() => calls.investigation_posts?.at(-1)?.query).toMatchObject({ tag: 'dam', offset: 0 });
+    expect(await screen.findByText('1 post matches, newest first')).toBeInTheDocument();
+    expect(screen.queryByText('Evacuation ordered downstream')).toBeNull();
+  });
+
+  it("saves a post's note when the field is left, and adds and removes its tags", async () => {
+    const calls = backend({ investigation_post_set: () => undefined });
+    render(InvestigationPage, { id: 1 });
+    await screen.findByText('Evacuation ordered downstream');
+    const notes = screen.getAllByRole('group', { name: 'Your note and tags on this post' })[1]!;
+    await userEvent.type(within(notes).getByRole('textbox', { name: 'Note' }), 'confirmed by the council');
+    expect(within(notes).getByRole('status')).toHaveTextContent('Not saved yet');
+    await userEvent.tab();
+    await expect.poll(() => within(notes).getByRole('status').textContent).toBe('Saved');
+    expect(calls.investigation_post_set?.[0]).toEqual({ id: 1, postId: '202', note: 'confirmed by the council', tags: null });
+
+    await userEvent.type(within(notes).getByRole('combobox', { name: 'Add a tag' }), 'eyewitness{Enter}');
+    expect(await within(notes).findByRole('button', { name: 'Remove the tag eyewitness' })).toBeInTheDocument();
+    expect(calls.investigation_post_set?.[1]).toEqual({ id: 1, postId: '202', note: null, tags: ['eyewitness'] });
+    await userEvent.click(within(notes).getByRole('button', { name: 'Remove the tag eyewitness' }));
+    await expect.poll(() => calls.investigation_post_set?.[2]).toEqual({ id: 1, postId: '202', note: null, tags: [] });
+  });
+
+  it('shows what it cost: total, each day in its zone and each operation, exact', async () => {
+    backend();
+    render(InvestigationPage, { id: 1 });
+    await userEvent.click(await screen.findByRole('tab', { name: 'Cost' }));
+    expect(screen.getByTestId('investigation-cost')).toHaveTextContent('$0.0123');
+    const days = screen.getByRole('region', { name: 'By day (Europe/Lisbon)' });
+    expect(within(days).getAllByRole('row').map((row) => row.textContent)).toEqual([
+      'DayRequestsCost',
+      '2026-11-211$0.0003',
+      '2026-11-232$0.012',
+      'Total$0.0123',
+    ]);
+    const operations = screen.getByRole('region', { name: 'By operation' });
+    expect(within(operations).getAllByRole('row')[1]).toHaveTextContent('X search2$0.012');
+  });
+
+  it('makes itself the active investigation, and stops', async () => {
+    let active: number | null = null;
+    const calls = backend({
+      investigation_active: () => active,
+      investigation_set_active: (args) => {
+        active = args.id as number | null;
+      },
+    });
+    render(InvestigationPage, { id: 1 });
+    await userEvent.click(await screen.findByRole('button', { name: 'File new requests here' }));
+    expect(await screen.findByRole('button', { name: 'Filing new requests here · stop' })).toHaveAttribute('aria-pressed', 'true');
+    expect(calls.investigation_set_active?.[0]).toEqual({ id: 1 });
+  });
+});

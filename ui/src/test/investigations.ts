@@ -1,0 +1,40 @@
+/** Investigations as the commands return them, for component tests. */
+import type { InvestigationSummary } from '../lib/bindings/InvestigationSummary';
+import type { InvestigationDetail } from '../lib/bindings/InvestigationDetail';
+
+export function makeInvestigation(overrides: Partial<InvestigationSummary> = {}): InvestigationSummary {
+  return {
+    id: 1,
+    name: 'Flood response',
+    description: 'Who said what about the dam',
+    createdAt: '2026-11-20T09:00:00Z',
+    updatedAt: '2026-11-23T18:04:12Z',
+    archived: false,
+    requestCount: 3,
+    postCount: 42,
+    cost: '0.0123',
+    ...overrides,
+  };
+}
+
+export function makeDetail(overrides: Partial<InvestigationDetail> = {}): InvestigationDetail {
+  return {
+    summary: makeInvestigation(),
+    notebook: '',
+    cost: {
+      total: '0.0123',
+      byDay: [
+        { day: '2026-11-21', cost: '0.0003', requests: 1 },
+        { day: '2026-11-23', cost: '0.012', requests: 2 },
+      ],
+      byOperation: [
+        { operation: 'twitter_search', cost: '0.012', requests: 2 },
+        { operation: 'twitter_post', cost: '0.0003', requests: 1 },
+      ],
+    },
+    zone: 'Europe/Lisbon',
+    tags: [{ tag: 'dam', count: 3 }],
+    latestCheck: null,
+    ...overrides,
+  };
+}
