@@ -23,7 +23,14 @@
 //! * [`settings`]: app settings as JSON values;
 //! * [`investigations`]: cases filing requests and posts (by the active investigation, inside
 //!   each request's record transaction, or by hand), a notebook, notes and tags per post,
-//!   filters, cost from the ledger rows of exactly their requests, and still-there checks.
+//!   filters, cost from the ledger rows of exactly their requests, and still-there checks;
+//! * [`monitors`]: saved searches run on an interval (migration 0007): their state and next
+//!   run, the posts each has found (unseen until marked seen), a run's page written with its
+//!   new posts in one transaction;
+//! * [`collections`]: long collections: the cursor of the last page recorded and each item
+//!   collected once, written with the page in one transaction, to resume after a restart;
+//! * [`runs`]: the run log of both (outcome, new items, error in words), with each run's cost
+//!   from the ledger rows of exactly its requests.
 //!
 //! All writes for one request happen in one transaction ([`Store::record_request`], in
 //! [`record`], which calls the ledger's and the archive's writes).
@@ -32,6 +39,7 @@
 pub mod archive;
 pub mod budget;
 pub mod cache;
+pub mod collections;
 mod error;
 pub mod export;
 pub mod history;
@@ -39,8 +47,10 @@ pub mod investigations;
 pub mod jobs;
 pub mod ledger;
 pub mod money;
+pub mod monitors;
 pub mod provenance;
 pub mod record;
+pub mod runs;
 pub mod settings;
 pub mod spend;
 pub mod time;
@@ -60,6 +70,7 @@ pub use archive::{
 pub use budget::{BudgetCheck, BudgetLimits, PeriodCheck, Verdict};
 pub use cache::CachedResponse;
 pub use chrono_tz::{Tz, TZ_VARIANTS};
+pub use collections::{NewCollection, StoredCollection};
 pub use error::{Result, StoreError};
 pub use history::{Billing, HistoryEntry, HistoryQuery, RequestStatus, StoredResult};
 pub use investigations::{
@@ -70,11 +81,13 @@ pub use investigations::{
 };
 pub use jobs::{FollowedJob, JobState, JOB_FAILED_CLASS};
 pub use ledger::LedgerEntry;
+pub use monitors::{FoundPost, NewMonitor, PageItem, StoredMonitor};
 pub use provenance::{
     CaptureState, CaptureSummary, HistoryCapture, NewProvenance, PostCapture, Provenance,
     ProvenanceCheck, ProvenanceRecord,
 };
 pub use record::{PendingRequest, RecordOutcome, RequestRecord};
+pub use runs::{RunOwner, StoredRun};
 pub use spend::{DaySpend, LearnedRate, SpendBreakdown, SpendDimension, SpendLine, SpendTotals};
 
 /// The embedded schema migrations (see `migrations/`).

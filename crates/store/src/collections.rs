@@ -1,0 +1,221 @@
+//! Long collections as stored: what each pages through (the core's source and target as
+//! JSON), its state and reason, the cursor of the last page recorded, and each item it has
+//! collected, once. A page is written in one transaction with its items and the cursor that
+//! follows it, so a collection resumed after a crash never fetches a recorded page again.
+
+use chrono::{DateTime, Utc};
+use rust_decimal::Decimal;
+use sqlx::sqlite::SqliteRow;
+use sqlx::Row;
+
+use crate::error::Result;
+use crate::money::from_nanos;
+use crate::runs::record_run_page;
+use crate::time::{from_ms, to_ms};
+use crate::Store;
+
+/// A collection as the core saves it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NewCollection {
+    pub name: String,
+    pub source_json: String,
+    pub until_json: String,
+    pub investigation_id: Option<i64>,
+}
+
+/// A collection as stored, with its count of items and its cost from the ledger.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StoredCollection {
+    pub id: i64,
+    pub name: String,
+    pub source_json: String,
+    pub until_json: String,
+    pub investigation_id: Option<i64>,
+    /// The core's `CollectionState`, snake_case.
+    pub state: String,
+    pub stop_reason: Option<String>,
+    pub needs_confirmation: bool,
+    /// Where the next page continues; `None` before the first page.
+    pub cursor: Option<String>,
+    pub pages: i64,
+    pub attempt: i64,
+    pub items: i64,
+    pub cost: Decimal,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: DateTime<Utc>,
+}
+
+const COLLECTION_COLUMNS: &str = "c.id, c.name, c.source_json, c.until_json,
+    c.investigation_id, c.state, c.stop_reason, c.needs_confirmation, c.cursor, c.pages,
+    c.attempt, c.created_at, c.updated_at,
+    (SELECT count(*) FROM collection_items ci WHERE ci.collection_id = c.id) AS items,
+    (SELECT COALESCE(sum(l.cost_nanos), 0) FROM runs r
+        JOIN run_requests rr ON rr.run_id = r.id
+        JOIN ledger l ON l.history_id = rr.history_id
+     WHERE r.collection_id = c.id) AS cost_nanos";
+
+fn collection_from_row(row: &SqliteRow) -> Result<StoredCollection> {
+    Ok(StoredCollection {
+        id: row.try_get("id")?,
+        name: row.try_get("name")?,
+        source_json: row.try_get("source_json")?,
+        until_json: row.try_get("until_json")?,
+        investigation_id: row.try_get("investigation_id")?,
+        state: row.try_get("state")?,
+        stop_reason: row.try_get("stop_reason")?,
+        needs_confirmation: row.try_get("needs_confirmation")?,
+        cursor: row.try_get("cursor")?,
+        pages: row.try_get("pages")?,
+        attempt: row.try_get("attempt")?,
+        items: row.try_get("items")?,
+        cost: from_nanos(row.try_get("cost_nanos")?),
+        created_at: from_ms(row.try_get("created_at")?),
+        updated_at: from_ms(row.try_get("updated_at")?),
+    })
+}
+
+impl Store {
+    /// Saves a new collection, `running`; its id.
+    pub async fn create_collection(
+        &self,
+        collection: &NewCollection,
+        now: DateTime<Utc>,
+    ) -> Result<i64> {
+        let id = sqlx::query_scalar(
+            "INSERT INTO collections (name, source_json, until_json, investigation_id, state,
+                 created_at, updated_at)
+             VALUES (?, ?, ?, ?, 'running', ?, ?) RETURNING id",
+        )
+        .bind(collection.name.trim())
+        .bind(&collection.source_json)
+        .bind(&collection.until_json)
+        .bind(collection.investigation_id)
+        .bind(to_ms(now))
+        .bind(to_ms(now))
+        .fetch_one(&self.pool)
+        .await?;
+        Ok(id)
+    }
+
+    pub async fn collection(&self, id: i64) -> Result<Option<StoredCollection>> {
+        let row = sqlx::query(&format!(
+            "SELECT {COLLECTION_COLUMNS} FROM collections c WHERE c.id = ?"
+        ))
+        .bind(id)
+        .fetch_optional(&self.pool)
+        .await?;
+        row.as_ref().map(collection_from_row).transpose()
+    }
+
+    /// Every collection, newest first.
+    pub async fn collections(&self) -> Result<Vec<StoredCollection>> {
+        let rows = sqlx::query(&format!(
+            "SELECT {COLLECTION_COLUMNS} FROM collections c ORDER BY c.id DESC"
+        ))
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(collection_from_row).collect()
+    }
+
+    /// Collections left `running` (the app closed or crashed while they ran): to resume.
+    pub async fn running_collections(&self) -> Result<Vec<i64>> {
+        let ids =
+            sqlx::query_scalar("SELECT id FROM collections WHERE state = 'running' ORDER BY id")
+                .fetch_all(&self.pool)
+                .await?;
+        Ok(ids)
+    }
+
+    /// Sets a collection's state, its reason in words, and whether a budget warning waits.
+    /// False when there is no such collection.
+    pub async fn set_collection_state(
+        &self,
+        id: i64,
+        state: &str,
+        reason: Option<&str>,
+        needs_confirmation: bool,
+        now: DateTime<Utc>,
+    ) -> Result<bool> {
+        let done = sqlx::query(
+            "UPDATE collections SET state = ?, stop_reason = ?, needs_confirmation = ?,
+                 updated_at = ?
+             WHERE id = ?",
+        )
+        .bind(state)
+        .bind(reason)
+        .bind(needs_confirmation)
+        .bind(to_ms(now))
+        .bind(id)
+        .execute(&self.pool)
+        .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    /// The next page's request was used without a result: its next try gets a new id.
+    pub async fn bump_collection_attempt(&self, id: i64) -> Result<()> {
+        sqlx::query("UPDATE collections SET attempt = attempt + 1 WHERE id = ?")
+            .bind(id)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    /// Writes one page in one transaction: its items (those collected before are not
+    /// counted again), the cursor that follows it, the page count, and the run's line.
+    /// Returns how many items were new.
+    pub async fn record_collection_page(
+        &self,
+        id: i64,
+        run_id: i64,
+        history_id: i64,
+        items: &[String],
+        next_cursor: Option<&str>,
+        now: DateTime<Utc>,
+    ) -> Result<i64> {
+        let mut tx = self.begin_write().await?;
+        let mut new = 0;
+        for item in items {
+            new += sqlx::query(
+                "INSERT OR IGNORE INTO collection_items (collection_id, item_id) VALUES (?, ?)",
+            )
+            .bind(id)
+            .bind(item)
+            .execute(&mut *tx)
+            .await?
+            .rows_affected() as i64;
+        }
+        sqlx::query(
+            "UPDATE collections SET cursor = ?, pages = pages + 1, attempt = 0, updated_at = ?
+             WHERE id = ?",
+        )
+        .bind(next_cursor)
+        .bind(to_ms(now))
+        .bind(id)
+        .execute(&mut *tx)
+        .await?;
+        record_run_page(&mut tx, run_id, history_id, new, next_cursor).await?;
+        tx.commit().await?;
+        Ok(new)
+    }
+
+    /// The items a collection holds, by id.
+    pub async fn collection_items(&self, id: i64) -> Result<Vec<String>> {
+        let ids = sqlx::query_scalar(
+            "SELECT item_id FROM collection_items WHERE collection_id = ? ORDER BY item_id",
+        )
+        .bind(id)
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(ids)
+    }
+
+    /// Drops a collection from the list with its run log; history, the archive and the ledger
+    /// keep everything it fetched. False when there is no such collection.
+    pub async fn delete_collection(&self, id: i64) -> Result<bool> {
+        let done = sqlx::query("DELETE FROM collections WHERE id = ?")
+            .bind(id)
+            .execute(&self.pool)
+            .await?;
+        Ok(done.rows_affected() == 1)
+    }
+}

@@ -1,0 +1,402 @@
+//! Monitors as stored: what each watches (the core's target as JSON), its interval, cap,
+//! investigation, state and next run; the posts each has found, unseen until marked seen;
+//! and a page of a run written with its new posts in one transaction, so a post is unseen in
+//! the database before anything tells the user about it.
+
+use chrono::{DateTime, Utc};
+use sqlx::sqlite::SqliteRow;
+use sqlx::Row;
+
+use crate::archive::read::{post_from_row, POST_COLUMNS};
+use crate::archive::StoredPost;
+use crate::error::Result;
+use crate::runs::{finish_run, record_run_page};
+use crate::time::{from_ms, to_ms};
+use crate::Store;
+
+/// A monitor as the core saves it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NewMonitor {
+    pub name: String,
+    pub target_json: String,
+    pub interval_minutes: i64,
+    pub cap: i64,
+    pub investigation_id: Option<i64>,
+}
+
+/// A monitor as stored, with its unseen count and latest run.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StoredMonitor {
+    pub id: i64,
+    pub name: String,
+    pub target_json: String,
+    pub interval_minutes: i64,
+    pub cap: i64,
+    pub investigation_id: Option<i64>,
+    /// `active`, `paused` or `needs_confirmation`.
+    pub state: String,
+    pub state_reason: Option<String>,
+    pub next_run_at: Option<DateTime<Utc>>,
+    pub window_end: Option<DateTime<Utc>>,
+    pub last_run_at: Option<DateTime<Utc>>,
+    /// Its latest run is still going (or was cut, and goes on at the next run).
+    pub running: bool,
+    pub unseen: i64,
+    pub created_at: DateTime<Utc>,
+}
+
+/// A post a monitor found, with whether the user has seen it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FoundPost {
+    pub post: StoredPost,
+    pub seen: bool,
+    pub found_at: DateTime<Utc>,
+}
+
+/// A post of a page, as far as a monitor needs it: its id and time.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PageItem {
+    pub id: String,
+    pub created_at: DateTime<Utc>,
+}
+
+const MONITOR_COLUMNS: &str = "m.id, m.name, m.target_json, m.interval_minutes, m.cap,
+    m.investigation_id, m.state, m.state_reason, m.next_run_at, m.window_end, m.created_at,
+    (SELECT max(r.started_at) FROM runs r WHERE r.monitor_id = m.id) AS last_run_at,
+    EXISTS (SELECT 1 FROM runs r WHERE r.monitor_id = m.id AND r.finished_at IS NULL
+            AND r.outcome = 'running') AS running,
+    (SELECT count(*) FROM monitor_posts mp WHERE mp.monitor_id = m.id AND mp.seen = 0) AS unseen";
+
+fn monitor_from_row(row: &SqliteRow) -> Result<StoredMonitor> {
+    Ok(StoredMonitor {
+        id: row.try_get("id")?,
+        name: row.try_get("name")?,
+        target_json: row.try_get("target_json")?,
+        interval_minutes: row.try_get("interval_minutes")?,
+        cap: row.try_get("cap")?,
+        investigation_id: row.try_get("investigation_id")?,
+        state: row.try_get("state")?,
+        state_reason: row.try_get("state_reason")?,
+        next_run_at: row.try_get::<Option<i64>, _>("next_run_at")?.map(from_ms),
+        window_end: row.try_get::<Option<i64>, _>("window_end")?.map(from_ms),
+        last_run_at: row.try_get::<Option<i64>, _>("last_run_at")?.map(from_ms),
+        running: row.try_get("running")?,
+        unseen: row.try_get("unseen")?,
+        created_at: from_ms(row.try_get("created_at")?),
+    })
+}
+
+impl Store {
+    /// Saves a new monitor, active and due at once; its id.
+    pub async fn create_monitor(&self, monitor: &NewMonitor, now: DateTime<Utc>) -> Result<i64> {
+        let id = sqlx::query_scalar(
+            "INSERT INTO monitors (name, target_json, interval_minutes, cap, investigation_id,
+                 state, next_run_at, created_at, updated_at)
+             VALUES (?, ?, ?, ?, ?, 'active', ?, ?, ?) RETURNING id",
+        )
+        .bind(monitor.name.trim())
+        .bind(&monitor.target_json)
+        .bind(monitor.interval_minutes)
+        .bind(monitor.cap)
+        .bind(monitor.investigation_id)
+        .bind(to_ms(now))
+        .bind(to_ms(now))
+        .bind(to_ms(now))
+        .fetch_one(&self.pool)
+        .await?;
+        Ok(id)
+    }
+
+    /// Changes what a monitor watches and how often. A changed target starts a new window
+    /// (its first run asks afresh); the posts it found stay. False when there is no such monitor.
+    pub async fn update_monitor(
+        &self,
+        id: i64,
+        monitor: &NewMonitor,
+        now: DateTime<Utc>,
+    ) -> Result<bool> {
+        let done = sqlx::query(
+            "UPDATE monitors SET name = ?,
+                 window_end = CASE WHEN target_json = ? THEN window_end END,
+                 target_json = ?, interval_minutes = ?, cap = ?, investigation_id = ?,
+                 next_run_at = CASE WHEN state = 'active'
+                     THEN min(COALESCE(next_run_at, ?), ? + ? * 60000) ELSE next_run_at END,
+                 updated_at = ?
+             WHERE id = ?",
+        )
+        .bind(monitor.name.trim())
+        .bind(&monitor.target_json)
+        .bind(&monitor.target_json)
+        .bind(monitor.interval_minutes)
+        .bind(monitor.cap)
+        .bind(monitor.investigation_id)
+        .bind(to_ms(now))
+        .bind(to_ms(now))
+        .bind(monitor.interval_minutes)
+        .bind(to_ms(now))
+        .bind(id)
+        .execute(&self.pool)
+        .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    /// Deletes a monitor with its found posts and run log; history, the archive and the
+    /// ledger keep everything it fetched. False when there is no such monitor.
+    pub async fn delete_monitor(&self, id: i64) -> Result<bool> {
+        let done = sqlx::query("DELETE FROM monitors WHERE id = ?")
+            .bind(id)
+            .execute(&self.pool)
+            .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    pub async fn monitor(&self, id: i64) -> Result<Option<StoredMonitor>> {
+        let row = sqlx::query(&format!(
+            "SELECT {MONITOR_COLUMNS} FROM monitors m WHERE m.id = ?"
+        ))
+        .bind(id)
+        .fetch_optional(&self.pool)
+        .await?;
+        row.as_ref().map(monitor_from_row).transpose()
+    }
+
+    /// Every monitor, by name.
+    pub async fn monitors(&self) -> Result<Vec<StoredMonitor>> {
+        let rows = sqlx::query(&format!(
+            "SELECT {MONITOR_COLUMNS} FROM monitors m ORDER BY m.name COLLATE NOCASE, m.id"
+        ))
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(monitor_from_row).collect()
+    }
+
+    /// Active monitors whose next run is due at `now`, the longest overdue first. A monitor
+    /// overdue by many intervals is listed once: its run sets the next time from when it ran.
+    pub async fn due_monitors(&self, now: DateTime<Utc>) -> Result<Vec<i64>> {
+        let ids = sqlx::query_scalar(
+            "SELECT id FROM monitors WHERE state = 'active' AND next_run_at <= ?
+             ORDER BY next_run_at, id",
+        )
+        .bind(to_ms(now))
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(ids)
+    }
+
+    /// The soonest next run of an active monitor, for the scheduler to sleep until.
+    pub async fn next_monitor_due(&self) -> Result<Option<DateTime<Utc>>> {
+        let at: Option<i64> =
+            sqlx::query_scalar("SELECT min(next_run_at) FROM monitors WHERE state = 'active'")
+                .fetch_one(&self.pool)
+                .await?;
+        Ok(at.map(from_ms))
+    }
+
+    /// Sets a monitor's state, the reason in words (cleared with `None`) and, when given,
+    /// its next run. False when there is no such monitor.
+    pub async fn set_monitor_state(
+        &self,
+        id: i64,
+        state: &str,
+        reason: Option<&str>,
+        next_run_at: Option<DateTime<Utc>>,
+        now: DateTime<Utc>,
+    ) -> Result<bool> {
+        let done = sqlx::query(
+            "UPDATE monitors SET state = ?, state_reason = ?,
+                 next_run_at = COALESCE(?, next_run_at), updated_at = ?
+             WHERE id = ?",
+        )
+        .bind(state)
+        .bind(reason)
+        .bind(next_run_at.map(to_ms))
+        .bind(to_ms(now))
+        .bind(id)
+        .execute(&self.pool)
+        .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    /// Writes one page of a monitor's run in one transaction: the request joins the run, the
+    /// posts this monitor has not found before are stored unseen, the run moves on to
+    /// `next_cursor`. Returns the posts that were new (already-found posts are dropped).
+    pub async fn record_monitor_page(
+        &self,
+        monitor_id: i64,
+        run_id: i64,
+        history_id: i64,
+        posts: &[PageItem],
+        next_cursor: Option<&str>,
+        now: DateTime<Utc>,
+    ) -> Result<Vec<String>> {
+        let mut tx = self.begin_write().await?;
+        let mut new = Vec::new();
+        for post in posts {
+            let done = sqlx::query(
+                "INSERT OR IGNORE INTO monitor_posts (monitor_id, post_id, created_at, found_at, run_id)
+                 VALUES (?, ?, ?, ?, ?)",
+            )
+            .bind(monitor_id)
+            .bind(&post.id)
+            .bind(to_ms(post.created_at))
+            .bind(to_ms(now))
+            .bind(run_id)
+            .execute(&mut *tx)
+            .await?;
+            if done.rows_affected() == 1 {
+                new.push(post.id.clone());
+            }
+        }
+        record_run_page(&mut tx, run_id, history_id, new.len() as i64, next_cursor).await?;
+        tx.commit().await?;
+        Ok(new)
+    }
+
+    /// Ends a monitor's run with `outcome`; the monitor goes on (active) from `next_run_at`,
+    /// its next window from `window_end` when the run covered it.
+    pub async fn finish_monitor_run(
+        &self,
+        monitor_id: i64,
+        run_id: i64,
+        outcome: &str,
+        error: Option<&str>,
+        window_end: Option<DateTime<Utc>>,
+        next_run_at: DateTime<Utc>,
+        now: DateTime<Utc>,
+    ) -> Result<()> {
+        let mut tx = self.begin_write().await?;
+        finish_run(&mut tx, run_id, outcome, error, now).await?;
+        sqlx::query(
+            "UPDATE monitors SET state = 'active', state_reason = NULL,
+                 window_end = COALESCE(?, window_end), next_run_at = ?, updated_at = ?
+             WHERE id = ?",
+        )
+        .bind(window_end.map(to_ms))
+        .bind(to_ms(next_run_at))
+        .bind(to_ms(now))
+        .bind(monitor_id)
+        .execute(&mut *tx)
+        .await?;
+        tx.commit().await
+    }
+
+    /// Ends a monitor's run and pauses the monitor, saying why (a budget block).
+    pub async fn pause_monitor_after_run(
+        &self,
+        monitor_id: i64,
+        run_id: i64,
+        outcome: &str,
+        reason: &str,
+        now: DateTime<Utc>,
+    ) -> Result<()> {
+        let mut tx = self.begin_write().await?;
+        finish_run(&mut tx, run_id, outcome, Some(reason), now).await?;
+        sqlx::query(
+            "UPDATE monitors SET state = 'paused', state_reason = ?, updated_at = ? WHERE id = ?",
+        )
+        .bind(reason)
+        .bind(to_ms(now))
+        .bind(monitor_id)
+        .execute(&mut *tx)
+        .await?;
+        tx.commit().await
+    }
+
+    /// A monitor's posts, newest first: all, or only those not yet seen; and how many match.
+    pub async fn monitor_posts(
+        &self,
+        monitor_id: i64,
+        only_unseen: bool,
+        offset: i64,
+        limit: i64,
+    ) -> Result<(Vec<FoundPost>, i64)> {
+        let rows = sqlx::query(&format!(
+            "SELECT {POST_COLUMNS}, mp.seen AS mp_seen, mp.found_at AS mp_found_at
+             FROM monitor_posts mp JOIN posts p ON p.id = mp.post_id
+             WHERE mp.monitor_id = ? AND (? = 0 OR mp.seen = 0)
+             ORDER BY mp.created_at DESC, mp.post_id DESC LIMIT ? OFFSET ?"
+        ))
+        .bind(monitor_id)
+        .bind(only_unseen)
+        .bind(limit.clamp(1, 500))
+        .bind(offset.max(0))
+        .fetch_all(&self.pool)
+        .await?;
+        let posts = rows
+            .iter()
+            .map(|row| {
+                Ok(FoundPost {
+                    post: post_from_row(row)?,
+                    seen: row.try_get("mp_seen")?,
+                    found_at: from_ms(row.try_get("mp_found_at")?),
+                })
+            })
+            .collect::<Result<Vec<_>>>()?;
+        let total = sqlx::query_scalar(
+            "SELECT count(*) FROM monitor_posts mp JOIN posts p ON p.id = mp.post_id
+             WHERE mp.monitor_id = ? AND (? = 0 OR mp.seen = 0)",
+        )
+        .bind(monitor_id)
+        .bind(only_unseen)
+        .fetch_one(&self.pool)
+        .await?;
+        Ok((posts, total))
+    }
+
+    /// Marks a monitor's posts seen: those named, or all of them (`None`). How many changed.
+    pub async fn mark_monitor_seen(
+        &self,
+        monitor_id: i64,
+        post_ids: Option<&[String]>,
+    ) -> Result<u64> {
+        let mut tx = self.begin_write().await?;
+        let changed = match post_ids {
+            None => {
+                sqlx::query("UPDATE monitor_posts SET seen = 1 WHERE monitor_id = ? AND seen = 0")
+                    .bind(monitor_id)
+                    .execute(&mut *tx)
+                    .await?
+                    .rows_affected()
+            }
+            Some(ids) => {
+                let mut changed = 0;
+                for id in ids {
+                    changed += sqlx::query(
+                        "UPDATE monitor_posts SET seen = 1
+                         WHERE monitor_id = ? AND post_id = ? AND seen = 0",
+                    )
+                    .bind(monitor_id)
+                    .bind(id)
+                    .execute(&mut *tx)
+                    .await?
+                    .rows_affected();
+                }
+                changed
+            }
+        };
+        tx.commit().await?;
+        Ok(changed)
+    }
+
+    /// Marks every monitor's posts seen. How many changed.
+    pub async fn mark_all_monitors_seen(&self) -> Result<u64> {
+        let done = sqlx::query("UPDATE monitor_posts SET seen = 1 WHERE seen = 0")
+            .execute(&self.pool)
+            .await?;
+        Ok(done.rows_affected())
+    }
+
+    /// Unseen posts per monitor (monitors with none are left out).
+    pub async fn unseen_counts(&self) -> Result<Vec<(i64, i64)>> {
+        let rows = sqlx::query_as(
+            "SELECT monitor_id, count(*) FROM monitor_posts WHERE seen = 0
+             GROUP BY monitor_id ORDER BY monitor_id",
+        )
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(rows)
+    }
+}
+
+#[cfg(test)]
+mod tests;

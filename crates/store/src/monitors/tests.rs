@@ -1,0 +1,261 @@
+//! Monitors, collections and their run log on a real SQLite file: new posts stored unseen
+//! once per monitor, seen only when marked, counts that survive reopening; due monitors listed
+//! once however late; a collection's pages each recorded once with its cursor and items; each
+//! run's cost equal to the ledger rows of exactly its requests.
+
+use chrono::{Duration, TimeZone, Utc};
+use rust_decimal::Decimal;
+use std::str::FromStr;
+
+use crate::collections::NewCollection;
+use crate::monitors::{NewMonitor, PageItem};
+use crate::runs::RunOwner;
+use crate::test_support::{billing, post, record, temp_store};
+use crate::{RequestRecord, Store};
+
+fn at(minute: i64) -> chrono::DateTime<Utc> {
+    Utc.with_ymd_and_hms(2026, 11, 23, 9, 0, 0).unwrap() + Duration::minutes(minute)
+}
+
+fn draft(name: &str) -> NewMonitor {
+    NewMonitor {
+        name: name.into(),
+        target_json: r##"{"kind":"search","request":{"query":"#flood"}}"##.into(),
+        interval_minutes: 15,
+        cap: 20,
+        investigation_id: None,
+    }
+}
+
+/// Records a billed search finding `ids`; its history id.
+async fn billed_page(store: &Store, request_id: &str, ids: &[&str], cost: &str) -> i64 {
+    let mut page: RequestRecord = record(request_id, at(0));
+    page.billing = Some(billing(cost, ids.len() as i64, "twitter"));
+    page.posts = ids
+        .iter()
+        .enumerate()
+        .map(|(n, id)| post(id, "water rising", at(n as i64)))
+        .collect();
+    store.record_request(&page).await.unwrap().history_id()
+}
+
+fn items(ids: &[&str]) -> Vec<PageItem> {
+    ids.iter()
+        .enumerate()
+        .map(|(n, id)| PageItem {
+            id: (*id).into(),
+            created_at: at(n as i64),
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn new_posts_are_unseen_once_and_stay_so_until_marked_across_a_reopen() {
+    let (store, dir) = temp_store().await;
+    let id = store.create_monitor(&draft("Floods"), at(0)).await.unwrap();
+    assert_eq!(store.due_monitors(at(0)).await.unwrap(), vec![id]);
+
+    let run = store
+        .start_run(RunOwner::Monitor(id), (None, Some(at(0))), at(0))
+        .await
+        .unwrap();
+    let first = billed_page(&store, "m1", &["1", "2", "3"], "0.0009").await;
+    let new = store
+        .record_monitor_page(id, run, first, &items(&["1", "2", "3"]), None, at(0))
+        .await
+        .unwrap();
+    assert_eq!(new, ["1", "2", "3"]);
+    assert!(store.monitor(id).await.unwrap().unwrap().running);
+    store
+        .finish_monitor_run(id, run, "done", None, Some(at(0)), at(15), at(0))
+        .await
+        .unwrap();
+
+    // The second run finds two it had, and one new: only that one is new.
+    let run2 = store
+        .start_run(RunOwner::Monitor(id), (Some(at(0)), Some(at(15))), at(15))
+        .await
+        .unwrap();
+    let second = billed_page(&store, "m2", &["3", "2", "4"], "0.0009").await;
+    let new = store
+        .record_monitor_page(id, run2, second, &items(&["3", "2", "4"]), None, at(15))
+        .await
+        .unwrap();
+    assert_eq!(new, ["4"]);
+    store
+        .finish_monitor_run(id, run2, "done", None, Some(at(15)), at(30), at(15))
+        .await
+        .unwrap();
+
+    // The count survives closing and reopening the database.
+    let path = dir.path().join("sightline.db");
+    store.close().await;
+    let store = Store::open(&path).await.unwrap();
+    let monitor = store.monitor(id).await.unwrap().unwrap();
+    assert_eq!(monitor.unseen, 4);
+    assert!(!monitor.running);
+    assert_eq!(monitor.window_end, Some(at(15)));
+    assert_eq!(store.unseen_counts().await.unwrap(), vec![(id, 4)]);
+
+    // Marking seen is explicit: the ones named, then the rest.
+    let (page, total) = store.monitor_posts(id, true, 0, 10).await.unwrap();
+    assert_eq!(total, 4);
+    assert_eq!(page[0].post.id, "4", "newest first");
+    assert_eq!(
+        store
+            .mark_monitor_seen(id, Some(&["4".to_owned()]))
+            .await
+            .unwrap(),
+        1
+    );
+    assert_eq!(store.monitor(id).await.unwrap().unwrap().unseen, 3);
+    assert_eq!(store.mark_all_monitors_seen().await.unwrap(), 3);
+    assert!(store.unseen_counts().await.unwrap().is_empty());
+    let (all, total) = store.monitor_posts(id, false, 0, 10).await.unwrap();
+    assert_eq!((all.len(), total), (4, 4));
+    assert!(all.iter().all(|found| found.seen));
+
+    // Each run's cost is the ledger's, exactly; the log is newest first.
+    let runs = store.runs(RunOwner::Monitor(id), 10).await.unwrap();
+    assert_eq!(runs.len(), 2);
+    assert_eq!(
+        (runs[0].id, runs[0].new_items, runs[0].requests),
+        (run2, 1, 1)
+    );
+    assert_eq!(runs[0].cost, Decimal::from_str("0.0009").unwrap());
+    assert_eq!(runs[1].new_items, 3);
+}
+
+#[tokio::test]
+async fn a_monitor_long_overdue_is_due_once_and_paused_ones_never() {
+    let (store, _dir) = temp_store().await;
+    let late = store.create_monitor(&draft("Late"), at(0)).await.unwrap();
+    let paused = store.create_monitor(&draft("Paused"), at(0)).await.unwrap();
+    store
+        .set_monitor_state(paused, "paused", Some("Paused by you."), None, at(0))
+        .await
+        .unwrap();
+    // Days later, the late one is listed once; its run sets the next time from now.
+    let days_later = at(60 * 24 * 3);
+    assert_eq!(store.due_monitors(days_later).await.unwrap(), vec![late]);
+    let run = store
+        .start_run(
+            RunOwner::Monitor(late),
+            (None, Some(days_later)),
+            days_later,
+        )
+        .await
+        .unwrap();
+    store
+        .finish_monitor_run(
+            late,
+            run,
+            "done",
+            None,
+            Some(days_later),
+            days_later + Duration::minutes(15),
+            days_later,
+        )
+        .await
+        .unwrap();
+    assert!(store.due_monitors(days_later).await.unwrap().is_empty());
+    assert_eq!(
+        store.next_monitor_due().await.unwrap(),
+        Some(days_later + Duration::minutes(15))
+    );
+
+    // A budget block pauses it with its reason, and ends the run.
+    let run = store
+        .start_run(RunOwner::Monitor(late), (None, None), days_later)
+        .await
+        .unwrap();
+    store
+        .pause_monitor_after_run(late, run, "budget_blocked", "Over budget.", days_later)
+        .await
+        .unwrap();
+    let monitor = store.monitor(late).await.unwrap().unwrap();
+    assert_eq!(monitor.state, "paused");
+    assert_eq!(monitor.state_reason.as_deref(), Some("Over budget."));
+    assert!(store
+        .open_run(RunOwner::Monitor(late))
+        .await
+        .unwrap()
+        .is_none());
+
+    // Deleting keeps history: only the monitor and its log go.
+    assert!(store.delete_monitor(late).await.unwrap());
+    assert!(store.monitor(late).await.unwrap().is_none());
+    assert!(store
+        .runs(RunOwner::Monitor(late), 10)
+        .await
+        .unwrap()
+        .is_empty());
+}
+
+#[tokio::test]
+async fn a_collection_records_each_page_once_with_its_cursor_and_counts_items_once() {
+    let (store, dir) = temp_store().await;
+    let new = NewCollection {
+        name: "Reposters".into(),
+        source_json: r#"{"kind":"reposters","request":{"id":"1"}}"#.into(),
+        until_json: r#"{"kind":"end"}"#.into(),
+        investigation_id: None,
+    };
+    let id = store.create_collection(&new, at(0)).await.unwrap();
+    assert_eq!(store.running_collections().await.unwrap(), vec![id]);
+    let run = store
+        .start_run(RunOwner::Collection(id), (None, None), at(0))
+        .await
+        .unwrap();
+    let p1 = billed_page(&store, "c1", &["a", "b"], "0.0006").await;
+    assert_eq!(
+        store
+            .record_collection_page(
+                id,
+                run,
+                p1,
+                &["a".into(), "b".into()],
+                Some("next-1"),
+                at(1)
+            )
+            .await
+            .unwrap(),
+        2
+    );
+    // A page overlapping the first counts only what is new.
+    let p2 = billed_page(&store, "c2", &["b", "c"], "0.0006").await;
+    assert_eq!(
+        store
+            .record_collection_page(
+                id,
+                run,
+                p2,
+                &["b".into(), "c".into()],
+                Some("next-2"),
+                at(2)
+            )
+            .await
+            .unwrap(),
+        1
+    );
+    store.bump_collection_attempt(id).await.unwrap();
+    store
+        .set_collection_state(id, "paused", Some("Paused by you."), false, at(3))
+        .await
+        .unwrap();
+
+    // Reopened (a restart): it continues from the last page saved.
+    let path = dir.path().join("sightline.db");
+    store.close().await;
+    let store = Store::open(&path).await.unwrap();
+    let stored = store.collection(id).await.unwrap().unwrap();
+    assert_eq!(stored.state, "paused");
+    assert_eq!(stored.cursor.as_deref(), Some("next-2"));
+    assert_eq!((stored.pages, stored.items, stored.attempt), (2, 3, 1));
+    assert_eq!(stored.cost, Decimal::from_str("0.0012").unwrap());
+    assert_eq!(store.collection_items(id).await.unwrap(), ["a", "b", "c"]);
+    assert!(store.running_collections().await.unwrap().is_empty());
+    assert_eq!(store.collections().await.unwrap().len(), 1);
+    assert!(store.delete_collection(id).await.unwrap());
+    assert!(store.collections().await.unwrap().is_empty());
+}
