@@ -8,7 +8,9 @@
  * reads the UTC aloud. In text (exports, notes, aria labels) call:
  * - `zonedTime(t)` "23 Nov 2026, 19:04 CET"; `zonedDay(t)` "23 Nov 2026";
  * - `exactUtc(date)` "2026-11-23 18:04:12 UTC"; `timeTitle(t)` the hover text, both together;
- * - `relativeTime(date)` "5m" (keep the absolute time on hover: `<Time relative>` does);
+ * - `relativeTime(date)` "5m" (keep the absolute time on hover: `<Time form="relative">` does);
+ * - `citedTime(date)` "2026-11-23 18:04 UTC = 2026-11-23 19:04 CET (Europe/Paris)" for text
+ *   that leaves the app (citations), in the form the Rust exports write;
  * - `zoneLabel()` "CET (Europe/Paris)"; `zoneDay(from, offset)` and `zoneDayStart(day)` for
  *   day ranges and date filters, which Rust counts in the same zone; `zoneWallClock(text)` for a
  *   time typed in the zone (a datetime-local picker's value).
@@ -161,6 +163,18 @@ export function zonedTime(value: Date | string | number, zone: string = zoneSett
   const f = fieldsIn(date, zone);
   const seconds = withSeconds ? `:${pad(f.second)}` : '';
   return `${f.day} ${MONTHS[f.month - 1]} ${f.year}, ${pad(f.hour)}:${pad(f.minute)}${seconds} ${zoneAbbreviation(date, zone)}`;
+}
+
+/**
+ * A time as citations and exported text give it, UTC first and the display zone's time beside it:
+ * "2026-11-23 18:04 UTC = 2026-11-23 19:04 CET (Europe/Paris)" (the Rust exports' form).
+ */
+export function citedTime(date: Date, wanted: string = zoneSetting.zone): string {
+  const utc = `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+  const zone = usableZone(wanted);
+  if (zone === 'UTC') return utc;
+  const f = fieldsIn(date, zone);
+  return `${utc} = ${f.year}-${pad(f.month)}-${pad(f.day)} ${pad(f.hour)}:${pad(f.minute)} ${zoneAbbreviation(date, zone)} (${zone})`;
 }
 
 /** "23 Nov 2026": the calendar day of a time in the display zone. */

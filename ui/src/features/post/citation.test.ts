@@ -7,6 +7,7 @@ describe('citationMarkdown', () => {
     const text = citationMarkdown(
       [makePost(), makePost({ id: '2', text: 'Line one\nLine *two*', url: null, created_at: 'Mon Mar 16 07:01:23 +0000 2026' })],
       new Date('2026-03-17T09:30:00Z'),
+      'UTC',
     );
     expect(text).toBe(
       [
@@ -21,6 +22,12 @@ describe('citationMarkdown', () => {
         '',
       ].join('\n'),
     );
+  });
+
+  it('states the display zone beside UTC, as the Rust export does', () => {
+    const text = citationMarkdown([makePost()], new Date('2026-03-17T09:30:00Z'), 'Asia/Kolkata');
+    expect(text).toContain('(@ana\\_reports), 2026-02-16 18:33 UTC = 2026-02-17 00:03 GMT+5:30 (Asia/Kolkata)');
+    expect(text).toContain('(fetched 2026-03-17 09:30 UTC = 2026-03-17 15:00 GMT+5:30 (Asia/Kolkata))');
   });
 
   it('neutralises markup and links hidden in the text', () => {

@@ -1,18 +1,15 @@
 /**
  * A Markdown citation list of posts, in the same form as the archive's Markdown export (author,
- * handle, time posted in UTC, the text quoted, the link and when it was fetched), so a post and
- * its replies can go straight into notes.
+ * handle, time posted in UTC and in the display zone, the text quoted, the link and when it was
+ * fetched), so a post and its replies can go straight into notes.
  */
 import type { Tweet } from '../../lib/bindings/Tweet';
-import { parseCreatedAt } from '../../lib/format';
+import { citedTime, parseCreatedAt } from '../../lib/format';
+import { zoneSetting } from '../../lib/displayZone.svelte';
 
 /** Backslash before every character Markdown would read as markup (as the Rust export does). */
 export function escapeMarkdown(text: string): string {
   return text.replace(/[\\`*_[\]<>|#!]/g, (c) => `\\${c}`);
-}
-
-function utcMinute(date: Date): string {
-  return `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 }
 
 export function postUrl(post: Tweet): string {
@@ -22,15 +19,15 @@ export function postUrl(post: Tweet): string {
     : `https://x.com/${encodeURIComponent(handle || 'i')}/status/${encodeURIComponent(post.id)}`;
 }
 
-export function citationMarkdown(posts: Tweet[], fetchedAt: Date): string {
+export function citationMarkdown(posts: Tweet[], fetchedAt: Date, zone: string = zoneSetting.zone): string {
   return posts
     .map((post, index) => {
       const name = post.user?.name || post.user?.username || 'Unknown author';
       const handle = post.user?.username ? ` (@${escapeMarkdown(post.user.username)})` : '';
       const created = parseCreatedAt(post.created_at);
-      const lines = [`${index + 1}. **${escapeMarkdown(name)}**${handle}${created ? `, ${utcMinute(created)}` : ''}`];
+      const lines = [`${index + 1}. **${escapeMarkdown(name)}**${handle}${created ? `, ${citedTime(created, zone)}` : ''}`];
       for (const line of post.text.split(/\r?\n/)) lines.push(`   > ${escapeMarkdown(line)}`);
-      lines.push(`   <${postUrl(post).replace(/>/g, '%3E')}> (fetched ${utcMinute(fetchedAt)})`);
+      lines.push(`   <${postUrl(post).replace(/>/g, '%3E')}> (fetched ${citedTime(fetchedAt, zone)})`);
       return `${lines.join('\n')}\n`;
     })
     .join('\n');
