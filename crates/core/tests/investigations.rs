@@ -153,6 +153,17 @@ async fn requests_sent_while_active_are_filed_with_their_posts() {
     assert!(expected.len() >= 5, "the search found five posts");
     assert_eq!(filed_post_ids(store, case).await, expected);
 
+    // Each post carries the capture of the response that brought it.
+    let page = store
+        .investigation_posts(case, &InvestigationPostQuery::default())
+        .await
+        .unwrap();
+    for filed in &page.posts {
+        let capture = filed.capture.as_ref().expect("recorded with its provenance");
+        assert_eq!(Some(capture.history_id), filed.found_by);
+        assert_eq!(capture.sha256.len(), 64);
+    }
+
     // Its cost is exactly what the service billed for those two requests.
     let detail = investigations::detail(store, case).await.unwrap();
     assert_eq!(detail.cost.total, sandbox.billed().total());

@@ -2,7 +2,7 @@
 //! tag counts and suggestions, a page of posts under filters, which investigations hold an
 //! item, and the stored copies a still-there check compares with.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use sqlx::sqlite::SqliteRow;
 use sqlx::{QueryBuilder, Row, Sqlite};
@@ -15,6 +15,7 @@ use super::types::{
 use crate::archive::read::{fts_match_expression, post_from_row, POST_COLUMNS};
 use crate::error::Result;
 use crate::money::from_nanos;
+use crate::provenance::{CaptureState, CaptureSummary};
 use crate::time::{from_ms, local_date, to_ms};
 use crate::{Store, Tz};
 
@@ -212,11 +213,47 @@ impl Store {
                         .unwrap_or_default(),
                     added_at: from_ms(row.try_get("added_at")?),
                     found_by: row.try_get("found_by")?,
+                    capture: None,
                 })
             })
             .collect::<Result<Vec<_>>>()?;
+        let posts = self.with_captures(posts).await?;
         let total = self.investigation_posts_count(id, q).await?;
         Ok(InvestigationPostPage { posts, total })
+    }
+
+    /// Each post's capture: the one of the request that brought it into the investigation,
+    /// or for a post added on its own, the earliest captured response that found it. One
+    /// query per page for each kind.
+    async fn with_captures(
+        &self,
+        mut posts: Vec<InvestigationPost>,
+    ) -> Result<Vec<InvestigationPost>> {
+        let found_by: Vec<i64> = posts.iter().filter_map(|p| p.found_by).collect();
+        let mut by_request: HashMap<i64, CaptureSummary> = HashMap::new();
+        for line in self.history_captures(&found_by).await? {
+            if let CaptureState::Captured { capture } = line.capture {
+                by_request.insert(line.history_id, capture);
+            }
+        }
+        let on_their_own: Vec<String> = posts
+            .iter()
+            .filter(|p| p.found_by.is_none())
+            .map(|p| p.post.id.clone())
+            .collect();
+        let mut by_post: HashMap<String, CaptureSummary> = HashMap::new();
+        for line in self.post_captures(&on_their_own).await? {
+            if let Some(capture) = line.capture {
+                by_post.insert(line.post_id, capture);
+            }
+        }
+        for post in &mut posts {
+            post.capture = match post.found_by {
+                Some(history_id) => by_request.get(&history_id).cloned(),
+                None => by_post.remove(&post.post.id),
+            };
+        }
+        Ok(posts)
     }
 
     async fn investigation_posts_count(&self, id: i64, q: &InvestigationPostQuery) -> Result<i64> {

@@ -318,6 +318,7 @@ async fn notes_tags_filters_and_suggestions() {
     assert_eq!(first.tags.len(), 2);
     assert!(first.tags.contains(&"Source".to_string()));
     assert_eq!(first.found_by, Some(a));
+    assert_eq!(first.capture, None, "recorded without provenance");
 
     let counts = store.investigation_tag_counts(case).await.unwrap();
     assert_eq!((counts[0].tag.as_str(), counts[0].count), ("boat", 2));

@@ -9,6 +9,7 @@ use ts_rs::TS;
 
 use crate::archive::StoredPost;
 use crate::error::{Result, StoreError};
+use crate::provenance::CaptureSummary;
 
 /// One investigation as the list shows it.
 #[derive(Serialize, Deserialize, TS, Clone, Debug, PartialEq)]
@@ -116,7 +117,7 @@ pub struct InvestigationPostQuery {
 }
 
 /// A post filed in an investigation, with the investigation's own note and tags on it.
-#[derive(Serialize, Deserialize, TS, Clone, Debug, PartialEq)]
+#[derive(Serialize, TS, Clone, Debug, PartialEq)]
 #[serde(rename_all = "camelCase")]
 pub struct InvestigationPost {
     /// The archive's copy (its counts are the latest seen).
@@ -127,10 +128,14 @@ pub struct InvestigationPost {
     /// The earliest request of this investigation that found the post (the response its
     /// provenance is read from); `None` for a post added by hand on its own.
     pub found_by: Option<i64>,
+    /// The provenance of the response that brought it: that request's when it has one, else
+    /// the earliest captured response that found the post; `None` when every response that
+    /// found it came before provenance was kept.
+    pub capture: Option<CaptureSummary>,
 }
 
 /// One page of an investigation's posts and how many match in all.
-#[derive(Serialize, Deserialize, TS, Clone, Debug, PartialEq)]
+#[derive(Serialize, TS, Clone, Debug, PartialEq)]
 #[serde(rename_all = "camelCase")]
 pub struct InvestigationPostPage {
     pub posts: Vec<InvestigationPost>,
