@@ -4,6 +4,7 @@
 //! Options via environment: `BENCH_SECONDS` (default 5), `BENCH_CONCURRENCY` (default 32),
 //! `BENCH_MAX_REQUESTS` (default 200000).
 
+use sightline_sandbox::world::live::Live;
 use sightline_sandbox::{Sandbox, World};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
@@ -49,15 +50,42 @@ fn queries(sb: &Sandbox) -> Vec<String> {
     .collect()
 }
 
+/// What the live trickle costs: making and indexing a day of it at the default rate, and
+/// growing it by one minute past an hour (what a request pays once a minute).
+fn trickle(world: &World) {
+    let rate = sightline_sandbox::DEFAULT_LIVE_RATE;
+    let t = Instant::now();
+    let day = Live::new(world, rate).tail(world, world.now_ms + 86_400_000);
+    let spent = t.elapsed();
+    println!(
+        "trickle: a day at {rate}/min = {} posts made and indexed in {spent:?} ({:?} each)",
+        day.posts.len(),
+        spent / day.posts.len().max(1) as u32
+    );
+    let live = Live::new(world, rate);
+    live.tail(world, world.now_ms + 3_600_000);
+    let t = Instant::now();
+    let grown = live.tail(world, world.now_ms + 3_720_000);
+    println!(
+        "trickle: growing an hour's tail ({} posts) by its next minute: {:?}",
+        grown.posts.len(),
+        t.elapsed()
+    );
+}
+
 /// The search itself, without HTTP: what one request costs the server's CPU.
 fn operation_only(sb: &Sandbox) {
     let world = sb.world();
     let tweets = sightline_sandbox::render::TweetCache::new(world);
+    // An hour of the default trickle, so searches also walk its index.
+    let now_ms = world.now_ms + 3_600_000;
+    let live = Live::new(world, sightline_sandbox::DEFAULT_LIVE_RATE);
+    let tail = live.tail(world, now_ms);
     let ctx = sightline_sandbox::ops::Ctx {
         world,
-        now_ms: world.now_ms,
+        now_ms,
         pace: Duration::ZERO,
-        tweets: &tweets,
+        posts: sightline_sandbox::posts::Posts::new(world, &tail, &tweets, now_ms),
         jobs: &sightline_sandbox::ops::forecast::Jobs::default(),
         path: "/twitter",
     };
@@ -164,7 +192,10 @@ fn main() {
             .await
             .unwrap();
         println!("sandbox start (world + bind): {:?}", t.elapsed());
+        trickle(sb.world());
         operation_only(&sb);
+        // Searches under load also walk an hour of the trickle.
+        sb.advance_clock(Duration::from_secs(3_600));
         load(
             &sb,
             env_or("BENCH_SECONDS", 5),

@@ -5,7 +5,9 @@
 //! 422 rules, per-key rate limit, billing metadata, ETags and streaming, forecasts as jobs that
 //! run for a configurable time (`ops::forecast`; the jobs kept in a file when given one, so a
 //! restarted sandbox still knows them, `ops/forecast/jobs.rs`), plus fault injection and an
-//! opt-in log of the SHA-256 of every body sent (`body_log.rs`). Requests are bounded
+//! opt-in log of the SHA-256 of every body sent (`body_log.rs`). New posts keep arriving while
+//! it runs (a seeded trickle, `world/live.rs`, seen through `posts.rs`), on a clock tests can
+//! stop and move forward (`clock.rs`). Requests are bounded
 //! (query and prompt lengths, URL and body sizes) and their work runs on the blocking pool, so
 //! one heavy request never delays a cheap one.
 //!
@@ -27,9 +29,11 @@ pub mod balance;
 pub mod billed;
 pub mod billing;
 pub mod body_log;
+pub mod clock;
 pub mod faults;
 mod fxhash;
 pub mod ops;
+pub mod posts;
 pub mod rate_limit;
 pub mod render;
 pub mod rng;
@@ -39,7 +43,9 @@ pub mod validate;
 pub mod world;
 
 pub use billing::{Rates, Service};
+pub use clock::Clock;
 pub use faults::{Fault, FaultQueue};
+pub use world::live::DEFAULT_LIVE_RATE;
 pub use world::World;
 
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
@@ -67,6 +73,8 @@ pub struct SandboxBuilder {
     forecast_duration: Duration,
     jobs_file: Option<std::path::PathBuf>,
     body_log: Option<std::path::PathBuf>,
+    live_rate: u32,
+    manual_clock: bool,
 }
 
 impl Default for SandboxBuilder {
@@ -85,6 +93,9 @@ impl Default for SandboxBuilder {
             forecast_duration: ops::forecast::DEFAULT_DURATION,
             jobs_file: None,
             body_log: None,
+            // Off unless asked for, so a test's answers do not depend on how long it ran.
+            live_rate: 0,
+            manual_clock: false,
         }
     }
 }
@@ -163,6 +174,22 @@ impl SandboxBuilder {
         self
     }
 
+    /// New posts per minute while the sandbox runs (the live trickle, `world/live.rs`), at
+    /// most 6,000. Off (0) by default here, so tests see a world that never changes unless they
+    /// ask; the command line and demo mode use [`DEFAULT_LIVE_RATE`].
+    pub fn live_rate(mut self, per_minute: u32) -> Self {
+        self.live_rate = per_minute;
+        self
+    }
+
+    /// A clock that stands at the world's "now" until advanced ([`Sandbox::advance_clock`] or
+    /// `POST /__sandbox/clock`), instead of running with real time. With `.now(…)` every
+    /// answer is then the same on every run.
+    pub fn manual_clock(mut self) -> Self {
+        self.manual_clock = true;
+        self
+    }
+
     /// Generates the world and starts serving on the current tokio runtime.
     pub async fn start(self) -> std::io::Result<Sandbox> {
         let fixed_now_ms = self.now.map(|n| n.timestamp_millis());
@@ -178,6 +205,11 @@ impl SandboxBuilder {
             .transpose()?;
         let faults = Arc::new(FaultQueue::default());
         let billed = Arc::new(billed::BilledLog::default());
+        let clock = Arc::new(if self.manual_clock {
+            Clock::manual()
+        } else {
+            Clock::running()
+        });
         let state = Arc::new(server::AppState {
             world: world.clone(),
             keys: self.keys.unwrap_or_else(|| vec![demo_key.clone()]),
@@ -193,6 +225,8 @@ impl SandboxBuilder {
                 Some(file) => ops::forecast::Jobs::kept_in(self.forecast_duration, file),
                 None => ops::forecast::Jobs::new(self.forecast_duration),
             },
+            clock: clock.clone(),
+            live: world::live::Live::new(&world, self.live_rate),
         });
         let world = state.world.clone();
         let listener = tokio::net::TcpListener::bind(SocketAddr::new(self.host, self.port)).await?;
@@ -223,6 +257,7 @@ impl SandboxBuilder {
             faults,
             billed,
             world,
+            clock,
             stop: Mutex::new(Some(tx)),
             task: Mutex::new(Some(task)),
         })
@@ -237,6 +272,7 @@ pub struct Sandbox {
     faults: Arc<FaultQueue>,
     billed: Arc<billed::BilledLog>,
     world: Arc<World>,
+    clock: Arc<Clock>,
     stop: Mutex<Option<oneshot::Sender<()>>>,
     task: Mutex<Option<JoinHandle<()>>>,
 }
@@ -282,6 +318,17 @@ impl Sandbox {
     /// The generated world, read-only (to pick real ids and names in tests).
     pub fn world(&self) -> &World {
         &self.world
+    }
+
+    /// The service's "now" (ms since the epoch), as its answers see it.
+    pub fn now_ms(&self) -> i64 {
+        self.clock.now_ms(&self.world)
+    }
+
+    /// Moves the service's clock forward: the trickle's posts up to the new "now" exist.
+    pub fn advance_clock(&self, by: Duration) {
+        self.clock
+            .advance(i64::try_from(by.as_millis()).unwrap_or(i64::MAX));
     }
 
     fn signal_stop(&self) -> Option<JoinHandle<()>> {

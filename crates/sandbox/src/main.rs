@@ -4,7 +4,7 @@ use sightline_sandbox::Sandbox;
 use std::io::Write;
 use std::process::ExitCode;
 
-const USAGE: &str = "Usage: sightline-sandbox [--port N] [--seed N] [--keys k1,k2] [--rate-limit N] [--pace-ms N] [--faults] [--balance-usd X] [--forecast-ms N] [--jobs-file PATH] [--body-log PATH]
+const USAGE: &str = "Usage: sightline-sandbox [--port N] [--seed N] [--keys k1,k2] [--rate-limit N] [--pace-ms N] [--faults] [--balance-usd X] [--forecast-ms N] [--jobs-file PATH] [--body-log PATH] [--live-rate N]
 
 Serves a local stand-in of the service on 127.0.0.1 and prints, on two lines,
   base_url=http://127.0.0.1:PORT
@@ -20,7 +20,10 @@ Serves a local stand-in of the service on 127.0.0.1 and prints, on two lines,
   --jobs-file PATH keep forecast jobs in this file, so a restart still knows them
                    (default: in memory only)
   --body-log PATH  append one JSON line per response sent to this file: method, path
-                   and query, status, SHA-256 of the body bytes as sent (default: off)";
+                   and query, status, SHA-256 of the body bytes as sent (default: off)
+  --live-rate N    new posts per minute while it runs, seeded (default 12; 0 for none;
+                   at most 6000); with --faults, POST /__sandbox/clock {\"advance_ms\": N}
+                   moves the clock forward";
 
 struct Args {
     port: u16,
@@ -33,6 +36,7 @@ struct Args {
     forecast_ms: u64,
     jobs_file: Option<std::path::PathBuf>,
     body_log: Option<std::path::PathBuf>,
+    live_rate: u32,
 }
 
 fn value<T: std::str::FromStr>(flag: &str, v: Option<String>) -> Result<T, String> {
@@ -53,6 +57,7 @@ fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Option<Args>, Stri
         forecast_ms: sightline_sandbox::ops::forecast::DEFAULT_DURATION.as_millis() as u64,
         jobs_file: None,
         body_log: None,
+        live_rate: sightline_sandbox::DEFAULT_LIVE_RATE,
     };
     while let Some(arg) = it.next() {
         let (flag, inline) = match arg.split_once('=') {
@@ -80,6 +85,12 @@ fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Option<Args>, Stri
             "--forecast-ms" => args.forecast_ms = value(&flag, next())?,
             "--jobs-file" => args.jobs_file = Some(value::<String>(&flag, next())?.into()),
             "--body-log" => args.body_log = Some(value::<String>(&flag, next())?.into()),
+            "--live-rate" => {
+                args.live_rate = value(&flag, next())?;
+                if args.live_rate > sightline_sandbox::world::live::MAX_LIVE_RATE {
+                    return Err(format!("{flag}: at most 6000 posts per minute"));
+                }
+            }
             "-h" | "--help" => return Ok(None),
             other => return Err(format!("unknown option {other:?}")),
         }
@@ -130,7 +141,8 @@ async fn main() -> ExitCode {
         .faults(args.faults)
         .rate_limit(args.rate_limit)
         .balance_usd(args.balance_usd)
-        .forecast_duration(std::time::Duration::from_millis(args.forecast_ms));
+        .forecast_duration(std::time::Duration::from_millis(args.forecast_ms))
+        .live_rate(args.live_rate);
     if let Some(keys) = args.keys {
         builder = builder.keys(keys);
     }
@@ -192,6 +204,9 @@ mod tests {
             .unwrap();
         assert_eq!(b.body_log.unwrap().to_str(), Some("/tmp/b.jsonl"));
         assert_eq!(b.balance_usd.unwrap().to_string(), "1.50");
+        assert_eq!(b.live_rate, sightline_sandbox::DEFAULT_LIVE_RATE);
+        assert_eq!(parse(&["--live-rate", "0"]).unwrap().unwrap().live_rate, 0);
+        assert!(parse(&["--live-rate", "6001"]).is_err());
         assert!(parse(&["--port"]).is_err());
         assert!(parse(&["--bogus"]).is_err());
         assert!(parse(&["--port", "x"]).is_err());

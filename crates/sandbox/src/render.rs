@@ -367,7 +367,12 @@ fn entities<'a>(world: &'a World, post: &'a Post, author: &User, id: u64) -> (En
 
 /// A post as a Tweet record. `with_quote` nests the quoted post one level deep, as X does.
 pub fn tweet(world: &World, index: u32, with_quote: bool) -> TweetJson<'_> {
-    let post = &world.posts[index as usize];
+    tweet_record(world, &world.posts[index as usize], with_quote)
+}
+
+/// `tweet` for a post that may not be the world's own (a trickle post, `world/live.rs`): the
+/// posts it replies to, quotes or starts from are.
+pub fn tweet_record<'a>(world: &'a World, post: &'a Post, with_quote: bool) -> TweetJson<'a> {
     let author = &world.users[post.author as usize];
     let (post_entities, display_end) = entities(world, post, author, post.id);
     let extended_entities = (!post.media.is_empty()).then(|| ExtendedEntities {
@@ -399,7 +404,11 @@ pub fn tweet(world: &World, index: u32, with_quote: bool) -> TweetJson<'_> {
         is_quote_tweet: post.quote_of.is_some(),
         is_retweet: false,
         lang: LANGS[post.lang as usize],
-        conversation_id: world.posts[post.conversation as usize].id.to_string(),
+        // A post that replies to none starts its own conversation.
+        conversation_id: match post.reply_to {
+            None => post.id.to_string(),
+            Some(_) => world.posts[post.conversation as usize].id.to_string(),
+        },
         in_reply_to_screen_name: parent_author.map(|u| u.username.as_str()),
         in_reply_to_status_id: parent.map(|p| p.id.to_string()),
         in_reply_to_user_id: parent_author.map(|u| u.id.to_string()),

@@ -1,10 +1,12 @@
 //! X's advanced search language, as far as `/twitter` and friends need it: words, "quoted
 //! phrases", `#tag`, `@mention`, `from:`, `to:`, `OR`, `-negation`, `lang:`, `since:`/`until:`,
-//! `min_faves:`/`min_retweets:`/`min_replies:` and `filter:` (images, videos, media, links,
-//! replies, quote, verified, blue_verified).
+//! `since_time:`/`until_time:` (Unix seconds), `min_faves:`/`min_retweets:`/`min_replies:` and
+//! `filter:` (images, videos, media, links, replies, quote, verified, blue_verified). Queries run
+//! over the posts a request can see (`Posts`): the world's and the trickle's so far.
 
+use crate::posts::Posts;
 use crate::world::text::{contains_words, is_unspaced_script, tokens};
-use crate::world::{Post, World, DAY_MS};
+use crate::world::{Post, DAY_MS};
 use std::borrow::Cow;
 
 #[derive(Debug, Clone, PartialEq)]
@@ -76,6 +78,10 @@ fn parse_date(s: &str) -> Option<i64> {
     Some(d.and_hms_opt(0, 0, 0)?.and_utc().timestamp_millis())
 }
 
+fn seconds(s: &str) -> Option<i64> {
+    s.parse::<i64>().ok()?.checked_mul(1000)
+}
+
 /// One lexeme to zero or more atoms (a word with punctuation may become several words).
 fn atoms(lexeme: &str) -> Vec<Atom> {
     let lower = lexeme.to_lowercase();
@@ -96,6 +102,9 @@ fn atoms(lexeme: &str) -> Vec<Atom> {
                 "lang" => Some(Atom::Lang(value.to_string())),
                 "since" => parse_date(value).map(Atom::Since),
                 "until" => parse_date(value).map(Atom::Until),
+                // X's finer window: Unix seconds, from (inclusive) and to (exclusive).
+                "since_time" => seconds(value).map(Atom::Since),
+                "until_time" => seconds(value).map(Atom::Until),
                 "min_faves" | "min_likes" => n.map(Atom::MinLikes),
                 "min_retweets" => n.map(Atom::MinRetweets),
                 "min_replies" => n.map(Atom::MinReplies),
@@ -172,7 +181,7 @@ impl SearchQuery {
 
     /// Candidate posts (ascending index) from the most selective indexable clause, or `None`
     /// when every post must be examined.
-    pub fn candidates<'w>(&self, world: &'w World) -> Option<Candidates<'w>> {
+    pub fn candidates<'w>(&self, posts: &Posts<'w>) -> Option<Candidates<'w>> {
         let mut best: Option<Candidates<'w>> = None;
         for (n, clause) in self.clauses.iter().enumerate() {
             if clause.iter().any(|t| t.negated) {
@@ -180,7 +189,7 @@ impl SearchQuery {
             }
             let lists: Option<Vec<Cow<'w, [u32]>>> = clause
                 .iter()
-                .map(|t| posting_list(world, &t.atom))
+                .map(|t| posting_list(posts, &t.atom))
                 .collect();
             let Some(mut lists) = lists else {
                 continue;
@@ -205,18 +214,18 @@ impl SearchQuery {
         best
     }
 
-    pub fn matches(&self, world: &World, index: u32) -> bool {
-        self.matches_except(world, index, None)
+    pub fn matches(&self, posts: &Posts<'_>, index: u32) -> bool {
+        self.matches_except(posts, index, None)
     }
 
     /// `matches`, skipping a clause already known to hold (see `Candidates`).
-    pub fn matches_except(&self, world: &World, index: u32, skip: Option<usize>) -> bool {
-        let post = &world.posts[index as usize];
+    pub fn matches_except(&self, posts: &Posts<'_>, index: u32, skip: Option<usize>) -> bool {
+        let post = posts.get(index);
         self.clauses
             .iter()
             .enumerate()
             .filter(|(n, _)| Some(*n) != skip)
-            .all(|(_, clause)| clause.iter().any(|t| term_matches(world, index, post, t)))
+            .all(|(_, clause)| clause.iter().any(|t| term_matches(posts, index, post, t)))
     }
 }
 
@@ -228,35 +237,37 @@ pub struct Candidates<'w> {
 }
 
 /// Posts that may match `atom` (ascending), when an index can tell.
-fn posting_list<'w>(world: &'w World, atom: &Atom) -> Option<Cow<'w, [u32]>> {
+fn posting_list<'w>(posts: &Posts<'w>, atom: &Atom) -> Option<Cow<'w, [u32]>> {
     match atom {
-        Atom::Word(w) if !is_unspaced_script(w) => Some(Cow::Borrowed(world.posts_with_token(w))),
+        Atom::Word(w) if !is_unspaced_script(w) => Some(posts.with_token(w)),
         Atom::Phrase(p) if !is_unspaced_script(p) => {
             // Posts having every word of the phrase; the order is checked later.
-            let mut lists: Vec<&[u32]> = tokens(p).map(|w| world.posts_with_token(&w)).collect();
+            let mut lists: Vec<Cow<'w, [u32]>> = tokens(p).map(|w| posts.with_token(&w)).collect();
             lists.sort_by_key(|l| l.len());
             let (first, rest) = lists.split_first()?;
             let mut all: Vec<u32> = first.to_vec();
-            for list in rest {
+            for list in rest.iter() {
                 all.retain(|i| list.binary_search(i).is_ok());
             }
             Some(Cow::Owned(all))
         }
-        Atom::Hashtag(t) => Some(Cow::Borrowed(world.posts_with_hashtag(t))),
-        Atom::From(name) => {
-            Some(Cow::Borrowed(world.user_named(name).map_or(&[][..], |u| {
-                world.posts_by_user[u as usize].as_slice()
-            })))
-        }
+        Atom::Hashtag(t) => Some(posts.with_hashtag(t)),
+        Atom::From(name) => Some(
+            posts
+                .world
+                .user_named(name)
+                .map_or(Cow::Borrowed(&[][..]), |u| posts.by_user(u)),
+        ),
         _ => None,
     }
 }
 
-fn term_matches(world: &World, index: u32, post: &Post, term: &Term) -> bool {
+fn term_matches(posts: &Posts<'_>, index: u32, post: &Post, term: &Term) -> bool {
+    let world = posts.world;
     let author = &world.users[post.author as usize];
     let hit = match &term.atom {
         Atom::Word(w) if is_unspaced_script(w) => post.lower.contains(w.as_str()),
-        Atom::Word(w) => world.posts_with_token(w).binary_search(&index).is_ok(),
+        Atom::Word(w) => posts.has_token(index, w),
         Atom::Phrase(p) => contains_words(&post.lower, p),
         Atom::Hashtag(t) => post.hashtags.iter().any(|h| h.to_lowercase() == *t),
         Atom::Mention(name) => post
@@ -265,7 +276,7 @@ fn term_matches(world: &World, index: u32, post: &Post, term: &Term) -> bool {
             .any(|&m| world.users[m as usize].username.eq_ignore_ascii_case(name)),
         Atom::From(name) => author.username.eq_ignore_ascii_case(name),
         Atom::To(name) => post.reply_to.is_some_and(|p| {
-            world.users[world.posts[p as usize].author as usize]
+            world.users[posts.get(p).author as usize]
                 .username
                 .eq_ignore_ascii_case(name)
         }),

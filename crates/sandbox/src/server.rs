@@ -36,12 +36,14 @@ pub struct AppState {
     pub balances: Option<crate::balance::Balances>,
     pub billed: Arc<crate::billed::BilledLog>,
     pub jobs: crate::ops::forecast::Jobs,
+    pub clock: Arc<crate::clock::Clock>,
+    pub live: crate::world::live::Live,
 }
 
 impl AppState {
-    /// The service clock: the world's "now" plus the time since it was generated.
+    /// The service clock: running with real time, or a test's manual clock.
     fn now_ms(&self) -> i64 {
-        self.world.clock_ms()
+        self.clock.now_ms(&self.world)
     }
 }
 
@@ -63,6 +65,7 @@ pub fn router(state: Arc<AppState>) -> Router {
             get(list_faults).post(queue_faults).delete(clear_faults),
         );
         router = router.route("/__sandbox/billed", get(list_billed));
+        router = router.route("/__sandbox/clock", get(read_clock).post(advance_clock));
     }
     router
         .fallback(|uri: axum::http::Uri| async move { not_found_or_redirect(&uri) })
@@ -259,11 +262,13 @@ async fn answer(
     // heavy request never holds an async worker, and every request queued behind it.
     let (work, uri) = (state.clone(), parts.uri.clone());
     let result = tokio::task::spawn_blocking(move || {
+        let now_ms = work.now_ms();
+        let tail = work.live.tail(&work.world, now_ms);
         let ctx = Ctx {
             world: &work.world,
-            now_ms: work.now_ms(),
+            now_ms,
             pace: work.pace,
-            tweets: &work.tweets,
+            posts: crate::posts::Posts::new(&work.world, &tail, &work.tweets, now_ms),
             jobs: &work.jobs,
             path: uri.path(),
         };
@@ -594,6 +599,37 @@ async fn list_billed(State(state): State<Arc<AppState>>) -> Response {
             "total_usd": state.billed.total().to_string(),
         }),
     )
+}
+
+/// The service's "now": `{"now_ms", "now"}` (ISO 8601, UTC).
+async fn read_clock(State(state): State<Arc<AppState>>) -> Response {
+    json_response(StatusCode::OK, &clock_body(&state))
+}
+
+fn clock_body(state: &AppState) -> Value {
+    let now_ms = state.now_ms();
+    let now = chrono::DateTime::from_timestamp_millis(now_ms)
+        .map(|d| d.format("%Y-%m-%dT%H:%M:%S%.3fZ").to_string());
+    json!({ "now_ms": now_ms, "now": now })
+}
+
+/// `{"advance_ms": N}` moves the service's clock forward by N ms (N ≥ 0), so process-level
+/// tests see the trickle's next posts without waiting. Answers the new "now".
+async fn advance_clock(State(state): State<Arc<AppState>>, body: Bytes) -> Response {
+    let advance = serde_json::from_slice::<Value>(&body)
+        .ok()
+        .and_then(|v| v.get("advance_ms").and_then(Value::as_i64))
+        .filter(|ms| *ms >= 0);
+    match advance {
+        Some(ms) => {
+            state.clock.advance(ms);
+            json_response(StatusCode::OK, &clock_body(&state))
+        }
+        None => json_response(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            &json!({ "detail": "expected {\"advance_ms\": N} with N a whole number of ms, 0 or more" }),
+        ),
+    }
 }
 
 async fn clear_faults(State(state): State<Arc<AppState>>, req: Request) -> Response {

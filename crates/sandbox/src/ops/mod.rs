@@ -19,7 +19,8 @@ pub struct Ctx<'a> {
     pub now_ms: i64,
     /// Pause between streamed text deltas.
     pub pace: Duration,
-    pub tweets: &'a crate::render::TweetCache,
+    /// The posts that exist at `now_ms`: the world's and the live trickle's so far.
+    pub posts: crate::posts::Posts<'a>,
     /// The forecast jobs this sandbox issued.
     pub jobs: &'a forecast::Jobs,
     /// The request's path (the forecast id is in it).

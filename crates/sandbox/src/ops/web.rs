@@ -78,9 +78,9 @@ pub fn crawl(ctx: &Ctx<'_>, raw: Option<&str>) -> Outcome {
     if !q.problems.is_empty() {
         return Outcome::invalid(&q.problems);
     }
-    if let Some(post) = super::x::status_id(&url).and_then(|id| ctx.world.post_with_id(id)) {
+    if let Some(post) = super::x::status_id(&url).and_then(|id| ctx.posts.with_id(id)) {
         // A post link crawls to the post's text.
-        let p = &ctx.world.posts[post as usize];
+        let p = ctx.posts.get(post);
         let author = &ctx.world.users[p.author as usize];
         let body = format!(
             "{} (@{}) on X\n\n{}\n",

@@ -2,6 +2,7 @@
 //! replies, retweeters and trends.
 
 use super::{Ctx, Outcome};
+use crate::posts::Posts;
 use crate::render;
 use crate::rng::{base64_url_decode, base64_url_encode, fnv1a};
 use crate::search::{end_of_day, SearchQuery};
@@ -58,44 +59,41 @@ impl Filters {
 
 fn tweets_json(ctx: &Ctx<'_>, indices: &[u32]) -> Outcome {
     Outcome::Json {
-        body: ctx.tweets.array(ctx.world, indices).into_bytes(),
+        body: ctx.posts.array(indices).into_bytes(),
         usage: indices.len() as u64,
     }
 }
 
 /// Posts matching `query` and `filters`, newest first or by engagement ("Top").
 fn find_posts(
-    world: &World,
+    posts: &Posts<'_>,
     query: &SearchQuery,
     filters: &Filters,
     top: bool,
     count: usize,
 ) -> Vec<u32> {
-    let owned;
+    let world = posts.world;
     let mut satisfied = None;
-    let candidates: &[u32] = match (query.candidates(world), filters.user) {
+    let candidates: std::borrow::Cow<'_, [u32]> = match (query.candidates(posts), filters.user) {
         (Some(c), _) => {
             satisfied = c.satisfied_clause;
-            owned = c.posts;
-            &owned
+            c.posts
         }
-        (None, Some(Some(u))) => &world.posts_by_user[u as usize],
-        (None, Some(None)) => &[],
+        (None, Some(Some(u))) => posts.by_user(u),
+        (None, Some(None)) => std::borrow::Cow::Borrowed(&[]),
         (None, None) => {
             // Every post may match: walk the whole timeline without materialising it.
-            let from = filters
-                .since_ms
-                .map_or(0, |s| world.first_post_at_or_after(s));
-            return scan_all(world, query, filters, top, count, from);
+            let from = filters.since_ms.map_or(0, |s| posts.first_at_or_after(s));
+            return scan_all(posts, query, filters, top, count, from);
         }
     };
     let keep = |i: &&u32| {
-        let post = &world.posts[**i as usize];
-        filters.accepts(world, post) && query.matches_except(world, **i, satisfied)
+        let post = posts.get(**i);
+        filters.accepts(world, post) && query.matches_except(posts, **i, satisfied)
     };
     if top {
         let mut hits: Vec<u32> = candidates.iter().filter(keep).copied().collect();
-        rank_by_engagement(world, &mut hits, count);
+        rank_by_engagement(posts, &mut hits, count);
         hits
     } else {
         candidates
@@ -110,32 +108,32 @@ fn find_posts(
 
 /// `find_posts` when no index narrows the search: all posts from `from` on.
 fn scan_all(
-    world: &World,
+    posts: &Posts<'_>,
     query: &SearchQuery,
     filters: &Filters,
     top: bool,
     count: usize,
-    from: usize,
+    from: u32,
 ) -> Vec<u32> {
-    let hits = (from as u32..world.posts.len() as u32)
+    let hits = (from..posts.end())
         .rev()
-        .filter(|&i| filters.accepts(world, &world.posts[i as usize]) && query.matches(world, i));
+        .filter(|&i| filters.accepts(posts.world, posts.get(i)) && query.matches(posts, i));
     if !top {
         return hits.take(count).collect();
     }
     let mut all: Vec<u32> = hits.collect();
-    rank_by_engagement(world, &mut all, count);
+    rank_by_engagement(posts, &mut all, count);
     all
 }
 
 /// Keeps the `count` most engaging posts, best first (newer first on ties).
-fn rank_by_engagement(world: &World, hits: &mut Vec<u32>, count: usize) {
+fn rank_by_engagement(posts: &Posts<'_>, hits: &mut Vec<u32>, count: usize) {
     // Keys computed once: ranking thousands of hits must not revisit every post per comparison.
     let mut keyed: Vec<(std::cmp::Reverse<u64>, std::cmp::Reverse<u32>)> = hits
         .iter()
         .map(|&i| {
             (
-                std::cmp::Reverse(world.posts[i as usize].engagement()),
+                std::cmp::Reverse(posts.get(i).engagement()),
                 std::cmp::Reverse(i),
             )
         })
@@ -182,7 +180,7 @@ pub fn search(ctx: &Ctx<'_>, raw: Option<&str>) -> Outcome {
         return Outcome::invalid(&q.problems);
     }
     let query = SearchQuery::parse(&text);
-    let found = find_posts(world, &query, &filters, sort == "Top", count);
+    let found = find_posts(&ctx.posts, &query, &filters, sort == "Top", count);
     tweets_json(ctx, &found)
 }
 
@@ -220,7 +218,7 @@ pub fn by_urls(ctx: &Ctx<'_>, raw: Option<&str>) -> Outcome {
     let found: Vec<u32> = urls
         .iter()
         .filter_map(|u| status_id(u))
-        .filter_map(|id| ctx.world.post_with_id(id))
+        .filter_map(|id| ctx.posts.with_id(id))
         .collect();
     tweets_json(ctx, &found)
 }
@@ -232,9 +230,9 @@ pub fn post(ctx: &Ctx<'_>, raw: Option<&str>) -> Outcome {
     if !q.problems.is_empty() {
         return Outcome::invalid(&q.problems);
     }
-    match ctx.world.post_with_id(&id) {
+    match ctx.posts.with_id(&id) {
         Some(i) => Outcome::Json {
-            body: ctx.tweets.get(ctx.world, i).as_bytes().to_vec(),
+            body: ctx.posts.json(i).as_bytes().to_vec(),
             usage: 1,
         },
         None => Outcome::not_found("Post"),
@@ -255,10 +253,11 @@ pub fn posts_by_user(ctx: &Ctx<'_>, raw: Option<&str>) -> Outcome {
     let found: Vec<u32> = match ctx.world.user_named(&user) {
         Some(u) => {
             let query = SearchQuery::parse(&text);
-            ctx.world.posts_by_user[u as usize]
+            ctx.posts
+                .by_user(u)
                 .iter()
                 .rev()
-                .filter(|&&i| query.matches(ctx.world, i))
+                .filter(|&&i| query.matches(&ctx.posts, i))
                 .take(count)
                 .copied()
                 .collect()
@@ -276,7 +275,6 @@ pub fn replies_by_user(ctx: &Ctx<'_>, raw: Option<&str>) -> Outcome {
 
 /// `GET /twitter/replies/post`: the thread below a post, in reading (time) order.
 pub fn replies_to_post(ctx: &Ctx<'_>, raw: Option<&str>) -> Outcome {
-    let world = ctx.world;
     let mut q = Query::parse(raw);
     let id = q.required_str("post_id");
     let count = q.int_in("count", 10, 1, 100) as usize;
@@ -285,13 +283,13 @@ pub fn replies_to_post(ctx: &Ctx<'_>, raw: Option<&str>) -> Outcome {
     if !q.problems.is_empty() {
         return Outcome::invalid(&q.problems);
     }
-    let Some(root) = world.post_with_id(&id) else {
+    let Some(root) = ctx.posts.with_id(&id) else {
         return Outcome::not_found("Post");
     };
     let mut thread = Vec::new();
     let mut stack = vec![root];
     while let Some(p) = stack.pop() {
-        for &c in &world.children[p as usize] {
+        for &c in ctx.posts.children(p) {
             thread.push(c);
             stack.push(c);
         }
@@ -300,20 +298,28 @@ pub fn replies_to_post(ctx: &Ctx<'_>, raw: Option<&str>) -> Outcome {
     let query = SearchQuery::parse(&text);
     let found: Vec<u32> = thread
         .into_iter()
-        .filter(|&i| query.matches(world, i))
+        .filter(|&i| query.matches(&ctx.posts, i))
         .take(count)
         .collect();
     tweets_json(ctx, &found)
 }
 
+/// Where a page starts: an offset into the list as it was when its first page was asked, whose
+/// newest entry then was below index `upto`. Posts that arrive later do not shift the pages.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Page {
+    offset: usize,
+    upto: u32,
+}
+
 /// Opaque cursor: what it pages through, and where the next page starts.
-fn encode_cursor(kind: u8, key: u64, offset: usize) -> String {
-    let plain = format!("{}:{key}:{offset}", kind as char);
+fn encode_cursor(kind: u8, key: u64, page: Page) -> String {
+    let plain = format!("{}:{key}:{}:{}", kind as char, page.offset, page.upto);
     let check = fnv1a(plain.as_bytes()) & 0xFFFF;
     base64_url_encode(format!("{plain}:{check:x}").as_bytes())
 }
 
-fn decode_cursor(cursor: &str, kind: u8, key: u64) -> Option<usize> {
+fn decode_cursor(cursor: &str, kind: u8, key: u64) -> Option<Page> {
     let text = String::from_utf8(base64_url_decode(cursor.trim())?).ok()?;
     let (plain, check) = text.rsplit_once(':')?;
     if u64::from_str_radix(check, 16).ok()? != fnv1a(plain.as_bytes()) & 0xFFFF {
@@ -323,13 +329,20 @@ fn decode_cursor(cursor: &str, kind: u8, key: u64) -> Option<usize> {
     let k = parts.next()?;
     let stored_key: u64 = parts.next()?.parse().ok()?;
     let offset: usize = parts.next()?.parse().ok()?;
-    (k.as_bytes() == [kind] && stored_key == key).then_some(offset)
+    // Cursors issued before the trickle carried no bound: everything visible.
+    let upto: u32 = match parts.next() {
+        Some(u) => u.parse().ok()?,
+        None => u32::MAX,
+    };
+    (k.as_bytes() == [kind] && stored_key == key).then_some(Page { offset, upto })
 }
 
-/// Reads the optional `cursor` parameter, recording a 422 when it is not one of ours.
-fn cursor_offset(q: &mut Query, kind: u8, key: u64) -> usize {
+/// Reads the optional `cursor` parameter (the first page when there is none, up to `upto`),
+/// recording a 422 when it is not one of ours.
+fn cursor_page(q: &mut Query, kind: u8, key: u64, upto: u32) -> Page {
+    let first = Page { offset: 0, upto };
     match q.opt_str("cursor").filter(|c| !c.is_empty()) {
-        None => 0,
+        None => first,
         Some(c) => decode_cursor(&c, kind, key).unwrap_or_else(|| {
             q.problems.push(
                 "value_error",
@@ -338,13 +351,19 @@ fn cursor_offset(q: &mut Query, kind: u8, key: u64) -> usize {
                 Value::from(c),
                 Some(json!({ "error": "invalid cursor" })),
             );
-            0
+            first
         }),
     }
 }
 
-fn next_cursor(kind: u8, key: u64, offset: usize, total: usize) -> Option<String> {
-    (offset + PAGE_SIZE < total).then(|| encode_cursor(kind, key, offset + PAGE_SIZE))
+fn next_cursor(kind: u8, key: u64, page: Page, total: usize) -> Option<String> {
+    (page.offset + PAGE_SIZE < total).then(|| {
+        let next = Page {
+            offset: page.offset + PAGE_SIZE,
+            ..page
+        };
+        encode_cursor(kind, key, next)
+    })
 }
 
 /// `GET /twitter/post/retweeters`
@@ -352,19 +371,20 @@ pub fn retweeters(ctx: &Ctx<'_>, raw: Option<&str>) -> Outcome {
     let world = ctx.world;
     let mut q = Query::parse(raw);
     let id = q.required_str("id");
-    let post = world.post_with_id(&id);
-    let key = post.map_or(0, |p| world.posts[p as usize].id);
-    let offset = cursor_offset(&mut q, b'r', key);
+    let post = ctx.posts.with_id(&id);
+    let key = post.map_or(0, |p| ctx.posts.get(p).id);
+    // A post's retweeters never change: nothing to bound.
+    let page = cursor_page(&mut q, b'r', key, 0);
     if !q.problems.is_empty() {
         return Outcome::invalid(&q.problems);
     }
     let Some(p) = post else {
         return Outcome::not_found("Post");
     };
-    let all = &world.retweets_of[p as usize];
+    let all = ctx.posts.retweets_of(p);
     let users: Vec<_> = all
         .iter()
-        .skip(offset)
+        .skip(page.offset)
         .take(PAGE_SIZE)
         .map(|&r| {
             render::user(
@@ -375,7 +395,7 @@ pub fn retweeters(ctx: &Ctx<'_>, raw: Option<&str>) -> Outcome {
         .collect();
     let n = users.len() as u64;
     Outcome::json(
-        &json!({ "users": users, "next_cursor": next_cursor(b'r', key, offset, all.len()) }),
+        &json!({ "users": users, "next_cursor": next_cursor(b'r', key, page, all.len()) }),
         n,
     )
 }
@@ -387,20 +407,20 @@ pub fn user_posts(ctx: &Ctx<'_>, raw: Option<&str>) -> Outcome {
     let name = q.required_str("username");
     let user = world.user_named(&name);
     let key = user.map_or(0, |u| world.users[u as usize].id);
-    let offset = cursor_offset(&mut q, b'u', key);
+    let page = cursor_page(&mut q, b'u', key, ctx.posts.end());
     if !q.problems.is_empty() {
         return Outcome::invalid(&q.problems);
     }
     let Some(u) = user else {
         return Outcome::not_found("User");
     };
-    let timeline = &world.timelines[u as usize];
+    let timeline = ctx.posts.timeline(u, page.upto);
     let tweets: Vec<_> = timeline
         .iter()
-        .skip(offset)
+        .skip(page.offset)
         .take(PAGE_SIZE)
         .map(|e| match e {
-            TimelineEntry::Post(p) => render::tweet(world, *p, true),
+            TimelineEntry::Post(p) => ctx.posts.record(*p),
             TimelineEntry::Retweet(r) => render::retweet(world, &world.retweets[*r as usize]),
         })
         .collect();
@@ -408,7 +428,7 @@ pub fn user_posts(ctx: &Ctx<'_>, raw: Option<&str>) -> Outcome {
     let body = json!({
         "user": render::user(world, &world.users[u as usize]),
         "tweets": tweets,
-        "next_cursor": next_cursor(b'u', key, offset, timeline.len()),
+        "next_cursor": next_cursor(b'u', key, page, timeline.len()),
     });
     Outcome::json(&body, n)
 }
@@ -548,9 +568,13 @@ mod tests {
 
     #[test]
     fn cursors_are_opaque_and_checked() {
-        let c = encode_cursor(b'u', 42, 40);
+        let page = Page {
+            offset: 40,
+            upto: 60_123,
+        };
+        let c = encode_cursor(b'u', 42, page);
         assert!(!c.contains("42"));
-        assert_eq!(decode_cursor(&c, b'u', 42), Some(40));
+        assert_eq!(decode_cursor(&c, b'u', 42), Some(page));
         assert_eq!(decode_cursor(&c, b'u', 43), None);
         assert_eq!(decode_cursor(&c, b'r', 42), None);
         assert_eq!(decode_cursor("garbage", b'u', 42), None);

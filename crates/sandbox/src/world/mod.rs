@@ -3,6 +3,7 @@
 
 pub mod corpus;
 mod generate;
+pub mod live;
 pub mod text;
 pub mod web;
 
