@@ -6,6 +6,7 @@ import Archive from './Archive.svelte';
 import type { StoredPost } from '../../lib/bindings/StoredPost';
 import type { PostQuery } from '../../lib/bindings/PostQuery';
 import { makePost } from '../../test/fixtures';
+import { setDisplayZone } from '../../lib/displayZone.svelte';
 
 function stored(index: number, text = `archived post ${index}`): StoredPost {
   return {
@@ -66,6 +67,8 @@ describe('Archive', () => {
   });
 
   it('searches with every filter and exports what it finds', async () => {
+    // Picked days are the display zone's: 1 February begins at 18:30 UTC the day before in India.
+    setDisplayZone('Asia/Kolkata');
     const { queries, exports } = archive();
     render(Archive);
     await screen.findByText('archived post 0');
@@ -78,7 +81,7 @@ describe('Archive', () => {
     await user.selectOptions(screen.getByRole('combobox', { name: 'Order' }), 'Newest first');
     await user.type(screen.getByRole('textbox', { name: 'Search the archive' }), 'post 7{Enter}');
     expect(await screen.findByText('archived post 7')).toBeInTheDocument();
-    expect(queries.at(-1)).toEqual({ text: 'post 7', author: 'ana_reports', from: '2026-02-01', to: '2026-03-01', lang: 'en', min_likes: 3, sort: 'newest', limit: 50, offset: 0 });
+    expect(queries.at(-1)).toEqual({ text: 'post 7', author: 'ana_reports', from: '2026-01-31T18:30:00.000Z', to: '2026-02-28T18:30:00.000Z', lang: 'en', min_likes: 3, sort: 'newest', limit: 50, offset: 0 });
 
     await user.click(screen.getByRole('button', { name: 'Export CSV' }));
     expect(await screen.findByText('Saved to /home/reader/posts.csv')).toBeInTheDocument();
