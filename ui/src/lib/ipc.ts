@@ -73,6 +73,16 @@ import type { WebCrawlRequest } from './bindings/WebCrawlRequest';
 import type { WebLinksResult } from './bindings/WebLinksResult';
 import type { WebSearchRequest } from './bindings/WebSearchRequest';
 import type { WebSearchResults } from './bindings/WebSearchResults';
+import type { Collection } from './bindings/Collection';
+import type { CollectionDraft } from './bindings/CollectionDraft';
+import type { Monitor } from './bindings/Monitor';
+import type { MonitorDraft } from './bindings/MonitorDraft';
+import type { MonitorEstimate } from './bindings/MonitorEstimate';
+import type { MonitorPostPage } from './bindings/MonitorPostPage';
+import type { MonitorPostQuery } from './bindings/MonitorPostQuery';
+import type { MonitorsChanged } from './bindings/MonitorsChanged';
+import type { RunLogEntry } from './bindings/RunLogEntry';
+import type { UnseenCounts } from './bindings/UnseenCounts';
 import { showNotice } from './notices.svelte';
 
 export type { AppInfo } from './bindings/AppInfo';
@@ -303,6 +313,54 @@ export const evidenceCancel = () => invoke<void>('evidence_cancel');
 export const evidenceVerify = (path: string) => invoke<BundleCheck>('evidence_verify', { path });
 /** The system's open dialog for a bundle; null when closed. */
 export const evidencePickBundle = () => invoke<string | null>('evidence_pick_bundle');
+
+// --- Monitors and long collections: fetching in the background ------------------------
+
+export const monitorList = () => invoke<Monitor[]>('monitor_list');
+/** Saved and due at once: its first run starts right away. */
+export const monitorCreate = (draft: MonitorDraft) => invoke<Monitor>('monitor_create', { draft });
+export const monitorUpdate = (id: number, draft: MonitorDraft) => invoke<Monitor>('monitor_update', { id, draft });
+export const monitorDelete = (id: number) => invoke<void>('monitor_delete', { id });
+export const monitorPause = (id: number) => invoke<Monitor>('monitor_pause', { id });
+export const monitorResume = (id: number) => invoke<Monitor>('monitor_resume', { id });
+/** Starts a run in the background; its progress arrives as `monitors-changed`. */
+export const monitorRunNow = (id: number) => invoke<Monitor>('monitor_run_now', { id });
+/** For a monitor waiting on a budget warning: run it anyway, or skip this run. */
+export const monitorConfirm = (id: number) => invoke<Monitor>('monitor_confirm', { id });
+export const monitorSkip = (id: number) => invoke<Monitor>('monitor_skip', { id });
+/** A draft's cost per run and per month (null: unknown until a rate is learned) and budget share. */
+export const monitorEstimate = (draft: MonitorDraft) => invoke<MonitorEstimate>('monitor_estimate', { draft });
+export const monitorPosts = (id: number, query: Partial<MonitorPostQuery> = {}) =>
+  invoke<MonitorPostPage>('monitor_posts', { id, query });
+/** Marks these posts (null: all of this monitor's) seen; answers the new badge counts. */
+export const monitorMarkSeen = (id: number, postIds: string[] | null) =>
+  invoke<UnseenCounts>('monitor_mark_seen', { id, postIds });
+export const monitorMarkAllSeen = () => invoke<UnseenCounts>('monitor_mark_all_seen');
+export const monitorUnseen = () => invoke<UnseenCounts>('monitor_unseen');
+/** The run log, newest first. */
+export const monitorRuns = (id: number, limit: number) => invoke<RunLogEntry[]>('monitor_runs', { id, limit });
+
+export const collectionStart = (draft: CollectionDraft) => invoke<Collection>('collection_start', { draft });
+/** Newest first. */
+export const collectionList = () => invoke<Collection[]>('collection_list');
+export const collectionPause = (id: number) => invoke<Collection>('collection_pause', { id });
+/** Goes on from the last page saved (also after a restart); `confirmBudget` accepts a waiting budget warning. */
+export const collectionResume = (id: number, confirmBudget: boolean) =>
+  invoke<Collection>('collection_resume', { id, confirmBudget });
+export const collectionCancel = (id: number) => invoke<Collection>('collection_cancel', { id });
+/** Drops it from the list; History and the Archive keep everything it fetched. */
+export const collectionDelete = (id: number) => invoke<void>('collection_delete', { id });
+export const collectionRuns = (id: number, limit: number) => invoke<RunLogEntry[]>('collection_runs', { id, limit });
+
+/** Any monitor's state, unseen count or run log changed. */
+export function onMonitorsChanged(listener: (change: MonitorsChanged) => void): Promise<UnlistenFn> {
+  return listen<MonitorsChanged>('monitors-changed', (event) => listener(event.payload));
+}
+
+/** A collection's progress: after every page and every change of state. */
+export function onCollectionProgress(listener: (collection: Collection) => void): Promise<UnlistenFn> {
+  return listen<Collection>('collection-progress', (event) => listener(event.payload));
+}
 
 /** Runs `refresh` whenever a request anywhere changes history or spend. */
 export function onRecordsChanged(refresh: () => void): Promise<UnlistenFn> {
