@@ -194,15 +194,30 @@ fn main() {
         println!("sandbox start (world + bind): {:?}", t.elapsed());
         trickle(sb.world());
         operation_only(&sb);
-        // Searches under load also walk an hour of the trickle.
-        sb.advance_clock(Duration::from_secs(3_600));
-        load(
-            &sb,
-            env_or("BENCH_SECONDS", 5),
-            env_or("BENCH_CONCURRENCY", 32),
-            env_or("BENCH_MAX_REQUESTS", 200_000),
-        )
-        .await;
+        // The same load without and with an hour of the default trickle, alternating, so the
+        // trickle's cost is measured against the same machine's load.
+        let live = Sandbox::builder()
+            .seed(42)
+            .port(0)
+            .pace_ms(0)
+            .live_rate(sightline_sandbox::DEFAULT_LIVE_RATE)
+            .start()
+            .await
+            .unwrap();
+        live.advance_clock(Duration::from_secs(3_600));
+        for round in 0..2 {
+            for (name, server) in [("no trickle", &sb), ("an hour of trickle", &live)] {
+                print!("round {} {name}: ", round + 1);
+                load(
+                    server,
+                    env_or("BENCH_SECONDS", 5),
+                    env_or("BENCH_CONCURRENCY", 32),
+                    env_or("BENCH_MAX_REQUESTS", 200_000),
+                )
+                .await;
+            }
+        }
+        live.shutdown().await;
         sb.shutdown().await;
     });
 }
