@@ -18,8 +18,9 @@
 //! * [`archive`]: every post, user and link fetched, with full-text search over posts; its
 //!   types, writes and reads are apart in `archive/types.rs`, `write.rs` and `read.rs`;
 //! * [`cache`]: ETag + body per GET URL for conditional requests;
-//! * [`export`]: CSV, JSON Lines and Markdown citations to any writer; forecasts with their
-//!   own fields (question, state, probability, forecaster, times, reasoning, job id, cost);
+//! * [`export`]: CSV, JSON Lines and Markdown citations to any writer, every time in UTC and
+//!   in the zone the caller names (its offset and name written); forecasts with their own
+//!   fields (question, state, probability, forecaster, times, reasoning, job id, cost);
 //! * [`settings`]: app settings as JSON values;
 //! * [`investigations`]: cases filing requests and posts (by the active investigation, inside
 //!   each request's record transaction, or by hand), a notebook, notes and tags per post,
