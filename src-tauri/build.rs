@@ -1,5 +1,5 @@
 /// Every command the UI may call; capabilities/default.json grants them by name.
-const COMMANDS: [&str; 59] = [
+const COMMANDS: [&str; 60] = [
     "app_info",
     "app_status",
     "open_link",
@@ -13,6 +13,7 @@ const COMMANDS: [&str; 59] = [
     "use_demo",
     "settings_get",
     "settings_set",
+    "display_zone",
     "ai_search",
     "links_web",
     "links_twitter",
