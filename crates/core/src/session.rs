@@ -57,6 +57,8 @@ impl DemoService {
             // A forecast in demo mode is over in seconds: long enough to watch it move.
             .forecast_duration(std::time::Duration::from_secs(4))
             .jobs_file(data_dir.join(DEMO_JOBS_FILE))
+            // New posts keep arriving, so a demo monitor finds something within a minute.
+            .live_rate(sightline_sandbox::DEFAULT_LIVE_RATE)
             .start()
             .await
             .map_err(|error| {
