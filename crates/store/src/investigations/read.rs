@@ -180,6 +180,8 @@ impl Store {
         id: i64,
         q: &InvestigationPostQuery,
     ) -> Result<InvestigationPostPage> {
+        // The page's keys first (sorting only the time and key of each match), then its rows:
+        // building whole rows, tags and sources of every match before sorting cost far more.
         let mut sql = QueryBuilder::<Sqlite>::new(format!(
             "SELECT {POST_COLUMNS}, ip.note, ip.added_at,
                (SELECT group_concat(t.tag, char(31)) FROM investigation_tags t
@@ -188,8 +190,11 @@ impl Store {
                 JOIN investigation_requests r
                   ON r.history_id = s.history_id AND r.investigation_id = ip.investigation_id
                 WHERE s.post_pk = ip.post_pk) AS found_by
-             FROM investigation_posts ip JOIN posts p ON p.pk = ip.post_pk"
+             FROM investigation_posts ip JOIN posts p ON p.pk = ip.post_pk
+             WHERE ip.investigation_id = "
         ));
+        sql.push_bind(id);
+        sql.push(" AND ip.post_pk IN (SELECT ip.post_pk FROM investigation_posts ip");
         let Some(()) = push_post_filters(&mut sql, id, q) else {
             return Ok(InvestigationPostPage {
                 posts: Vec::new(),
@@ -200,6 +205,7 @@ impl Store {
         sql.push_bind(i64::from(if q.limit == 0 { 50 } else { q.limit }));
         sql.push(" OFFSET ");
         sql.push_bind(i64::from(q.offset));
+        sql.push(") ORDER BY ip.created_at DESC, ip.post_pk DESC");
         let rows = sql.build().fetch_all(&self.pool).await?;
         let posts = rows
             .iter()
@@ -257,12 +263,7 @@ impl Store {
     }
 
     async fn investigation_posts_count(&self, id: i64, q: &InvestigationPostQuery) -> Result<i64> {
-        // The posts table is only needed to filter by author.
-        let mut sql = QueryBuilder::<Sqlite>::new(if author_filter(q).is_some() {
-            "SELECT count(*) FROM investigation_posts ip JOIN posts p ON p.pk = ip.post_pk"
-        } else {
-            "SELECT count(*) FROM investigation_posts ip"
-        });
+        let mut sql = QueryBuilder::<Sqlite>::new("SELECT count(*) FROM investigation_posts ip");
         if push_post_filters(&mut sql, id, q).is_none() {
             return Ok(0);
         }
@@ -367,17 +368,22 @@ fn push_post_filters(
             .push(")");
     }
     if let Some(tag) = q.tag.as_deref().map(str::trim).filter(|t| !t.is_empty()) {
+        // Not correlated with the outer row, so SQLite can drive the query from the tag's
+        // index entries instead of probing it for every filed post.
         sql.push(
             " AND ip.post_pk IN (SELECT t.post_pk FROM investigation_tags t
-               WHERE t.investigation_id = ip.investigation_id AND t.tag = ",
+               WHERE t.investigation_id = ",
         )
+        .push_bind(id)
+        .push(" AND t.tag = ")
         .push_bind(tag.to_owned())
         .push(")");
     }
     if let Some(author) = author_filter(q) {
-        sql.push(" AND p.author_username = ")
+        // Through the archive's author index: the author's posts, then which are filed here.
+        sql.push(" AND ip.post_pk IN (SELECT pk FROM posts WHERE author_username = ")
             .push_bind(author.to_owned())
-            .push(" COLLATE NOCASE");
+            .push(" COLLATE NOCASE)");
     }
     if let Some(from) = q.from {
         sql.push(" AND ip.created_at >= ").push_bind(to_ms(from));
