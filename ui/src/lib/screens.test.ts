@@ -26,8 +26,12 @@ describe('screenFromHash', () => {
 
 describe('screens', () => {
   it('lists the search screens with Ask first, and keeps X the default', () => {
-    expect(screens.filter((screen) => screen.group === 'search' && !screen.hidden).map((screen) => screen.name)).toEqual(['Ask', 'X', 'Links', 'Web', 'Lookups', 'Trends', 'Forecast']);
+    expect(screens.filter((screen) => screen.group === 'search' && !screen.hidden).map((screen) => screen.name)).toEqual(['Ask', 'X', 'Links', 'Web', 'Lookups', 'Trends', 'Monitors', 'Forecast']);
     expect(defaultScreenId).toBe('x');
+  });
+
+  it('gives Monitors a badge of unseen posts, and no other screen one', () => {
+    expect(screens.filter((screen) => screen.badge).map((screen) => screen.id)).toEqual(['monitors']);
   });
 
   it('lists the records screens with Investigations after History', () => {

@@ -1,5 +1,6 @@
 import type { Component } from 'svelte';
 import type { IconName } from '../components/icons';
+import { startUnseen, unseen } from './unseen.svelte';
 
 /** A screen in the sidebar. Only screens that work are listed: later features add theirs here. */
 export interface Screen {
@@ -14,6 +15,8 @@ export interface Screen {
    * listed there, shown over the screen it was opened from, which keeps its place behind it.
    */
   hidden?: boolean;
+  /** A count shown beside the sidebar entry (unseen posts), and how to start following it. */
+  badge?: { count: () => number; start: () => void };
 }
 
 export const screens: Screen[] = [
@@ -23,6 +26,14 @@ export const screens: Screen[] = [
   { id: 'web', name: 'Web', icon: 'globe', group: 'search', load: () => import('../features/web/Web.svelte') },
   { id: 'lookups', name: 'Lookups', icon: 'list', group: 'search', load: () => import('../features/lookups/Lookups.svelte') },
   { id: 'trends', name: 'Trends', icon: 'trend', group: 'search', load: () => import('../features/trends/Trends.svelte') },
+  {
+    id: 'monitors',
+    name: 'Monitors',
+    icon: 'monitor',
+    group: 'search',
+    load: () => import('../features/monitors/Monitors.svelte'),
+    badge: { count: () => unseen.total, start: startUnseen },
+  },
   { id: 'forecast', name: 'Forecast', icon: 'forecast', group: 'search', load: () => import('../features/forecast/Forecast.svelte') },
   { id: 'history', name: 'History', icon: 'history', group: 'records', load: () => import('../features/history/History.svelte') },
   { id: 'investigations', name: 'Investigations', icon: 'folder', group: 'records', load: () => import('../features/investigations/Investigations.svelte') },

@@ -1,0 +1,81 @@
+/** Monitors' and collections' states and run outcomes in plain words, in one place. */
+import type { CollectUntil } from '../../lib/bindings/CollectUntil';
+import type { CollectionSource } from '../../lib/bindings/CollectionSource';
+import type { CollectionState } from '../../lib/bindings/CollectionState';
+import type { Monitor } from '../../lib/bindings/Monitor';
+import type { RunOutcome } from '../../lib/bindings/RunOutcome';
+import { zonedDay } from '../../lib/format';
+import { INTERVALS } from './monitorDraft';
+
+const OUTCOMES: Record<RunOutcome, string> = {
+  running: 'Running',
+  done: 'Done',
+  budget_blocked: 'Stopped by the budget',
+  needs_confirmation: 'Waiting for your confirmation',
+  skipped: 'Skipped',
+  rate_limited: 'Asked to wait by the service',
+  paused: 'Paused',
+  cancelled: 'Cancelled',
+  failed: 'Failed',
+};
+
+export function outcomeWords(outcome: RunOutcome): string {
+  return OUTCOMES[outcome];
+}
+
+const COLLECTION_STATES: Record<CollectionState, string> = {
+  running: 'Collecting',
+  paused: 'Paused',
+  done: 'Done',
+  cancelled: 'Cancelled',
+  stopped_by_budget: 'Stopped by the budget',
+  failed: 'Stopped by an error',
+};
+
+export function collectionStateWords(state: CollectionState): string {
+  return COLLECTION_STATES[state];
+}
+
+/** A monitor's state as its row says it (the reason, when there is one, goes below). */
+export function monitorStateWords(monitor: Pick<Monitor, 'state' | 'running'>): string {
+  if (monitor.running) return 'Running now';
+  if (monitor.state === 'paused') return 'Paused';
+  if (monitor.state === 'needs_confirmation') return 'Waiting for your confirmation';
+  return 'Active';
+}
+
+export function intervalWords(minutes: number): string {
+  const preset = INTERVALS.find((each) => each.minutes === minutes);
+  if (preset) return preset.label;
+  return minutes % 60 === 0 ? `Every ${minutes / 60} hours` : `Every ${minutes} minutes`;
+}
+
+/** What a monitor watches, in a few words. */
+export function targetWords(monitor: Pick<Monitor, 'target'>): string {
+  return monitor.target.kind === 'account' ? `Posts by @${monitor.target.request.username}` : `X search “${monitor.target.request.query}”`;
+}
+
+export function sourceWords(source: CollectionSource): string {
+  switch (source.kind) {
+    case 'search':
+      return `X search “${source.request.query}”`;
+    case 'user_posts':
+      return `Posts by @${source.request.username}`;
+    case 'replies':
+      return `Replies to post ${source.request.post_id}`;
+    case 'reposters':
+      return `Reposters of post ${source.request.id}`;
+  }
+}
+
+/** Reposters are accounts, the rest posts: the noun a collection counts. */
+export function itemNoun(source: CollectionSource): [string, string] {
+  return source.kind === 'reposters' ? ['account', 'accounts'] : ['post', 'posts'];
+}
+
+export function untilWords(until: CollectUntil, source: CollectionSource): string {
+  const [, many] = itemNoun(source);
+  if (until.kind === 'count') return `until ${until.items.toLocaleString('en')} ${many}`;
+  if (until.kind === 'date') return `back to ${zonedDay(until.date)}`;
+  return 'to the end';
+}
