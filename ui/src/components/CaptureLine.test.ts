@@ -2,6 +2,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { render, screen, within } from '@testing-library/svelte';
 import userEvent from '@testing-library/user-event';
 import CaptureLine from './CaptureLine.svelte';
+import PostCard from './PostCard.svelte';
+import { makePost } from '../test/fixtures';
 import { mockBackend } from '../test/backend';
 import type { ProvenanceRecord } from '../lib/bindings/ProvenanceRecord';
 
@@ -73,5 +75,16 @@ describe('CaptureLine', () => {
     unmount();
     render(CaptureLine, { capture: { state: 'not_received' } });
     expect(screen.getByText('no response was received')).toBeInTheDocument();
+  });
+
+  it('sits at the foot of a post card given its capture, and a card without one stays as it was', () => {
+    mockBackend({});
+    const capture = { state: 'captured' as const, capture: { history_id: 7, captured_at: record.captured_at, sha256 } };
+    const { unmount } = render(PostCard, { post: makePost(), capture });
+    const card = screen.getByRole('article');
+    expect(within(card).getByRole('button', { name: /captured 2026-11-23 18:04:12 UTC/ })).toBeInTheDocument();
+    unmount();
+    render(PostCard, { post: makePost() });
+    expect(screen.queryByText(/captured/)).toBeNull();
   });
 });
