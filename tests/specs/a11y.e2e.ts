@@ -83,6 +83,29 @@ describe('accessibility of every screen, demo mode', () => {
     await auditBothThemes('settings-saved');
   });
 
+  it('Settings: the display zone picked from the keyboard, and times follow it', async () => {
+    // From the sidebar by Tab to the search, then the list; arrows choose; on to Save and Enter.
+    await open('Settings');
+    await expectFocusReaches('the zone search', (stop) => stop.inMain && stop.what.startsWith('input#pref-zone-search'), { limit: 90 });
+    await browser.keys([...'Kolkata']);
+    await expectFocusReaches('the zone list', (stop) => stop.inMain && stop.what.startsWith('select#pref-displayZone'));
+    await browser.keys(['ArrowDown']);
+    await expect($('#pref-displayZone')).toHaveValue('Asia/Kolkata');
+    await expect($('#pref-displayZone-hint')).toHaveText(expect.stringContaining('GMT+5:30'));
+    await auditBothThemes('settings-zone');
+    await expectFocusReaches('Save settings', buttonNamed('Save settings'));
+    await browser.keys(['Enter']);
+    await expect($('span.note=Saved.')).toBeDisplayed();
+    // Spend counts its days in the zone and says so.
+    await open('Spend');
+    await expect($('p.zone')).toHaveText('Days run midnight to midnight in GMT+5:30 (Asia/Kolkata).');
+    // Back to the system's zone for the screens after this one.
+    await open('Settings');
+    await $('#pref-displayZone').selectByAttribute('value', '');
+    await $('button=Save settings').click();
+    await expect($('span.note=Saved.')).toBeDisplayed();
+  });
+
   it('X search: a field error next to its field', async () => {
     await open('X', 'X search');
     await $('#x-count').setValue('500');
