@@ -1,4 +1,5 @@
 import { mkdirSync } from 'node:fs';
+import path from 'node:path';
 import type { ChildProcess } from 'node:child_process';
 import { isolatedEnvironment, screenshotDir, startTauriDriver, tauriDriverConfig } from './support/app.ts';
 import { startSandbox, stopSandbox } from './support/sandbox.ts';
@@ -22,9 +23,18 @@ export const config: WebdriverIO.Config = {
   // its own sandbox service, and the app is pointed at it as if it were the real one.
   // A `*.disk-full.e2e.ts` spec gets its data folder on a 16 MB tmpfs it can fill.
   async beforeSession(_config, _capabilities, specs) {
-    const { env } = isolatedEnvironment();
+    const { root, env } = isolatedEnvironment();
+    // The monitors spec needs posts arriving fast (600 a minute), the sandbox's log of every
+    // response it sent, the app's log of its notifications, and monitors allowed to run every 20 s.
+    const monitors = specs.some((spec) => spec.endsWith('monitors.live.e2e.ts'));
+    if (monitors) {
+      process.env.SIGHTLINE_E2E_BODY_LOG = path.join(root, 'sandbox-bodies.jsonl');
+      process.env.SIGHTLINE_E2E_NOTIFICATION_LOG = env.SIGHTLINE_NOTIFICATION_LOG = path.join(root, 'notifications.jsonl');
+      env.SIGHTLINE_MONITOR_MIN_INTERVAL_SECS = '20';
+    }
     if (specs.some((spec) => spec.endsWith('.live.e2e.ts'))) {
-      env.SIGHTLINE_BASE_URL = (await startSandbox()).baseUrl;
+      const extra = monitors ? ['--live-rate', '600', '--body-log', process.env.SIGHTLINE_E2E_BODY_LOG as string] : [];
+      env.SIGHTLINE_BASE_URL = (await startSandbox(extra)).baseUrl;
     }
     // A `*.first-run.e2e.ts` spec gets a sandbox too, but the app is not told where: the welcome
     // asks for the address. The spec reads the data folder to see that nothing was kept.

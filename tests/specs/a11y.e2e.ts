@@ -20,6 +20,7 @@ const sidebarScreens = [
   { name: 'Web', title: 'Web', action: 'Search', mainField: '#web-query' },
   { name: 'Lookups', title: 'Lookups', action: 'Look up', mainField: '#lookup-urls' },
   { name: 'Trends', title: 'Trends', action: 'Show trends', mainField: '#trends-place' },
+  { name: 'Monitors', title: 'Monitors', action: 'New monitor', mainField: null },
   { name: 'Forecast', title: 'Forecast', action: 'Ask', mainField: '#forecast-query' },
   { name: 'History', title: 'History', action: 'Export these requests', mainField: 'main input[type="search"]' },
   { name: 'Archive', title: 'Archive', action: 'Search', mainField: '#archive-text' },

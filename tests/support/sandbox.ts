@@ -24,9 +24,12 @@ export function sandboxBinary(): string {
   return binary;
 }
 
-/** Starts the sandbox on a free loopback port and waits for the address and key it prints. */
-export function startSandbox(): Promise<RunningSandbox> {
-  const child = spawn(sandboxBinary(), ['--port', '0', '--faults', '--pace-ms', '40'], {
+/**
+ * Starts the sandbox on a free loopback port and waits for the address and key it prints.
+ * `extraArgs` go after the usual ones (a spec's own `--live-rate`, `--body-log`).
+ */
+export function startSandbox(extraArgs: string[] = []): Promise<RunningSandbox> {
+  const child = spawn(sandboxBinary(), ['--port', '0', '--faults', '--pace-ms', '40', ...extraArgs], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   return new Promise((resolve, reject) => {

@@ -1,0 +1,179 @@
+import { browser, $, expect } from '@wdio/globals';
+import { existsSync, readFileSync } from 'node:fs';
+import { auditBothThemes } from '../support/a11y.ts';
+import { billed, queueFault, sandbox } from '../support/sandbox.ts';
+
+/**
+ * Monitors and long collections against the service (a standalone sandbox with posts arriving
+ * at 600 a minute; wdio.conf starts it with --live-rate and --body-log for this spec, and lets
+ * monitors run every 20 s): a monitor on a hashtag finds new posts, the badge counts them, a
+ * notification is recorded, they are opened and marked seen; a collection of 300 posts is
+ * paused, the app restarted, resumed, and ends with exactly the posts the service billed, each
+ * once, every page in History. Screenshots: target/e2e-screenshots/a11y-monitors-*.png.
+ */
+
+const sidebar = () => $('nav[aria-label="Screens"]');
+const monitorsLink = () => sidebar().$('a[href="#/monitors"]');
+
+async function openMonitors(tab: 'Monitors' | 'Collections' = 'Monitors') {
+  await monitorsLink().click();
+  await expect($('h1=Monitors')).toBeDisplayed();
+  await $(`button[role="tab"]=${tab}`).click();
+}
+
+/** The unseen count on the sidebar entry (0 without a badge). */
+async function sidebarUnseen(): Promise<number> {
+  // The words are visually hidden (read aloud, not drawn), so read the text content.
+  const text = await browser.execute(() => document.querySelector('nav[aria-label="Screens"] a[href="#/monitors"]')?.textContent ?? '');
+  return Number(/\(([\d,]+) unseen\)/.exec(text)?.[1]?.replace(/,/g, '') ?? 0);
+}
+
+/** An exact decimal as integer nano-dollars, so sums are exact in the test too. */
+function nanos(amount: string): bigint {
+  const [whole = '0', fraction = ''] = amount.replace(/[$,\s]/g, '').split('.');
+  return BigInt(whole) * 1_000_000_000n + BigInt(fraction.padEnd(9, '0').slice(0, 9) || '0');
+}
+
+/** The sandbox's log of every response it sent: method, target (path and query), status, hash. */
+function bodyLog(): { method: string; target: string; status: number }[] {
+  const file = process.env.SIGHTLINE_E2E_BODY_LOG;
+  if (!file || !existsSync(file)) return [];
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line));
+}
+
+async function historyTotal(): Promise<number> {
+  await sidebar().$('a=History').click();
+  await expect($('h1=History')).toBeDisplayed();
+  const count = $('p.count');
+  await browser.waitUntil(async () => /\d/.test(await count.getText()), { timeoutMsg: 'History never showed its count' });
+  return Number((await count.getText()).replace(/[^\d]/g, ''));
+}
+
+describe('monitors and collections, against the service', () => {
+  it('starts with a real key', async () => {
+    await sidebar().waitForDisplayed({ timeout: 60_000 });
+    await $('#welcome-key').setValue(sandbox().key);
+    await $('button=Use this key').click();
+    await expect($('h1=X search')).toBeDisplayed();
+  });
+
+  it('shows the Monitors screen empty, and the form with its cost before saving', async () => {
+    await openMonitors();
+    await expect($('p*=No monitors yet')).toBeDisplayed();
+    await auditBothThemes('monitors-empty');
+    await openMonitors('Collections');
+    await expect($('p*=No collections yet')).toBeDisplayed();
+    await auditBothThemes('collections-empty');
+
+    await openMonitors();
+    await $('button=New monitor').click();
+    await $('button=Create monitor').click();
+    await expect($('#monitor-name-error')).toHaveText('Give the monitor a name.');
+    await $('#monitor-name').setValue('Space watch');
+    await $('#monitor-query').setValue('#Space');
+    await $('#monitor-intervalMinutes').selectByAttribute('value', '15');
+    await $('#monitor-cap').setValue('50');
+    // No X request has been billed yet: no rate is learned.
+    await expect($('p*=unknown until a rate is learned')).toBeDisplayed({ wait: 10_000 });
+    await auditBothThemes('monitors-form');
+  });
+
+  it('creates a monitor on a hashtag; its badge counts new posts as runs find them, and notifies', async () => {
+    await $('button=Create monitor').click();
+    await expect($('a=Space watch')).toBeDisplayed();
+    // The first run is due at once; then Run now asks again, and posts keep arriving meanwhile.
+    await browser.waitUntil(async () => (await sidebarUnseen()) > 0, { timeout: 60_000, timeoutMsg: 'the badge never counted a new post' });
+    const first = await sidebarUnseen();
+    await browser.pause(3_000);
+    await $('button[aria-label="Run Space watch now"]').waitForEnabled({ timeout: 30_000 });
+    await $('button[aria-label="Run Space watch now"]').click();
+    await browser.waitUntil(async () => (await sidebarUnseen()) > first, { timeout: 60_000, timeoutMsg: `the badge stayed at ${first} after Run now` });
+    await auditBothThemes('monitors-list');
+
+    // Each run that found something was announced; the log holds the notification as sent.
+    const file = process.env.SIGHTLINE_E2E_NOTIFICATION_LOG as string;
+    await browser.waitUntil(() => existsSync(file) && readFileSync(file, 'utf8').includes('Space watch'), {
+      timeout: 20_000,
+      timeoutMsg: 'no notification was recorded for the monitor',
+    });
+  });
+
+  it('opens the new posts and marks them seen; the badge goes', async () => {
+    await $('a=Space watch').click();
+    await expect($('h1=Space watch')).toBeDisplayed();
+    await expect($('[aria-label="Posts found by the monitor"] article.post')).toBeDisplayed({ wait: 20_000 });
+    await expect($('p.count*=new post')).toBeDisplayed();
+    await auditBothThemes('monitor-posts');
+    // Pause first, so no run adds posts between the click and the check.
+    await $('button[aria-label="Pause Space watch"]').click();
+    await expect($('button[aria-label="Resume Space watch"]')).toBeDisplayed();
+    await $('button=Mark all seen').click();
+    await expect($('p*=Nothing new.')).toBeDisplayed();
+    await browser.waitUntil(async () => (await sidebarUnseen()) === 0, { timeoutMsg: 'the badge stayed after Mark all seen' });
+
+    await $('button[role="tab"]=Run log').click();
+    await expect($('table[aria-label="Runs of Space watch"]')).toBeDisplayed();
+    await expect($('table[aria-label="Runs of Space watch"] td*=Done')).toBeDisplayed();
+    await auditBothThemes('monitor-runs');
+  });
+
+  it('collects 300 posts across a pause and a restart, each billed and kept once', async () => {
+    await sidebar().$('a=X').click();
+    await $('#x-query').setValue('#AI');
+    await $('#x-sort').selectByAttribute('value', 'Latest');
+    await browser.keys(['Enter']);
+    await $('article.post').waitForDisplayed({ timeout: 30_000 });
+    // From here on, every billed response and every History row is the collection's.
+    const billedBefore = (await billed()).responses.length;
+    const historyBefore = await historyTotal();
+    const sentBefore = bodyLog().length;
+
+    // Each page of the collection takes a second, so it can be paused part-way.
+    for (let page = 0; page < 40; page++) await queueFault('/twitter', { type: 'stall', ms: 1_000 });
+    await sidebar().$('a=X').click();
+    await $('button=Collect…').click();
+    await expect($('h2=Collect posts')).toBeDisplayed();
+    await $('#collect-items').setValue('300');
+    await auditBothThemes('collect-dialog');
+    await $('button=Start collecting').click();
+    await $('a=see its progress').click();
+    await expect($('h3*=#AI')).toBeDisplayed();
+    await browser.waitUntil(async () => /\b[1-9]\d* pages?\b/.test(await $('p.figures').getText()), { timeout: 30_000, timeoutMsg: 'no page was collected' });
+    await $('button[aria-label^="Pause"]').click();
+    await expect($('p.figures*=Paused')).toBeDisplayed({ wait: 20_000 });
+    await auditBothThemes('collections-paused');
+
+    // The app is closed and opened again (a new session starts it afresh on the same data).
+    await browser.reloadSession();
+    await sidebar().waitForDisplayed({ timeout: 60_000 });
+    await openMonitors('Collections');
+    const resume = $('button[aria-label^="Resume"]');
+    await expect(resume).toBeDisplayed({ wait: 20_000 });
+    await resume.click();
+    await expect($('p.figures*=Done')).toBeDisplayed({ wait: 120_000 });
+    const figures = await $('p.figures').getText();
+    await auditBothThemes('collections-done');
+
+    // Exactly 300 posts, on the pages the service billed, and nothing fetched twice.
+    expect(figures).toContain('300 of 300 posts');
+    const pages = Number(/(\d+) pages?/.exec(figures)?.[1]);
+    const cost = /\$([\d.,]+) so far/.exec(figures)?.[1] ?? '';
+    const after = await billed();
+    const collected = after.responses.slice(billedBefore);
+    expect(collected.every((response) => response.route === '/twitter')).toBe(true);
+    expect(collected).toHaveLength(pages);
+    const billedSum = collected.reduce((sum, response) => sum + nanos(response.cost_usd), 0n);
+    expect(billedSum).toBe(nanos(cost));
+    // X is billed per post returned ($0.30 per 1,000): the posts served are the posts kept.
+    expect(billedSum).toBe(300n * 300_000n);
+    const requests = bodyLog()
+      .slice(sentBefore)
+      .filter((line) => line.status === 200)
+      .map((line) => `${line.method} ${line.target}`);
+    expect(new Set(requests).size).toBe(requests.length);
+    expect(await historyTotal()).toBe(historyBefore + pages);
+  });
+});
