@@ -5,8 +5,9 @@ use crate::world::{corpus::LANGS, Media, Post, Retweet, User, World};
 use serde::Serialize;
 use std::sync::OnceLock;
 
-/// Serialised Tweet records (with their quote), rendered once per post on first use: the world
-/// never changes, and rendering dominates the cost of a search.
+/// Serialised Tweet records (with their quote) of the world's posts, rendered once per post on
+/// first use: they never change, and rendering dominates the cost of a search. The trickle's
+/// posts keep theirs beside them (`world/live.rs`); `posts.rs` reads both.
 pub struct TweetCache {
     slots: Vec<OnceLock<Box<str>>>,
 }
@@ -25,20 +26,6 @@ impl TweetCache {
                 .expect("records serialise")
                 .into_boxed_str()
         })
-    }
-
-    /// A JSON array of the given posts.
-    pub fn array(&self, world: &World, indices: &[u32]) -> String {
-        let mut out = String::with_capacity(indices.len() * 3_000 + 2);
-        out.push('[');
-        for (n, &i) in indices.iter().enumerate() {
-            if n > 0 {
-                out.push(',');
-            }
-            out.push_str(self.get(world, i));
-        }
-        out.push(']');
-        out
     }
 }
 
