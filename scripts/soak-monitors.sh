@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# The monitors soak: ten monitors at a one-minute interval (through the test-only
+# SIGHTLINE_MONITOR_MIN_INTERVAL_SECS) plus an AI answer every minute, against a standalone
+# sandbox, for SOAK_MINUTES minutes (default 30; `scripts/soak-monitors.sh 5` for a short one).
+# Samples the app's process-tree PSS each minute; at the end checks that no X request was sent
+# twice and that the app's spend equals what the sandbox billed, and prints the figures.
+# Not part of `make test`. Needs what the e2e suite needs (tauri-driver, WebKitWebDriver, Xvfb).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+minutes="${1:-${SOAK_MINUTES:-30}}"
+if pgrep -f tauri-driver >/dev/null; then
+  echo "soak: another end-to-end run holds tauri-driver (port 4444); try again when it is done" >&2
+  exit 1
+fi
+
+npm --prefix ui run build
+cargo build -p sightline --features custom-protocol --locked
+cargo build -p sightline-sandbox --bin sightline-sandbox --locked
+
+export SOAK_MINUTES="$minutes"
+export SIGHTLINE_APP="$PWD/target/debug/sightline"
+scripts/with-keyring.sh xvfb-run --auto-servernum --server-args="-screen 0 1440x900x24" \
+  npm --prefix tests run soak

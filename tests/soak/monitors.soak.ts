@@ -1,0 +1,167 @@
+import { browser, $, expect } from '@wdio/globals';
+import { existsSync, readFileSync, readdirSync, readlinkSync } from 'node:fs';
+import { appBinary } from '../support/app.ts';
+import { billed, sandbox } from '../support/sandbox.ts';
+
+/**
+ * Ten monitors running every minute plus an AI answer every minute, for SOAK_MINUTES minutes.
+ * Each minute it samples the proportional set size (PSS) of the app and every process under it
+ * (its WebKit web and network processes) from /proc/<pid>/smaps_rollup. At the end: no X request
+ * was sent twice (the sandbox's body log holds no repeated GET target among its answers), and the
+ * app's spend equals what the sandbox billed, to the last digit. Prints every figure.
+ */
+
+const minutes = Number(process.env.SOAK_MINUTES ?? 30);
+const hashtags = ['#AI', '#ClimateAction', '#ChampionsLeague', '#Space', '#Bitcoin', '#Election', '#Foodie', '#Gaming', '#AI', '#Space'];
+
+/** Every process: pid → parent pid. */
+function parents(): Map<number, number> {
+  const map = new Map<number, number>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      // The command name may hold spaces and parentheses: the fields after the last ')' are fixed.
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      map.set(Number(entry), Number(fields[1]));
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  return map;
+}
+
+/** The app's pid (its executable is the binary under test) and every process below it. */
+function appTree(): number[] {
+  const binary = appBinary();
+  const tree = parents();
+  const roots = [...tree.keys()].filter((pid) => {
+    try {
+      return readlinkSync(`/proc/${pid}/exe`) === binary;
+    } catch {
+      return false;
+    }
+  });
+  const found = new Set(roots);
+  let grew = true;
+  while (grew) {
+    grew = false;
+    for (const [pid, parent] of tree) {
+      if (found.has(parent) && !found.has(pid)) {
+        found.add(pid);
+        grew = true;
+      }
+    }
+  }
+  return [...found];
+}
+
+/** Summed PSS of the app's process tree, in KiB. */
+function treePssKib(): { kib: number; processes: number } {
+  let kib = 0;
+  const pids = appTree();
+  for (const pid of pids) {
+    try {
+      const line = readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8')
+        .split('\n')
+        .find((each) => each.startsWith('Pss:'));
+      kib += Number(line?.replace(/[^\d]/g, '') ?? 0);
+    } catch {
+      // Gone, or not ours to read.
+    }
+  }
+  return { kib, processes: pids.length };
+}
+
+function invoke<T>(command: string, args: Record<string, unknown> = {}): Promise<T> {
+  return browser.executeAsync(
+    (cmd: string, payload: Record<string, unknown>, done: (value: unknown) => void) => {
+      const internals = (window as unknown as { __TAURI_INTERNALS__: { invoke: (c: string, a: unknown) => Promise<unknown> } }).__TAURI_INTERNALS__;
+      internals.invoke(cmd, payload).then(done, (error: unknown) => done({ __error: error }));
+    },
+    command,
+    args,
+  ) as Promise<T>;
+}
+
+function nanos(amount: string): bigint {
+  const [whole = '0', fraction = ''] = amount.replace(/[$,\s]/g, '').split('.');
+  return BigInt(whole) * 1_000_000_000n + BigInt(fraction.padEnd(9, '0').slice(0, 9) || '0');
+}
+
+async function ask(question: string) {
+  await $('nav[aria-label="Screens"] a=Ask').click();
+  const prompt = $('#ask-prompt');
+  await prompt.clearValue();
+  await prompt.setValue(question);
+  await prompt.click();
+  await browser.keys(['Enter']);
+  await browser.waitUntil(async () => (await $('[data-testid="ask-status"]').getText()).startsWith('Done'), { timeout: 50_000, interval: 500 });
+}
+
+describe(`monitors soak, ${minutes} minutes`, () => {
+  it('keeps ten monitors and an AI answer a minute going, and its books', async () => {
+    await $('nav[aria-label="Screens"]').waitForDisplayed({ timeout: 60_000 });
+    await $('#welcome-key').setValue(sandbox().key);
+    await $('button=Use this key').click();
+    await expect($('h1=X search')).toBeDisplayed();
+
+    for (const [index, tag] of hashtags.entries()) {
+      const draft = {
+        name: `Soak ${index + 1} ${tag}`,
+        target: { kind: 'search', request: { query: tag, sort: 'Latest', count: 20, user: null, start_date: null, end_date: null, lang: null, verified: null, blue_verified: null, is_quote: null, is_video: null, is_image: null, min_retweets: null, min_replies: null, min_likes: index === 8 ? '1' : null } },
+        // The app's rule is 15 minutes; SIGHTLINE_MONITOR_MIN_INTERVAL_SECS=60 runs them each minute.
+        intervalMinutes: 15,
+        cap: 20,
+        investigationId: null,
+      };
+      const created = await invoke<{ id?: number; __error?: unknown }>('monitor_create', { draft });
+      if (!created.id) throw new Error(`monitor_create failed: ${JSON.stringify(created.__error)}`);
+    }
+
+    const samples: { minute: number; kib: number; processes: number; answers: number }[] = [];
+    const started = Date.now();
+    let answers = 0;
+    for (let minute = 0; minute < minutes; minute++) {
+      const due = started + minute * 60_000;
+      await browser.pause(Math.max(0, due - Date.now()));
+      await ask(`Soak minute ${minute + 1}: what is new about flood defences?`);
+      answers += 1;
+      const { kib, processes } = treePssKib();
+      samples.push({ minute, kib, processes, answers });
+      console.log(`soak: minute ${minute + 1}/${minutes} · PSS ${(kib / 1024).toFixed(1)} MiB over ${processes} processes`);
+    }
+    // One more minute for the last runs to finish, then the books.
+    await browser.pause(Math.max(0, started + minutes * 60_000 + 30_000 - Date.now()));
+    const end = treePssKib();
+    samples.push({ minute: minutes, kib: end.kib, processes: end.processes, answers });
+
+    const service = await billed();
+    const spend = await invoke<{ all_time: string }>('spend_totals');
+    const log = readFileSync(process.env.SIGHTLINE_SOAK_BODY_LOG as string, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as { method: string; target: string; status: number });
+    const gets = log.filter((line) => line.method === 'GET' && line.status === 200 && !line.target.startsWith('/__sandbox'));
+    const counts = new Map<string, number>();
+    for (const line of gets) counts.set(line.target, (counts.get(line.target) ?? 0) + 1);
+    const repeated = [...counts].filter(([, count]) => count > 1);
+    const runs = await invoke<{ id: number }[]>('monitor_list');
+    let runLines = 0;
+    for (const monitor of runs) runLines += (await invoke<unknown[]>('monitor_runs', { id: monitor.id, limit: 10_000 })).length;
+    const notifications = existsSync(process.env.SIGHTLINE_NOTIFICATION_LOG ?? '') ? readFileSync(process.env.SIGHTLINE_NOTIFICATION_LOG as string, 'utf8').split('\n').filter(Boolean).length : null;
+
+    const first = samples[1] ?? samples[0]!;
+    const last = samples.at(-1)!;
+    const peak = Math.max(...samples.map((sample) => sample.kib));
+    console.log(
+      [
+        'soak figures',
+        `  minutes: ${minutes}, monitors: ${runs.length}, monitor runs logged: ${runLines}, AI answers: ${answers}, notifications: ${notifications ?? 'no log'}`,
+        `  PSS of the app's process tree (MiB) per minute: ${samples.map((sample) => (sample.kib / 1024).toFixed(1)).join(' ')}`,
+        `  PSS after minute 1: ${(first.kib / 1024).toFixed(1)} MiB; at the end: ${(last.kib / 1024).toFixed(1)} MiB; peak ${(peak / 1024).toFixed(1)} MiB; growth ${((last.kib - first.kib) / 1024).toFixed(1)} MiB`,
+        `  responses billed by the sandbox: ${service.responses.length}, total $${service.total_usd}; the app's spend: $${spend.all_time}`,
+        `  X GETs answered: ${gets.length}, repeated targets: ${repeated.length}${repeated.length ? ` (${repeated.slice(0, 5).map(([target, count]) => `${count}× ${target}`).join('; ')})` : ''}`,
+      ].join('\n'),
+    );
+    expect(repeated).toEqual([]);
+    expect(nanos(spend.all_time)).toBe(nanos(service.total_usd));
+  });
+});
