@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The monitors soak: ten monitors at a one-minute interval (through the test-only
-# SIGHTLINE_MONITOR_MIN_INTERVAL_SECS) plus an AI answer every minute, against a standalone
+# minimum-interval hook, see tests/soak/wdio.soak.conf.ts) plus an AI answer every minute, against a standalone
 # sandbox, for SOAK_MINUTES minutes (default 30; `scripts/soak-monitors.sh 5` for a short one).
 # Samples the app's process-tree PSS each minute; at the end checks that no X request was sent
 # twice and that the app's spend equals what the sandbox billed, and prints the figures.

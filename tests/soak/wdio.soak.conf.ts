@@ -1,7 +1,7 @@
 /**
  * The monitors soak (a measurement, not a test of the suite: `scripts/soak-monitors.sh` runs it,
  * never `make test`): the real app under tauri-driver against a standalone sandbox with a live
- * trickle and a body log, monitors allowed to run every minute (SIGHTLINE_MONITOR_MIN_INTERVAL_SECS).
+ * trickle and a body log, monitors allowed to run every minute (the test-only minimum-interval hook).
  * SOAK_MINUTES sets its length (30 by default).
  */
 import { mkdirSync } from 'node:fs';
@@ -27,6 +27,8 @@ export const config: WebdriverIO.Config = {
   async beforeSession() {
     const { root, env } = isolatedEnvironment();
     process.env.SIGHTLINE_SOAK_BODY_LOG = path.join(root, 'sandbox-bodies.jsonl');
+    // The test hook that lets a monitor run every minute (the app's own minimum is 15).
+    env.SIGHTLINE_MONITOR_MIN_INTERVAL = '1';
     env.SIGHTLINE_MONITOR_MIN_INTERVAL_SECS = '60';
     env.SIGHTLINE_NOTIFICATION_LOG = path.join(root, 'notifications.jsonl');
     // 12 posts a minute (the sandbox's own default), so each of the ten monitors finds some.

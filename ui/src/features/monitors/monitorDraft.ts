@@ -18,8 +18,8 @@ export const MONITOR_LIMITS = {
 
 export const MONITOR_MESSAGES = {
   name: 'Give the monitor a name.',
-  nameLength: `A name can be at most ${MONITOR_LIMITS.nameChars} characters.`,
-  interval: 'Choose between 15 minutes and a day.',
+  nameLength: `Keep the name to ${MONITOR_LIMITS.nameChars} characters or fewer.`,
+  interval: 'Choose an interval from 15 minutes to a day (1,440 minutes).',
 } as const;
 
 /** The intervals offered, from the shortest allowed to a day. */
