@@ -13,7 +13,7 @@
 //! provenance, investigations, the ledger), the display zone and the app's version, and writes a
 //! file with progress and cancel, which is the application's business.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::fs::File;
 use std::io::{BufWriter, Seek, Write};
 use std::path::{Path, PathBuf};
@@ -54,6 +54,16 @@ pub struct Bundle {
     pub zone: Tz,
     pub app_version: String,
     pub created_at: DateTime<Utc>,
+}
+
+impl Bundle {
+    /// Each request's capture by history id, for the posts it found.
+    pub fn captures(&self) -> HashMap<i64, Option<&CaptureRecord>> {
+        self.requests
+            .iter()
+            .map(|r| (r.entry.id, r.capture.as_ref()))
+            .collect()
+    }
 }
 
 /// One request (a history row) and the record of its response, when one was kept.
@@ -360,9 +370,9 @@ async fn write_to(
         zip: ZipWriter::new(BufWriter::with_capacity(256 * 1024, file)),
         files: Vec::new(),
     };
-    // Responses, then posts (in steps), then the six other files.
+    // Responses, then the posts in steps (for posts.jsonl, then posts.csv), then five files.
     let post_steps = bundle.posts.len().div_ceil(POST_STEP);
-    let total = count(bundle.requests.len() + post_steps + 6);
+    let total = count(bundle.requests.len() + 2 * post_steps + 5);
     let mut done = 0u32;
     progress(BundleProgress {
         done,
@@ -398,27 +408,39 @@ async fn write_to(
     }
     let responses = count(body_files.iter().flatten().count());
 
-    // posts.jsonl and posts.csv are written side by side in steps, so a cancel is seen in time.
-    let mut jsonl = Vec::new();
-    let mut csv_rows = spreadsheet::PostsCsv::new(bundle.zone);
-    for chunk in bundle.posts.chunks(POST_STEP) {
-        if cancel.is_cancelled() {
-            return Ok(None);
+    // posts.jsonl, then posts.csv, each streamed into its entry in steps, so a cancel is seen
+    // in time and no copy of either is held in memory.
+    let captures = bundle.captures();
+    let written = writer.file(POSTS_JSONL, |out| {
+        for chunk in bundle.posts.chunks(POST_STEP) {
+            stop_if(cancel)?;
+            for post in chunk {
+                post_line(post, out)?;
+            }
+            step(&mut done, POSTS_JSONL);
         }
-        for post in chunk {
-            post_line(post, &mut jsonl).map_err(fail)?;
-            csv_rows.row(post, capture_of(bundle, post));
-        }
-        step(&mut done, POSTS_JSONL);
+        Ok(())
+    });
+    if stopped(written, cancel).map_err(fail)? {
+        return Ok(None);
     }
-    writer
-        .file(POSTS_JSONL, |out| out.write_all(&jsonl))
-        .map_err(fail)?;
-    drop(jsonl);
-    writer
-        .file(POSTS_CSV, |out| out.write_all(&csv_rows.finish()))
-        .map_err(fail)?;
-    step(&mut done, POSTS_CSV);
+    let written = writer.file(POSTS_CSV, |out| {
+        let mut csv = spreadsheet::PostsCsv::new(bundle.zone, out)?;
+        for chunk in bundle.posts.chunks(POST_STEP) {
+            stop_if(cancel)?;
+            for post in chunk {
+                let capture = post
+                    .found_by
+                    .and_then(|id| captures.get(&id).copied().flatten());
+                csv.row(post, capture)?;
+            }
+            step(&mut done, POSTS_CSV);
+        }
+        csv.finish()
+    });
+    if stopped(written, cancel).map_err(fail)? {
+        return Ok(None);
+    }
 
     let others: [(&str, FileWriter); 3] = [
         (NOTES_MD, Box::new(|out| notes_markdown(bundle, out))),
@@ -467,19 +489,31 @@ async fn write_to(
     Ok(Some((files, responses)))
 }
 
-/// The capture record of the response that brought `post`, when there is one.
-fn capture_of<'b>(bundle: &'b Bundle, post: &BundlePost) -> Option<&'b CaptureRecord> {
-    let id = post.found_by?;
-    bundle
-        .requests
-        .iter()
-        .find(|r| r.entry.id == id)
-        .and_then(|r| r.capture.as_ref())
+/// Stops a file being written when the export is cancelled.
+fn stop_if(cancel: &CancelToken) -> std::io::Result<()> {
+    if cancel.is_cancelled() {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::Interrupted,
+            "cancelled",
+        ));
+    }
+    Ok(())
+}
+
+/// Whether a file stopped because of a cancel (`Ok(true)`), was written, or failed.
+fn stopped(written: std::io::Result<()>, cancel: &CancelToken) -> std::io::Result<bool> {
+    match written {
+        Ok(()) => Ok(false),
+        Err(error) if error.kind() == std::io::ErrorKind::Interrupted && cancel.is_cancelled() => {
+            Ok(true)
+        }
+        Err(error) => Err(error),
+    }
 }
 
 /// One line of `posts.jsonl`: the archived post, its raw record as the service sent it, and
 /// the investigation's note and tags.
-fn post_line(post: &BundlePost, out: &mut Vec<u8>) -> std::io::Result<()> {
+fn post_line(post: &BundlePost, out: &mut dyn Write) -> std::io::Result<()> {
     #[derive(Serialize)]
     struct Line<'p> {
         #[serde(flatten)]
@@ -501,8 +535,7 @@ fn post_line(post: &BundlePost, out: &mut Vec<u8>) -> std::io::Result<()> {
             found_by_history_id: post.found_by,
         },
     )?;
-    out.push(b'\n');
-    Ok(())
+    out.write_all(b"\n")
 }
 
 /// `notes.md`: the notebook as written, then each post's note and tags.

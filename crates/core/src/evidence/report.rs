@@ -4,9 +4,10 @@
 //! service or the user is HTML-escaped (post text is written by strangers). Light and dark
 //! follow the reader's system; printing drops the backgrounds and keeps cards whole.
 
+use std::collections::HashMap;
 use std::io::Write;
 
-use super::{utc_words, zone_time, Bundle, BundlePost, BundleRequest, CostLine};
+use super::{utc_words, zone_time, Bundle, BundlePost, BundleRequest, CaptureRecord, CostLine};
 
 const STYLE: &str = r#"
 :root { color-scheme: light dark; --fg: #1d1f23; --muted: #5a5f69; --bg: #ffffff;
@@ -124,8 +125,9 @@ pub fn write(
     if bundle.posts.is_empty() {
         writeln!(out, "<p class=\"muted\">No posts.</p>")?;
     }
+    let captures = bundle.captures();
     for post in &bundle.posts {
-        post_card(bundle, post, out)?;
+        post_card(bundle, &captures, post, out)?;
     }
     writeln!(out, "</section>\n</body>\n</html>")
 }
@@ -243,7 +245,12 @@ fn query_card(
     writeln!(out, "</article>")
 }
 
-fn post_card(bundle: &Bundle, p: &BundlePost, out: &mut dyn Write) -> std::io::Result<()> {
+fn post_card(
+    bundle: &Bundle,
+    captures: &HashMap<i64, Option<&CaptureRecord>>,
+    p: &BundlePost,
+    out: &mut dyn Write,
+) -> std::io::Result<()> {
     let e = escape;
     let post = &p.post;
     writeln!(
@@ -270,13 +277,7 @@ fn post_card(bundle: &Bundle, p: &BundlePost, out: &mut dyn Write) -> std::io::R
     if let Some(url) = &post.url {
         writeln!(out, "<div class=\"meta hash\">{}</div>", e(url))?;
     }
-    let capture = p.found_by.and_then(|id| {
-        bundle
-            .requests
-            .iter()
-            .find(|r| r.entry.id == id)
-            .map(|r| r.capture.as_ref())
-    });
+    let capture = p.found_by.and_then(|id| captures.get(&id).copied());
     match capture {
         Some(Some(c)) => {
             let at = c.captured_at;

@@ -13,6 +13,8 @@
 //! and any program reading the file gets the formula, not the id), and a leading `'` is kept as
 //! part of the text by LibreOffice.
 
+use std::io::Write;
+
 use sightline_store::export::cell;
 use sightline_store::Tz;
 
@@ -57,26 +59,24 @@ pub fn long_number(id: &str) -> String {
     }
 }
 
-/// `posts.csv` being built, row by row, in memory (the ZIP entry is written at the end).
-pub struct PostsCsv {
-    writer: csv::Writer<Vec<u8>>,
+/// `posts.csv` being written, row by row, to `out`.
+pub struct PostsCsv<W: Write> {
+    writer: csv::Writer<W>,
     zone: Tz,
 }
 
-impl PostsCsv {
-    pub fn new(zone: Tz) -> Self {
-        let mut bytes = Vec::with_capacity(1 << 20);
-        bytes.extend_from_slice("\u{feff}".as_bytes());
+impl<W: Write> PostsCsv<W> {
+    /// Starts the file: the byte-order mark and the header row.
+    pub fn new(zone: Tz, mut out: W) -> std::io::Result<Self> {
+        out.write_all("\u{feff}".as_bytes())?;
         let mut writer = csv::WriterBuilder::new()
             .terminator(csv::Terminator::CRLF)
-            .from_writer(bytes);
-        writer
-            .write_record(COLUMNS)
-            .expect("writing to memory cannot fail");
-        Self { writer, zone }
+            .from_writer(out);
+        writer.write_record(COLUMNS)?;
+        Ok(Self { writer, zone })
     }
 
-    pub fn row(&mut self, p: &BundlePost, capture: Option<&CaptureRecord>) {
+    pub fn row(&mut self, p: &BundlePost, capture: Option<&CaptureRecord>) -> std::io::Result<()> {
         let post = &p.post;
         let captured_at = capture.map(|c| c.captured_at);
         let opt = |v: &Option<String>| v.as_deref().map(cell).unwrap_or_default();
@@ -116,16 +116,11 @@ impl PostsCsv {
             utc_iso(post.first_seen),
             utc_iso(post.last_seen),
         ];
-        self.writer
-            .write_record(&record)
-            .expect("writing to memory cannot fail");
+        Ok(self.writer.write_record(&record)?)
     }
 
-    /// The file's bytes.
-    pub fn finish(self) -> Vec<u8> {
-        self.writer
-            .into_inner()
-            .map_err(|e| e.into_error())
-            .expect("writing to memory cannot fail")
+    /// Writes out what is buffered.
+    pub fn finish(mut self) -> std::io::Result<()> {
+        self.writer.flush()
     }
 }

@@ -519,6 +519,29 @@ async fn a_cancelled_export_leaves_no_file() {
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
 }
 
+#[tokio::test]
+async fn a_cancel_while_posts_are_written_leaves_no_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let (bundle, bodies) = sample();
+    let path = dir.path().join("b.zip");
+    let cancel = CancelToken::new();
+    let outcome = write_bundle(
+        &bundle,
+        &bodies,
+        &path,
+        &mut |p| {
+            if p.file == POSTS_JSONL {
+                cancel.cancel();
+            }
+        },
+        &cancel,
+    )
+    .await
+    .unwrap();
+    assert_eq!(outcome, BundleOutcome::Cancelled);
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+}
+
 #[test]
 fn response_files_are_named_by_request_and_kind() {
     let (mut bundle, _) = sample();
