@@ -102,6 +102,8 @@ describe('times in the display zone', () => {
     expect(timeTitle(evening, 'UTC')).toBe('2026-11-23 18:04:12 UTC');
     expect(zoneLabel(evening, 'Europe/Paris')).toBe('CET (Europe/Paris)');
     expect(zoneLabel(evening, 'UTC')).toBe('UTC');
+    expect(zoneLabel(evening, 'Etc/UTC')).toBe('UTC');
+    expect(timeTitle(evening, 'Etc/UTC')).toBe('2026-11-23 18:04:12 UTC');
     expect(utcOffset('Asia/Kolkata', evening)).toBe('UTC+05:30');
     expect(utcOffset('America/Sao_Paulo', evening)).toBe('UTC−03:00');
   });

@@ -143,7 +143,8 @@ export function zoneAbbreviation(date: Date, wanted: string = zoneSetting.zone):
 export function zoneLabel(date: Date = new Date(), wanted: string = zoneSetting.zone): string {
   const zone = usableZone(wanted);
   const abbreviation = zoneAbbreviation(date, zone);
-  return zone === 'UTC' || abbreviation === zone ? abbreviation : `${abbreviation} (${zone})`;
+  // "UTC" needs no "(Etc/UTC)" after it.
+  return abbreviation === 'UTC' || abbreviation === zone ? abbreviation : `${abbreviation} (${zone})`;
 }
 
 const pad = (n: number) => String(n).padStart(2, '0');
@@ -172,7 +173,7 @@ export function zonedTime(value: Date | string | number, zone: string = zoneSett
 export function citedTime(date: Date, wanted: string = zoneSetting.zone): string {
   const utc = `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
   const zone = usableZone(wanted);
-  if (zone === 'UTC') return utc;
+  if (zoneAbbreviation(date, zone) === 'UTC') return utc;
   const f = fieldsIn(date, zone);
   return `${utc} = ${f.year}-${pad(f.month)}-${pad(f.day)} ${pad(f.hour)}:${pad(f.minute)} ${zoneAbbreviation(date, zone)} (${zone})`;
 }
@@ -193,7 +194,7 @@ export function timeTitle(value: Date | string | number, wanted: string = zoneSe
   const zone = usableZone(wanted);
   const date = toDate(value);
   if (!date) return String(value);
-  if (zone === 'UTC') return exactUtc(date);
+  if (zoneAbbreviation(date, zone) === 'UTC') return exactUtc(date);
   const zoned = zonedTime(date, zone, true);
   return `${zoned}${zoned.endsWith(zone) ? '' : ` (${zone})`} · ${exactUtc(date)}`;
 }
