@@ -1,0 +1,51 @@
+import { browser, $, $$, expect } from '@wdio/globals';
+import { auditBothThemes } from '../support/a11y.ts';
+import { enterDemo, openScreen } from '../support/demo.ts';
+import { screenshotBothThemes } from '../support/screenshots.ts';
+
+const captureLine = /^captured \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} UTC · sha256 [0-9a-f]{8}…$/;
+
+/**
+ * Provenance in the real app (demo mode): a post card says when and with what hash the response
+ * that brought it was captured; the record opens from the keyboard, passes the axe audit in both
+ * themes, and "Re-check the hash" says it matches; History's detail shows the same line.
+ */
+describe('provenance', () => {
+  it('shows a capture line under each post card, and the whole record from the keyboard', async () => {
+    await enterDemo();
+    await openScreen('X', 'X search');
+    await $('#x-query').setValue('flood');
+    await browser.keys(['Enter']);
+    await $('article.post').waitForDisplayed({ timeout: 30_000 });
+    const line = $('article.post button.capture-line');
+    await line.waitForDisplayed({ timeout: 15_000 });
+    await expect(line).toHaveText(captureLine);
+    await screenshotBothThemes('provenance-post-cards');
+
+    // From the keyboard: focus the line, Enter opens the record.
+    await browser.execute(() => (document.querySelector('article.post button.capture-line') as HTMLElement).focus());
+    await browser.keys(['Enter']);
+    const dialog = $('dialog.provenance');
+    await dialog.waitForDisplayed({ timeout: 10_000 });
+    await expect(dialog.$('h2')).toHaveText('Where this response came from');
+    await expect(dialog).toHaveText(expect.stringContaining('twitter_search'));
+    await expect(dialog).toHaveText(expect.stringMatching(/[0-9a-f]{64}/));
+    await dialog.$('button=Re-check the hash').click();
+    await expect(dialog.$('[role="status"]')).toHaveText('matches: the stored bytes are the ones received');
+    await auditBothThemes('provenance-record');
+    await browser.keys(['Escape']);
+    await expect(dialog).not.toBeDisplayed();
+  });
+
+  it("shows the same line in History's detail", async () => {
+    await openScreen('History');
+    const row = $('[aria-label="Requests, newest first"] button.row');
+    await row.waitForDisplayed({ timeout: 15_000 });
+    await row.click();
+    const detail = $('aside.detail');
+    await expect(detail.$('button.capture-line')).toHaveText(captureLine);
+    const terms = await $$('aside.detail dt').map((term) => term.getText());
+    expect(terms).toContain('Capture');
+    await auditBothThemes('provenance-history');
+  });
+});
