@@ -14,7 +14,7 @@ use chrono::Utc;
 use rust_decimal::Decimal;
 use sightline_api::request::TwitterUrlsRequest;
 use sightline_api::{FieldError, Operation};
-use sightline_store::investigations::{PostSnapshot, MAX_NAME_CHARS};
+use sightline_store::investigations::{FiledHow, PostSnapshot, MAX_NAME_CHARS};
 use sightline_store::{
     CheckItem, CheckOutcome, CheckReport, CheckSummary, FieldChange, FilingChange,
     InvestigationChanges, InvestigationDetail, InvestigationItem, InvestigationPostPage,
@@ -264,7 +264,8 @@ async fn refetch_cost(store: &Store, posts: i64) -> Result<CostCheck, CommandErr
 /// through the pipeline, compares each with the copy stored before, and stores the dated
 /// check. The whole check's estimate passes the budget first (a block stops it, a warning
 /// needs `send.confirm_budget`); each batch is then checked again, so a block met part way
-/// still stops it. Batch `n` is sent with request id `{send.request_id}-{n}`, so a repeated
+/// still stops it. Each batch's request is filed under the investigation, so its cost counts
+/// there. Batch `n` is sent with request id `{send.request_id}-{n}`, so a repeated
 /// check with the same id re-uses what was already fetched instead of paying again.
 pub async fn check(
     state: &AppState,
@@ -299,6 +300,10 @@ pub async fn check(
             paging: Paging::default(),
         };
         let outcome = pipeline::execute(state, session, request, options, None).await?;
+        // Checking is spending on the investigation: it counts in its cost.
+        store
+            .file_request_for(id, outcome.history_id, FiledHow::Check, Utc::now())
+            .await?;
         history_ids.push(outcome.history_id);
         cost += outcome.billing.as_ref().map_or(Decimal::ZERO, |b| b.cost);
         for post in outcome.body.findings().posts {

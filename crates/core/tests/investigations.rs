@@ -295,6 +295,13 @@ async fn still_there_estimates_then_refetches_and_compares() {
         let entry = store.history_entry(*history_id).await.unwrap().unwrap();
         assert_eq!(entry.operation, "twitter_urls");
     }
+    // The re-fetch is filed under the investigation, so its cost counts there.
+    let filed = HistoryQuery {
+        investigation_id: Some(case),
+        operation: Some("twitter_urls".into()),
+        ..HistoryQuery::default()
+    };
+    assert_eq!(store.history_count(&filed).await.unwrap(), batches as i64);
     // Stored and listed, newest first.
     let listed = investigations::checks(store, case).await.unwrap();
     assert_eq!(listed, vec![report.summary.clone()]);

@@ -177,6 +177,8 @@ pub enum FiledHow {
     Active,
     /// Added with "Add to…".
     ByHand,
+    /// Sent by one of its still-there checks: the check's cost is the investigation's.
+    Check,
 }
 
 impl FiledHow {
@@ -184,6 +186,7 @@ impl FiledHow {
         match self {
             Self::Active => "active",
             Self::ByHand => "by_hand",
+            Self::Check => "check",
         }
     }
 }

@@ -182,6 +182,23 @@ impl Store {
         Ok(change)
     }
 
+    /// Files one request the app sent for this investigation (a still-there re-fetch) with
+    /// the posts it found, whichever investigation is active.
+    pub async fn file_request_for(
+        &self,
+        id: i64,
+        history_id: i64,
+        how: FiledHow,
+        now: DateTime<Utc>,
+    ) -> Result<()> {
+        let at = to_ms(now);
+        let mut tx = self.begin_write().await?;
+        file_request(&mut tx, id, history_id, at, how).await?;
+        file_request_posts(&mut tx, history_id, at).await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
     /// Takes items out. A request takes out the posts it brought, except those another filed
     /// request also found, those added on their own, and those with a note or tags (the
     /// user's work is never dropped as a side effect). A post taken out loses its note and tags.
