@@ -272,6 +272,8 @@ impl<W: Write> Write for Hashing<'_, W> {
 struct Writer<W: Write + Seek> {
     zip: ZipWriter<W>,
     files: Vec<BundleFile>,
+    /// Every entry's time: when the bundle was made, in the display zone (ZIP times have none).
+    modified: zip::DateTime,
 }
 
 impl<W: Write + Seek> Writer<W> {
@@ -282,6 +284,7 @@ impl<W: Write + Seek> Writer<W> {
     ) -> std::io::Result<()> {
         let options = SimpleFileOptions::default()
             .compression_method(zip::CompressionMethod::Deflated)
+            .last_modified_time(self.modified)
             .large_file(false);
         self.zip.start_file(path, options)?;
         let mut out = std::io::BufWriter::with_capacity(64 * 1024, Hashing::new(&mut self.zip));
@@ -369,6 +372,7 @@ async fn write_to(
     let mut writer = Writer {
         zip: ZipWriter::new(BufWriter::with_capacity(256 * 1024, file)),
         files: Vec::new(),
+        modified: zip_time(bundle.created_at, bundle.zone),
     };
     // Responses, then the posts in steps (for posts.jsonl, then posts.csv), then five files.
     let post_steps = bundle.posts.len().div_ceil(POST_STEP);
@@ -487,6 +491,22 @@ async fn write_to(
     let file = out.into_inner().map_err(|e| fail(e.into_error()))?;
     file.sync_all().map_err(fail)?;
     Ok(Some((files, responses)))
+}
+
+/// `t` in `zone` as a ZIP entry's time (two-second steps, years 1980 to 2107).
+fn zip_time(t: DateTime<Utc>, zone: Tz) -> zip::DateTime {
+    use chrono::{Datelike, Timelike};
+    let local = t.with_timezone(&zone);
+    let narrow = |n: u32| u8::try_from(n).unwrap_or(0);
+    zip::DateTime::from_date_and_time(
+        u16::try_from(local.year()).unwrap_or(1980),
+        narrow(local.month()),
+        narrow(local.day()),
+        narrow(local.hour()),
+        narrow(local.minute()),
+        narrow(local.second().min(58)),
+    )
+    .unwrap_or_default()
 }
 
 /// Stops a file being written when the export is cancelled.

@@ -205,6 +205,13 @@ async fn a_bundle_holds_every_file_and_sha256sum_checks_it() {
     unzip(&path, &out);
     let body = std::fs::read(out.join("responses/0001-twitter-search-req-7.json")).unwrap();
     assert_eq!(body, bodies.0[&7], "the body exactly as received");
+    let mut zip = zip::ZipArchive::new(File::open(&path).unwrap()).unwrap();
+    let when = zip.by_name(REPORT_HTML).unwrap().last_modified().unwrap();
+    // Made at 09:00 UTC: 10:00 in Berlin.
+    assert_eq!(
+        (when.year(), when.month(), when.day(), when.hour()),
+        (2026, 11, 24, 10)
+    );
 
     let sums = std::fs::read_to_string(out.join(SHA256SUMS)).unwrap();
     assert_eq!(sums.lines().count(), 7, "every file but SHA256SUMS: {sums}");
