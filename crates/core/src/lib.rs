@@ -18,6 +18,17 @@
 //! * [`investigations`]: cases of requests and posts with notes and tags (filed by the store,
 //!   inside each request's record transaction, while one is active), their cost in the
 //!   display zone's days, and the "still there?" check of their posts through the pipeline;
+//! * [`monitors`]: saved X searches and accounts' posts run on an interval for only what is
+//!   new (a window from the newest post seen, posts already found dropped), within the budget
+//!   (a block pauses, a warning waits for the user, a 429's wait is honoured), their new posts
+//!   stored unseen before any notification; the [`monitors::Scheduler`] runs each due monitor
+//!   once, a long gap caught up with one run;
+//! * [`collections`]: long collections paged until a number, a date or the end, each page
+//!   under its own request id and written with its cursor, so one resumed after a restart
+//!   never fetches a recorded page again; pause, resume, cancel; stopped by the budget;
+//! * [`runs`]: what both share — a page's send (a repeat is a replay), what a failed page
+//!   means for a run, the run log; [`announce`]: how they tell the window (events, the
+//!   desktop notification) without knowing it;
 //! * [`export`]: writing history, posts, forecasts and the ledger to a file, atomically;
 //! * [`evidence`]: the evidence bundle (a ZIP of responses as received, posts, notes,
 //!   provenance, an offline report, a manifest and `SHA256SUMS`) and its verification;
@@ -38,6 +49,7 @@
 //! channels, events, dialogs), and everything here is tested against the sandbox and real
 //! SQLite without one. The key never leaves this crate except in the request header.
 
+pub mod announce;
 pub mod bindings;
 pub mod collections;
 pub mod environment;
@@ -58,6 +70,7 @@ pub mod paging;
 pub mod pipeline;
 pub mod provenance;
 pub mod records;
+pub mod runs;
 pub mod session;
 pub mod settings;
 pub mod state;

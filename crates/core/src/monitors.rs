@@ -1,12 +1,280 @@
 //! Monitors: saved X searches and accounts' posts that fetch only what is new, on an interval,
 //! within the budget, with their new posts kept unseen until the user marks them seen.
 //!
-//! * `monitors/types.rs`: what crosses IPC (the draft, the monitor, its estimate, posts, run log).
+//! * `monitors/types.rs`: what crosses IPC (the draft, the monitor, its estimate, posts, run log);
+//! * `monitors/rules.rs`: a draft's rules, by field (the UI repeats them);
+//! * `monitors/run.rs`: one run — only what is new, every request through the pipeline, new
+//!   posts stored unseen before anything is announced, the budget's block and warning, a 429's wait;
+//! * `monitors/scheduler.rs`: runs each due monitor once (after a long gap too: catching up,
+//!   not once per missed interval), never two runs of one monitor at a time.
+//!
+//! This file: saving, changing, pausing and deleting monitors, their estimate, posts, unseen
+//! counts and run log.
 
+mod rules;
+mod run;
+mod scheduler;
 mod types;
 
+use chrono::{Duration, Utc};
+use rust_decimal::Decimal;
+use sightline_api::request::{TwitterSearchRequest, TwitterUserPostsRequest};
+use sightline_api::{ApiRequest, ExpectedUnits};
+use sightline_store::{NewMonitor, RunEnd, RunOwner, Store, StoredMonitor};
+
+use crate::errors::CommandError;
+use crate::estimate::cost_check;
+
+pub use rules::{check, MIN_INTERVAL_VAR};
+pub use run::run;
+pub use scheduler::Scheduler;
 pub use types::{
     Monitor, MonitorDraft, MonitorEstimate, MonitorPost, MonitorPostPage, MonitorPostQuery,
     MonitorState, MonitorTarget, MonitorUnseen, MonitorsChanged, RunLogEntry, RunOutcome,
     UnseenCounts,
 };
+
+fn gone() -> CommandError {
+    CommandError::not_found("That monitor no longer exists.")
+}
+
+impl MonitorState {
+    pub(crate) fn as_str(self) -> &'static str {
+        match self {
+            Self::Active => "active",
+            Self::Paused => "paused",
+            Self::NeedsConfirmation => "needs_confirmation",
+        }
+    }
+
+    fn parse(text: &str) -> Self {
+        match text {
+            "active" => Self::Active,
+            "needs_confirmation" => Self::NeedsConfirmation,
+            _ => Self::Paused,
+        }
+    }
+}
+
+fn monitor_of(stored: StoredMonitor) -> Result<Monitor, CommandError> {
+    let target = serde_json::from_str(&stored.target_json).map_err(|error| {
+        CommandError::storage(format!("A saved monitor could not be read: {error}"))
+    })?;
+    Ok(Monitor {
+        id: stored.id,
+        name: stored.name,
+        target,
+        interval_minutes: stored.interval_minutes,
+        cap: stored.cap,
+        investigation_id: stored.investigation_id,
+        state: MonitorState::parse(&stored.state),
+        state_reason: stored.state_reason,
+        next_run_at: stored.next_run_at,
+        last_run_at: stored.last_run_at,
+        running: stored.running,
+        unseen: stored.unseen,
+        created_at: stored.created_at,
+    })
+}
+
+pub(crate) async fn get(store: &Store, id: i64) -> Result<Monitor, CommandError> {
+    monitor_of(store.monitor(id).await?.ok_or_else(gone)?)
+}
+
+fn new_monitor(draft: &MonitorDraft) -> Result<NewMonitor, CommandError> {
+    check(draft)?;
+    Ok(NewMonitor {
+        name: draft.name.trim().to_owned(),
+        target_json: serde_json::to_string(&draft.target).unwrap_or_default(),
+        interval_minutes: draft.interval_minutes,
+        cap: draft.cap,
+        investigation_id: draft.investigation_id,
+    })
+}
+
+pub async fn list(store: &Store) -> Result<Vec<Monitor>, CommandError> {
+    store
+        .monitors()
+        .await?
+        .into_iter()
+        .map(monitor_of)
+        .collect()
+}
+
+/// Saves a monitor, active; its first run is due at once.
+pub async fn create(store: &Store, draft: &MonitorDraft) -> Result<Monitor, CommandError> {
+    let id = store
+        .create_monitor(&new_monitor(draft)?, Utc::now())
+        .await?;
+    get(store, id).await
+}
+
+/// Changes a monitor. A new target starts afresh (its next run's window has no start).
+pub async fn update(store: &Store, id: i64, draft: &MonitorDraft) -> Result<Monitor, CommandError> {
+    if !store
+        .update_monitor(id, &new_monitor(draft)?, Utc::now())
+        .await?
+    {
+        return Err(gone());
+    }
+    get(store, id).await
+}
+
+/// Deletes a monitor, its found posts and run log; History, the Archive and Spend keep all
+/// it fetched.
+pub async fn delete(store: &Store, id: i64) -> Result<(), CommandError> {
+    store
+        .delete_monitor(id)
+        .await?
+        .then_some(())
+        .ok_or_else(gone)
+}
+
+pub async fn pause(store: &Store, id: i64) -> Result<Monitor, CommandError> {
+    let paused = store
+        .set_monitor_state(
+            id,
+            MonitorState::Paused.as_str(),
+            Some("Paused by you."),
+            None,
+            Utc::now(),
+        )
+        .await?;
+    paused.then_some(()).ok_or_else(gone)?;
+    get(store, id).await
+}
+
+/// Resumes a paused monitor (by the user or the budget): it runs now.
+pub async fn resume(store: &Store, id: i64) -> Result<Monitor, CommandError> {
+    let now = Utc::now();
+    let resumed = store
+        .set_monitor_state(id, MonitorState::Active.as_str(), None, Some(now), now)
+        .await?;
+    resumed.then_some(()).ok_or_else(gone)?;
+    get(store, id).await
+}
+
+/// Skips a run the budget warned about: it is logged as skipped, the next is at its interval.
+pub async fn skip(store: &Store, id: i64) -> Result<Monitor, CommandError> {
+    let monitor = get(store, id).await?;
+    let now = Utc::now();
+    let next = now + Duration::minutes(monitor.interval_minutes);
+    match store.open_run(RunOwner::Monitor(id)).await? {
+        Some(run) => {
+            store
+                .finish_monitor_run(
+                    id,
+                    run.id,
+                    &RunEnd {
+                        outcome: RunOutcome::Skipped.as_str(),
+                        error: None,
+                        window_end: None,
+                        next_run_at: next,
+                    },
+                    now,
+                )
+                .await?
+        }
+        None => {
+            store
+                .set_monitor_state(id, MonitorState::Active.as_str(), None, Some(next), now)
+                .await?;
+        }
+    }
+    get(store, id).await
+}
+
+/// What a draft would cost per run and per month from learned rates, and its share of the
+/// monthly budget. A search's run asks for up to `cap` posts; an account's is estimated by
+/// the units its latest page was billed for.
+pub async fn estimate(
+    store: &Store,
+    draft: &MonitorDraft,
+) -> Result<MonitorEstimate, CommandError> {
+    let (operation, units) = match &draft.target {
+        MonitorTarget::Search { .. } => (TwitterSearchRequest::OPERATION, Some(draft.cap.max(0))),
+        MonitorTarget::Account { request } => {
+            (TwitterUserPostsRequest::OPERATION, request.expected_units())
+        }
+    };
+    let check = cost_check(store, operation, units).await?;
+    let runs_per_month = 30 * 24 * 60 / draft.interval_minutes.max(1);
+    let per_month = check
+        .estimate
+        .amount
+        .map(|per_run| per_run * Decimal::from(runs_per_month));
+    let monthly_limit = store.budget().await?.monthly;
+    let share = match (per_month, monthly_limit) {
+        (Some(cost), Some(limit)) if !limit.is_zero() => {
+            Some((cost * Decimal::from(100) / limit).round_dp(1).normalize())
+        }
+        _ => None,
+    };
+    Ok(MonitorEstimate {
+        per_run: check.estimate.amount,
+        per_month,
+        currency: check.estimate.currency,
+        runs_per_month,
+        share_of_monthly_budget: share,
+        monthly_limit,
+        budget: check.budget,
+    })
+}
+
+pub async fn posts(
+    store: &Store,
+    id: i64,
+    query: &MonitorPostQuery,
+) -> Result<MonitorPostPage, CommandError> {
+    let (found, total) = store
+        .monitor_posts(id, query.only_unseen, query.offset, query.limit)
+        .await?;
+    Ok(MonitorPostPage {
+        posts: found
+            .into_iter()
+            .map(|found| MonitorPost {
+                post: found.post,
+                seen: found.seen,
+                found_at: found.found_at,
+            })
+            .collect(),
+        total,
+    })
+}
+
+/// Marks a monitor's posts seen: those named, or all (`None`).
+pub async fn mark_seen(
+    store: &Store,
+    id: i64,
+    post_ids: Option<&[String]>,
+) -> Result<UnseenCounts, CommandError> {
+    store.mark_monitor_seen(id, post_ids).await?;
+    unseen(store).await
+}
+
+pub async fn mark_all_seen(store: &Store) -> Result<UnseenCounts, CommandError> {
+    store.mark_all_monitors_seen().await?;
+    unseen(store).await
+}
+
+pub async fn unseen(store: &Store) -> Result<UnseenCounts, CommandError> {
+    let by_monitor: Vec<MonitorUnseen> = store
+        .unseen_counts()
+        .await?
+        .into_iter()
+        .map(|(monitor_id, unseen)| MonitorUnseen { monitor_id, unseen })
+        .collect();
+    Ok(UnseenCounts {
+        total: by_monitor.iter().map(|m| m.unseen).sum(),
+        by_monitor,
+    })
+}
+
+/// The run log, newest first.
+pub async fn runs(store: &Store, id: i64, limit: i64) -> Result<Vec<RunLogEntry>, CommandError> {
+    let runs = store.runs(RunOwner::Monitor(id), limit).await?;
+    Ok(runs.into_iter().map(crate::runs::log_entry).collect())
+}
+
+#[cfg(test)]
+mod tests;

@@ -82,7 +82,7 @@ pub use investigations::{
 };
 pub use jobs::{FollowedJob, JobState, JOB_FAILED_CLASS};
 pub use ledger::LedgerEntry;
-pub use monitors::{FoundPost, NewMonitor, PageItem, StoredMonitor};
+pub use monitors::{FoundPost, NewMonitor, PageItem, RunEnd, StoredMonitor};
 pub use provenance::{
     CaptureState, CaptureSummary, HistoryCapture, NewProvenance, PostCapture, Provenance,
     ProvenanceCheck, ProvenanceRecord,

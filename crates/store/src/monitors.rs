@@ -53,6 +53,18 @@ pub struct FoundPost {
     pub found_at: DateTime<Utc>,
 }
 
+/// How a monitor's run ended, and when the next is.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RunEnd<'a> {
+    /// The core's `RunOutcome`, snake_case.
+    pub outcome: &'a str,
+    /// What went wrong, in words.
+    pub error: Option<&'a str>,
+    /// The newest post the run saw: the next window starts there (`None`: it stays).
+    pub window_end: Option<DateTime<Utc>>,
+    pub next_run_at: DateTime<Utc>,
+}
+
 /// A post of a page, as far as a monitor needs it: its id and time.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PageItem {
@@ -219,7 +231,8 @@ impl Store {
 
     /// Writes one page of a monitor's run in one transaction: the request joins the run, the
     /// posts this monitor has not found before are stored unseen, the run moves on to
-    /// `next_cursor`. Returns the posts that were new (already-found posts are dropped).
+    /// `next_cursor`, and its window's end to the newest post seen. Returns the posts that were
+    /// new (already-found posts are dropped).
     pub async fn record_monitor_page(
         &self,
         monitor_id: i64,
@@ -248,31 +261,41 @@ impl Store {
             }
         }
         record_run_page(&mut tx, run_id, history_id, new.len() as i64, next_cursor).await?;
+        // The newest post the run has seen, in the service's own clock: the next run's window
+        // starts there.
+        if let Some(newest) = posts.iter().map(|post| post.created_at).max() {
+            sqlx::query(
+                "UPDATE runs SET window_end = max(COALESCE(window_end, 0), ?) WHERE id = ?",
+            )
+            .bind(to_ms(newest))
+            .bind(run_id)
+            .execute(&mut *tx)
+            .await?;
+        }
         tx.commit().await?;
         Ok(new)
     }
 
-    /// Ends a monitor's run with `outcome`; the monitor goes on (active) from `next_run_at`,
-    /// its next window from `window_end` when the run covered it.
+    /// Ends a monitor's run as `end` says; the monitor goes on from its next run (active,
+    /// unless the user paused it meanwhile), its next window from the run's end when it had one.
     pub async fn finish_monitor_run(
         &self,
         monitor_id: i64,
         run_id: i64,
-        outcome: &str,
-        error: Option<&str>,
-        window_end: Option<DateTime<Utc>>,
-        next_run_at: DateTime<Utc>,
+        end: &RunEnd<'_>,
         now: DateTime<Utc>,
     ) -> Result<()> {
         let mut tx = self.begin_write().await?;
-        finish_run(&mut tx, run_id, outcome, error, now).await?;
+        finish_run(&mut tx, run_id, end.outcome, end.error, now).await?;
         sqlx::query(
-            "UPDATE monitors SET state = 'active', state_reason = NULL,
+            // Paused while the run went on: it stays paused, with its reason.
+            "UPDATE monitors SET state = CASE state WHEN 'paused' THEN 'paused' ELSE 'active' END,
+                 state_reason = CASE state WHEN 'paused' THEN state_reason END,
                  window_end = COALESCE(?, window_end), next_run_at = ?, updated_at = ?
              WHERE id = ?",
         )
-        .bind(window_end.map(to_ms))
-        .bind(to_ms(next_run_at))
+        .bind(end.window_end.map(to_ms))
+        .bind(to_ms(end.next_run_at))
         .bind(to_ms(now))
         .bind(monitor_id)
         .execute(&mut *tx)

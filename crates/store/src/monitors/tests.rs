@@ -8,13 +8,25 @@ use rust_decimal::Decimal;
 use std::str::FromStr;
 
 use crate::collections::NewCollection;
-use crate::monitors::{NewMonitor, PageItem};
+use crate::monitors::{NewMonitor, PageItem, RunEnd};
 use crate::runs::RunOwner;
 use crate::test_support::{billing, post, record, temp_store};
 use crate::{RequestRecord, Store};
 
 fn at(minute: i64) -> chrono::DateTime<Utc> {
     Utc.with_ymd_and_hms(2026, 11, 23, 9, 0, 0).unwrap() + Duration::minutes(minute)
+}
+
+fn done(
+    window_end: Option<chrono::DateTime<Utc>>,
+    next_run_at: chrono::DateTime<Utc>,
+) -> RunEnd<'static> {
+    RunEnd {
+        outcome: "done",
+        error: None,
+        window_end,
+        next_run_at,
+    }
 }
 
 fn draft(name: &str) -> NewMonitor {
@@ -67,7 +79,7 @@ async fn new_posts_are_unseen_once_and_stay_so_until_marked_across_a_reopen() {
     assert_eq!(new, ["1", "2", "3"]);
     assert!(store.monitor(id).await.unwrap().unwrap().running);
     store
-        .finish_monitor_run(id, run, "done", None, Some(at(0)), at(15), at(0))
+        .finish_monitor_run(id, run, &done(Some(at(0)), at(15)), at(0))
         .await
         .unwrap();
 
@@ -83,7 +95,7 @@ async fn new_posts_are_unseen_once_and_stay_so_until_marked_across_a_reopen() {
         .unwrap();
     assert_eq!(new, ["4"]);
     store
-        .finish_monitor_run(id, run2, "done", None, Some(at(15)), at(30), at(15))
+        .finish_monitor_run(id, run2, &done(Some(at(15)), at(30)), at(15))
         .await
         .unwrap();
 
@@ -150,10 +162,12 @@ async fn a_monitor_long_overdue_is_due_once_and_paused_ones_never() {
         .finish_monitor_run(
             late,
             run,
-            "done",
-            None,
-            Some(days_later),
-            days_later + Duration::minutes(15),
+            &RunEnd {
+                outcome: "done",
+                error: None,
+                window_end: Some(days_later),
+                next_run_at: days_later + Duration::minutes(15),
+            },
             days_later,
         )
         .await

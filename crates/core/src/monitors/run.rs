@@ -1,0 +1,301 @@
+//! One run of a monitor. It asks only for what is new — an X search from the last run's
+//! window end on (`since_time:` in the query, and the day as `start_date` when none is set;
+//! the window ends at the newest post a run saw, in the service's clock, so the app's and the
+//! service's clocks need not agree; a post of that same second is asked again, not missed),
+//! newest first, up to the cap; an account's posts page by page, newest first, until a post
+//! older than the last run or one already found — and drops posts this monitor has found
+//! before. Each page goes through the pipeline (History, the ledger, the Archive, provenance,
+//! the active investigation) under an id that is its own, so a run cut by a crash goes on
+//! where it was and never pays twice for a page it recorded. New posts are stored unseen in the
+//! page's transaction; only then is anything announced.
+
+use chrono::{DateTime, Duration, Utc};
+use sightline_api::model::{Tweet, TweetList, UserPostsPage};
+use sightline_api::request::{Sort, TwitterSearchRequest, TwitterUserPostsRequest};
+use sightline_store::{InvestigationItem, PageItem, RunEnd, RunOwner, StoredMonitor, StoredRun};
+
+use super::{MonitorTarget, MonitorsChanged, RunOutcome};
+use crate::announce::Announce;
+use crate::errors::CommandError;
+use crate::runs::{plain_wait, send_page, PageSent, Stop};
+use crate::session::Session;
+use crate::state::AppState;
+
+/// The X search of a run: newest first, at most `cap` posts, from `since` on.
+pub(crate) fn search_window(
+    request: &TwitterSearchRequest,
+    cap: i64,
+    since: Option<DateTime<Utc>>,
+) -> TwitterSearchRequest {
+    let mut request = TwitterSearchRequest {
+        sort: Sort::Latest,
+        count: cap,
+        ..request.clone()
+    };
+    if let Some(since) = since {
+        request.query = format!("{} since_time:{}", request.query.trim(), since.timestamp());
+        if request.start_date.is_none() {
+            request.start_date = Some(since.format("%Y-%m-%d").to_string());
+        }
+    }
+    request
+}
+
+fn page_items(tweets: &[Tweet]) -> Vec<PageItem> {
+    tweets
+        .iter()
+        .map(|tweet| PageItem {
+            id: tweet.id.clone(),
+            created_at: tweet.created_at_utc().unwrap_or_default(),
+        })
+        .collect()
+}
+
+/// What a page brought, in the terms a run needs.
+struct Page {
+    history_id: i64,
+    items: Vec<PageItem>,
+    next_cursor: Option<String>,
+}
+
+/// Runs monitor `id` once (or goes on with its unfinished run). `confirm_budget`: the user
+/// confirmed the budget's warning. A run's own failure (the budget, the service) is in its log
+/// and the monitor's state; only a failure to read or write the database is an error here.
+pub async fn run(
+    state: &AppState,
+    session: &Session,
+    announce: &dyn Announce,
+    id: i64,
+    confirm_budget: bool,
+) -> Result<(), CommandError> {
+    let store = &session.store;
+    let monitor = store
+        .monitor(id)
+        .await?
+        .ok_or_else(|| CommandError::not_found("That monitor no longer exists."))?;
+    let target: MonitorTarget = serde_json::from_str(&monitor.target_json).map_err(|error| {
+        CommandError::storage(format!("A saved monitor could not be read: {error}"))
+    })?;
+    let now = Utc::now();
+    let run = match store.open_run(RunOwner::Monitor(id)).await? {
+        Some(run) => {
+            store
+                .set_run_outcome(run.id, RunOutcome::Running.as_str())
+                .await?;
+            run
+        }
+        None => {
+            let run_id = store
+                .start_run(RunOwner::Monitor(id), (monitor.window_end, None), now)
+                .await?;
+            store.run(run_id).await?.expect("the run just started")
+        }
+    };
+    changed(session, announce, id).await;
+
+    let mut cursor = run.cursor.clone();
+    let mut pages = run.pages;
+    let mut attempt = run.attempt;
+    let mut new_posts = run.new_items;
+    loop {
+        let request_id = format!("monitor-{id}-run-{}-page-{pages}-try-{attempt}", run.id);
+        let sent = match &target {
+            MonitorTarget::Search { request } => {
+                let request = search_window(request, monitor.cap, run.window_start);
+                send_page(state, session, request, request_id, confirm_budget, None)
+                    .await
+                    .map(|sent| sent.map(|outcome| search_page(outcome.history_id, &outcome.body)))
+            }
+            MonitorTarget::Account { request } => {
+                let request = TwitterUserPostsRequest {
+                    cursor: cursor.clone(),
+                    ..request.clone()
+                };
+                send_page(
+                    state,
+                    session,
+                    request,
+                    request_id,
+                    confirm_budget,
+                    cursor.clone(),
+                )
+                .await
+                .map(|sent| sent.map(|outcome| account_page(outcome.history_id, &outcome.body)))
+            }
+        };
+        let page = match sent {
+            Ok(PageSent::Got(page)) => page,
+            Ok(PageSent::UsedWithoutResult) => {
+                store.bump_run_attempt(run.id).await?;
+                attempt += 1;
+                continue;
+            }
+            Err(error @ CommandError::Storage { .. }) => return Err(error),
+            Err(error) => {
+                stopped(session, announce, &monitor, &run, Stop::of(&error)).await?;
+                return Ok(());
+            }
+        };
+        let new = store
+            .record_monitor_page(
+                id,
+                run.id,
+                page.history_id,
+                &page.items,
+                page.next_cursor.as_deref(),
+                Utc::now(),
+            )
+            .await?;
+        if let Some(investigation) = monitor.investigation_id {
+            let item = InvestigationItem::Request {
+                history_id: page.history_id,
+            };
+            if let Err(error) = store
+                .add_to_investigation(investigation, &[item], Utc::now())
+                .await
+            {
+                tracing::warn!(%error, "a monitor's request could not be filed under its investigation");
+            }
+        }
+        announce.records_changed();
+        new_posts += new.len() as i64;
+        pages += 1;
+        attempt = 0;
+        let reached_known = new.len() < page.items.len()
+            || page.items.iter().any(|post| {
+                run.window_start
+                    .is_some_and(|start| post.created_at < start)
+            });
+        let more = matches!(target, MonitorTarget::Account { .. })
+            && page.next_cursor.is_some()
+            && !reached_known
+            && new_posts < monitor.cap;
+        if !more {
+            break;
+        }
+        cursor = page.next_cursor;
+    }
+
+    let done = Utc::now();
+    // The next window starts at the newest post this run saw (none: where this one started).
+    let window_end = store.run(run.id).await?.and_then(|run| run.window_end);
+    store
+        .finish_monitor_run(
+            id,
+            run.id,
+            &RunEnd {
+                outcome: RunOutcome::Done.as_str(),
+                error: None,
+                window_end,
+                next_run_at: done + Duration::minutes(monitor.interval_minutes),
+            },
+            done,
+        )
+        .await?;
+    changed(session, announce, id).await;
+    if new_posts > 0 {
+        let body = match new_posts {
+            1 => "1 new post".to_owned(),
+            n => format!("{n} new posts"),
+        };
+        announce.new_posts(&monitor.name, &body);
+    }
+    Ok(())
+}
+
+fn search_page(history_id: i64, body: &TweetList) -> Page {
+    Page {
+        history_id,
+        items: page_items(&body.0),
+        next_cursor: None,
+    }
+}
+
+fn account_page(history_id: i64, body: &UserPostsPage) -> Page {
+    Page {
+        history_id,
+        items: page_items(&body.tweets),
+        next_cursor: body.next_cursor.clone(),
+    }
+}
+
+/// A page failed: the budget pauses the monitor or makes the run wait for the user; a 429
+/// puts the next try after the service's wait; anything else ends the run with its words,
+/// and the next run comes at the interval. A run that did not finish its window does not
+/// move it: the next run asks again from the same point.
+async fn stopped(
+    session: &Session,
+    announce: &dyn Announce,
+    monitor: &StoredMonitor,
+    run: &StoredRun,
+    stop: Stop,
+) -> Result<(), CommandError> {
+    let store = &session.store;
+    let now = Utc::now();
+    match stop {
+        Stop::Blocked(reason) => {
+            store
+                .pause_monitor_after_run(
+                    monitor.id,
+                    run.id,
+                    RunOutcome::BudgetBlocked.as_str(),
+                    &reason,
+                    now,
+                )
+                .await?;
+        }
+        Stop::Warned(reason) => {
+            store
+                .set_run_outcome(run.id, RunOutcome::NeedsConfirmation.as_str())
+                .await?;
+            store
+                .set_monitor_state(monitor.id, "needs_confirmation", Some(&reason), None, now)
+                .await?;
+        }
+        Stop::RateLimited { wait, message } => {
+            let words = format!("{message} The next try is in {}.", plain_wait(wait));
+            let next = now + Duration::from_std(wait).unwrap_or_else(|_| Duration::minutes(1));
+            store
+                .finish_monitor_run(
+                    monitor.id,
+                    run.id,
+                    &RunEnd {
+                        outcome: RunOutcome::RateLimited.as_str(),
+                        error: Some(&words),
+                        window_end: None,
+                        next_run_at: next,
+                    },
+                    now,
+                )
+                .await?;
+        }
+        Stop::Failed(words) => {
+            let next = now + Duration::minutes(monitor.interval_minutes);
+            store
+                .finish_monitor_run(
+                    monitor.id,
+                    run.id,
+                    &RunEnd {
+                        outcome: RunOutcome::Failed.as_str(),
+                        error: Some(&words),
+                        window_end: None,
+                        next_run_at: next,
+                    },
+                    now,
+                )
+                .await?;
+        }
+    }
+    changed(session, announce, monitor.id).await;
+    Ok(())
+}
+
+async fn changed(session: &Session, announce: &dyn Announce, id: i64) {
+    match super::unseen(&session.store).await {
+        Ok(unseen) => announce.monitors_changed(MonitorsChanged {
+            monitor_id: Some(id),
+            unseen,
+        }),
+        Err(error) => tracing::warn!(error = error.message(), "unseen counts could not be read"),
+    }
+}

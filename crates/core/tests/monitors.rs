@@ -1,0 +1,460 @@
+//! Monitors against the sandbox on loopback, with its clock in the test's hands, and real
+//! SQLite files: a second run finds only what is new and is billed only for what the service
+//! returned; a run cut between a page's send and its record goes on without a second charge
+//! or a duplicate; the budget's block pauses it with nothing billed and its warning waits for
+//! the user; a long gap is caught up with one run; a 429 puts the next attempt after its wait.
+
+use std::collections::BTreeSet;
+use std::sync::Arc;
+use std::time::Duration;
+
+use chrono::Utc;
+use rust_decimal::Decimal;
+use sightline_api::request::{TwitterSearchRequest, TwitterUserPostsRequest};
+use sightline_core::announce::Recorded;
+use sightline_core::environment::Environment;
+use sightline_core::keychain::{MemoryStore, SecretStore};
+use sightline_core::monitors::{
+    self, MonitorDraft, MonitorPostQuery, MonitorState, MonitorTarget, RunOutcome, Scheduler,
+};
+use sightline_core::state::AppState;
+use sightline_sandbox::world::live::posts_between;
+use sightline_sandbox::{Fault, Sandbox};
+use sightline_store::{BudgetLimits, HistoryQuery, LedgerEntry};
+
+const RATE: u32 = 60;
+
+struct Live {
+    sandbox: Sandbox,
+    state: AppState,
+    _data: tempfile::TempDir,
+}
+
+async fn live() -> Live {
+    let sandbox = Sandbox::builder()
+        .seed(16)
+        .port(0)
+        .pace_ms(0)
+        .faults(true)
+        .now(
+            chrono::DateTime::parse_from_rfc3339("2026-11-20T12:00:00Z")
+                .unwrap()
+                .to_utc(),
+        )
+        .manual_clock()
+        .live_rate(RATE)
+        .start()
+        .await
+        .unwrap();
+    let data = tempfile::tempdir().unwrap();
+    let secrets: Arc<dyn SecretStore> = Arc::new(MemoryStore::default());
+    let environment = Environment {
+        base_url: Some(sandbox.base_url().into()),
+        ..Environment::default()
+    };
+    let state = AppState::new(data.path().to_owned(), environment, secrets).unwrap();
+    sightline_core::keys::add(&state, "work", sandbox.demo_key())
+        .await
+        .unwrap();
+    Live {
+        sandbox,
+        state,
+        _data: data,
+    }
+}
+
+fn hashtag(tag: &str, cap: i64) -> MonitorDraft {
+    MonitorDraft {
+        name: format!("#{tag}"),
+        target: MonitorTarget::Search {
+            request: TwitterSearchRequest::new(format!("#{tag}")),
+        },
+        interval_minutes: 15,
+        cap,
+        investigation_id: None,
+    }
+}
+
+async fn ledger_total(state: &AppState) -> Decimal {
+    let store = state.store().await.unwrap();
+    let rows: Vec<LedgerEntry> = store.ledger(sightline_store::Tz::UTC, None).await.unwrap();
+    rows.iter().map(|row| row.cost).sum()
+}
+
+async fn found(state: &AppState, id: i64) -> Vec<String> {
+    let store = state.store().await.unwrap();
+    let query = MonitorPostQuery {
+        limit: 500,
+        ..MonitorPostQuery::default()
+    };
+    let page = monitors::posts(&store, id, &query).await.unwrap();
+    page.posts.into_iter().map(|found| found.post.id).collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_second_run_finds_only_new_posts_and_is_billed_for_what_came_back() {
+    let Live {
+        sandbox,
+        state,
+        _data,
+    } = live().await;
+    let store = state.store().await.unwrap();
+    let session = state.session().await.unwrap();
+    let announce = Recorded::default();
+    let monitor = monitors::create(&store, &hashtag("AI", 30)).await.unwrap();
+
+    monitors::run(&state, &session, &announce, monitor.id, false)
+        .await
+        .unwrap();
+    let first: BTreeSet<String> = found(&state, monitor.id).await.into_iter().collect();
+    assert_eq!(
+        first.len(),
+        30,
+        "the newest 30 #AI posts, all new the first time"
+    );
+    assert_eq!(store.unseen_counts().await.unwrap(), vec![(monitor.id, 30)]);
+    assert_eq!(announce.notifications.lock().unwrap().len(), 1);
+
+    // Five minutes of the service's clock: exactly the #AI posts made meanwhile are new.
+    let t0 = sandbox.now_ms();
+    sandbox.advance_clock(Duration::from_secs(300));
+    let expected: BTreeSet<String> = posts_between(sandbox.world(), RATE, t0, sandbox.now_ms())
+        .iter()
+        .filter(|post| {
+            post.hashtags
+                .iter()
+                .any(|tag| tag.eq_ignore_ascii_case("AI"))
+        })
+        .map(|post| post.id.to_string())
+        .collect();
+    assert!(expected.len() >= 30, "{} new #AI posts", expected.len());
+    let monitor = monitors::update(&store, monitor.id, &hashtag("AI", 100))
+        .await
+        .unwrap();
+    monitors::run(&state, &session, &announce, monitor.id, false)
+        .await
+        .unwrap();
+    let all: BTreeSet<String> = found(&state, monitor.id).await.into_iter().collect();
+    let new: BTreeSet<String> = all.difference(&first).cloned().collect();
+    assert_eq!(new, expected);
+    let runs = monitors::runs(&store, monitor.id, 10).await.unwrap();
+    assert_eq!(runs[0].outcome, RunOutcome::Done);
+    assert_eq!(runs[0].new_items, expected.len() as i64);
+    // The second run asked from the newest post it had seen: it paid for the new posts and
+    // that one post of the same second, not for the 30 again.
+    let second = &store.history(&HistoryQuery::default()).await.unwrap()[0];
+    assert!(
+        second.result_count <= expected.len() as i64 + 2,
+        "{}",
+        second.result_count
+    );
+    assert_eq!(runs[0].cost, second.billing.as_ref().unwrap().cost);
+
+    // Every cent on the ledger is one the service billed, and the reverse.
+    assert_eq!(ledger_total(&state).await, sandbox.billed().total());
+    assert_eq!(sandbox.billed().responses().len(), 2);
+    let notified = announce.notifications.lock().unwrap().clone();
+    assert_eq!(
+        notified[1],
+        ("#AI".into(), format!("{} new posts", expected.len()))
+    );
+
+    // Seen only when marked: the count survives until then.
+    let counts = monitors::mark_seen(
+        &store,
+        monitor.id,
+        Some(&[new.iter().next().unwrap().clone()]),
+    )
+    .await
+    .unwrap();
+    assert_eq!(counts.total, 30 + expected.len() as i64 - 1);
+    assert_eq!(monitors::mark_all_seen(&store).await.unwrap().total, 0);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_run_cut_between_a_page_and_its_record_goes_on_without_paying_twice() {
+    let Live {
+        sandbox,
+        state,
+        _data,
+    } = live().await;
+    let store = state.store().await.unwrap();
+    let session = state.session().await.unwrap();
+    let announce = Recorded::default();
+    let account = sandbox.world().users[1].username.clone();
+    let draft = MonitorDraft {
+        name: "Account".into(),
+        target: MonitorTarget::Account {
+            request: TwitterUserPostsRequest {
+                username: account,
+                cursor: None,
+            },
+        },
+        interval_minutes: 60,
+        cap: 50,
+        investigation_id: None,
+    };
+    let monitor = monitors::create(&store, &draft).await.unwrap();
+
+    // A crash: the run began, its first page's request was sent and recorded, and the app
+    // died before the page was written to the monitor.
+    let run = store
+        .start_run(
+            sightline_store::RunOwner::Monitor(monitor.id),
+            (None, None),
+            Utc::now(),
+        )
+        .await
+        .unwrap();
+    let first_page = format!("monitor-{}-run-{run}-page-0-try-0", monitor.id);
+    let options = sightline_core::pipeline::SendOptions {
+        request_id: first_page,
+        confirm_budget: false,
+        paging: Default::default(),
+    };
+    let request = TwitterUserPostsRequest {
+        username: sandbox.world().users[1].username.clone(),
+        cursor: None,
+    };
+    sightline_core::pipeline::execute(&state, &session, request, options, None)
+        .await
+        .unwrap();
+    assert_eq!(sandbox.billed().responses().len(), 1);
+
+    // The run goes on: that page is replayed from History, not sent again.
+    monitors::run(&state, &session, &announce, monitor.id, false)
+        .await
+        .unwrap();
+    let posts = found(&state, monitor.id).await;
+    let distinct: BTreeSet<&String> = posts.iter().collect();
+    assert_eq!(distinct.len(), posts.len(), "no post twice");
+    assert!(posts.len() >= 20, "{}", posts.len());
+    let runs = monitors::runs(&store, monitor.id, 10).await.unwrap();
+    assert_eq!(runs.len(), 1, "one run, cut and finished");
+    assert_eq!(runs[0].outcome, RunOutcome::Done);
+    assert_eq!(runs[0].new_items, posts.len() as i64);
+    assert_eq!(ledger_total(&state).await, sandbox.billed().total());
+    assert_eq!(
+        sandbox.billed().responses().len() as i64,
+        runs[0].requests,
+        "each page billed once"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_budget_blocks_with_nothing_billed_and_a_warning_waits_for_the_user() {
+    let Live {
+        sandbox,
+        state,
+        _data,
+    } = live().await;
+    let store = state.store().await.unwrap();
+    let session = state.session().await.unwrap();
+    let announce = Recorded::default();
+    let monitor = monitors::create(&store, &hashtag("Space", 20))
+        .await
+        .unwrap();
+    monitors::run(&state, &session, &announce, monitor.id, false)
+        .await
+        .unwrap();
+    let billed = sandbox.billed().responses().len();
+    let spent = ledger_total(&state).await;
+
+    // A monthly limit already spent: the run is blocked, the monitor paused, saying why.
+    store
+        .set_budget(&BudgetLimits {
+            daily: None,
+            monthly: Some(spent),
+            warn_percent: 80,
+        })
+        .await
+        .unwrap();
+    monitors::run(&state, &session, &announce, monitor.id, false)
+        .await
+        .unwrap();
+    let paused = monitors::list(&store).await.unwrap().remove(0);
+    assert_eq!(paused.state, MonitorState::Paused);
+    assert!(
+        paused
+            .state_reason
+            .as_deref()
+            .unwrap()
+            .contains("over your budget"),
+        "{paused:?}"
+    );
+    assert_eq!(sandbox.billed().responses().len(), billed, "nothing billed");
+    let runs = monitors::runs(&store, monitor.id, 10).await.unwrap();
+    assert_eq!(runs[0].outcome, RunOutcome::BudgetBlocked);
+    assert_eq!(runs[0].cost, Decimal::ZERO);
+    assert!(
+        store.due_monitors(Utc::now()).await.unwrap().is_empty(),
+        "paused is never due"
+    );
+
+    // Room enough but past the warning: the run waits, never going on by itself.
+    store
+        .set_budget(&BudgetLimits {
+            daily: None,
+            monthly: Some(spent * Decimal::from(3)),
+            warn_percent: 1,
+        })
+        .await
+        .unwrap();
+    monitors::resume(&store, monitor.id).await.unwrap();
+    monitors::run(&state, &session, &announce, monitor.id, false)
+        .await
+        .unwrap();
+    let waiting = monitors::list(&store).await.unwrap().remove(0);
+    assert_eq!(waiting.state, MonitorState::NeedsConfirmation);
+    assert!(waiting
+        .state_reason
+        .as_deref()
+        .unwrap()
+        .contains("Send anyway"));
+    assert_eq!(sandbox.billed().responses().len(), billed);
+    assert!(store.due_monitors(Utc::now()).await.unwrap().is_empty());
+    // Skipping logs it and waits for the next interval; confirming runs it.
+    let skipped = monitors::skip(&store, monitor.id).await.unwrap();
+    assert_eq!(skipped.state, MonitorState::Active);
+    assert!(skipped.next_run_at.unwrap() > Utc::now() + chrono::Duration::minutes(14));
+    assert_eq!(
+        monitors::runs(&store, monitor.id, 10).await.unwrap()[0].outcome,
+        RunOutcome::Skipped
+    );
+    monitors::run(&state, &session, &announce, monitor.id, false)
+        .await
+        .unwrap();
+    monitors::run(&state, &session, &announce, monitor.id, true)
+        .await
+        .unwrap();
+    assert_eq!(
+        monitors::runs(&store, monitor.id, 10).await.unwrap()[0].outcome,
+        RunOutcome::Done
+    );
+    assert_eq!(sandbox.billed().responses().len(), billed + 1);
+    assert_eq!(ledger_total(&state).await, sandbox.billed().total());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_long_gap_is_caught_up_with_one_run_and_a_429_waits_its_time() {
+    let Live {
+        sandbox,
+        state,
+        _data,
+    } = live().await;
+    let store = state.store().await.unwrap();
+    let scheduler = Scheduler::default();
+    let announce = Recorded::default();
+    let monitor = monitors::create(&store, &hashtag("Bitcoin", 10))
+        .await
+        .unwrap();
+    assert_eq!(scheduler.run_due(&state, &announce).await.unwrap(), 1);
+    assert_eq!(
+        scheduler.run_due(&state, &announce).await.unwrap(),
+        0,
+        "not due again yet"
+    );
+
+    // The app was closed for three days: the monitor is due once, not 288 times.
+    let three_days_ago = Utc::now() - chrono::Duration::days(3);
+    store
+        .set_monitor_state(monitor.id, "active", None, Some(three_days_ago), Utc::now())
+        .await
+        .unwrap();
+    sandbox.advance_clock(Duration::from_secs(3 * 24 * 3600));
+    assert_eq!(scheduler.run_due(&state, &announce).await.unwrap(), 1);
+    assert_eq!(scheduler.run_due(&state, &announce).await.unwrap(), 0);
+    assert_eq!(
+        monitors::runs(&store, monitor.id, 10).await.unwrap().len(),
+        2
+    );
+
+    // A 429 asking for two minutes: logged in words, the next try after the wait.
+    store
+        .set_monitor_state(monitor.id, "active", None, Some(Utc::now()), Utc::now())
+        .await
+        .unwrap();
+    sandbox.faults().push(
+        "/twitter",
+        Fault::Status {
+            status: 429,
+            body: None,
+            headers: [("Retry-After".to_owned(), "120".to_owned())].into(),
+        },
+    );
+    let before = Utc::now();
+    assert_eq!(scheduler.run_due(&state, &announce).await.unwrap(), 1);
+    let limited = monitors::list(&store).await.unwrap().remove(0);
+    assert_eq!(limited.state, MonitorState::Active);
+    let next = limited.next_run_at.unwrap();
+    assert!(
+        next >= before + chrono::Duration::seconds(119),
+        "{next} vs {before}"
+    );
+    assert!(next <= Utc::now() + chrono::Duration::seconds(121));
+    let runs = monitors::runs(&store, monitor.id, 10).await.unwrap();
+    assert_eq!(runs[0].outcome, RunOutcome::RateLimited);
+    assert!(
+        runs[0]
+            .error
+            .as_deref()
+            .unwrap()
+            .contains("next try is in 2 minutes"),
+        "{:?}",
+        runs[0].error
+    );
+    assert_eq!(
+        scheduler.run_due(&state, &announce).await.unwrap(),
+        0,
+        "not retried in a loop"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_draft_is_checked_by_field_and_estimated_from_learned_rates() {
+    let Live {
+        sandbox: _sandbox,
+        state,
+        _data,
+    } = live().await;
+    let store = state.store().await.unwrap();
+    let session = state.session().await.unwrap();
+    let bad = MonitorDraft {
+        name: " ".into(),
+        interval_minutes: 5,
+        cap: 0,
+        target: MonitorTarget::Search {
+            request: TwitterSearchRequest::new(" "),
+        },
+        investigation_id: None,
+    };
+    let error = monitors::create(&store, &bad).await.unwrap_err();
+    let sightline_core::errors::CommandError::Invalid { fields, .. } = error else {
+        panic!("{error:?}")
+    };
+    let named: Vec<&str> = fields.iter().map(|field| field.field.as_str()).collect();
+    assert_eq!(named, ["name", "intervalMinutes", "cap", "query"]);
+
+    // Unknown until a rate is learned; then per run, per month and the budget's share.
+    let draft = hashtag("Gaming", 100);
+    let unknown = monitors::estimate(&store, &draft).await.unwrap();
+    assert_eq!((unknown.per_run, unknown.per_month), (None, None));
+    assert_eq!(unknown.runs_per_month, 2880);
+    let monitor = monitors::create(&store, &draft).await.unwrap();
+    monitors::run(&state, &session, &Recorded::default(), monitor.id, false)
+        .await
+        .unwrap();
+    store
+        .set_budget(&BudgetLimits {
+            daily: None,
+            monthly: Some(Decimal::from(100)),
+            warn_percent: 80,
+        })
+        .await
+        .unwrap();
+    let known = monitors::estimate(&store, &draft).await.unwrap();
+    // 100 posts at 0.30 per 1,000: 0.03 a run, 2,880 runs in 30 days.
+    assert_eq!(known.per_run, Some("0.03".parse().unwrap()));
+    assert_eq!(known.per_month, Some("86.4".parse().unwrap()));
+    assert_eq!(known.share_of_monthly_budget, Some("86.4".parse().unwrap()));
+}
