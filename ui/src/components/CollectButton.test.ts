@@ -1,0 +1,58 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { render, screen } from '@testing-library/svelte';
+import userEvent from '@testing-library/user-event';
+import CollectButton from './CollectButton.svelte';
+import { mockBackend } from '../test/backend';
+import { makeCollection } from '../features/monitors/testMonitors';
+import type { CollectionSource } from '../lib/bindings/CollectionSource';
+
+const source: CollectionSource = { kind: 'user_posts', request: { username: 'metoffice', cursor: null } };
+
+beforeAll(() => {
+  // jsdom has <dialog> but not its modal methods; the browser's open it and fire `close`.
+  HTMLDialogElement.prototype.showModal ??= function (this: HTMLDialogElement) {
+    this.open = true;
+  };
+  HTMLDialogElement.prototype.close ??= function (this: HTMLDialogElement) {
+    this.open = false;
+    this.dispatchEvent(new Event('close'));
+  };
+});
+
+describe('CollectButton', () => {
+  it('asks until when, refuses a number out of range in words, then starts the collection', async () => {
+    const calls = mockBackend({ collection_start: () => makeCollection({ name: 'Posts by @metoffice' }) });
+    render(CollectButton, { source: () => source });
+    await userEvent.click(screen.getByRole('button', { name: 'Collect…' }));
+    const count = screen.getByRole('spinbutton', { name: 'How many posts' });
+    await userEvent.clear(count);
+    await userEvent.type(count, '0');
+    await userEvent.click(screen.getByRole('button', { name: 'Start collecting' }));
+    expect(count).toHaveAccessibleDescription('Choose a number from 1 to 100,000.');
+    expect(calls.collection_start).toBeUndefined();
+
+    await userEvent.clear(count);
+    await userEvent.type(count, '300');
+    await userEvent.click(screen.getByRole('button', { name: 'Start collecting' }));
+    expect(calls.collection_start?.[0]?.draft).toEqual({ name: '', source, until: { kind: 'count', items: 300 }, investigationId: null });
+    expect(await screen.findByRole('status')).toHaveTextContent('Collecting “Posts by @metoffice”: see its progress.');
+    expect(screen.getByRole('link', { name: 'see its progress' })).toHaveAttribute('href', '#/monitors?tab=collections');
+  });
+
+  it('collects back to a day or to the end', async () => {
+    const calls = mockBackend({ collection_start: () => makeCollection() });
+    render(CollectButton, { source: () => source });
+    await userEvent.click(screen.getByRole('button', { name: 'Collect…' }));
+    await userEvent.click(screen.getByRole('radio', { name: 'Back to a date' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Start collecting' }));
+    expect(screen.getByText('Pick the oldest day to collect.')).toBeInTheDocument();
+    await userEvent.type(screen.getByLabelText('Oldest day to collect (UTC)'), '2026-11-01');
+    await userEvent.click(screen.getByRole('button', { name: 'Start collecting' }));
+    expect(calls.collection_start?.[0]?.draft).toMatchObject({ until: { kind: 'date', date: '2026-11-01' } });
+
+    await userEvent.click(screen.getByRole('button', { name: 'Collect…' }));
+    await userEvent.click(screen.getByRole('radio', { name: /To the end/ }));
+    await userEvent.click(screen.getByRole('button', { name: 'Start collecting' }));
+    expect(calls.collection_start?.[1]?.draft).toMatchObject({ until: { kind: 'end' } });
+  });
+});

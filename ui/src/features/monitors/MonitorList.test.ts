@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { render, screen, within } from '@testing-library/svelte';
+import userEvent from '@testing-library/user-event';
+import MonitorList from './MonitorList.svelte';
+import { mockBackend } from '../../test/backend';
+import { makeMonitor } from './testMonitors';
+
+describe('MonitorList', () => {
+  it('shows each monitor with what it watches, its state, next run and unseen count', async () => {
+    mockBackend({
+      monitor_list: () => [makeMonitor(), makeMonitor({ id: 2, name: 'Met Office', target: { kind: 'account', request: { username: 'metoffice', cursor: null } }, state: 'paused', stateReason: 'Paused by you.', unseen: 0, intervalMinutes: 1440 })],
+      investigation_list: () => [],
+      investigation_active: () => null,
+    });
+    render(MonitorList);
+    const items = within(await screen.findByRole('list', { name: 'Monitors' })).getAllByRole('listitem');
+    expect(within(items[0]!).getByRole('link', { name: 'Storm watch' })).toHaveAttribute('href', '#/monitors?id=1');
+    expect(items[0]).toHaveTextContent('X search “#StormEowyn” · every hour · up to 20 a run');
+    expect(items[0]).toHaveTextContent(/Active · next run .*2026/);
+    expect(items[0]).toHaveTextContent('(3 unseen)');
+    expect(items[1]).toHaveTextContent('Posts by @metoffice · once a day');
+    expect(items[1]).toHaveTextContent('Paused by you.');
+    expect(within(items[1]!).getByRole('button', { name: 'Resume Met Office' })).toBeInTheDocument();
+  });
+
+  it('offers Confirm and Skip for a run waiting on a budget warning, and deletes only after saying what stays', async () => {
+    let list = [makeMonitor({ state: 'needs_confirmation', stateReason: 'Monthly budget: $9.00 of $10.00 spent; this run would make $9.01.' })];
+    const calls = mockBackend({
+      monitor_list: () => list,
+      investigation_list: () => [],
+      investigation_active: () => null,
+      monitor_confirm: () => (list = [makeMonitor({ running: true })])[0],
+      monitor_delete: () => {
+        list = [];
+      },
+    });
+    render(MonitorList);
+    expect(await screen.findByText('Waiting for your confirmation')).toBeInTheDocument();
+    expect(screen.getByText(/Monthly budget: \$9\.00/)).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Skip this run' })).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Confirm run' }));
+    expect(calls.monitor_confirm?.[0]).toEqual({ id: 1 });
+    expect(await screen.findByText('Running now')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Run Storm watch now' })).toBeDisabled();
+
+    await userEvent.click(screen.getByRole('button', { name: 'Delete Storm watch' }));
+    const confirm = screen.getByRole('alertdialog', { name: 'Delete Storm watch?' });
+    expect(confirm).toHaveTextContent('the posts it found stay in History and the Archive');
+    expect(calls.monitor_delete).toBeUndefined();
+    await userEvent.click(within(confirm).getByRole('button', { name: 'Delete monitor' }));
+    expect(calls.monitor_delete?.[0]).toEqual({ id: 1 });
+    expect(screen.queryByRole('list', { name: 'Monitors' })).not.toBeInTheDocument();
+  });
+});
