@@ -18,7 +18,7 @@ const monitorsLink = () => sidebar().$('a[href="#/monitors"]');
 async function openMonitors(tab: 'Monitors' | 'Collections' = 'Monitors') {
   await monitorsLink().click();
   await expect($('h1=Monitors')).toBeDisplayed();
-  await $(`button[role="tab"]=${tab}`).click();
+  await $(`#monitors-tab-${tab.toLowerCase()}`).click();
 }
 
 /** The unseen count on the sidebar entry (0 without a badge). */
@@ -114,9 +114,9 @@ describe('monitors and collections, against the service', () => {
     await expect($('p*=Nothing new.')).toBeDisplayed();
     await browser.waitUntil(async () => (await sidebarUnseen()) === 0, { timeoutMsg: 'the badge stayed after Mark all seen' });
 
-    await $('button[role="tab"]=Run log').click();
+    await $('#monitor-tab-runs').click();
     await expect($('table[aria-label="Runs of Space watch"]')).toBeDisplayed();
-    await expect($('table[aria-label="Runs of Space watch"] td*=Done')).toBeDisplayed();
+    await expect($('table[aria-label="Runs of Space watch"]').$('td*=Done')).toBeDisplayed();
     await auditBothThemes('monitor-runs');
   });
 
