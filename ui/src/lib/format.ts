@@ -67,10 +67,14 @@ export function toDate(value: Date | string | number): Date | null {
   return date && !Number.isNaN(date.getTime()) ? date : null;
 }
 
-type Fields = { year: number; month: number; day: number; hour: number; minute: number; second: number };
+/** An instant's wall clock in a zone, and the zone's short British name then ("CET", "GMT+5:30"). */
+type Fields = { year: number; month: number; day: number; hour: number; minute: number; second: number; name: string };
 
 const fieldFormats = new Map<string, Intl.DateTimeFormat>();
+/** Formats of the zone's American name ("EST"), where the British one is only an offset. */
+const americanNames = new Map<string, Intl.DateTimeFormat>();
 const knownZones = new Map<string, boolean>();
+let lastFields: { zone: string; time: number; fields: Fields } | null = null;
 
 /**
  * The zone if this webview can convert times to it, else UTC (and every label then says UTC):
@@ -93,10 +97,14 @@ export function usableZone(zone: string): string {
 /** The wall-clock fields of an instant in a zone. */
 function fieldsIn(date: Date, wanted: string): Fields {
   const zone = usableZone(wanted);
+  // A shown time asks for the same instant several times (text, name, hover): answer it once.
+  if (lastFields?.zone === zone && lastFields.time === date.getTime()) return lastFields.fields;
   let format = fieldFormats.get(zone);
   if (!format) {
-    format = new Intl.DateTimeFormat('en-US', {
+    // One format for the clock and the zone's name: formatting is what a long list pays for.
+    format = new Intl.DateTimeFormat('en-GB', {
       timeZone: zone,
+      timeZoneName: 'short',
       hourCycle: 'h23',
       year: 'numeric',
       month: 'numeric',
@@ -108,14 +116,17 @@ function fieldsIn(date: Date, wanted: string): Fields {
     fieldFormats.set(zone, format);
   }
   const parts = Object.fromEntries(format.formatToParts(date).map((part) => [part.type, part.value]));
-  return {
+  const fields = {
     year: Number(parts.year),
     month: Number(parts.month),
     day: Number(parts.day),
     hour: Number(parts.hour) % 24,
     minute: Number(parts.minute),
     second: Number(parts.second),
+    name: parts.timeZoneName ?? zone,
   };
+  lastFields = { zone, time: date.getTime(), fields };
+  return fields;
 }
 
 /** How far the zone's clocks are ahead of UTC at an instant, in milliseconds (India: +5:30). */
@@ -131,12 +142,15 @@ function offsetMs(date: Date, zone: string): number {
  */
 export function zoneAbbreviation(date: Date, wanted: string = zoneSetting.zone): string {
   const zone = usableZone(wanted);
-  const name = (locale: string) =>
-    new Intl.DateTimeFormat(locale, { timeZone: zone, timeZoneName: 'short' }).formatToParts(date).find((part) => part.type === 'timeZoneName')?.value ?? zone;
-  const british = name('en-GB');
+  const british = fieldsIn(date, zone).name;
   if (!/^GMT[+-]/.test(british)) return british;
-  const american = name('en-US');
-  return /^[A-Z]{2,5}$/.test(american) ? american : british;
+  let american = americanNames.get(zone);
+  if (!american) {
+    american = new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: 'short' });
+    americanNames.set(zone, american);
+  }
+  const name = american.formatToParts(date).find((part) => part.type === 'timeZoneName')?.value ?? british;
+  return /^[A-Z]{2,5}$/.test(name) ? name : british;
 }
 
 /** "CET (Europe/Paris)", "UTC": the zone as the screens and hovers name it. */
