@@ -47,8 +47,8 @@ describe('X search', () => {
     await user.clear(count);
     await user.type(count, '101');
     await user.click(screen.getByRole('button', { name: /More filters/ }));
-    await user.type(screen.getByLabelText('From date'), '2026-03-10');
-    await user.type(screen.getByLabelText('To date'), '2026-03-01');
+    await user.type(screen.getByLabelText('From date (UTC)'), '2026-03-10');
+    await user.type(screen.getByLabelText('To date (UTC)'), '2026-03-01');
     await user.type(screen.getByRole('textbox', { name: 'Minimum likes' }), '1.5');
     await user.click(screen.getByRole('button', { name: 'Search' }));
 
