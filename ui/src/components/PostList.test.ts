@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { render, screen } from '@testing-library/svelte';
+import { render, screen, within } from '@testing-library/svelte';
 import userEvent from '@testing-library/user-event';
 import { mockIPC } from '@tauri-apps/api/mocks';
 import PostList from './PostList.svelte';
@@ -73,5 +73,35 @@ describe('PostList', () => {
     card(0)?.focus();
     await user.keyboard('{ArrowDown}{Enter}');
     expect(window.location.hash).toBe('#/post?id=1001');
+  });
+
+  it('selects posts inside their cards (a feed holds only articles) and adds the selection to an investigation', async () => {
+    const added: unknown[] = [];
+    mockIPC((cmd, args) => {
+      if (cmd === 'investigation_list') return [{ id: 1, name: 'Flood response', description: '', createdAt: '', updatedAt: '', archived: false, requestCount: 0, postCount: 0, cost: '0' }];
+      if (cmd === 'investigation_memberships') return [];
+      if (cmd === 'investigation_add') {
+        added.push(args);
+        return { requests: 0, posts: 2 };
+      }
+      return null;
+    });
+    const posts = [makePost({ id: '1' }), makePost({ id: '2' }), makePost({ id: '3' })];
+    render(PostList, { posts, label: 'Posts' });
+    expect(screen.queryByRole('checkbox')).toBeNull();
+    await userEvent.click(screen.getByRole('button', { name: 'Select posts' }));
+    const feed = screen.getByRole('feed', { name: 'Posts' });
+    for (const box of within(feed).getAllByRole('checkbox')) expect(box.closest('article')).not.toBeNull();
+    await userEvent.click(within(feed).getAllByRole('checkbox', { name: /^Select the post by/ })[0]!);
+    await userEvent.click(within(feed).getAllByRole('checkbox', { name: /^Select the post by/ })[2]!);
+    expect(screen.getByText('2 selected')).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Add selected to…' }));
+    await userEvent.click(await screen.findByRole('checkbox', { name: 'Flood response' }));
+    await expect.poll(() => added[0]).toMatchObject({ id: 1, items: [{ kind: 'post', postId: '1' }, { kind: 'post', postId: '3' }] });
+
+    await userEvent.click(screen.getByRole('button', { name: 'Select all 3 shown' }));
+    expect(screen.getByText('3 selected')).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Done' }));
+    expect(screen.queryByRole('checkbox')).toBeNull();
   });
 });
