@@ -149,14 +149,18 @@ fn cost_section(bundle: &Bundle, out: &mut dyn Write) -> std::io::Result<()> {
          requests.</p>",
         escape(&money(&cost.total, &cost.currency))
     )?;
-    let table = |out: &mut dyn Write, title: &str, lines: &[CostLine]| -> std::io::Result<()> {
+    let table = |out: &mut dyn Write,
+                 title: &str,
+                 column: &str,
+                 lines: &[CostLine]|
+     -> std::io::Result<()> {
         writeln!(
             out,
             "<table>\n<caption class=\"meta\">{}</caption>\n<thead><tr><th scope=\"col\">{}</th>\
              <th scope=\"col\" class=\"money\">Requests</th><th scope=\"col\" class=\"money\">\
              Cost</th></tr></thead>\n<tbody>",
             escape(title),
-            escape(title.split(' ').next_back().unwrap_or(title)),
+            escape(column),
         )?;
         for line in lines {
             writeln!(
@@ -173,11 +177,12 @@ fn cost_section(bundle: &Bundle, out: &mut dyn Write) -> std::io::Result<()> {
         table(
             out,
             &format!("By day ({})", bundle.zone.name()),
+            "Day",
             &cost.by_day,
         )?;
     }
     if !cost.by_operation.is_empty() {
-        table(out, "By operation", &cost.by_operation)?;
+        table(out, "By operation", "Operation", &cost.by_operation)?;
     }
     writeln!(out, "</section>")
 }

@@ -288,6 +288,9 @@ async fn the_report_is_one_offline_page_without_script() {
     assert!(html.contains("2026-11-23 16:00:00 UTC"), "post time in UTC");
     assert!(html.contains("2026-11-23 17:00:00 CET (Europe/Berlin)"));
     assert!(html.contains("$0.00045"));
+    assert!(html.contains("By day (Europe/Berlin)</caption>"));
+    assert!(html.contains("<th scope=\"col\">Day</th>"));
+    assert!(html.contains("<th scope=\"col\">Operation</th>"));
     assert!(html.contains("captured before provenance was kept"));
     assert!(html.contains(&bundle.requests[0].capture.as_ref().unwrap().sha256));
 }
