@@ -62,13 +62,14 @@ impl Store {
         body: &str,
         received: Option<&NewProvenance>,
     ) -> Result<bool> {
+        let packed = received.map(provenance::pack).transpose()?;
         let mut tx = self.begin_write().await?;
         let Some((id, RequestStatus::Running)) = record::find_request(&mut tx, request_id).await?
         else {
             return Ok(false);
         };
         store_body(&mut tx, id, body).await?;
-        if let Some(received) = received {
+        if let Some(packed) = &packed {
             let (operation, params_json): (String, String) =
                 sqlx::query_as("SELECT operation, params_json FROM history WHERE id = ?")
                     .bind(id)
@@ -78,7 +79,7 @@ impl Store {
                 operation: &operation,
                 params_json: &params_json,
             };
-            provenance::write(&mut tx, id, asked, received).await?;
+            provenance::write(&mut tx, id, asked, packed).await?;
         }
         if let Some(billing) = billing {
             record::bill_row(&mut tx, id, billing, to_nanos(billing.cost)?).await?;

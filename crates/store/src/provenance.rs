@@ -151,14 +151,28 @@ pub(crate) struct Asked<'a> {
     pub params_json: &'a str,
 }
 
+/// A provenance with its bytes compressed, ready to write: compressed before the write
+/// transaction begins, so the database is not held while zlib runs.
+pub(crate) struct Packed<'a> {
+    received: &'a NewProvenance,
+    stored: Vec<u8>,
+}
+
+pub(crate) fn pack(received: &NewProvenance) -> Result<Packed<'_>> {
+    Ok(Packed {
+        stored: compress(&received.body)?,
+        received,
+    })
+}
+
 /// Writes a request's provenance inside the caller's transaction (see [`crate::record`]).
 pub(crate) async fn write(
     conn: &mut SqliteConnection,
     history_id: i64,
     asked: Asked<'_>,
-    p: &NewProvenance,
+    packed: &Packed<'_>,
 ) -> Result<()> {
-    let stored = compress(&p.body)?;
+    let p = packed.received;
     let billing_headers = serde_json::to_string(&p.billing_headers)?;
     sqlx::query(
         "INSERT INTO provenance (history_id, captured_at, service_url, operation, params_json,
@@ -177,7 +191,7 @@ pub(crate) async fn write(
     .bind(&p.app_version)
     .bind(&p.sha256)
     .bind(i64::try_from(p.body.len()).unwrap_or(i64::MAX))
-    .bind(stored)
+    .bind(&packed.stored)
     .bind(p.from_cache)
     .execute(&mut *conn)
     .await?;

@@ -152,8 +152,13 @@ impl Store {
     }
 
     async fn write_request(&self, record: &RequestRecord) -> Result<RecordOutcome> {
+        let packed = record
+            .provenance
+            .as_ref()
+            .map(provenance::pack)
+            .transpose()?;
         let mut tx = self.begin_write().await?;
-        let outcome = write_record(&mut tx, record).await?;
+        let outcome = write_record(&mut tx, record, packed.as_ref()).await?;
         tx.commit().await?;
         Ok(outcome)
     }
@@ -162,10 +167,14 @@ impl Store {
     /// behaves as in [`Store::record_request`].
     pub async fn record_requests(&self, records: &[RequestRecord]) -> Result<Vec<RecordOutcome>> {
         records.iter().try_for_each(validate)?;
+        let packed = records
+            .iter()
+            .map(|r| r.provenance.as_ref().map(provenance::pack).transpose())
+            .collect::<Result<Vec<_>>>()?;
         let mut tx = self.begin_write().await?;
         let mut outcomes = Vec::with_capacity(records.len());
-        for record in records {
-            outcomes.push(write_record(&mut tx, record).await?);
+        for (record, packed) in records.iter().zip(&packed) {
+            outcomes.push(write_record(&mut tx, record, packed.as_ref()).await?);
         }
         tx.commit().await?;
         Ok(outcomes)
@@ -304,7 +313,12 @@ fn bind_columns<'q>(
 }
 
 /// The body of [`Store::record_request`], inside the caller's transaction.
-async fn write_record(conn: &mut SqliteConnection, r: &RequestRecord) -> Result<RecordOutcome> {
+/// `packed` is the record's provenance, compressed beforehand.
+async fn write_record(
+    conn: &mut SqliteConnection,
+    r: &RequestRecord,
+    packed: Option<&provenance::Packed<'_>>,
+) -> Result<RecordOutcome> {
     let cost_nanos = r.billing.as_ref().map(|b| to_nanos(b.cost)).transpose()?;
     let existing = find_request(conn, &r.request_id).await?;
     let history_id = match existing {
@@ -346,12 +360,12 @@ async fn write_record(conn: &mut SqliteConnection, r: &RequestRecord) -> Result<
             .execute(&mut *conn)
             .await?;
     }
-    if let Some(received) = &r.provenance {
+    if let Some(packed) = packed {
         let asked = provenance::Asked {
             operation: &r.operation,
             params_json: &r.params_json,
         };
-        provenance::write(conn, history_id, asked, received).await?;
+        provenance::write(conn, history_id, asked, packed).await?;
     }
     if let (Some(billing), Some(nanos)) = (&r.billing, cost_nanos) {
         let billed = BilledRequest {
