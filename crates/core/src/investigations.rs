@@ -265,8 +265,9 @@ async fn refetch_cost(store: &Store, posts: i64) -> Result<CostCheck, CommandErr
 /// check. The whole check's estimate passes the budget first (a block stops it, a warning
 /// needs `send.confirm_budget`); each batch is then checked again, so a block met part way
 /// still stops it. Each batch's request is filed under the investigation, so its cost counts
-/// there. Batch `n` is sent with request id `{send.request_id}-{n}`, so a repeated
-/// check with the same id re-uses what was already fetched instead of paying again.
+/// there. Batch `n` is sent with request id `{send.request_id}-{n}`: a check replayed with
+/// the same id returns the check it made, and one cut short re-uses the batches already
+/// fetched instead of paying for them again.
 pub async fn check(
     state: &AppState,
     session: &Session,
@@ -275,6 +276,11 @@ pub async fn check(
 ) -> Result<CheckReport, CommandError> {
     let store = &session.store;
     summary(store, id).await?;
+    if let Some(first) = store.history_by_request_id(&batch_id(&send, 0)).await? {
+        if let Some(made) = store.investigation_check_that_sent(id, first.id).await? {
+            return Ok(made);
+        }
+    }
     let stored = store.investigation_post_snapshots(id).await?;
     if stored.is_empty() {
         return Err(CommandError::Invalid {
@@ -294,7 +300,7 @@ pub async fn check(
             urls: batch.iter().map(|post| post_link(&post.id)).collect(),
         };
         let options = SendOptions {
-            request_id: format!("{}-{n}", send.request_id),
+            request_id: batch_id(&send, n),
             // The user accepted the whole check's estimate; a block is still enforced.
             confirm_budget: true,
             paging: Paging::default(),
@@ -318,6 +324,11 @@ pub async fn check(
     Ok(store
         .save_investigation_check(id, Utc::now(), cost, &history_ids, &items)
         .await?)
+}
+
+/// The request id of a check's batch `n`.
+fn batch_id(send: &SendParams, n: usize) -> String {
+    format!("{}-{n}", send.request_id)
 }
 
 /// A post's address without its author's handle, which may have changed: X answers

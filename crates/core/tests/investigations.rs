@@ -159,7 +159,10 @@ async fn requests_sent_while_active_are_filed_with_their_posts() {
         .await
         .unwrap();
     for filed in &page.posts {
-        let capture = filed.capture.as_ref().expect("recorded with its provenance");
+        let capture = filed
+            .capture
+            .as_ref()
+            .expect("recorded with its provenance");
         assert_eq!(Some(capture.history_id), filed.found_by);
         assert_eq!(capture.sha256.len(), 64);
     }
@@ -305,12 +308,13 @@ async fn still_there_estimates_then_refetches_and_compares() {
     // Stored and listed, newest first.
     let listed = investigations::checks(store, case).await.unwrap();
     assert_eq!(listed, vec![report.summary.clone()]);
-    // The same request id again re-uses what was fetched: nothing more is paid.
+    // The same request id again is the same check: nothing is sent, paid or stored again.
     let again = investigations::check(&state, &session, case, params("c2", false))
         .await
         .unwrap();
     assert_eq!(sandbox.billed().responses().len(), spent + batches);
-    assert_eq!(again.summary.history_ids, report.summary.history_ids);
+    assert_eq!(again, report);
+    assert_eq!(investigations::checks(store, case).await.unwrap().len(), 1);
 }
 
 fn params(request_id: &str, confirm_budget: bool) -> SendParams {

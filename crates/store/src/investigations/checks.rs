@@ -71,6 +71,29 @@ impl Store {
             .expect("the check was just stored"))
     }
 
+    /// The check of this investigation that sent the request `history_id`, if any: a check
+    /// command replayed with the same request id returns it instead of checking again.
+    pub async fn investigation_check_that_sent(
+        &self,
+        investigation_id: i64,
+        history_id: i64,
+    ) -> Result<Option<CheckReport>> {
+        let check_id: Option<i64> = sqlx::query_scalar(
+            "SELECT c.id FROM investigation_checks c
+             WHERE c.investigation_id = ?
+               AND EXISTS (SELECT 1 FROM json_each(c.history_ids) WHERE value = ?)
+             ORDER BY c.id DESC LIMIT 1",
+        )
+        .bind(investigation_id)
+        .bind(history_id)
+        .fetch_optional(&self.pool)
+        .await?;
+        match check_id {
+            Some(check_id) => self.investigation_check_report(check_id).await,
+            None => Ok(None),
+        }
+    }
+
     /// The investigation's checks, newest first, at most `limit` (0: all).
     pub async fn investigation_checks(
         &self,
