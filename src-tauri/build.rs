@@ -1,5 +1,5 @@
 /// Every command the UI may call; capabilities/default.json grants them by name.
-const COMMANDS: [&str; 100] = [
+const COMMANDS: [&str; 111] = [
     "app_info",
     "app_status",
     "open_link",
@@ -100,6 +100,17 @@ const COMMANDS: [&str; 100] = [
     "collection_cancel",
     "collection_delete",
     "collection_runs",
+    "analysis_summary",
+    "analysis_activity",
+    "analysis_heatmap",
+    "analysis_top",
+    "analysis_network",
+    "analysis_conversation",
+    "analysis_conversation_estimate",
+    "analysis_conversation_fetch",
+    "analysis_export_network",
+    "analysis_export_table",
+    "analysis_save_chart",
 ];
 
 fn main() {

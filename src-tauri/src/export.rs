@@ -20,14 +20,31 @@ async fn pick_path<R: Runtime>(
     name: &str,
     format: ExportFormat,
 ) -> Result<Option<PathBuf>, CommandError> {
-    if let Some(preset) = export::preset_path(&state.settings(), name, format) {
-        return preset.map(Some);
+    pick_path_for(app, state, name, format.extension()).await
+}
+
+/// [`pick_path`] for a file of any extension (the analysis's `gexf`, `png`, `svg`).
+pub(crate) async fn pick_path_for<R: Runtime>(
+    app: &AppHandle<R>,
+    state: &AppState,
+    name: &str,
+    extension: &str,
+) -> Result<Option<PathBuf>, CommandError> {
+    if let Some(folder) = state.settings().export_folder.as_deref() {
+        return export::new_file_in_folder(
+            std::path::Path::new(folder.trim()),
+            name,
+            extension,
+            chrono::Local::now(),
+        )
+        .map(Some);
     }
     let (tx, rx) = tokio::sync::oneshot::channel();
+    let extension = extension.to_owned();
     app.dialog()
         .file()
-        .set_file_name(format!("{name}.{}", format.extension()))
-        .add_filter(format.extension().to_uppercase(), &[format.extension()])
+        .set_file_name(format!("{name}.{extension}"))
+        .add_filter(extension.to_uppercase(), &[extension.as_str()])
         .save_file(move |path| {
             let _ = tx.send(path.and_then(|path| path.into_path().ok()));
         });

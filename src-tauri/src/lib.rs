@@ -6,6 +6,7 @@
 //! the app *does* — the request pipeline, streaming, paging, keys, session, settings, state,
 //! errors — is in `crates/core`, which knows nothing of Tauri.
 
+pub mod analysis;
 pub mod commands;
 pub mod evidence;
 pub mod export;
@@ -119,6 +120,17 @@ pub fn configure<R: Runtime>(
             investigations::investigation_check,
             investigations::investigation_checks,
             investigations::investigation_check_report,
+            analysis::analysis_summary,
+            analysis::analysis_activity,
+            analysis::analysis_heatmap,
+            analysis::analysis_top,
+            analysis::analysis_network,
+            analysis::analysis_conversation,
+            analysis::analysis_conversation_estimate,
+            analysis::analysis_conversation_fetch,
+            analysis::analysis_export_network,
+            analysis::analysis_export_table,
+            analysis::analysis_save_chart,
         ])
 }
 

@@ -82,6 +82,22 @@ mod tests {
             crate::monitors::MonitorsChanged,
             crate::collections::CollectionDraft,
             crate::collections::Collection,
+            // Analysis.
+            AnalysisScope,
+            ScopeSummary,
+            ActivitySeries,
+            Heatmap,
+            TopLists,
+            TopKind,
+            Network,
+            NetworkQuery,
+            ConversationTree,
+            crate::analysis::ActivityOptions,
+            crate::analysis::ConversationFetchEstimate,
+            crate::analysis::ConversationFetch,
+            crate::analysis::export::AnalysisTable,
+            crate::analysis::export::NetworkFormat,
+            crate::analysis::export::ChartFormat,
         );
     }
 }

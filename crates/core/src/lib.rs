@@ -29,6 +29,10 @@
 //! * [`runs`]: what both share — a page's send (a repeat is a replay), what a failed page
 //!   means for a run, the run log; [`announce`]: how they tell the window (events, the
 //!   desktop notification) without knowing it;
+//! * [`analysis`]: analysis at no cost over stored posts (scope summary, activity, heatmap in
+//!   any zone, top lists, network; counted by the store), a post's conversation tree and the
+//!   paid fetch of its missing replies through the pipeline, and the exports (GEXF, edge CSV,
+//!   every table as CSV, chart pictures);
 //! * [`export`]: writing history, posts, forecasts and the ledger to a file, atomically;
 //! * [`evidence`]: the evidence bundle (a ZIP of responses as received, posts, notes,
 //!   provenance, an offline report, a manifest and `SHA256SUMS`) and its verification;
@@ -49,6 +53,7 @@
 //! channels, events, dialogs), and everything here is tested against the sandbox and real
 //! SQLite without one. The key never leaves this crate except in the request header.
 
+pub mod analysis;
 pub mod announce;
 pub mod bindings;
 pub mod collections;

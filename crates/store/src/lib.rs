@@ -30,6 +30,9 @@
 //!   new posts in one transaction;
 //! * [`collections`]: long collections: the cursor of the last page recorded and each item
 //!   collected once, written with the page in one transaction, to resume after a restart;
+//! * [`analysis`]: counts over stored posts at no cost (activity, heatmap, top lists, network,
+//!   conversation trees) for a request's results, an investigation or an Archive query, read
+//!   from narrow facts that migration 0008's triggers extract from each post once;
 //! * [`runs`]: the run log of both (outcome, new items, error in words), with each run's cost
 //!   from the ledger rows of exactly its requests.
 //!
@@ -37,6 +40,7 @@
 //! [`record`], which calls the ledger's and the archive's writes).
 //! Times are UTC; money is `rust_decimal::Decimal` (stored as integer nano-dollars).
 
+pub mod analysis;
 pub mod archive;
 pub mod budget;
 pub mod cache;
@@ -64,6 +68,12 @@ use sqlx::pool::PoolConnection;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
 use sqlx::{Sqlite, SqliteConnection, SqlitePool};
 
+pub use analysis::{
+    ActivityLayer, ActivitySeries, AnalysisScope, Bucket, ConversationNode, ConversationTree,
+    EdgeKind, Heatmap, MissingReplies, Network, NetworkEdge, NetworkNode, NetworkQuery,
+    ScopeFilters, ScopeSource, ScopeSummary, StackBy, TopEntry, TopKind, TopList, TopLists,
+    TreeRelation,
+};
 pub use archive::{
     LinkQuery, LinkSource, NewLink, NewPost, NewUser, PostQuery, PostSort, StoredLink, StoredPost,
     StoredUser, UserQuery,

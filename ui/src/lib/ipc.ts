@@ -83,6 +83,20 @@ import type { MonitorPostQuery } from './bindings/MonitorPostQuery';
 import type { MonitorsChanged } from './bindings/MonitorsChanged';
 import type { RunLogEntry } from './bindings/RunLogEntry';
 import type { UnseenCounts } from './bindings/UnseenCounts';
+import type { ActivityOptions } from './bindings/ActivityOptions';
+import type { ActivitySeries } from './bindings/ActivitySeries';
+import type { AnalysisScope } from './bindings/AnalysisScope';
+import type { AnalysisTable } from './bindings/AnalysisTable';
+import type { ChartFormat } from './bindings/ChartFormat';
+import type { ConversationFetch } from './bindings/ConversationFetch';
+import type { ConversationFetchEstimate } from './bindings/ConversationFetchEstimate';
+import type { ConversationTree } from './bindings/ConversationTree';
+import type { Heatmap } from './bindings/Heatmap';
+import type { Network } from './bindings/Network';
+import type { NetworkFormat } from './bindings/NetworkFormat';
+import type { NetworkQuery } from './bindings/NetworkQuery';
+import type { ScopeSummary } from './bindings/ScopeSummary';
+import type { TopLists } from './bindings/TopLists';
 import { showNotice } from './notices.svelte';
 
 export type { AppInfo } from './bindings/AppInfo';
@@ -366,6 +380,40 @@ export function onCollectionProgress(listener: (collection: Collection) => void)
 export function onRecordsChanged(refresh: () => void): Promise<UnlistenFn> {
   return listen('records-changed', () => refresh());
 }
+
+// --- Analysis: counts over stored posts, free and offline (only fetching replies is billed) --
+
+/** The scope's name, post count and date span. */
+export const analysisSummary = (scope: AnalysisScope) => invoke<ScopeSummary>('analysis_summary', { scope });
+/** Posts per hour or day, stacked, with engagement; bucket from the span and the display zone unless given. */
+export const analysisActivity = (scope: AnalysisScope, options: ActivityOptions) =>
+  invoke<ActivitySeries>('analysis_activity', { scope, options });
+/** Posts per weekday × hour; `zone` an IANA name or 'UTC', the display zone when omitted. */
+export const analysisHeatmap = (scope: AnalysisScope, zone?: string | null) =>
+  invoke<Heatmap>('analysis_heatmap', { scope, zone: zone ?? null });
+/** Every top list, `limit` entries each (20 when omitted). */
+export const analysisTop = (scope: AnalysisScope, limit?: number) =>
+  invoke<TopLists>('analysis_top', { scope, limit: limit ?? null });
+export const analysisNetwork = (scope: AnalysisScope, query: Partial<NetworkQuery> = {}) =>
+  invoke<Network>('analysis_network', { scope, query });
+/** A stored post's replies and quotes as a tree, with what is missing. */
+export const analysisConversation = (postId: string) =>
+  invoke<ConversationTree>('analysis_conversation', { postId });
+/** What fetching the tree's missing replies would cost, before anything is sent. */
+export const analysisConversationEstimate = (postId: string) =>
+  invoke<ConversationFetchEstimate>('analysis_conversation_estimate', { postId });
+/** Fetches one more level of missing replies (billed); answers the tree as it now stands. */
+export const analysisConversationFetch = (postId: string, options?: SendOptions) =>
+  invoke<ConversationFetch>('analysis_conversation_fetch', { postId, send: sendParams(options) });
+/** Saves the network as GEXF or edge CSV; the path, or null when the dialog was closed. */
+export const analysisExportNetwork = (scope: AnalysisScope, query: Partial<NetworkQuery>, format: NetworkFormat) =>
+  invoke<string | null>('analysis_export_network', { scope, query, format });
+/** Saves one table behind a chart as CSV; the path, or null when the dialog was closed. */
+export const analysisExportTable = (scope: AnalysisScope, table: AnalysisTable) =>
+  invoke<string | null>('analysis_export_table', { scope, table });
+/** Saves a chart picture the window drew (PNG bytes or SVG text as UTF-8 bytes). */
+export const analysisSaveChart = (name: string, format: ChartFormat, data: Uint8Array) =>
+  invoke<string | null>('analysis_save_chart', { name, format, data: Array.from(data) });
 
 // --- Errors -----------------------------------------------------------------------------
 

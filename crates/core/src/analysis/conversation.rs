@@ -1,0 +1,147 @@
+//! A post's conversation tree from what is stored, and the paid fetch of the replies it is
+//! missing: one replies-to-a-post request for each post of the tree whose replies the service
+//! counts more of than are stored, estimated and budget-checked as a whole first, then each
+//! sent through the pipeline (budget-checked, billed, recorded and archived like any request).
+//! Each call fetches one more level; the tree then shows what came and what is still missing.
+
+use rust_decimal::Decimal;
+use serde::Serialize;
+use sightline_api::request::TwitterRepliesPostRequest;
+use sightline_api::Operation;
+use sightline_store::{ConversationTree, Store};
+use ts_rs::TS;
+
+use crate::errors::CommandError;
+use crate::estimate::{cost_check, CostCheck};
+use crate::pipeline::{self, budget_verdict, Paging, SendOptions, SendParams};
+use crate::session::Session;
+use crate::state::AppState;
+
+/// The replies operation returns at most this many replies a request.
+const REPLIES_PER_REQUEST: i64 = 100;
+
+/// At most this many posts have their replies fetched in one go (the most-missing first).
+pub const FETCH_POSTS_LIMIT: usize = 50;
+
+/// What fetching the tree's missing replies would take, and the budget's verdict.
+#[derive(Debug, Clone, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(export)]
+pub struct ConversationFetchEstimate {
+    /// Requests (one per post with missing replies, at most [`FETCH_POSTS_LIMIT`]).
+    pub requests: i64,
+    /// Replies asked for in all (the service bills per post returned).
+    pub replies: i64,
+    pub cost: CostCheck,
+}
+
+/// What a fetch brought: the tree as it now stands, and what it cost (from the service's
+/// answers, exact).
+#[derive(Debug, Clone, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(export)]
+pub struct ConversationFetch {
+    pub tree: ConversationTree,
+    pub requests: i64,
+    /// Posts the answers held.
+    pub fetched: i64,
+    #[ts(type = "string")]
+    pub cost: Decimal,
+}
+
+fn not_stored() -> CommandError {
+    CommandError::not_found(
+        "This post is not stored, so its conversation cannot be drawn. Open it from a search or \
+         a timeline first.",
+    )
+}
+
+/// The conversation tree around a stored post.
+pub async fn conversation(store: &Store, post_id: &str) -> Result<ConversationTree, CommandError> {
+    store
+        .conversation_tree(post_id)
+        .await?
+        .ok_or_else(not_stored)
+}
+
+/// The requests the missing replies of `tree` need.
+fn requests_for(tree: &ConversationTree) -> Vec<TwitterRepliesPostRequest> {
+    tree.missing
+        .iter()
+        .take(FETCH_POSTS_LIMIT)
+        .filter_map(|missing| {
+            let node = tree.nodes.iter().find(|n| n.id == missing.post_id)?;
+            Some(TwitterRepliesPostRequest {
+                post_id: node.id.clone(),
+                // The service answers its own choice of replies, held ones too: ask for them
+                // all (up to its maximum), so the missing ones are among them.
+                count: node.reply_count.clamp(1, REPLIES_PER_REQUEST),
+                query: String::new(),
+            })
+        })
+        .collect()
+}
+
+fn units(requests: &[TwitterRepliesPostRequest]) -> i64 {
+    requests.iter().map(|r| r.count).sum()
+}
+
+/// The cost of fetching the tree's missing replies, before anything is sent.
+pub async fn conversation_estimate(
+    store: &Store,
+    post_id: &str,
+) -> Result<ConversationFetchEstimate, CommandError> {
+    let tree = conversation(store, post_id).await?;
+    let requests = requests_for(&tree);
+    let replies = units(&requests);
+    Ok(ConversationFetchEstimate {
+        requests: i64::try_from(requests.len()).unwrap_or(i64::MAX),
+        replies,
+        cost: cost_check(store, Operation::TwitterRepliesPost, Some(replies)).await?,
+    })
+}
+
+/// Fetches the missing replies of the tree around `post_id`. The whole estimate passes the
+/// budget first (a block stops it, a warning needs `send.confirm_budget`); each request is
+/// then checked again, so a block met part way stops it. Request `n` is sent with id
+/// `{send.request_id}-{n}`, so the same fetch asked twice pays once.
+pub async fn conversation_fetch(
+    state: &AppState,
+    session: &Session,
+    post_id: &str,
+    send: SendParams,
+) -> Result<ConversationFetch, CommandError> {
+    let store = &session.store;
+    let tree = conversation(store, post_id).await?;
+    let requests = requests_for(&tree);
+    if requests.is_empty() {
+        return Err(CommandError::Invalid {
+            message: "Every reply the service counts for this conversation is already stored."
+                .into(),
+            fields: Vec::new(),
+        });
+    }
+    let whole = cost_check(store, Operation::TwitterRepliesPost, Some(units(&requests))).await?;
+    budget_verdict(whole.budget, send.confirm_budget)?;
+
+    let mut cost = Decimal::ZERO;
+    let mut fetched = 0_i64;
+    let sent = i64::try_from(requests.len()).unwrap_or(i64::MAX);
+    for (n, request) in requests.into_iter().enumerate() {
+        let options = SendOptions {
+            request_id: format!("{}-{n}", send.request_id),
+            // The user accepted the whole estimate; a block is still enforced.
+            confirm_budget: true,
+            paging: Paging::default(),
+        };
+        let outcome = pipeline::execute(state, session, request, options, None).await?;
+        cost += outcome.billing.as_ref().map_or(Decimal::ZERO, |b| b.cost);
+        fetched += i64::try_from(outcome.body.0.len()).unwrap_or(i64::MAX);
+    }
+    Ok(ConversationFetch {
+        tree: conversation(store, post_id).await?,
+        requests: sent,
+        fetched,
+        cost,
+    })
+}

@@ -1,0 +1,386 @@
+//! The analysis's files: the network as GEXF 1.3 (for Gephi and the like) or as an edge CSV,
+//! and every table behind a chart as CSV. CSV cells a spreadsheet would run as a formula are
+//! made inert, as in the app's other CSVs, and every time is written in UTC and in the display
+//! zone with its offset and zone named. Written atomically, like every export.
+
+use std::io::Write;
+use std::path::Path;
+
+use chrono::{DateTime, SecondsFormat, Utc};
+use serde::Deserialize;
+use sightline_store::export::{cell, local_exact};
+use sightline_store::{
+    ActivitySeries, AnalysisScope, Heatmap, Network, NetworkQuery, Store, TopKind, TopList, Tz,
+};
+use ts_rs::TS;
+
+use super::{activity, chart_zone, gone, network, ActivityOptions};
+use crate::errors::CommandError;
+use crate::export::write_atomically;
+
+/// The network's file format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, TS)]
+#[serde(rename_all = "lowercase")]
+#[ts(export)]
+pub enum NetworkFormat {
+    /// GEXF 1.3: nodes with labels and post counts, edges with type, weight, first and last
+    /// time.
+    Gexf,
+    /// One line per edge: source, target, type, weight, first and last time.
+    Csv,
+}
+
+impl NetworkFormat {
+    pub fn extension(self) -> &'static str {
+        match self {
+            Self::Gexf => "gexf",
+            Self::Csv => "csv",
+        }
+    }
+}
+
+/// The heatmap's zone (the display zone when `None`).
+#[derive(Debug, Clone, Default, Deserialize, TS)]
+#[serde(rename_all = "camelCase", default)]
+#[ts(export)]
+pub struct HeatmapOptions {
+    pub zone: Option<String>,
+}
+
+/// One top list, up to `limit` entries (every entry when `None`).
+#[derive(Debug, Clone, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(export)]
+pub struct TopOptions {
+    pub list: TopKind,
+    #[serde(default)]
+    pub limit: Option<u32>,
+}
+
+/// Which table to write as CSV.
+#[derive(Debug, Clone, Deserialize, TS)]
+#[serde(tag = "table", rename_all = "snake_case")]
+#[ts(export)]
+pub enum AnalysisTable {
+    /// One line per bucket: its start, each layer's count, total, engagement.
+    Activity(ActivityOptions),
+    /// One line per weekday, one column per hour.
+    Heatmap(HeatmapOptions),
+    Top(TopOptions),
+    /// The network's nodes: id, label, posts.
+    Nodes(NetworkQuery),
+    /// The network's edges, as [`NetworkFormat::Csv`].
+    Edges(NetworkQuery),
+}
+
+impl AnalysisTable {
+    /// The file's name, before its date and extension.
+    pub fn file_name(&self) -> String {
+        match self {
+            Self::Activity(_) => "sightline-activity".into(),
+            Self::Heatmap(_) => "sightline-heatmap".into(),
+            Self::Top(options) => format!("sightline-top-{}", top_name(options.list)),
+            Self::Nodes(_) => "sightline-network-nodes".into(),
+            Self::Edges(_) => "sightline-network-edges".into(),
+        }
+    }
+}
+
+fn top_name(kind: TopKind) -> &'static str {
+    match kind {
+        TopKind::AccountsByPosts => "accounts-by-posts",
+        TopKind::AccountsByEngagement => "accounts-by-engagement",
+        TopKind::Hashtags => "hashtags",
+        TopKind::Mentions => "mentions",
+        TopKind::Cashtags => "cashtags",
+        TopKind::Domains => "domains",
+        TopKind::Languages => "languages",
+    }
+}
+
+fn utc(t: DateTime<Utc>) -> String {
+    t.to_rfc3339_opts(SecondsFormat::Secs, true)
+}
+
+/// Text safe inside an XML attribute: markup escaped, and the control characters XML 1.0
+/// cannot hold at all dropped.
+fn xml(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&apos;"),
+            '\t' => out.push_str("&#9;"),
+            '\n' => out.push_str("&#10;"),
+            '\r' => out.push_str("&#13;"),
+            c if (c as u32) < 0x20 || c == '\u{FFFE}' || c == '\u{FFFF}' => {}
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// The network as GEXF 1.3: a directed graph whose nodes carry their label and post count,
+/// and whose edges carry their weight, type (as label and attribute) and first and last time
+/// (UTC, ISO 8601).
+pub fn network_gexf(
+    network: &Network,
+    description: &str,
+    out: &mut impl Write,
+) -> std::io::Result<()> {
+    writeln!(out, r#"<?xml version="1.0" encoding="UTF-8"?>"#)?;
+    writeln!(
+        out,
+        r#"<gexf xmlns="http://gexf.net/1.3" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xsi:schemaLocation="http://gexf.net/1.3 http://gexf.net/1.3/gexf.xsd" version="1.3">"#
+    )?;
+    writeln!(
+        out,
+        r#"  <meta lastmodifieddate="{}"><creator>Sightline</creator><description>{}</description></meta>"#,
+        Utc::now().format("%Y-%m-%d"),
+        xml(description)
+    )?;
+    writeln!(out, r#"  <graph mode="static" defaultedgetype="directed">"#)?;
+    writeln!(
+        out,
+        r#"    <attributes class="node"><attribute id="posts" title="posts" type="integer"/></attributes>"#
+    )?;
+    writeln!(
+        out,
+        r#"    <attributes class="edge"><attribute id="type" title="type" type="string"/><attribute id="first_utc" title="first_utc" type="string"/><attribute id="last_utc" title="last_utc" type="string"/></attributes>"#
+    )?;
+    writeln!(out, "    <nodes>")?;
+    for node in &network.nodes {
+        writeln!(
+            out,
+            r#"      <node id="{}" label="{}"><attvalues><attvalue for="posts" value="{}"/></attvalues></node>"#,
+            xml(&node.id),
+            xml(&node.label),
+            node.posts
+        )?;
+    }
+    writeln!(out, "    </nodes>")?;
+    writeln!(out, "    <edges>")?;
+    for (n, edge) in network.edges.iter().enumerate() {
+        let kind = edge.kind.as_str();
+        writeln!(
+            out,
+            r#"      <edge id="{n}" source="{}" target="{}" weight="{}" label="{kind}"><attvalues><attvalue for="type" value="{kind}"/><attvalue for="first_utc" value="{}"/><attvalue for="last_utc" value="{}"/></attvalues></edge>"#,
+            xml(&edge.source),
+            xml(&edge.target),
+            edge.weight,
+            utc(edge.first),
+            utc(edge.last)
+        )?;
+    }
+    writeln!(out, "    </edges>")?;
+    writeln!(out, "  </graph>")?;
+    writeln!(out, "</gexf>")?;
+    Ok(())
+}
+
+/// One line per edge: source, target, type, weight, first and last time in UTC and in `tz`.
+pub fn edges_csv(network: &Network, tz: Tz, out: impl Write) -> sightline_store::Result<()> {
+    let mut csv = csv::Writer::from_writer(out);
+    csv.write_record([
+        "source",
+        "target",
+        "type",
+        "weight",
+        "first_utc",
+        "last_utc",
+        "first_local",
+        "last_local",
+    ])?;
+    for edge in &network.edges {
+        csv.write_record([
+            cell(&edge.source),
+            cell(&edge.target),
+            edge.kind.as_str().to_owned(),
+            edge.weight.to_string(),
+            utc(edge.first),
+            utc(edge.last),
+            local_exact(edge.first, tz),
+            local_exact(edge.last, tz),
+        ])?;
+    }
+    csv.flush()?;
+    Ok(())
+}
+
+/// One line per node: id, label, posts in the scope.
+pub fn nodes_csv(network: &Network, out: impl Write) -> sightline_store::Result<()> {
+    let mut csv = csv::Writer::from_writer(out);
+    csv.write_record(["id", "label", "posts"])?;
+    for node in &network.nodes {
+        csv.write_record([cell(&node.id), cell(&node.label), node.posts.to_string()])?;
+    }
+    csv.flush()?;
+    Ok(())
+}
+
+/// One line per bucket: its start in UTC and in the series' zone, each layer, total,
+/// engagement.
+pub fn activity_csv(
+    series: &ActivitySeries,
+    tz: Tz,
+    out: impl Write,
+) -> sightline_store::Result<()> {
+    let mut csv = csv::Writer::from_writer(out);
+    let mut header = vec!["start_utc".to_owned(), "start_local".to_owned()];
+    header.extend(series.layers.iter().map(|layer| cell(&layer.key)));
+    header.extend(["posts".to_owned(), "engagement".to_owned()]);
+    csv.write_record(&header)?;
+    for (i, start) in series.starts.iter().enumerate() {
+        let mut line = vec![utc(*start), local_exact(*start, tz)];
+        line.extend(
+            series
+                .layers
+                .iter()
+                .map(|layer| layer.counts[i].to_string()),
+        );
+        line.extend([
+            series.totals[i].to_string(),
+            series.engagement[i].to_string(),
+        ]);
+        csv.write_record(&line)?;
+    }
+    csv.flush()?;
+    Ok(())
+}
+
+const WEEKDAYS: [&str; 7] = [
+    "Monday",
+    "Tuesday",
+    "Wednesday",
+    "Thursday",
+    "Friday",
+    "Saturday",
+    "Sunday",
+];
+
+/// One line per weekday, one column per hour of the heatmap's zone (named in the header).
+pub fn heatmap_csv(heatmap: &Heatmap, out: impl Write) -> sightline_store::Result<()> {
+    let mut csv = csv::Writer::from_writer(out);
+    let mut header = vec![format!("weekday ({})", heatmap.zone)];
+    header.extend((0..24).map(|hour| format!("{hour:02}:00")));
+    csv.write_record(&header)?;
+    for (day, cells) in WEEKDAYS.iter().zip(&heatmap.cells) {
+        let mut line = vec![(*day).to_owned()];
+        line.extend(cells.iter().map(ToString::to_string));
+        csv.write_record(&line)?;
+    }
+    csv.flush()?;
+    Ok(())
+}
+
+/// One line per entry: rank, key, label, count; then how many distinct entries there are.
+pub fn top_csv(list: &TopList, out: impl Write) -> sightline_store::Result<()> {
+    let mut csv = csv::Writer::from_writer(out);
+    csv.write_record(["rank", "key", "label", "count"])?;
+    for (rank, entry) in list.entries.iter().enumerate() {
+        csv.write_record([
+            (rank + 1).to_string(),
+            cell(&entry.key),
+            cell(&entry.label),
+            entry.count.to_string(),
+        ])?;
+    }
+    csv.flush()?;
+    Ok(())
+}
+
+/// Writes the scope's network to `path` as GEXF or edge CSV.
+pub async fn write_network(
+    store: &Store,
+    scope: &AnalysisScope,
+    query: &NetworkQuery,
+    format: NetworkFormat,
+    path: &Path,
+) -> Result<(), CommandError> {
+    let network = network(store, scope, query).await?;
+    match format {
+        NetworkFormat::Gexf => {
+            let name = super::summary(store, scope).await?.name;
+            write_atomically(path, |out| Ok(network_gexf(&network, &name, out)?))
+        }
+        NetworkFormat::Csv => {
+            write_atomically(path, |out| edges_csv(&network, crate::time_zone(), out))
+        }
+    }
+}
+
+/// Writes one of the scope's tables to `path` as CSV.
+pub async fn write_table(
+    store: &Store,
+    scope: &AnalysisScope,
+    table: &AnalysisTable,
+    path: &Path,
+) -> Result<(), CommandError> {
+    match table {
+        AnalysisTable::Activity(options) => {
+            let tz = chart_zone(options.zone.as_deref())?;
+            let series = activity(store, scope, options).await?;
+            write_atomically(path, |out| activity_csv(&series, tz, out))
+        }
+        AnalysisTable::Heatmap(options) => {
+            let heatmap = super::heatmap(store, scope, options.zone.as_deref()).await?;
+            write_atomically(path, |out| heatmap_csv(&heatmap, out))
+        }
+        AnalysisTable::Top(options) => {
+            let list = store
+                .analysis_top_list(scope, options.list, options.limit.unwrap_or(u32::MAX))
+                .await?
+                .ok_or_else(gone)?;
+            write_atomically(path, |out| top_csv(&list, out))
+        }
+        AnalysisTable::Nodes(query) => {
+            let network = network(store, scope, query).await?;
+            write_atomically(path, |out| nodes_csv(&network, out))
+        }
+        AnalysisTable::Edges(query) => {
+            let network = network(store, scope, query).await?;
+            write_atomically(path, |out| edges_csv(&network, crate::time_zone(), out))
+        }
+    }
+}
+
+/// A chart picture's format, as the window made it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, TS)]
+#[serde(rename_all = "lowercase")]
+#[ts(export)]
+pub enum ChartFormat {
+    Png,
+    Svg,
+}
+
+impl ChartFormat {
+    pub fn extension(self) -> &'static str {
+        match self {
+            Self::Png => "png",
+            Self::Svg => "svg",
+        }
+    }
+}
+
+/// Writes a chart picture the window drew.
+pub fn write_chart(bytes: &[u8], path: &Path) -> Result<(), CommandError> {
+    write_atomically(path, |out| Ok(out.write_all(bytes)?))
+}
+
+/// A chart's name as a file name: letters, digits and `-` only (`Activity (UTC)` →
+/// `activity-utc`), `chart` when nothing is left.
+pub fn file_stem(name: &str) -> String {
+    let words: Vec<String> = name
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|word| !word.is_empty())
+        .map(str::to_lowercase)
+        .collect();
+    if words.is_empty() {
+        "chart".into()
+    } else {
+        words.join("-")
+    }
+}

@@ -1,0 +1,152 @@
+-- Analysis: what the charts, top lists, network and conversation trees read, taken out of each
+-- post's raw JSON once, when the post is written (and for the posts already stored, here), so
+-- an aggregate over a million posts reads narrow rows and never parses JSON.
+
+-- One narrow row per post. `author`, `*_author` are lower-case handles (the network's node
+-- ids); `account_kind`: 2 verified, 1 blue check only, 0 other; `engagement` is likes +
+-- reposts + replies + quotes as last fetched.
+CREATE TABLE post_facts (
+    post_pk         INTEGER PRIMARY KEY REFERENCES posts(pk) ON DELETE CASCADE,
+    created_at      INTEGER NOT NULL,
+    author          TEXT    NOT NULL,
+    lang            TEXT,
+    account_kind    INTEGER NOT NULL,
+    likes           INTEGER NOT NULL,
+    engagement      INTEGER NOT NULL,
+    reply_to_id     TEXT,
+    reply_to_author TEXT,
+    quoted_id       TEXT,
+    quoted_author   TEXT,
+    reposted_id     TEXT,
+    reposted_author TEXT
+);
+CREATE INDEX post_facts_created ON post_facts(created_at);
+CREATE INDEX post_facts_author ON post_facts(author, created_at);
+CREATE INDEX post_facts_reply_to ON post_facts(reply_to_id) WHERE reply_to_id IS NOT NULL;
+CREATE INDEX post_facts_quoted ON post_facts(quoted_id) WHERE quoted_id IS NOT NULL;
+
+-- The tags, mentions, cashtags and linked hosts of each post, lower-case, each once a post.
+-- `kind`: 1 hashtag, 2 mention, 3 cashtag, 4 linked domain (host without `www.`).
+-- Keyed by (kind, value) first, so a top list reads one kind's rows in value order.
+CREATE TABLE post_entities (
+    kind    INTEGER NOT NULL,
+    value   TEXT    NOT NULL,
+    post_pk INTEGER NOT NULL REFERENCES posts(pk) ON DELETE CASCADE,
+    PRIMARY KEY (kind, value, post_pk)
+) WITHOUT ROWID;
+CREATE INDEX post_entities_post ON post_entities(post_pk, kind);
+
+-- Both are computed by these two views from `posts`, in one place for the triggers and the
+-- backfill below. A record that is not valid JSON (never written by the app) reads as `{}`.
+CREATE VIEW post_facts_source AS
+SELECT pk AS post_pk, created_at, lower(author_username) AS author, lang,
+    CASE WHEN json_extract(j, '$.user.verified') THEN 2
+         WHEN json_extract(j, '$.user.is_blue_verified') THEN 1
+         ELSE 0 END AS account_kind,
+    like_count AS likes,
+    like_count + retweet_count + reply_count + quote_count AS engagement,
+    json_extract(j, '$.in_reply_to_status_id') AS reply_to_id,
+    lower(json_extract(j, '$.in_reply_to_screen_name')) AS reply_to_author,
+    COALESCE(json_extract(j, '$.quoted_status_id'), json_extract(j, '$.quote.id')) AS quoted_id,
+    lower(json_extract(j, '$.quote.user.username')) AS quoted_author,
+    json_extract(j, '$.retweet.id') AS reposted_id,
+    lower(json_extract(j, '$.retweet.user.username')) AS reposted_author
+FROM (SELECT *, CASE WHEN json_valid(raw_json) THEN raw_json ELSE '{}' END AS j FROM posts);
+
+CREATE VIEW post_entities_source AS
+SELECT 1 AS kind, lower(ltrim(json_extract(e.value, '$.text'), '#')) AS value, p.pk AS post_pk
+FROM posts p, json_each(CASE WHEN json_valid(p.raw_json) THEN p.raw_json ELSE '{}' END,
+                        '$.entities.hashtags') e
+WHERE e.type = 'object'
+UNION ALL
+SELECT 2, lower(ltrim(json_extract(e.value, '$.screen_name'), '@')), p.pk
+FROM posts p, json_each(CASE WHEN json_valid(p.raw_json) THEN p.raw_json ELSE '{}' END,
+                        '$.entities.user_mentions') e
+WHERE e.type = 'object'
+UNION ALL
+SELECT 3, lower(ltrim(json_extract(e.value, '$.text'), '$')), p.pk
+FROM posts p, json_each(CASE WHEN json_valid(p.raw_json) THEN p.raw_json ELSE '{}' END,
+                        '$.entities.symbols') e
+WHERE e.type = 'object'
+UNION ALL
+-- A link's host: after `scheme://`, before the first `/`, `?`, `#` or `:port`, without `www.`.
+SELECT 4, CASE WHEN host LIKE 'www.%' THEN substr(host, 5) ELSE host END, post_pk FROM (
+    SELECT lower(CASE WHEN instr(h3, ':') > 0 THEN substr(h3, 1, instr(h3, ':') - 1) ELSE h3 END)
+               AS host, post_pk FROM (
+    SELECT CASE WHEN instr(h2, '#') > 0 THEN substr(h2, 1, instr(h2, '#') - 1) ELSE h2 END
+               AS h3, post_pk FROM (
+    SELECT CASE WHEN instr(h1, '?') > 0 THEN substr(h1, 1, instr(h1, '?') - 1) ELSE h1 END
+               AS h2, post_pk FROM (
+    SELECT CASE WHEN instr(rest, '/') > 0 THEN substr(rest, 1, instr(rest, '/') - 1) ELSE rest END
+               AS h1, post_pk FROM (
+    SELECT CASE WHEN instr(link, '://') > 0 THEN substr(link, instr(link, '://') + 3) ELSE link END
+               AS rest, post_pk FROM (
+    SELECT COALESCE(NULLIF(json_extract(e.value, '$.expanded_url'), ''),
+                    json_extract(e.value, '$.url')) AS link, p.pk AS post_pk
+    FROM posts p, json_each(CASE WHEN json_valid(p.raw_json) THEN p.raw_json ELSE '{}' END,
+                            '$.entities.urls') e
+    WHERE e.type = 'object'))))));
+
+-- Each trigger deletes, then inserts: a conflict clause (OR REPLACE, OR IGNORE) inside a
+-- trigger gives way to the statement that fired it, and posts are written by upserts, which
+-- may fire the insert trigger for a post already stored.
+CREATE TRIGGER post_facts_insert AFTER INSERT ON posts BEGIN
+    DELETE FROM post_facts WHERE post_pk = NEW.pk;
+    INSERT INTO post_facts SELECT * FROM post_facts_source WHERE post_pk = NEW.pk;
+    DELETE FROM post_entities WHERE post_pk = NEW.pk;
+    INSERT INTO post_entities (kind, value, post_pk)
+        SELECT DISTINCT kind, value, post_pk FROM post_entities_source
+        WHERE post_pk = NEW.pk AND value IS NOT NULL AND value <> '';
+END;
+
+-- A post seen again: its metrics (engagement) and perhaps its entities changed.
+CREATE TRIGGER post_facts_update AFTER UPDATE ON posts
+WHEN OLD.raw_json IS NOT NEW.raw_json OR OLD.like_count IS NOT NEW.like_count
+  OR OLD.retweet_count IS NOT NEW.retweet_count OR OLD.reply_count IS NOT NEW.reply_count
+  OR OLD.quote_count IS NOT NEW.quote_count OR OLD.lang IS NOT NEW.lang
+  OR OLD.author_username IS NOT NEW.author_username OR OLD.created_at IS NOT NEW.created_at
+BEGIN
+    DELETE FROM post_facts WHERE post_pk = NEW.pk;
+    INSERT INTO post_facts SELECT * FROM post_facts_source WHERE post_pk = NEW.pk;
+    DELETE FROM post_entities WHERE post_pk = NEW.pk;
+    INSERT INTO post_entities (kind, value, post_pk)
+        SELECT DISTINCT kind, value, post_pk FROM post_entities_source
+        WHERE post_pk = NEW.pk AND value IS NOT NULL AND value <> '';
+END;
+
+INSERT INTO post_facts SELECT * FROM post_facts_source;
+INSERT INTO post_entities (kind, value, post_pk)
+    SELECT DISTINCT kind, value, post_pk FROM post_entities_source
+    WHERE value IS NOT NULL AND value <> '';
+
+-- Who reposted which post, from every reposters list fetched (one row per list that named
+-- them; the network counts each reposter once per post). Written with the list's stored body.
+CREATE TABLE post_reposters (
+    post_id    TEXT    NOT NULL,
+    reposter   TEXT    NOT NULL,  -- lower-case handle
+    label      TEXT    NOT NULL,  -- the handle as the list spelt it
+    history_id INTEGER NOT NULL REFERENCES history(id) ON DELETE CASCADE,
+    PRIMARY KEY (post_id, reposter, history_id)
+) WITHOUT ROWID;
+CREATE INDEX post_reposters_history ON post_reposters(history_id);
+
+CREATE VIEW post_reposters_source AS
+SELECT json_extract(h.params_json, '$.id') AS post_id,
+       lower(json_extract(u.value, '$.username')) AS reposter,
+       json_extract(u.value, '$.username') AS label, h.id AS history_id
+FROM history h JOIN results r ON r.history_id = h.id,
+     json_each(CASE WHEN json_valid(r.body) THEN r.body ELSE '{}' END, '$.users') u
+WHERE h.operation = 'twitter_retweeters' AND json_valid(h.params_json)
+  AND u.type = 'object' AND json_extract(u.value, '$.username') IS NOT NULL
+  AND json_extract(h.params_json, '$.id') IS NOT NULL;
+
+CREATE TRIGGER post_reposters_insert AFTER INSERT ON results BEGIN
+    DELETE FROM post_reposters WHERE history_id = NEW.history_id;
+    INSERT INTO post_reposters
+        SELECT post_id, reposter, min(label), history_id FROM post_reposters_source
+        WHERE history_id = NEW.history_id GROUP BY post_id, reposter, history_id;
+END;
+
+INSERT INTO post_reposters
+    SELECT post_id, reposter, min(label), history_id FROM post_reposters_source
+    GROUP BY post_id, reposter, history_id;

@@ -1,0 +1,31 @@
+//! Analysis at no cost: counts over posts Sightline already holds, for a scope (the results of
+//! a request and its later pages, an investigation, or an Archive query), narrowed by a time
+//! range and by clicks (an account, tag, mention, cashtag, linked domain or language).
+//!
+//! What the aggregates read is extracted from each post's raw JSON once, as the post is
+//! written, by triggers of migration 0008 (`post_facts`: time, author, language, account
+//! kind, engagement, the post replied to, quoted or reposted; `post_entities`: tags, mentions,
+//! cashtags, linked hosts; `post_reposters`: each reposters list's users, from its stored
+//! body). Nothing parses JSON per aggregate.
+//!
+//! * `analysis/types.rs`: the scope and every answer;
+//! * `analysis/scope.rs`: a scope as SQL, and its name;
+//! * `analysis/aggregates.rs`: summary, activity, heatmap (DST-correct, via UTC quarter
+//!   hours placed on the zone's clock) and top lists;
+//! * `analysis/network.rs`: accounts and their reply, quote, mention and repost edges;
+//! * `analysis/conversation.rs`: a post's stored replies and quotes as a tree, with what is
+//!   missing.
+
+mod aggregates;
+mod conversation;
+mod network;
+mod scope;
+mod types;
+
+pub use conversation::TREE_LIMIT;
+pub use types::{
+    ActivityLayer, ActivitySeries, AnalysisScope, Bucket, ConversationNode, ConversationTree,
+    EdgeKind, Heatmap, MissingReplies, Network, NetworkEdge, NetworkNode, NetworkQuery,
+    ScopeFilters, ScopeSource, ScopeSummary, StackBy, TopEntry, TopKind, TopList, TopLists,
+    TreeRelation, ACTIVITY_LAYERS, NETWORK_EDGE_LIMIT,
+};
