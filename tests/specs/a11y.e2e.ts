@@ -23,6 +23,7 @@ const sidebarScreens = [
   { name: 'Monitors', title: 'Monitors', action: 'New monitor', mainField: null },
   { name: 'Forecast', title: 'Forecast', action: 'Ask', mainField: '#forecast-query' },
   { name: 'History', title: 'History', action: 'Export these requests', mainField: 'main input[type="search"]' },
+  { name: 'Investigations', title: 'Investigations', action: 'Create investigation', mainField: '#investigation-name' },
   { name: 'Archive', title: 'Archive', action: 'Search', mainField: '#archive-text' },
   { name: 'Spend', title: 'Spend', action: 'Save budgets', mainField: null },
   { name: 'Settings', title: 'Settings', action: 'Save settings', mainField: null },
@@ -261,6 +262,75 @@ describe('accessibility of every screen, demo mode', () => {
     await browser.keys(['Enter']);
     await $('article.post').waitForDisplayed({ timeout: 15_000 });
     await auditBothThemes('archive-results');
+  });
+
+  it('Investigations: one created and made active, a History row added by hand, a search filed, each part of its page', async () => {
+    await open('Investigations');
+    await $('#investigation-name').setValue('Flood response');
+    await $('#investigation-description').setValue('Who said what about the dam');
+    await $('button=Create investigation').click();
+    await expect($('main').$('a=Flood response')).toBeDisplayed({ wait: 10_000 });
+    await auditBothThemes('investigations-list');
+
+    // Filing: chosen at the foot of the sidebar; the search screens say so.
+    await $('#picker-select').selectByVisibleText('Flood response');
+    await open('X', 'X search');
+    await expect($('[data-testid="filing-bar"]')).toHaveText(expect.stringContaining('Results are filed under Flood response.'), { wait: 10_000 });
+    await $('#x-query').clearValue();
+    await $('#x-query').setValue('flood');
+    await browser.keys(['Enter']);
+    await $('article.post').waitForDisplayed({ timeout: 30_000 });
+    await auditBothThemes('x-filing');
+
+    // "Add to…" on a History row, open.
+    await open('History');
+    await $('[aria-label="Requests, newest first"]').$('button.row*=#JWST').click();
+    await $('aside').$('button=Add to…').click();
+    const panel = $('[role="dialog"][aria-label="Add this request to investigations"]');
+    await panel.$('label*=Flood response').click();
+    await expect(panel.$('[role="status"]')).toHaveText('Added to Flood response.', { wait: 10_000 });
+    await auditBothThemes('history-add-to');
+    await browser.keys(['Escape']);
+
+    await open('Investigations');
+    await $('main').$('a=Flood response').click();
+    await expect($('h1=Flood response')).toBeDisplayed();
+    await $('main article.post').waitForDisplayed({ timeout: 15_000 });
+    const firstTag = $('main input[role="combobox"][id^="post-"][id$="-tag"]');
+    await firstTag.setValue('dam');
+    await browser.keys(['Enter']);
+    await expect($('main button[aria-label="Remove the tag dam"]')).toBeDisplayed({ wait: 10_000 });
+    await auditBothThemes('investigation-posts');
+
+    await $('#investigation-tab-queries').click();
+    await expect($('#investigation-panel-queries').$('button.row')).toBeDisplayed({ wait: 10_000 });
+    await auditBothThemes('investigation-queries');
+
+    await $('#investigation-tab-notebook').click();
+    // Typed line by line: WebDriver drops a newline inside setValue's text.
+    await $('#notebook-text').setValue('# What we know');
+    await browser.keys(['Enter', 'Enter']);
+    await browser.keys('- The dam **held** overnight');
+    await browser.keys(['Enter']);
+    await browser.keys('- [Council statement](https://example.org/statement)');
+    await $('button=Save notebook').click();
+    await expect($('[data-testid="notebook-state"]')).toHaveText('Saved', { wait: 10_000 });
+    await auditBothThemes('investigation-notebook');
+
+    await $('#investigation-tab-cost').click();
+    await expect($('[data-testid="investigation-cost"]')).toHaveText(expect.stringMatching(/^\$0\.\d*[1-9]/));
+    await auditBothThemes('investigation-cost');
+
+    await $('#investigation-tab-check').click();
+    await $('button=Check these posts').click();
+    await expect($('[data-testid="check-estimate"]')).toBeDisplayed({ wait: 10_000 });
+    await auditBothThemes('investigation-check-estimate');
+    await $('button=Check now').click();
+    await expect($('main').$('h3*=Check of')).toBeDisplayed({ wait: 30_000 });
+    await auditBothThemes('investigation-check');
+
+    // Nothing more is filed under it from here on.
+    await $('#picker-select').selectByVisibleText('No investigation');
   });
 
   it('Spend with rows', async () => {
