@@ -47,6 +47,12 @@ const pairs: [string, string, number][] = [
   ['warning', 'warning-soft', 4.5],
   ['text', 'warning-soft', 4.5],
   ['success', 'success-soft', 4.5],
+  // Chart series against the card they are drawn on (graphics: 3:1), and heatmap cells' text.
+  ...[0, 1, 2, 3, 4, 5, 6, 7].map((index): [string, string, number] => [`series-${index}`, 'surface', 3]),
+  ['text', 'heat-1', 4.5],
+  ['text', 'heat-2', 4.5],
+  ['accent-contrast', 'heat-3', 4.5],
+  ['accent-contrast', 'heat-4', 4.5],
 ];
 
 describe('colour contrast (WCAG AA)', () => {

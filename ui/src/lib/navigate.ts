@@ -3,10 +3,16 @@
  * `#/x?q=<query>` runs an X search (the X screen reads `q` when it opens or when the hash
  * changes, runs the search, then drops `q`); `#/ask?q=<question>` fills Ask's question without
  * sending it; `#/post?id=<id>` and `#/user?handle=<handle>` open
- * the detail views of a post and of an account; `#/investigations?id=<id>` opens one investigation's page. Links use the `…Href` forms, code the `open…` ones.
+ * the detail views of a post and of an account; `#/investigations?id=<id>` opens one investigation's page;
+ * `#/analysis?source=<scope as JSON>&view=<view>` the analysis of a scope, `#/analysis?post=<id>`
+ * a post's conversation tree. Links use the `…Href` forms, code the `open…` ones.
  */
 
+import type { ScopeSource } from './bindings/ScopeSource';
 import { bareHandle } from './rules';
+
+/** The analysis screen's views (its tabs). */
+export type AnalysisView = 'activity' | 'hours' | 'top' | 'network' | 'conversation';
 
 /** The hash that opens Ask with `question` filled in. It never sends: an answer is billed. */
 export function askHref(question: string): string {
@@ -31,6 +37,20 @@ export function userHref(handle: string): string {
 /** The hash of one investigation's page (the Investigations screen without `id`: the list). */
 export function investigationHref(id: number): string {
   return `#/investigations?id=${id}`;
+}
+
+/** The hash of the analysis of a scope (the results on screen, an investigation, an Archive query), opened on `view`. */
+export function analysisHref(source: ScopeSource, view: AnalysisView = 'activity'): string {
+  return `#/analysis?source=${encodeURIComponent(JSON.stringify(source))}&view=${view}`;
+}
+
+/** The hash of a post's conversation tree (the analysis screen with that view alone). */
+export function conversationHref(postId: string): string {
+  return `#/analysis?post=${encodeURIComponent(postId)}&view=conversation`;
+}
+
+export function openAnalysis(source: ScopeSource, view: AnalysisView = 'activity'): void {
+  window.location.hash = analysisHref(source, view);
 }
 
 export function openPost(id: string): void {

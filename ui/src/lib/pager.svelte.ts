@@ -23,6 +23,8 @@ export class Pager<Page, Item> {
   currency = $state('USD');
   /** Pages answered from the local copy (304 or a replay): free. */
   freePages = $state(0);
+  /** The history row of the first page: with the pages after it, the list an analysis reads. */
+  firstHistoryId = $state<number | null>(null);
   private historyId: number | null = null;
   private requestId = '';
   private generation = 0;
@@ -50,6 +52,7 @@ export class Pager<Page, Item> {
     this.spent = '0';
     this.freePages = 0;
     this.historyId = null;
+    this.firstHistoryId = null;
     this.busy = false;
     return this.fetch(newRequestId(), false);
   }
@@ -106,6 +109,7 @@ export class Pager<Page, Item> {
     this.pages += 1;
     this.hasMore = outcome.hasMore;
     this.historyId = outcome.historyId;
+    if (this.pages === 1) this.firstHistoryId = outcome.historyId;
     if (outcome.billing) {
       this.spent = addMoney(this.spent, outcome.billing.cost);
       this.currency = outcome.billing.currency;

@@ -1,0 +1,31 @@
+/**
+ * Saving a chart for a report: PNG bytes from a canvas, or SVG text, written by Rust to the
+ * export folder (or where the save dialog says). Each answers what to tell the user.
+ */
+import { analysisSaveChart, asCommandError } from '../../lib/ipc';
+import type { ChartFormat } from '../../lib/bindings/ChartFormat';
+
+/** "Saved to /path" or "Not saved: …"; null when the dialog was closed. */
+export async function saveChart(name: string, format: ChartFormat, bytes: Uint8Array): Promise<string | null> {
+  try {
+    const path = await analysisSaveChart(name, format, bytes);
+    return path ? `Saved to ${path}` : null;
+  } catch (failure) {
+    return `Not saved: ${asCommandError(failure).message}`;
+  }
+}
+
+export function saveSvg(name: string, svg: string): Promise<string | null> {
+  return saveChart(name, 'svg', new TextEncoder().encode(svg));
+}
+
+export async function savePng(name: string, canvas: HTMLCanvasElement): Promise<string | null> {
+  const blob = await new Promise<Blob | null>((resolve) => canvas.toBlob(resolve, 'image/png'));
+  if (!blob) return 'Not saved: the chart could not be drawn as a picture.';
+  return saveChart(name, 'png', new Uint8Array(await blob.arrayBuffer()));
+}
+
+/** Text safe inside SVG markup. */
+export function xmlText(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+}
