@@ -1,6 +1,6 @@
 //! The Sightline desktop shell: the adapter between the window and `sightline-core`.
 //!
-//! Only what needs Tauri lives here: the window and its plugins (dialog, opener), the commands
+//! Only what needs Tauri lives here: the window and its plugins (dialog, opener, notification), the commands
 //! the UI calls (thin: parse the arguments, call the core, map errors), the channel a stream's
 //! events travel on, the `records-changed` event, and the save dialog of exports. Everything
 //! the app *does* — the request pipeline, streaming, paging, keys, session, settings, state,
@@ -11,6 +11,7 @@ pub mod commands;
 pub mod evidence;
 pub mod export;
 pub mod investigations;
+pub mod monitors;
 pub mod provenance;
 
 use std::path::PathBuf;
@@ -33,6 +34,7 @@ pub fn configure<R: Runtime>(
     builder
         .plugin(tauri_plugin_dialog::init())
         .plugin(tauri_plugin_opener::init())
+        .plugin(tauri_plugin_notification::init())
         .manage(evidence::BundleExports::default())
         .setup(move |app| {
             Ok(manage_state(
@@ -131,6 +133,28 @@ pub fn configure<R: Runtime>(
             analysis::analysis_export_network,
             analysis::analysis_export_table,
             analysis::analysis_save_chart,
+            monitors::monitor_list,
+            monitors::monitor_create,
+            monitors::monitor_update,
+            monitors::monitor_delete,
+            monitors::monitor_pause,
+            monitors::monitor_resume,
+            monitors::monitor_run_now,
+            monitors::monitor_confirm,
+            monitors::monitor_skip,
+            monitors::monitor_estimate,
+            monitors::monitor_posts,
+            monitors::monitor_mark_seen,
+            monitors::monitor_mark_all_seen,
+            monitors::monitor_unseen,
+            monitors::monitor_runs,
+            monitors::collection_start,
+            monitors::collection_list,
+            monitors::collection_pause,
+            monitors::collection_resume,
+            monitors::collection_cancel,
+            monitors::collection_delete,
+            monitors::collection_runs,
         ])
 }
 
@@ -161,6 +185,8 @@ pub fn manage_state<R: Runtime>(
             tracing::warn!(error = error.message(), "forecasts could not be resumed");
         }
     });
+    // Monitors run (catching up once), and collections left running wait to be resumed.
+    monitors::start_background(app);
     Ok(())
 }
 

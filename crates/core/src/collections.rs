@@ -1,8 +1,260 @@
 //! Long collections: an X search, a timeline, a post's replies or reposters paged until a
 //! number, a date or the end, resumable from the last page saved.
 //!
-//! * `collections/types.rs`: what crosses IPC (the draft, the source, the target, progress).
+//! * `collections/types.rs`: what crosses IPC (the draft, the source, the target, progress);
+//! * `collections/run.rs`: paging one on ([`drive`]) through the pipeline, each page under its
+//!   own request id and written with its items and next cursor in one transaction, so a page
+//!   recorded is never fetched again; pause and cancel between pages ([`Collector`]).
+//!
+//! This file: starting, listing, stopping and deleting collections, their progress as the
+//! window shows it (cost from the ledger, the estimated cost to finish from learned rates).
 
+mod run;
 mod types;
 
+use chrono::{NaiveDate, Utc};
+use sightline_api::request::{
+    TwitterRepliesPostRequest, TwitterRetweetersRequest, TwitterSearchRequest,
+    TwitterUserPostsRequest,
+};
+use sightline_api::{ApiRequest, FieldError, Operation};
+use sightline_store::{NewCollection, RunOwner, Store, StoredCollection};
+
+use crate::errors::CommandError;
+use crate::estimate::estimate;
+use crate::monitors::RunLogEntry;
+
+pub use run::{drive, Collector};
 pub use types::{CollectUntil, Collection, CollectionDraft, CollectionSource, CollectionState};
+
+fn gone() -> CommandError {
+    CommandError::not_found("That collection no longer exists.")
+}
+
+impl CollectionState {
+    pub(crate) fn as_str(self) -> &'static str {
+        match self {
+            Self::Running => "running",
+            Self::Paused => "paused",
+            Self::Done => "done",
+            Self::Cancelled => "cancelled",
+            Self::StoppedByBudget => "stopped_by_budget",
+            Self::Failed => "failed",
+        }
+    }
+
+    fn parse(text: &str) -> Self {
+        match text {
+            "running" => Self::Running,
+            "done" => Self::Done,
+            "cancelled" => Self::Cancelled,
+            "stopped_by_budget" => Self::StoppedByBudget,
+            "failed" => Self::Failed,
+            _ => Self::Paused,
+        }
+    }
+}
+
+impl CollectionSource {
+    fn operation(&self) -> Operation {
+        match self {
+            Self::Search { .. } => TwitterSearchRequest::OPERATION,
+            Self::UserPosts { .. } => TwitterUserPostsRequest::OPERATION,
+            Self::Replies { .. } => TwitterRepliesPostRequest::OPERATION,
+            Self::Reposters { .. } => TwitterRetweetersRequest::OPERATION,
+        }
+    }
+
+    /// A name from what it collects, for a draft without one.
+    fn default_name(&self) -> String {
+        match self {
+            Self::Search { request } => format!("Search: {}", request.query.trim()),
+            Self::UserPosts { request } => format!(
+                "Posts of @{}",
+                request.username.trim().trim_start_matches('@')
+            ),
+            Self::Replies { request } => format!("Replies to {}", request.post_id.trim()),
+            Self::Reposters { request } => format!("Reposters of {}", request.id.trim()),
+        }
+    }
+
+    fn validate(&self) -> Result<(), Vec<FieldError>> {
+        match self {
+            Self::Search { request } => request.validate(),
+            Self::UserPosts { request } => request.validate(),
+            Self::Replies { request } => request.validate(),
+            Self::Reposters { request } => request.validate(),
+        }
+    }
+}
+
+impl CollectUntil {
+    /// The day before which posts end a collection, if it has one.
+    pub(crate) fn day(&self) -> Option<NaiveDate> {
+        match self {
+            Self::Date { date } => NaiveDate::parse_from_str(date.trim(), "%Y-%m-%d").ok(),
+            _ => None,
+        }
+    }
+}
+
+/// A draft's rules, by field.
+fn check(draft: &CollectionDraft) -> Result<(), CommandError> {
+    let mut errors = draft.source.validate().err().unwrap_or_default();
+    match &draft.until {
+        CollectUntil::Count { items } if !(1..=100_000).contains(items) => errors.push(
+            FieldError::new("items", "Choose a number from 1 to 100,000."),
+        ),
+        CollectUntil::Date { .. } if draft.until.day().is_none() => errors.push(FieldError::new(
+            "date",
+            "Give the date as YYYY-MM-DD, e.g. 2026-11-01.",
+        )),
+        _ => {}
+    }
+    if matches!(draft.source, CollectionSource::Reposters { .. })
+        && matches!(draft.until, CollectUntil::Date { .. })
+    {
+        errors.push(FieldError::new(
+            "date",
+            "Reposters come without dates: collect a number of them, or to the end.",
+        ));
+    }
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(CommandError::invalid(errors))
+    }
+}
+
+fn unreadable(error: serde_json::Error) -> CommandError {
+    CommandError::storage(format!("A saved collection could not be read: {error}"))
+}
+
+/// The collection as the window shows it, with the estimated cost to reach its number.
+pub(crate) async fn collection_of(
+    store: &Store,
+    stored: StoredCollection,
+) -> Result<Collection, CommandError> {
+    let source: CollectionSource = serde_json::from_str(&stored.source_json).map_err(unreadable)?;
+    let until: CollectUntil = serde_json::from_str(&stored.until_json).map_err(unreadable)?;
+    let state = CollectionState::parse(&stored.state);
+    let estimated_to_finish = match &until {
+        CollectUntil::Count { items }
+            if !matches!(state, CollectionState::Done | CollectionState::Cancelled) =>
+        {
+            // X reads are billed per post (per user for reposters): what is left, at the rate.
+            let left = (items - stored.items).max(0);
+            estimate(store, source.operation(), Some(left))
+                .await?
+                .amount
+        }
+        _ => None,
+    };
+    Ok(Collection {
+        id: stored.id,
+        name: stored.name,
+        source,
+        until,
+        investigation_id: stored.investigation_id,
+        state,
+        stop_reason: stored.stop_reason,
+        items: stored.items,
+        pages: stored.pages,
+        cost: stored.cost,
+        estimated_to_finish,
+        needs_confirmation: stored.needs_confirmation,
+        created_at: stored.created_at,
+        updated_at: stored.updated_at,
+    })
+}
+
+pub async fn get(store: &Store, id: i64) -> Result<Collection, CommandError> {
+    collection_of(store, store.collection(id).await?.ok_or_else(gone)?).await
+}
+
+pub async fn list(store: &Store) -> Result<Vec<Collection>, CommandError> {
+    let mut collections = Vec::new();
+    for stored in store.collections().await? {
+        collections.push(collection_of(store, stored).await?);
+    }
+    Ok(collections)
+}
+
+/// Saves a new collection, running; [`drive`] then pages it on.
+pub async fn create(store: &Store, draft: &CollectionDraft) -> Result<Collection, CommandError> {
+    check(draft)?;
+    let name = match draft.name.trim() {
+        "" => draft.source.default_name(),
+        name => name.to_owned(),
+    };
+    let new = NewCollection {
+        name,
+        source_json: serde_json::to_string(&draft.source).unwrap_or_default(),
+        until_json: serde_json::to_string(&draft.until).unwrap_or_default(),
+        investigation_id: draft.investigation_id,
+    };
+    let id = store.create_collection(&new, Utc::now()).await?;
+    get(store, id).await
+}
+
+/// Sets a collection that is not being paged now to `state` (a pause or cancel of one that
+/// is, is done by [`Collector::stop`] after its current page).
+pub(crate) async fn set_state(
+    store: &Store,
+    id: i64,
+    state: CollectionState,
+    reason: Option<&str>,
+) -> Result<Collection, CommandError> {
+    let found = store
+        .set_collection_state(id, state.as_str(), reason, false, Utc::now())
+        .await?;
+    found.then_some(()).ok_or_else(gone)?;
+    get(store, id).await
+}
+
+/// At launch: collections left running when the app closed (or crashed) wait, paused, for the
+/// user to resume them from their last page saved; nothing is fetched or billed unasked.
+/// How many there were.
+pub async fn pause_left_running(store: &Store) -> Result<usize, CommandError> {
+    let left = store.running_collections().await?;
+    for id in &left {
+        if let Some(run) = store.open_run(RunOwner::Collection(*id)).await? {
+            store
+                .finish_run(
+                    run.id,
+                    crate::monitors::RunOutcome::Paused.as_str(),
+                    Some(CLOSED),
+                    Utc::now(),
+                )
+                .await?;
+        }
+        store
+            .set_collection_state(
+                *id,
+                CollectionState::Paused.as_str(),
+                Some(CLOSED),
+                false,
+                Utc::now(),
+            )
+            .await?;
+    }
+    Ok(left.len())
+}
+
+const CLOSED: &str =
+    "Sightline was closed while collecting; resume to go on from the last page saved.";
+
+/// Drops a collection from the list and its run log; History, the Archive and Spend keep all
+/// it fetched.
+pub async fn delete(store: &Store, id: i64) -> Result<(), CommandError> {
+    store
+        .delete_collection(id)
+        .await?
+        .then_some(())
+        .ok_or_else(gone)
+}
+
+pub async fn runs(store: &Store, id: i64, limit: i64) -> Result<Vec<RunLogEntry>, CommandError> {
+    let runs = store.runs(RunOwner::Collection(id), limit).await?;
+    Ok(runs.into_iter().map(crate::runs::log_entry).collect())
+}

@@ -1,0 +1,417 @@
+//! Monitor and collection commands: thin adapters over `sightline_core::monitors` and
+//! `sightline_core::collections`, the background work they start (runs and pages go on in a
+//! task, progress arrives as events), the desktop notification, and what happens at launch:
+//! the scheduler starts (each due monitor once: catching up after the app was closed), and
+//! collections that were running when the app last closed wait, paused, to be resumed.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use sightline_core::announce::Announce;
+use sightline_core::collections::{self, Collection, CollectionDraft, Collector};
+use sightline_core::errors::CommandError;
+use sightline_core::monitors::{
+    self, Monitor, MonitorDraft, MonitorEstimate, MonitorPostPage, MonitorPostQuery,
+    MonitorsChanged, RunLogEntry, Scheduler, UnseenCounts,
+};
+use sightline_core::state::AppState;
+use tauri::{AppHandle, Emitter, Manager, Runtime, State};
+use tauri_plugin_notification::NotificationExt;
+
+use crate::commands::records_changed;
+
+type CommandResult<T> = Result<T, CommandError>;
+
+/// A monitor's state, unseen count or run log changed (payload: `MonitorsChanged`).
+pub const MONITORS_CHANGED: &str = "monitors-changed";
+/// A collection moved on by a page or changed state (payload: `Collection`).
+pub const COLLECTION_PROGRESS: &str = "collection-progress";
+/// Test hook: each desktop notification's title and body is also appended to this file as a
+/// JSON line, beside the real notification.
+pub const NOTIFICATION_LOG_VAR: &str = "SIGHTLINE_NOTIFICATION_LOG";
+/// How long after launch the scheduler first looks: the window comes up first.
+const FIRST_LOOK_AFTER: Duration = Duration::from_secs(3);
+
+/// Tells the window through events and the notification plugin.
+pub struct WindowAnnounce<R: Runtime> {
+    app: AppHandle<R>,
+    notification_log: Option<PathBuf>,
+}
+
+impl<R: Runtime> WindowAnnounce<R> {
+    pub fn new(app: AppHandle<R>) -> Self {
+        Self {
+            app,
+            notification_log: std::env::var_os(NOTIFICATION_LOG_VAR).map(PathBuf::from),
+        }
+    }
+
+    fn log_notification(&self, title: &str, body: &str) {
+        let Some(path) = &self.notification_log else {
+            return;
+        };
+        let line = serde_json::json!({ "title": title, "body": body }).to_string();
+        let written = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+            .and_then(|mut file| writeln!(file, "{line}"));
+        if let Err(error) = written {
+            tracing::warn!(%error, "the notification log could not be written");
+        }
+    }
+}
+
+impl<R: Runtime> Announce for WindowAnnounce<R> {
+    fn monitors_changed(&self, change: MonitorsChanged) {
+        if let Err(error) = self.app.emit(MONITORS_CHANGED, change) {
+            tracing::warn!(%error, "a monitor's change could not reach the window");
+        }
+    }
+
+    fn collection_progress(&self, collection: &Collection) {
+        if let Err(error) = self.app.emit(COLLECTION_PROGRESS, collection) {
+            tracing::warn!(%error, "a collection's progress could not reach the window");
+        }
+    }
+
+    /// The posts are already stored unseen: a refused or failing notification loses nothing
+    /// (the badge still counts them), so it is only logged.
+    fn new_posts(&self, title: &str, body: &str) {
+        self.log_notification(title, body);
+        let shown = self
+            .app
+            .notification()
+            .builder()
+            .title(title)
+            .body(body)
+            .show();
+        if let Err(error) = shown {
+            tracing::warn!(%error, "the desktop notification could not be shown");
+        }
+    }
+
+    fn records_changed(&self) {
+        records_changed(&self.app);
+    }
+}
+
+/// Starts the scheduler, and pauses the collections left running (to be resumed by the
+/// user), once the window is up.
+pub fn start_background<R: Runtime>(app: &AppHandle<R>) {
+    let scheduler = Arc::new(Scheduler::default());
+    let collector = Arc::new(Collector::default());
+    app.manage(scheduler.clone());
+    app.manage(collector);
+    let handle = app.clone();
+    tauri::async_runtime::spawn(async move {
+        tokio::time::sleep(FIRST_LOOK_AFTER).await;
+        pause_left_running(&handle).await;
+        let state = handle.state::<AppState>();
+        scheduler
+            .serve(&state, &WindowAnnounce::new(handle.clone()))
+            .await;
+    });
+}
+
+/// Collections left running when the app closed wait, paused, for the user to resume them.
+async fn pause_left_running<R: Runtime>(app: &AppHandle<R>) {
+    let state = app.state::<AppState>();
+    let paused = match state.store().await {
+        Ok(store) => collections::pause_left_running(&store).await,
+        Err(error) => Err(error),
+    };
+    if let Err(error) = paused {
+        tracing::warn!(
+            error = error.message(),
+            "collections left running could not be paused"
+        );
+    }
+}
+
+/// Runs a monitor in the background (run now, or after a confirmation).
+fn run_in_background<R: Runtime>(app: AppHandle<R>, id: i64, confirm_budget: bool) {
+    tauri::async_runtime::spawn(async move {
+        let state = app.state::<AppState>();
+        let scheduler = app.state::<Arc<Scheduler>>();
+        let announce = WindowAnnounce::new(app.clone());
+        if let Err(error) = scheduler
+            .run_one(&state, &announce, id, confirm_budget)
+            .await
+        {
+            tracing::warn!(
+                monitor = id,
+                error = error.message(),
+                "a monitor could not run"
+            );
+        }
+    });
+}
+
+/// Pages a collection on in the background.
+fn drive<R: Runtime>(app: AppHandle<R>, id: i64, confirm_budget: bool) {
+    tauri::async_runtime::spawn(async move {
+        let state = app.state::<AppState>();
+        let collector = app.state::<Arc<Collector>>();
+        let announce = WindowAnnounce::new(app.clone());
+        if let Err(error) =
+            collections::drive(&state, &collector, &announce, id, confirm_budget).await
+        {
+            tracing::warn!(
+                collection = id,
+                error = error.message(),
+                "a collection stopped"
+            );
+        }
+    });
+}
+
+/// Tells the window that monitor `id` (or several) changed, and looks at the schedule again.
+async fn monitors_changed<R: Runtime>(app: &AppHandle<R>, state: &AppState, id: Option<i64>) {
+    app.state::<Arc<Scheduler>>().wake();
+    if let Ok(store) = state.store().await {
+        if let Ok(unseen) = monitors::unseen(&store).await {
+            WindowAnnounce::new(app.clone()).monitors_changed(MonitorsChanged {
+                monitor_id: id,
+                unseen,
+            });
+        }
+    }
+}
+
+#[tauri::command]
+pub async fn monitor_list(state: State<'_, AppState>) -> CommandResult<Vec<Monitor>> {
+    monitors::list(&state.store().await?).await
+}
+
+#[tauri::command]
+pub async fn monitor_create<R: Runtime>(
+    app: AppHandle<R>,
+    state: State<'_, AppState>,
+    draft: MonitorDraft,
+) -> CommandResult<Monitor> {
+    let monitor = monitors::create(&state.store().await?, &draft).await?;
+    monitors_changed(&app, &state, Some(monitor.id)).await;
+    Ok(monitor)
+}
+
+#[tauri::command]
+pub async fn monitor_update<R: Runtime>(
+    app: AppHandle<R>,
+    state: State<'_, AppState>,
+    id: i64,
+    draft: MonitorDraft,
+) -> CommandResult<Monitor> {
+    let monitor = monitors::update(&state.store().await?, id, &draft).await?;
+    monitors_changed(&app, &state, Some(id)).await;
+    Ok(monitor)
+}
+
+#[tauri::command]
+pub async fn monitor_delete<R: Runtime>(
+    app: AppHandle<R>,
+    state: State<'_, AppState>,
+    id: i64,
+) -> CommandResult<()> {
+    monitors::delete(&state.store().await?, id).await?;
+    monitors_changed(&app, &state, Some(id)).await;
+    Ok(())
+}
+
+#[tauri::command]
+pub async fn monitor_pause<R: Runtime>(
+    app: AppHandle<R>,
+    state: State<'_, AppState>,
+    id: i64,
+) -> CommandResult<Monitor> {
+    let monitor = monitors::pause(&state.store().await?, id).await?;
+    monitors_changed(&app, &state, Some(id)).await;
+    Ok(monitor)
+}
+
+#[tauri::command]
+pub async fn monitor_resume<R: Runtime>(
+    app: AppHandle<R>,
+    state: State<'_, AppState>,
+    id: i64,
+) -> CommandResult<Monitor> {
+    let monitor = monitors::resume(&state.store().await?, id).await?;
+    monitors_changed(&app, &state, Some(id)).await;
+    Ok(monitor)
+}
+
+/// Runs a monitor now, in the background; its progress arrives as `monitors-changed`.
+#[tauri::command]
+pub async fn monitor_run_now<R: Runtime>(
+    app: AppHandle<R>,
+    state: State<'_, AppState>,
+    id: i64,
+) -> CommandResult<Monitor> {
+    let monitor = monitors::list(&state.store().await?)
+        .await?
+        .into_iter()
+        .find(|monitor| monitor.id == id)
+        .ok_or_else(|| CommandError::not_found("That monitor no longer exists."))?;
+    run_in_background(app, id, false);
+    Ok(monitor)
+}
+
+/// Goes on with a run the budget warned about: the user confirmed.
+#[tauri::command]
+pub async fn monitor_confirm<R: Runtime>(
+    app: AppHandle<R>,
+    state: State<'_, AppState>,
+    id: i64,
+) -> CommandResult<Monitor> {
+    let monitor = monitors::resume(&state.store().await?, id).await?;
+    run_in_background(app, id, true);
+    Ok(monitor)
+}
+
+#[tauri::command]
+pub async fn monitor_skip<R: Runtime>(
+    app: AppHandle<R>,
+    state: State<'_, AppState>,
+    id: i64,
+) -> CommandResult<Monitor> {
+    let monitor = monitors::skip(&state.store().await?, id).await?;
+    monitors_changed(&app, &state, Some(id)).await;
+    Ok(monitor)
+}
+
+#[tauri::command]
+pub async fn monitor_estimate(
+    state: State<'_, AppState>,
+    draft: MonitorDraft,
+) -> CommandResult<MonitorEstimate> {
+    monitors::estimate(&state.store().await?, &draft).await
+}
+
+#[tauri::command]
+pub async fn monitor_posts(
+    state: State<'_, AppState>,
+    id: i64,
+    query: MonitorPostQuery,
+) -> CommandResult<MonitorPostPage> {
+    monitors::posts(&state.store().await?, id, &query).await
+}
+
+/// Marks a monitor's posts seen: those named, or all of them (`postIds` null).
+#[tauri::command]
+pub async fn monitor_mark_seen<R: Runtime>(
+    app: AppHandle<R>,
+    state: State<'_, AppState>,
+    id: i64,
+    post_ids: Option<Vec<String>>,
+) -> CommandResult<UnseenCounts> {
+    let counts = monitors::mark_seen(&state.store().await?, id, post_ids.as_deref()).await?;
+    monitors_changed(&app, &state, Some(id)).await;
+    Ok(counts)
+}
+
+#[tauri::command]
+pub async fn monitor_mark_all_seen<R: Runtime>(
+    app: AppHandle<R>,
+    state: State<'_, AppState>,
+) -> CommandResult<UnseenCounts> {
+    let counts = monitors::mark_all_seen(&state.store().await?).await?;
+    monitors_changed(&app, &state, None).await;
+    Ok(counts)
+}
+
+#[tauri::command]
+pub async fn monitor_unseen(state: State<'_, AppState>) -> CommandResult<UnseenCounts> {
+    monitors::unseen(&state.store().await?).await
+}
+
+#[tauri::command]
+pub async fn monitor_runs(
+    state: State<'_, AppState>,
+    id: i64,
+    limit: i64,
+) -> CommandResult<Vec<RunLogEntry>> {
+    monitors::runs(&state.store().await?, id, limit).await
+}
+
+/// Saves a collection and starts paging it in the background.
+#[tauri::command]
+pub async fn collection_start<R: Runtime>(
+    app: AppHandle<R>,
+    state: State<'_, AppState>,
+    draft: CollectionDraft,
+) -> CommandResult<Collection> {
+    let collection = collections::create(&state.store().await?, &draft).await?;
+    drive(app, collection.id, false);
+    Ok(collection)
+}
+
+#[tauri::command]
+pub async fn collection_list(state: State<'_, AppState>) -> CommandResult<Vec<Collection>> {
+    collections::list(&state.store().await?).await
+}
+
+/// Pauses a collection after its current page.
+#[tauri::command]
+pub async fn collection_pause<R: Runtime>(
+    app: AppHandle<R>,
+    state: State<'_, AppState>,
+    collector: State<'_, Arc<Collector>>,
+    id: i64,
+) -> CommandResult<Collection> {
+    let collection = collector.pause(&state, id).await?;
+    WindowAnnounce::new(app).collection_progress(&collection);
+    Ok(collection)
+}
+
+/// Resumes a collection from its last page saved (also after a restart, a budget stop or a
+/// failure); `confirm_budget` answers a budget warning that made it wait.
+#[tauri::command]
+pub async fn collection_resume<R: Runtime>(
+    app: AppHandle<R>,
+    state: State<'_, AppState>,
+    id: i64,
+    confirm_budget: bool,
+) -> CommandResult<Collection> {
+    let collection = collections::get(&state.store().await?, id).await?;
+    drive(app, id, confirm_budget);
+    Ok(collection)
+}
+
+#[tauri::command]
+pub async fn collection_cancel<R: Runtime>(
+    app: AppHandle<R>,
+    state: State<'_, AppState>,
+    collector: State<'_, Arc<Collector>>,
+    id: i64,
+) -> CommandResult<Collection> {
+    let collection = collector.cancel(&state, id).await?;
+    WindowAnnounce::new(app).collection_progress(&collection);
+    Ok(collection)
+}
+
+/// Drops a collection from the list; History, the Archive and Spend keep all it fetched.
+#[tauri::command]
+pub async fn collection_delete(
+    state: State<'_, AppState>,
+    collector: State<'_, Arc<Collector>>,
+    id: i64,
+) -> CommandResult<()> {
+    if collector.is_active(id) {
+        return Err(CommandError::Invalid {
+            message: "This collection is still running: pause or cancel it first.".into(),
+            fields: Vec::new(),
+        });
+    }
+    collections::delete(&state.store().await?, id).await
+}
+
+#[tauri::command]
+pub async fn collection_runs(
+    state: State<'_, AppState>,
+    id: i64,
+    limit: i64,
+) -> CommandResult<Vec<RunLogEntry>> {
+    collections::runs(&state.store().await?, id, limit).await
+}
