@@ -29,3 +29,6 @@ pub use types::{
     ScopeFilters, ScopeSource, ScopeSummary, StackBy, TopEntry, TopKind, TopList, TopLists,
     TreeRelation, ACTIVITY_LAYERS, NETWORK_EDGE_LIMIT,
 };
+
+#[cfg(test)]
+mod tests;
