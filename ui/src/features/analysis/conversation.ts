@@ -1,0 +1,74 @@
+/**
+ * The conversation tree's pure parts: which posts have children, which are shown given the
+ * collapsed branches, and where the arrow keys go (the ARIA tree pattern, over the flat
+ * depth-first list Rust sends).
+ */
+import type { ConversationNode } from '../../lib/bindings/ConversationNode';
+import type { ConversationTree } from '../../lib/bindings/ConversationTree';
+
+export interface TreeShape {
+  /** Child ids of each post, in display order. */
+  children: Map<string, string[]>;
+  /** How many replies the service counts that are not stored here, per post. */
+  missing: Map<string, number>;
+}
+
+export function treeShape(tree: ConversationTree): TreeShape {
+  const children = new Map<string, string[]>();
+  for (const node of tree.nodes) {
+    if (node.parent_id === null) continue;
+    const list = children.get(node.parent_id) ?? [];
+    list.push(node.id);
+    children.set(node.parent_id, list);
+  }
+  return { children, missing: new Map(tree.missing.map((entry) => [entry.post_id, entry.missing])) };
+}
+
+/** The posts shown: every one whose ancestors are all expanded, in display order. */
+export function visibleNodes(tree: ConversationTree, collapsed: ReadonlySet<string>): ConversationNode[] {
+  const hidden = new Set<string>();
+  const shown: ConversationNode[] = [];
+  for (const node of tree.nodes) {
+    if (node.parent_id !== null && (hidden.has(node.parent_id) || collapsed.has(node.parent_id))) {
+      hidden.add(node.id);
+      continue;
+    }
+    shown.push(node);
+  }
+  return shown;
+}
+
+export type TreeMove = { focus: string } | { expand: string } | { collapse: string } | null;
+
+/** What a key does on the focused post (WAI-ARIA tree view: arrows, Home, End). */
+export function treeKey(key: string, focused: string, shown: ConversationNode[], shape: TreeShape, collapsed: ReadonlySet<string>): TreeMove {
+  const at = shown.findIndex((node) => node.id === focused);
+  if (at < 0) return null;
+  const node = shown[at] as ConversationNode;
+  const hasChildren = (shape.children.get(node.id)?.length ?? 0) > 0;
+  switch (key) {
+    case 'ArrowDown':
+      return at + 1 < shown.length ? { focus: (shown[at + 1] as ConversationNode).id } : null;
+    case 'ArrowUp':
+      return at > 0 ? { focus: (shown[at - 1] as ConversationNode).id } : null;
+    case 'Home':
+      return shown[0] ? { focus: shown[0].id } : null;
+    case 'End':
+      return shown.length > 0 ? { focus: (shown[shown.length - 1] as ConversationNode).id } : null;
+    case 'ArrowRight':
+      if (!hasChildren) return null;
+      if (collapsed.has(node.id)) return { expand: node.id };
+      return { focus: (shape.children.get(node.id) as string[])[0] as string };
+    case 'ArrowLeft':
+      if (hasChildren && !collapsed.has(node.id)) return { collapse: node.id };
+      return node.parent_id !== null ? { focus: node.parent_id } : null;
+    default:
+      return null;
+  }
+}
+
+/** "reply", "quote" or "post" with the author, for the item's name. */
+export function relationWords(node: ConversationNode): string {
+  const who = `@${node.author_username}`;
+  return node.relation === 'root' ? `Post by ${who}` : node.relation === 'quote' ? `Quote by ${who}` : `Reply by ${who}`;
+}
