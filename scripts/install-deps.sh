@@ -26,13 +26,14 @@ NPM_REGISTRY=${NPM_REGISTRY%/}
 RUSTUP_INIT_URL=https://static.rust-lang.org/rustup/dist/$(uname -m)-unknown-linux-gnu/rustup-init
 
 # Tauri's WebKitGTK stack, plus what the tests use: WebKitWebDriver, Xvfb, a D-Bus session and
-# GNOME Keyring as a real Secret Service, and the validators of the package's desktop entry and
-# AppStream metadata.
+# GNOME Keyring as a real Secret Service, the validators of the package's desktop entry and
+# AppStream metadata, and python3 and unzip, which read an evidence bundle back the way a user
+# would (its CSV through Python's csv module, its ZIP unpacked for `sha256sum -c`).
 DEBIAN_PACKAGES=(
   build-essential pkg-config ca-certificates curl openssl file xz-utils libssl-dev libxdo-dev librsvg2-dev
   libwebkit2gtk-4.1-dev libayatana-appindicator3-dev libdbus-1-dev
   webkit2gtk-driver xvfb xauth dbus dbus-x11 gnome-keyring
-  desktop-file-utils appstream
+  desktop-file-utils appstream python3 unzip
 )
 
 as_root() {
