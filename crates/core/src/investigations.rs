@@ -389,3 +389,72 @@ pub fn compare(before: &PostSnapshot, after: Option<&NewPost>) -> CheckItem {
         changes,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn stored() -> PostSnapshot {
+        PostSnapshot {
+            id: "7".into(),
+            text: "the ferry left".into(),
+            like_count: 3,
+            retweet_count: 1,
+            reply_count: 0,
+            quote_count: 0,
+            view_count: Some(90),
+            bookmark_count: 0,
+        }
+    }
+
+    fn fetched(text: &str, likes: i64, views: Option<i64>) -> NewPost {
+        NewPost {
+            id: "7".into(),
+            conversation_id: None,
+            author_id: None,
+            author_username: "ada".into(),
+            author_name: "Ada".into(),
+            author_verified: false,
+            text: text.into(),
+            lang: None,
+            created_at: Utc::now(),
+            like_count: likes,
+            retweet_count: 1,
+            reply_count: 0,
+            quote_count: 0,
+            view_count: views,
+            bookmark_count: 0,
+            hashtags: Vec::new(),
+            url: None,
+            raw_json: "{}".into(),
+        }
+    }
+
+    #[test]
+    fn compares_text_and_counts_with_the_stored_copy() {
+        let same = compare(&stored(), Some(&fetched("the ferry left", 3, Some(90))));
+        assert_eq!(
+            (same.outcome, same.changes.len()),
+            (CheckOutcome::Unchanged, 0)
+        );
+        // Views the answer leaves out are not a change.
+        let no_views = compare(&stored(), Some(&fetched("the ferry left", 3, None)));
+        assert_eq!(no_views.outcome, CheckOutcome::Unchanged);
+        let edited = compare(&stored(), Some(&fetched("the ferry sank", 5, Some(120))));
+        assert_eq!(edited.outcome, CheckOutcome::Changed);
+        let lines: Vec<(&str, &str, &str)> = edited
+            .changes
+            .iter()
+            .map(|c| (c.field.as_str(), c.before.as_str(), c.after.as_str()))
+            .collect();
+        assert_eq!(
+            lines,
+            vec![
+                ("text", "the ferry left", "the ferry sank"),
+                ("like_count", "3", "5"),
+                ("view_count", "90", "120"),
+            ]
+        );
+        assert_eq!(compare(&stored(), None).outcome, CheckOutcome::Gone);
+    }
+}
