@@ -1,0 +1,95 @@
+import { describe, expect, it } from 'vitest';
+import { render, screen, within } from '@testing-library/svelte';
+import userEvent from '@testing-library/user-event';
+import ConversationTree from './ConversationTree.svelte';
+import { mockBackend, reject } from '../../test/backend';
+import { makeCheck } from '../../test/fixtures';
+import type { ConversationNode } from '../../lib/bindings/ConversationNode';
+import type { ConversationTree as Tree } from '../../lib/bindings/ConversationTree';
+
+const node = (id: string, parent: string | null, depth: number, relation: ConversationNode['relation'], replies = 0, held = 0): ConversationNode => ({
+  id,
+  parent_id: parent,
+  depth,
+  relation,
+  author_username: `user${id}`,
+  author_name: `User ${id}`,
+  text: `text ${id}`,
+  created_at: '2026-11-20T10:00:00Z',
+  reply_count: replies,
+  replies_held: held,
+});
+
+const tree: Tree = {
+  root_id: '1',
+  nodes: [node('1', null, 0, 'root', 5, 2), node('2', '1', 1, 'reply', 1, 1), node('3', '2', 2, 'reply'), node('4', '1', 1, 'reply'), node('5', '1', 1, 'quote')],
+  root_parent_missing: null,
+  missing: [{ post_id: '1', missing: 3 }],
+};
+
+const items = () => screen.getAllByRole('treeitem');
+const focusedId = () => (document.activeElement as HTMLElement | null)?.dataset.id;
+
+describe('ConversationTree', () => {
+  it('shows the replies and quotes as an ARIA tree that the arrow keys walk and fold', async () => {
+    mockBackend({ analysis_conversation: () => tree });
+    render(ConversationTree, { postId: '1' });
+    const root = await screen.findByRole('tree', { name: 'Replies and quotes' });
+    expect(items().map((item) => [item.dataset.id, item.getAttribute('aria-level'), item.getAttribute('aria-expanded')])).toEqual([
+      ['1', '1', 'true'],
+      ['2', '2', 'true'],
+      ['3', '3', null],
+      ['4', '2', null],
+      ['5', '2', null],
+    ]);
+    expect(within(root).getByTestId('missing-replies')).toHaveTextContent('3 replies not fetched (2 of 5 here)');
+
+    items()[0]?.focus();
+    await userEvent.keyboard('{ArrowDown}');
+    expect(focusedId()).toBe('2');
+    await userEvent.keyboard('{ArrowLeft}'); // folds 2
+    expect(items().map((item) => item.dataset.id)).toEqual(['1', '2', '4', '5']);
+    await userEvent.keyboard('{ArrowDown}');
+    expect(focusedId()).toBe('4');
+    await userEvent.keyboard('{ArrowLeft}'); // no children: to its parent
+    expect(focusedId()).toBe('1');
+    await userEvent.keyboard('{End}');
+    expect(focusedId()).toBe('5');
+    expect(items().filter((item) => item.tabIndex === 0).map((item) => item.dataset.id)).toEqual(['5']);
+  });
+
+  it('fetches the missing replies only after showing the estimate, and confirms a budget warning', async () => {
+    const fuller: Tree = { ...tree, nodes: [...tree.nodes, node('6', '1', 1, 'reply')], missing: [] };
+    const calls = mockBackend({
+      analysis_conversation: () => tree,
+      analysis_conversation_estimate: () => ({ requests: 1, replies: 3, cost: makeCheck('0.0009', 'warn') }),
+      analysis_conversation_fetch: () => ({ tree: fuller, requests: 1, fetched: 1, cost: '0.0003' }),
+    });
+    render(ConversationTree, { postId: '1' });
+    await userEvent.click(await screen.findByRole('button', { name: 'Fetch missing replies' }));
+    expect(await screen.findByTestId('fetch-estimate')).toHaveTextContent('1 request for about 3 replies: about $0.0009.');
+    expect(screen.getByText(/Daily budget/)).toBeInTheDocument();
+    expect(calls.analysis_conversation_fetch).toBeUndefined();
+    await userEvent.click(screen.getByRole('button', { name: 'Fetch anyway' }));
+    expect(await screen.findByTestId('fetch-note')).toHaveTextContent('Fetched 1 reply in 1 request · cost $0.0003');
+    expect(calls.analysis_conversation_fetch?.[0]?.send?.confirmBudget).toBe(true);
+    expect(items()).toHaveLength(6);
+    expect(screen.queryByRole('button', { name: 'Fetch missing replies' })).toBeNull();
+  });
+
+  it('sends nothing when the budget blocks, and says a failed read in words', async () => {
+    const calls = mockBackend({
+      analysis_conversation: () => tree,
+      analysis_conversation_estimate: () => ({ requests: 1, replies: 3, cost: makeCheck('0.0009', 'block') }),
+    });
+    render(ConversationTree, { postId: '1' });
+    await userEvent.click(await screen.findByRole('button', { name: 'Fetch missing replies' }));
+    expect(await screen.findByText(/Over budget: nothing is fetched/)).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /Fetch (now|anyway)/ })).toBeNull();
+    expect(calls.analysis_conversation_fetch).toBeUndefined();
+
+    mockBackend({ analysis_conversation: () => reject({ kind: 'not_found', message: 'That post is not stored.' }) });
+    render(ConversationTree, { postId: '9' });
+    expect(await screen.findByText('That post is not stored.')).toBeInTheDocument();
+  });
+});
