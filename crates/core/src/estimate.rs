@@ -75,3 +75,37 @@ pub async fn estimate(
         units: Some(units),
     })
 }
+
+/// X reads are billed per post by one service, so until `preferred` has been billed, the
+/// learned rate of the latest other X read per post stands in for it.
+const PER_POST_READS: [Operation; 6] = [
+    Operation::TwitterUrls,
+    Operation::TwitterSearch,
+    Operation::TwitterPostUser,
+    Operation::TwitterReplies,
+    Operation::TwitterRepliesPost,
+    Operation::TwitterUserPosts,
+];
+
+/// The cost of reading `posts` X posts with `preferred` (from its own rate, else another X
+/// read's), and the budget's verdict. Unknown, and judged as zero, before any X read is billed.
+pub async fn per_post_read_check(
+    store: &Store,
+    preferred: Operation,
+    posts: i64,
+) -> sightline_store::Result<CostCheck> {
+    let others = PER_POST_READS.into_iter().filter(|op| *op != preferred);
+    for operation in std::iter::once(preferred).chain(others) {
+        let guess = estimate(store, operation, Some(posts)).await?;
+        if let Some(amount) = guess.amount {
+            let budget = store
+                .check_budget(crate::time_zone(), chrono::Utc::now(), amount)
+                .await?;
+            return Ok(CostCheck {
+                estimate: guess,
+                budget,
+            });
+        }
+    }
+    cost_check(store, preferred, Some(posts)).await
+}

@@ -22,7 +22,7 @@ use sightline_store::{
 };
 
 use crate::errors::CommandError;
-use crate::estimate::{cost_check, estimate, CostCheck};
+use crate::estimate::{per_post_read_check, CostCheck};
 use crate::findings::Findable;
 use crate::pipeline::{self, budget_verdict, Paging, SendOptions, SendParams};
 use crate::session::Session;
@@ -226,38 +226,10 @@ pub async fn check_estimate(store: &Store, id: i64) -> Result<CostCheck, Command
     refetch_cost(store, posts).await
 }
 
-/// X reads are billed per post by one service: until a posts-by-link answer has been billed,
-/// the learned rate of the latest other X read per post stands in for it.
-const PER_POST_READS: [Operation; 6] = [
-    Operation::TwitterUrls,
-    Operation::TwitterSearch,
-    Operation::TwitterPostUser,
-    Operation::TwitterReplies,
-    Operation::TwitterRepliesPost,
-    Operation::TwitterUserPosts,
-];
-
+/// Re-fetching is a posts-by-link read; until one has been billed, another X read's rate
+/// per post stands in for it.
 async fn refetch_cost(store: &Store, posts: i64) -> Result<CostCheck, CommandError> {
-    let mut found = None;
-    for operation in PER_POST_READS {
-        let guess = estimate(store, operation, Some(posts)).await?;
-        if guess.amount.is_some() {
-            found = Some(guess);
-            break;
-        }
-    }
-    let Some(estimate) = found else {
-        // No X read billed yet: the estimate is unknown, and the budget judges a zero.
-        return Ok(cost_check(store, Operation::TwitterUrls, Some(posts)).await?);
-    };
-    let budget = store
-        .check_budget(
-            crate::time_zone(),
-            Utc::now(),
-            estimate.amount.unwrap_or_default(),
-        )
-        .await?;
-    Ok(CostCheck { estimate, budget })
+    Ok(per_post_read_check(store, Operation::TwitterUrls, posts).await?)
 }
 
 /// "Still there?": re-fetches the investigation's posts by id, [`CHECK_BATCH`] at a time,

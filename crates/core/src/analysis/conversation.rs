@@ -12,7 +12,7 @@ use sightline_store::{ConversationTree, Store};
 use ts_rs::TS;
 
 use crate::errors::CommandError;
-use crate::estimate::{cost_check, CostCheck};
+use crate::estimate::{per_post_read_check, CostCheck};
 use crate::pipeline::{self, budget_verdict, Paging, SendOptions, SendParams};
 use crate::session::Session;
 use crate::state::AppState;
@@ -97,7 +97,7 @@ pub async fn conversation_estimate(
     Ok(ConversationFetchEstimate {
         requests: i64::try_from(requests.len()).unwrap_or(i64::MAX),
         replies,
-        cost: cost_check(store, Operation::TwitterRepliesPost, Some(replies)).await?,
+        cost: per_post_read_check(store, Operation::TwitterRepliesPost, replies).await?,
     })
 }
 
@@ -121,7 +121,7 @@ pub async fn conversation_fetch(
             fields: Vec::new(),
         });
     }
-    let whole = cost_check(store, Operation::TwitterRepliesPost, Some(units(&requests))).await?;
+    let whole = per_post_read_check(store, Operation::TwitterRepliesPost, units(&requests)).await?;
     budget_verdict(whole.budget, send.confirm_budget)?;
 
     let mut cost = Decimal::ZERO;
