@@ -1,6 +1,7 @@
 //! The evidence bundle of an investigation made through the store's API on a real SQLite
 //! file: every response's body in the ZIP hashes to its recorded provenance, `sha256sum -c`
 //! accepts it, the posts keep their notes, tags and 19-digit ids, and verify finds it intact.
+//! A hand-picked selection's cost is that of its requests' ledger rows.
 
 #[path = "support/evidence_seed.rs"]
 mod seed;
@@ -11,7 +12,11 @@ use sightline_api::CancelToken;
 use sightline_core::evidence::gather::{self, StoredBodies};
 use sightline_core::evidence::verify::verify_bundle;
 use sightline_core::evidence::{write_bundle, BundleOutcome};
-use sightline_store::Store;
+use std::collections::BTreeMap;
+use std::str::FromStr;
+
+use rust_decimal::Decimal;
+use sightline_store::{Billing, Store, Tz};
 
 #[tokio::test]
 async fn an_investigation_bundle_from_a_real_store_checks_out() {
@@ -121,4 +126,75 @@ async fn an_investigation_bundle_from_a_real_store_checks_out() {
     }
     let check = verify_bundle(&path).unwrap();
     assert!(check.intact, "{check:?}");
+}
+
+#[tokio::test]
+async fn a_selection_costs_what_the_ledger_holds_for_its_requests() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open(dir.path().join("sightline.db")).await.unwrap();
+    seed::seed(&store, 3, 2).await;
+    let mut ids: Vec<i64> = store
+        .ledger(Tz::UTC, None)
+        .await
+        .unwrap()
+        .iter()
+        .filter_map(|row| row.history_id)
+        .collect();
+    ids.sort_unstable();
+    let (picked, left_out) = (vec![ids[0], ids[2]], ids[1]);
+    // A later charge on a picked request (a billed poll, on the day it arrives) and one on a
+    // request left out: only the first belongs to the selection.
+    let poll = |cost: &str| Billing {
+        cost: Decimal::from_str(cost).unwrap(),
+        usage_count: 1,
+        service: "twitter".into(),
+        currency: "USD".into(),
+    };
+    store.add_charge(picked[1], &poll("0.0107")).await.unwrap();
+    store.add_charge(left_out, &poll("0.5")).await.unwrap();
+
+    let zone: Tz = "Pacific/Auckland".parse().unwrap();
+    let bundle = gather::selection(&store, picked.clone(), vec![], zone, "0.1.0")
+        .await
+        .unwrap();
+
+    let rows: Vec<_> = store
+        .ledger(zone, None)
+        .await
+        .unwrap()
+        .into_iter()
+        .filter(|row| row.history_id.is_some_and(|id| picked.contains(&id)))
+        .collect();
+    assert_eq!(rows.len(), 3, "two requests and one poll");
+    let total: Decimal = rows.iter().map(|row| row.cost).sum();
+    assert_eq!(bundle.cost.total, total);
+    assert_eq!(bundle.cost.total.to_string(), "0.0113");
+    let mut days: BTreeMap<String, (Decimal, i64)> = BTreeMap::new();
+    for row in &rows {
+        let day = row.at.with_timezone(&zone).format("%Y-%m-%d").to_string();
+        let line = days.entry(day).or_default();
+        line.0 += row.cost;
+        line.1 += 1;
+    }
+    let by_day: Vec<(String, Decimal, i64)> = bundle
+        .cost
+        .by_day
+        .iter()
+        .map(|line| (line.label.clone(), line.cost, line.requests))
+        .collect();
+    let expected: Vec<(String, Decimal, i64)> = days
+        .into_iter()
+        .map(|(day, (cost, n))| (day, cost, n))
+        .collect();
+    assert_eq!(
+        by_day, expected,
+        "days of the zone, the poll on its own day"
+    );
+    let operations: Vec<(&str, Decimal, i64)> = bundle
+        .cost
+        .by_operation
+        .iter()
+        .map(|line| (line.label.as_str(), line.cost, line.requests))
+        .collect();
+    assert_eq!(operations, vec![("twitter_search", total, 3)]);
 }

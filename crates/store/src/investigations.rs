@@ -9,7 +9,8 @@
 //!   ([`crate::record`] calls it), so a request is never recorded without its filing;
 //!   filing by hand; a post's note and tags;
 //! * `investigations/read.rs`: the list, the detail (cost from the ledger rows of exactly its
-//!   requests, by day in a given zone and by operation; tag counts; latest check), a page of
+//!   requests, by day in a given zone and by operation, summed the same way for any set of
+//!   history rows, as an evidence bundle of a selection asks; tag counts; latest check), a page of
 //!   posts under text / tag / author / date filters, tag suggestions, memberships;
 //! * `investigations/checks.rs`: still-there checks and their per-post lines as stored.
 

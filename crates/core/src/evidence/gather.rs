@@ -1,11 +1,11 @@
 //! What a bundle holds, read from the store: an investigation (its requests oldest first with
 //! their provenance, every post with its note and tags, its notebook and cost), or a
-//! hand-picked selection of history rows and posts.
+//! hand-picked selection of history rows and posts (its cost, too, from the ledger rows of its
+//! requests).
 
 use std::collections::BTreeMap;
 
 use chrono::Utc;
-use rust_decimal::Decimal;
 use sightline_store::investigations::{InvestigationCost, InvestigationPostQuery};
 use sightline_store::provenance::{Provenance, ProvenanceRecord};
 use sightline_store::{HistoryEntry, HistoryQuery, Store, Tz};
@@ -112,7 +112,13 @@ pub async fn selection(
             });
         }
     }
-    let cost = selection_cost(&requests, zone);
+    // From the ledger, as an investigation's: a request may have been billed more than once
+    // (a forecast's polls), and its history row shows only the first charge.
+    let ids: Vec<i64> = requests.iter().map(|r| r.entry.id).collect();
+    let cost = cost_of(
+        store.requests_cost(&ids, zone).await?,
+        currency_of(&requests),
+    );
     Ok(Bundle {
         investigation_id: None,
         name: "Selection".into(),
@@ -193,47 +199,5 @@ fn cost_of(cost: InvestigationCost, currency: String) -> BundleCost {
                 requests: o.requests,
             })
             .collect(),
-    }
-}
-
-/// A selection's cost, from what each picked request was billed.
-fn selection_cost(requests: &[BundleRequest], zone: Tz) -> BundleCost {
-    let mut by_day: BTreeMap<String, (Decimal, i64)> = BTreeMap::new();
-    let mut by_operation: BTreeMap<String, (Decimal, i64)> = BTreeMap::new();
-    let mut total = Decimal::ZERO;
-    for request in requests {
-        let Some(billing) = &request.entry.billing else {
-            continue;
-        };
-        total += billing.cost;
-        let day = request
-            .entry
-            .started_at
-            .with_timezone(&zone)
-            .format("%Y-%m-%d")
-            .to_string();
-        for (map, key) in [
-            (&mut by_day, day),
-            (&mut by_operation, request.entry.operation.clone()),
-        ] {
-            let line = map.entry(key).or_default();
-            line.0 += billing.cost;
-            line.1 += 1;
-        }
-    }
-    let lines = |map: BTreeMap<String, (Decimal, i64)>| {
-        map.into_iter()
-            .map(|(label, (cost, requests))| CostLine {
-                label,
-                cost,
-                requests,
-            })
-            .collect()
-    };
-    BundleCost {
-        total,
-        currency: currency_of(requests),
-        by_day: lines(by_day),
-        by_operation: lines(by_operation),
     }
 }

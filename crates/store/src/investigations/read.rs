@@ -101,40 +101,27 @@ impl Store {
         .bind(id)
         .fetch_all(&self.pool)
         .await?;
-        let mut total = 0i64;
-        let mut days: BTreeMap<String, (i64, i64)> = BTreeMap::new();
-        let mut operations: BTreeMap<String, (i64, i64)> = BTreeMap::new();
-        for (at, operation, nanos) in rows {
-            total += nanos;
-            let day = local_date(zone, from_ms(at)).format("%Y-%m-%d").to_string();
-            let entry = days.entry(day).or_default();
-            entry.0 += nanos;
-            entry.1 += 1;
-            let entry = operations.entry(operation).or_default();
-            entry.0 += nanos;
-            entry.1 += 1;
+        Ok(cost_of_ledger_rows(rows, zone))
+    }
+
+    /// The ledger rows of these history rows, summed as [`Store::investigation_cost`] sums an
+    /// investigation's: every charge a request made counts (a forecast's billed polls too),
+    /// not only the one its history row shows.
+    pub async fn requests_cost(&self, history_ids: &[i64], zone: Tz) -> Result<InvestigationCost> {
+        let mut rows: Vec<(i64, String, i64)> = Vec::new();
+        // A few hundred ids per query: far below SQLite's limit on bound values.
+        for ids in history_ids.chunks(500) {
+            let mut query = QueryBuilder::<Sqlite>::new(
+                "SELECT at, operation, cost_nanos FROM ledger WHERE history_id IN (",
+            );
+            let mut list = query.separated(", ");
+            for id in ids {
+                list.push_bind(*id);
+            }
+            list.push_unseparated(")");
+            rows.extend(query.build_query_as().fetch_all(&self.pool).await?);
         }
-        let mut by_operation: Vec<OperationCost> = operations
-            .into_iter()
-            .map(|(operation, (nanos, requests))| OperationCost {
-                operation,
-                cost: from_nanos(nanos),
-                requests,
-            })
-            .collect();
-        by_operation.sort_by(|a, b| b.cost.cmp(&a.cost).then(a.operation.cmp(&b.operation)));
-        Ok(InvestigationCost {
-            total: from_nanos(total),
-            by_day: days
-                .into_iter()
-                .map(|(day, (nanos, requests))| DayCost {
-                    day,
-                    cost: from_nanos(nanos),
-                    requests,
-                })
-                .collect(),
-            by_operation,
-        })
+        Ok(cost_of_ledger_rows(rows, zone))
     }
 
     /// Every tag of the investigation and how many posts carry it, most used first.
@@ -392,4 +379,43 @@ fn push_post_filters(
         sql.push(" AND ip.created_at < ").push_bind(to_ms(to));
     }
     Some(())
+}
+
+/// Ledger rows (`at` in ms, operation, cost in nanos) summed exactly: in all, per calendar day
+/// in `zone`, and per operation, the dearest first.
+fn cost_of_ledger_rows(rows: Vec<(i64, String, i64)>, zone: Tz) -> InvestigationCost {
+    let mut total = 0i64;
+    let mut days: BTreeMap<String, (i64, i64)> = BTreeMap::new();
+    let mut operations: BTreeMap<String, (i64, i64)> = BTreeMap::new();
+    for (at, operation, nanos) in rows {
+        total += nanos;
+        let day = local_date(zone, from_ms(at)).format("%Y-%m-%d").to_string();
+        let entry = days.entry(day).or_default();
+        entry.0 += nanos;
+        entry.1 += 1;
+        let entry = operations.entry(operation).or_default();
+        entry.0 += nanos;
+        entry.1 += 1;
+    }
+    let mut by_operation: Vec<OperationCost> = operations
+        .into_iter()
+        .map(|(operation, (nanos, requests))| OperationCost {
+            operation,
+            cost: from_nanos(nanos),
+            requests,
+        })
+        .collect();
+    by_operation.sort_by(|a, b| b.cost.cmp(&a.cost).then(a.operation.cmp(&b.operation)));
+    InvestigationCost {
+        total: from_nanos(total),
+        by_day: days
+            .into_iter()
+            .map(|(day, (nanos, requests))| DayCost {
+                day,
+                cost: from_nanos(nanos),
+                requests,
+            })
+            .collect(),
+        by_operation,
+    }
 }
