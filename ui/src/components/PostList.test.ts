@@ -104,4 +104,28 @@ describe('PostList', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Done' }));
     expect(screen.queryByRole('checkbox')).toBeNull();
   });
+
+  it('exports the selected posts as an evidence bundle, and only once some are selected', async () => {
+    const exported: Record<string, unknown>[] = [];
+    mockIPC((cmd, args) => {
+      if (cmd === 'evidence_export') {
+        exported.push(args as Record<string, unknown>);
+        return { outcome: 'written', path: '/exports/selection.zip', files: 7, posts: 2, responses: 1, bytes: 40_000 };
+      }
+      return null;
+    });
+    const posts = [makePost({ id: '1864029172638449665' }), makePost({ id: '2' }), makePost({ id: '3' })];
+    render(PostList, { posts, label: 'Posts' });
+    expect(screen.queryByRole('button', { name: 'Export evidence bundle…' })).toBeNull();
+    await userEvent.click(screen.getByRole('button', { name: 'Select posts' }));
+    const exportButton = screen.getByRole('button', { name: 'Export evidence bundle…' });
+    expect(exportButton).toBeDisabled();
+    const feed = screen.getByRole('feed', { name: 'Posts' });
+    await userEvent.click(within(feed).getAllByRole('checkbox', { name: /^Select the post by/ })[0]!);
+    await userEvent.click(within(feed).getAllByRole('checkbox', { name: /^Select the post by/ })[2]!);
+    await userEvent.click(exportButton);
+    expect(await screen.findByText('Saved /exports/selection.zip: 2 posts, 1 response as received, 7 files, 40 kB.')).toBeInTheDocument();
+    expect(exported).toHaveLength(1);
+    expect(exported[0]).toMatchObject({ investigationId: null, historyIds: [], postIds: ['1864029172638449665', '3'] });
+  });
 });

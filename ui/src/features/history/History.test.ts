@@ -5,6 +5,8 @@ import { mockIPC } from '@tauri-apps/api/mocks';
 import History from './History.svelte';
 import type { HistoryEntry } from '../../lib/bindings/HistoryEntry';
 import type { HistoryQuery } from '../../lib/bindings/HistoryQuery';
+import type { HistoryCapture } from '../../lib/bindings/HistoryCapture';
+import { mockBackend } from '../../test/backend';
 
 // jsdom lays nothing out: give the scrolling list a size so the virtualiser shows rows.
 const sizes = { clientHeight: 600, clientWidth: 900 } as const;
@@ -12,6 +14,10 @@ const saved = Object.fromEntries(
   Object.keys(sizes).map((name) => [name, Object.getOwnPropertyDescriptor(Element.prototype, name)]),
 );
 beforeAll(() => {
+  // jsdom has <dialog> but not its modal methods.
+  HTMLDialogElement.prototype.showModal ??= function (this: HTMLDialogElement) {
+    this.open = true;
+  };
   for (const [name, value] of Object.entries(sizes)) {
     Object.defineProperty(Element.prototype, name, { configurable: true, get: () => value });
   }
@@ -252,5 +258,56 @@ describe('History', () => {
     await userEvent.click(boxes[0]!);
     await userEvent.click(boxes[1]!);
     expect(screen.getByRole('button', { name: 'Add 2 selected to…' })).toBeEnabled();
+  });
+
+  it('exports a selection of requests as an evidence bundle', async () => {
+    const calls = mockBackend({
+      history_list: () => ({ entries: rows, total: rows.length }),
+      evidence_export: () => ({ outcome: 'written', path: '/exports/requests.zip', files: 8, posts: 4, responses: 2, bytes: 2_400_000 }),
+    });
+    render(History);
+    await screen.findByText('3 requests');
+    expect(screen.queryByRole('button', { name: 'Export evidence bundle…' })).toBeNull();
+    const boxes = await screen.findAllByRole('checkbox', { name: /^Select: / });
+    await userEvent.click(boxes[0]!);
+    await userEvent.click(boxes[2]!);
+    await userEvent.click(screen.getByRole('button', { name: 'Export evidence bundle…' }));
+    expect(await screen.findByText('Saved /exports/requests.zip: 4 posts, 2 responses as received, 8 files, 2.4 MB.')).toBeInTheDocument();
+    expect(calls.evidence_export).toHaveLength(1);
+    expect(calls.evidence_export?.[0]).toMatchObject({ investigationId: null, historyIds: [3, 1], postIds: [] });
+  });
+
+  // Last: the capture lines it loads are kept for the rest of the file, as in the app.
+  it("shows each row's capture line under it, asked once per page, and opens the record from the keyboard", async () => {
+    const sha256 = '1f3a9c0b5e7d2a4f6b8c0d1e2f3a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c';
+    const captures: HistoryCapture[] = [
+      { history_id: 3, capture: { state: 'captured', capture: { history_id: 3, captured_at: '2026-11-23T18:04:12.345Z', sha256 } } },
+      { history_id: 2, capture: { state: 'before_provenance' } },
+      { history_id: 1, capture: { state: 'not_received' } },
+    ];
+    const calls = mockBackend({
+      history_list: () => ({ entries: rows, total: rows.length }),
+      provenance_history: () => captures,
+      provenance_get: () => ({ state: 'not_received' }),
+    });
+    render(History);
+    const list = await screen.findByRole('list', { name: 'Requests, newest first' });
+    const items = await within(list).findAllByRole('listitem');
+    const line = await within(items[0]!).findByRole('button', { name: /^captured/ });
+    expect(line).toHaveTextContent('captured 2026-11-23 18:04:12 UTC · sha256 1f3a9c0b…');
+    expect(items[1]).toHaveTextContent('captured before provenance was kept');
+    expect(items[2]).toHaveTextContent('no response was received');
+    expect(calls.provenance_history).toEqual([{ historyIds: [3, 2, 1] }]);
+    // Beside the row's button, never inside it.
+    const row = within(items[0]!).getByRole('button', { name: /X search/ });
+    expect(row).not.toContainElement(line);
+    expect(row.querySelector('button')).toBeNull();
+
+    row.focus();
+    await userEvent.tab();
+    expect(line).toHaveFocus();
+    await userEvent.keyboard('{Enter}');
+    expect(await screen.findByRole('dialog', { name: 'Where this response came from' })).toBeInTheDocument();
+    expect(calls.provenance_get?.[0]).toMatchObject({ historyId: 3 });
   });
 });

@@ -2,11 +2,11 @@
  * The evidence bundle's results in plain words: how far an export is, and what a check of a
  * bundle found, file by file.
  */
-import type { BundleCheck } from '../../lib/bindings/BundleCheck';
-import type { BundleOutcome } from '../../lib/bindings/BundleOutcome';
-import type { BundleProgress } from '../../lib/bindings/BundleProgress';
-import type { FileOutcome } from '../../lib/bindings/FileOutcome';
-import { countOf } from '../../lib/format';
+import type { BundleCheck } from './bindings/BundleCheck';
+import type { BundleOutcome } from './bindings/BundleOutcome';
+import type { BundleProgress } from './bindings/BundleProgress';
+import type { FileOutcome } from './bindings/FileOutcome';
+import { countOf } from './format';
 
 export const outcomeWords: Record<FileOutcome, string> = {
   matches: 'Matches',
@@ -21,8 +21,9 @@ export function percentDone(progress: BundleProgress | null): number {
   return Math.min(100, Math.round((progress.done / progress.total) * 100));
 }
 
-export function progressWords(progress: BundleProgress | null): string {
-  if (!progress) return 'Gathering the investigation…';
+/** `what`: what is being gathered before the first step ("the investigation", "the selection"). */
+export function progressWords(progress: BundleProgress | null, what = 'the investigation'): string {
+  if (!progress) return `Gathering ${what}…`;
   const file = progress.file ? ` · ${progress.file}` : '';
   return `Step ${progress.done} of ${progress.total}${file}`;
 }
