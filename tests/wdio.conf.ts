@@ -24,15 +24,17 @@ export const config: WebdriverIO.Config = {
   // A `*.disk-full.e2e.ts` spec gets its data folder on a 16 MB tmpfs it can fill.
   async beforeSession(_config, _capabilities, specs) {
     const { root, env } = isolatedEnvironment();
-    // The monitors spec needs posts arriving fast (600 a minute), the sandbox's log of every
-    // response it sent and the app's log of its notifications (its runs are started by Run now).
+    // The monitors spec needs posts arriving fast (600 a minute) and the app's log of its
+    // notifications (its runs are started by Run now).
     const monitors = specs.some((spec) => spec.endsWith('monitors.live.e2e.ts'));
     if (monitors) {
-      process.env.SIGHTLINE_E2E_BODY_LOG = path.join(root, 'sandbox-bodies.jsonl');
       process.env.SIGHTLINE_E2E_NOTIFICATION_LOG = env.SIGHTLINE_NOTIFICATION_LOG = path.join(root, 'notifications.jsonl');
     }
     if (specs.some((spec) => spec.endsWith('.live.e2e.ts'))) {
-      const extra = monitors ? ['--live-rate', '600', '--body-log', process.env.SIGHTLINE_E2E_BODY_LOG as string] : [];
+      // Every live spec may read the sandbox's log of each response it sent (the SHA-256 of the
+      // bytes on the wire), to hold the app's provenance and requests against it.
+      process.env.SIGHTLINE_E2E_BODY_LOG = path.join(root, 'sandbox-bodies.jsonl');
+      const extra = ['--body-log', process.env.SIGHTLINE_E2E_BODY_LOG, ...(monitors ? ['--live-rate', '600'] : [])];
       env.SIGHTLINE_BASE_URL = (await startSandbox(extra)).baseUrl;
     }
     // A `*.first-run.e2e.ts` spec gets a sandbox too, but the app is not told where: the welcome
