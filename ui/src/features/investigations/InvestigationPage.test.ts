@@ -93,7 +93,8 @@ describe('InvestigationPage', () => {
     render(InvestigationPage, { id: 1 });
     await userEvent.click(await screen.findByRole('tab', { name: 'Cost' }));
     expect(screen.getByTestId('investigation-cost')).toHaveTextContent('$0.0123');
-    const days = screen.getByRole('region', { name: 'By day (Europe/Lisbon)' });
+    // The zone as every screen names it ("UTC" alone, else its short name and IANA name).
+    const days = screen.getByRole('region', { name: /^By day in \S+ \(Europe\/Lisbon\)$/ });
     expect(within(days).getAllByRole('row').map((row) => row.textContent)).toEqual([
       'DayRequestsCost',
       '2026-11-211$0.0003',
