@@ -24,7 +24,9 @@ h2 { font-size: 1.15rem; margin: 2rem 0 .5rem; border-bottom: 1px solid var(--li
   padding-bottom: .25rem; }
 .muted, .meta { color: var(--muted); }
 .meta { font-size: 12px; }
-table { border-collapse: collapse; width: 100%; font-variant-numeric: tabular-nums; }
+table { border-collapse: collapse; width: 100%; margin: 0 0 1rem;
+  font-variant-numeric: tabular-nums; }
+caption { text-align: left; padding: 0 8px 2px; }
 th, td { text-align: left; vertical-align: top; padding: 4px 8px;
   border-bottom: 1px solid var(--line); }
 td.money, th.money { text-align: right; white-space: nowrap; }
