@@ -145,6 +145,32 @@ describe('accessibility of every screen, demo mode', () => {
     await auditBothThemes('x-results');
   });
 
+  it('the analysis of X search results: activity with its table, posting hours, top lists, a filter and a range', async () => {
+    await $('button[aria-label="Analyse these results"]').click();
+    await expect($('h1*=Analysis of X search')).toBeDisplayed();
+    await $('.plot canvas').waitForDisplayed({ timeout: 15_000 });
+    await auditBothThemes('analysis-activity');
+    // The views as tabs from the keyboard: Right selects Posting hours.
+    await browser.execute(() => document.querySelector<HTMLElement>('#analysis-tab-activity')?.focus());
+    await browser.keys(['ArrowRight']);
+    await expect($('#analysis-tab-hours')).toHaveAttribute('aria-selected', 'true');
+    await $('[data-testid="heatmap"]').waitForDisplayed({ timeout: 15_000 });
+    await expectFocusReaches('the heatmap zone', (stop) => stop.what.startsWith('select#hours-zone'), { limit: 10 });
+    await auditBothThemes('analysis-hours');
+    await $('#analysis-tab-top').click();
+    await $('[data-testid="top-hashtags"] tbody tr').waitForDisplayed({ timeout: 15_000 });
+    await auditBothThemes('analysis-top');
+    await $('[data-testid="top-hashtags"] tbody th button').click();
+    await $('[data-testid="filter-chip"]').waitForDisplayed({ timeout: 10_000 });
+    await $('#analysis-tab-activity').click();
+    await $('button=Show the table').click();
+    await $('button*=Narrow to these').click();
+    await $('[data-testid="range-chip"]').waitForDisplayed({ timeout: 10_000 });
+    await auditBothThemes('analysis-narrowed');
+    await browser.keys(['Escape']);
+    await expect($('h1=X search')).toBeDisplayed();
+  });
+
   it('a post view with its replies and reposters', async () => {
     await $('article.post').$('a=View post').click();
     await expect($('h1=Post')).toBeDisplayed();

@@ -74,6 +74,23 @@ export function stackedData(series: ActivitySeries): { data: number[][]; order: 
   return { data: [xs, ...order.map((index) => sums[index] ?? []), series.engagement.map(Number)], order };
 }
 
+/**
+ * The time axis's tick labels (uPlot gives their instants in seconds), in the app's own style
+ * and the chart's zone: clock times within a day ("20:00", the day at midnight: "9 Feb"),
+ * days across weeks ("9 Feb"), months across a longer span ("Feb 2026").
+ */
+export function axisTicks(splits: number[], zone: string): string[] {
+  const spacing = splits.length > 1 ? (splits[1] ?? 0) - (splits[0] ?? 0) : 86_400;
+  return splits.map((seconds) => {
+    const parts = /^(\d+) (\w+) (\d+), (\d\d:\d\d)/.exec(zonedTime(new Date(seconds * 1000), zone));
+    if (!parts) return '';
+    const [, day, month, year, clock] = parts;
+    if (spacing < 86_400) return clock === '00:00' ? `${day} ${month}` : (clock ?? '');
+    if (spacing < 28 * 86_400) return `${day} ${month}`;
+    return `${month} ${year}`;
+  });
+}
+
 /** One line of text summing the chart, for screen readers and the figure's caption. */
 export function activitySummary(series: ActivitySeries): string {
   const count = series.totals.length;

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { ActivitySeries } from '../../lib/bindings/ActivitySeries';
 import type { Heatmap } from '../../lib/bindings/Heatmap';
 import { analysisHref, conversationHref } from '../../lib/navigate';
-import { activitySummary, activitySvg, bucketEnd, layerName, snapRange, stackedData } from './activity';
+import { activitySummary, activitySvg, axisTicks, bucketEnd, layerName, snapRange, stackedData } from './activity';
 import type { ChartColors } from './chartTheme';
 import { heatmapSummary, heatmapSvg, heatmapZoneName, level } from './heatmap';
 import { readRoute } from './route';
@@ -71,6 +71,14 @@ describe('activity over time', () => {
     const days: ActivitySeries = { ...hours, bucket: 'day', zone: 'America/New_York', starts: ['2026-03-08T05:00:00Z'], totals: [1], layers: [], engagement: [0] };
     // 8 March 2026 in New York has 23 hours: midnight EST to midnight EDT.
     expect(bucketEnd(days, 0).toISOString()).toBe('2026-03-09T04:00:00.000Z');
+  });
+
+  it("labels the time axis in the chart's zone, by the span between ticks", () => {
+    const at = (text: string) => Date.parse(text) / 1000;
+    expect(axisTicks([at('2026-03-07T22:00:00Z'), at('2026-03-08T00:00:00Z'), at('2026-03-08T02:00:00Z')], 'UTC')).toEqual(['22:00', '8 Mar', '02:00']);
+    expect(axisTicks([at('2026-03-07T22:00:00Z'), at('2026-03-08T00:00:00Z')], 'Asia/Kolkata')).toEqual(['03:30', '05:30']);
+    expect(axisTicks([at('2026-03-01T00:00:00Z'), at('2026-03-08T00:00:00Z')], 'UTC')).toEqual(['1 Mar', '8 Mar']);
+    expect(axisTicks([at('2026-01-01T00:00:00Z'), at('2026-04-01T00:00:00Z')], 'UTC')).toEqual(['Jan 2026', 'Apr 2026']);
   });
 
   it('names layers in words and sums the chart in one line', () => {

@@ -1,0 +1,188 @@
+import { browser, $, $$, expect } from '@wdio/globals';
+import { auditBothThemes } from '../support/a11y.ts';
+import { enterDemo, openScreen } from '../support/demo.ts';
+import { screenshotBothThemes } from '../support/screenshots.ts';
+
+/** What one result card says of itself: its hashtags (lower-case, once each) and its UTC time. */
+interface Card {
+  tags: string[];
+  time: string;
+}
+
+/**
+ * Every post the results show: the scope an X search's analysis reads, which holds each result
+ * and the post it quotes (drawn inside its card). The list draws only the cards in view, so it
+ * is scrolled through; a post shown twice (quoted by two results, say) counts once.
+ */
+async function readCards(): Promise<Card[]> {
+  const found = new Map<string, Card>();
+  const places = new Set<number>();
+  const total = Number(await $('article.post[data-nav-index]').getAttribute('aria-setsize'));
+  const scroll = (to: 'top' | 'down') =>
+    browser.execute((where: string) => {
+      let box: HTMLElement | null = document.querySelector('article.post[data-nav-index]');
+      while (box && !(box.scrollHeight > box.clientHeight && /auto|scroll/.test(getComputedStyle(box).overflowY))) box = box.parentElement;
+      if (box) box.scrollTop = where === 'top' ? 0 : box.scrollTop + box.clientHeight * 0.7;
+    }, to);
+  await scroll('top');
+  await browser.pause(100);
+  for (let step = 0; step < 200 && places.size < total; step++) {
+    const shown = await browser.execute(() =>
+      [...document.querySelectorAll<HTMLElement>('article.post[data-nav-index]')].flatMap((result) =>
+        [result, ...result.querySelectorAll<HTMLElement>('article.post.nested')].map((card) => {
+          const own = (selector: string) => [...card.querySelectorAll(selector)].find((element) => element.closest('article.post') === card);
+          const text = own('p.text')?.textContent ?? '';
+          const time = own('time')?.getAttribute('datetime') ?? '';
+          return {
+            place: card === result ? Number(result.dataset.navIndex) : -1,
+            key: `${time}|${own('a.author')?.getAttribute('href') ?? ''}|${text}`,
+            tags: [...new Set([...text.matchAll(/#(\w+)/g)].map((match) => match[1]!.toLowerCase()))],
+            time,
+          };
+        }),
+      ),
+    );
+    for (const { place, key, ...card } of shown) {
+      if (place >= 0) places.add(place);
+      found.set(key, card);
+    }
+    await scroll('down');
+    await browser.pause(100);
+  }
+  expect(places.size).toBe(total);
+  return [...found.values()];
+}
+
+/** The heatmap's cells as shown: grid[weekday][hour], Monday first. */
+function readGrid(): Promise<number[][]> {
+  return browser.execute(() => {
+    const grid = Array.from({ length: 7 }, () => Array.from({ length: 24 }, () => 0));
+    for (const cell of document.querySelectorAll<HTMLElement>('[data-testid="heatmap"] td[data-day]')) {
+      grid[Number(cell.dataset.day)]![Number(cell.dataset.hour)] = Number(cell.dataset.count);
+    }
+    return grid;
+  });
+}
+
+/** The grid the cards' times give when the clock is `offsetMinutes` ahead of UTC. */
+function expectedGrid(cards: Card[], offsetMinutes: number): number[][] {
+  const grid = Array.from({ length: 7 }, () => Array.from({ length: 24 }, () => 0));
+  for (const card of cards) {
+    const local = new Date(new Date(card.time).getTime() + offsetMinutes * 60_000);
+    const weekday = (local.getUTCDay() + 6) % 7;
+    grid[weekday]![local.getUTCHours()]! += 1;
+  }
+  return grid;
+}
+
+async function chooseZone(zone: string): Promise<void> {
+  await $('#hours-zone').selectByAttribute('value', zone);
+  await browser.waitUntil(async () => (await $('[data-testid="heatmap"]').getAttribute('data-zone')) === zone, {
+    timeout: 15_000,
+    timeoutMsg: `the heatmap did not switch to ${zone}`,
+  });
+}
+
+/**
+ * The analysis of an X search in the real app (demo mode): opened from the results, it names the
+ * search and counts its cards; the top hashtag's count is the number of cards carrying it, and
+ * choosing it narrows every view; the posting-hours grid moves by 5½ hours from UTC to
+ * Asia/Kolkata, cell for cell as the cards' own times say; a range picked on the activity chart
+ * narrows the views until Reset range. Each view is screenshotted and audited in both themes.
+ */
+describe('analysis of an X search', () => {
+  let cards: Card[] = [];
+
+  it('opens from the results and names the search with its post count', async () => {
+    await enterDemo();
+    await openScreen('X', 'X search');
+    await $('#x-query').setValue('flood');
+    await browser.keys(['Enter']);
+    await $('article.post').waitForDisplayed({ timeout: 30_000 });
+    cards = await readCards();
+    expect(cards.length).toBeGreaterThan(0);
+
+    await $('button[aria-label="Analyse these results"]').click();
+    await expect($('h1*=Analysis of X search')).toBeDisplayed();
+    await expect($('[data-testid="analysis-count"]')).toHaveText(`${cards.length} ${cards.length === 1 ? 'post' : 'posts'}`);
+    await $('#activity-title').waitForDisplayed({ timeout: 15_000 });
+    await $('.plot canvas').waitForDisplayed({ timeout: 15_000 });
+    await screenshotBothThemes('analysis-activity');
+    await auditBothThemes('analysis-activity');
+  });
+
+  it('shows the activity as a table too, and stacks by account kind', async () => {
+    await $('button=Show the table').click();
+    const rows = await $$('#activity-table tbody tr').length;
+    expect(rows).toBeGreaterThan(0);
+    const posts = await browser.execute(() =>
+      [...document.querySelectorAll('#activity-table tbody tr')].reduce((sum, row) => sum + Number(row.querySelector('td:nth-last-child(2)')?.textContent ?? 0), 0),
+    );
+    expect(posts).toBe(cards.length);
+    await $('label=Account kind').click();
+    await expect($('#activity-table caption')).toHaveText(expect.stringContaining('by account kind'));
+    await auditBothThemes('analysis-activity-table');
+    await $('button=Hide the table').click();
+  });
+
+  it("counts the top hashtag on exactly the cards that carry it, and narrows to it", async () => {
+    await $('#analysis-tab-top').click();
+    const hashtags = $('[data-testid="top-hashtags"]');
+    await hashtags.$('tbody tr').waitForDisplayed({ timeout: 15_000 });
+    const first = hashtags.$('tbody tr');
+    // Read as text content: WebKit's driver gives no visible text for a cell that clips its overflow.
+    const label = String(await first.$('th button').getProperty('textContent')).trim();
+    const count = Number(await first.$('[data-testid="top-count"]').getProperty('textContent'));
+    expect(label).toMatch(/^#\w+$/);
+    const tag = label.replace(/^#/, '').toLowerCase();
+    const carrying = cards.filter((card) => card.tags.includes(tag)).length;
+    expect(count).toBe(carrying);
+    await screenshotBothThemes('analysis-top');
+    await auditBothThemes('analysis-top');
+
+    await first.$('th button').click();
+    await expect($('[data-testid="filter-chip"]')).toHaveText(expect.stringContaining(`Hashtag ${label}`));
+    await expect($('.chips [role="status"]')).toHaveText(`${carrying} ${carrying === 1 ? 'post' : 'posts'} of ${cards.length}`);
+    await $('button[aria-label^="Remove the filter Hashtag"]').click();
+    await expect($('[data-testid="filter-chip"]')).not.toBeExisting();
+  });
+
+  it('moves the posting hours by 5½ hours from UTC to Asia/Kolkata', async () => {
+    await $('#analysis-tab-hours').click();
+    await $('[data-testid="heatmap"]').waitForDisplayed({ timeout: 15_000 });
+    await chooseZone('UTC');
+    await expect($('[data-testid="heatmap-zone"]')).toHaveText('UTC');
+    const utc = await readGrid();
+    expect(utc).toEqual(expectedGrid(cards, 0));
+    await screenshotBothThemes('analysis-hours-utc');
+
+    await chooseZone('Asia/Kolkata');
+    await expect($('[data-testid="heatmap-zone"]')).toHaveText('Asia/Kolkata (UTC+05:30)');
+    const kolkata = await readGrid();
+    expect(kolkata).toEqual(expectedGrid(cards, 330));
+    expect(kolkata.flat().reduce((a, b) => a + b, 0)).toBe(cards.length);
+    await screenshotBothThemes('analysis-hours-kolkata');
+    await auditBothThemes('analysis-hours');
+  });
+
+  it('narrows every view to a range picked on the activity chart, until Reset range', async () => {
+    await $('#analysis-tab-activity').click();
+    expect(await $$('#activity-range-from option').length).toBeGreaterThan(0);
+    // The keyboard way: the first bucket alone.
+    await $('#activity-range-from').selectByIndex(0);
+    await $('#activity-range-to').selectByIndex(0);
+    await $('button*=Narrow to these').click();
+    await expect($('[data-testid="range-chip"]')).toBeDisplayed();
+    const narrowed = await $('.chips [role="status"]').getText();
+    const [shown] = narrowed.match(/^\d+/) ?? ['0'];
+    expect(Number(shown)).toBeLessThanOrEqual(cards.length);
+    await auditBothThemes('analysis-range');
+    await $('button=Reset range').click();
+    await expect($('[data-testid="range-chip"]')).not.toBeExisting();
+
+    // Back returns to the results as they were.
+    await browser.keys(['Escape']);
+    await expect($('h1=X search')).toBeDisplayed();
+    expect((await readCards()).length).toBe(cards.length);
+  });
+});
