@@ -66,9 +66,3 @@ export function treeKey(key: string, focused: string, shown: ConversationNode[],
       return null;
   }
 }
-
-/** "reply", "quote" or "post" with the author, for the item's name. */
-export function relationWords(node: ConversationNode): string {
-  const who = `@${node.author_username}`;
-  return node.relation === 'root' ? `Post by ${who}` : node.relation === 'quote' ? `Quote by ${who}` : `Reply by ${who}`;
-}

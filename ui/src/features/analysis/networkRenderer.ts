@@ -107,6 +107,8 @@ export class NetworkRenderer {
   setColors(colors: ChartColors): void {
     this.colors = colors;
     this.sigma.setSetting('labelColor', { color: colors.text });
+    // The reducers read the colours: a full refresh runs them again (a settings update alone does not).
+    this.sigma.refresh();
   }
 
   select(id: string | null): void {
