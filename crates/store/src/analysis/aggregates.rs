@@ -1,14 +1,14 @@
 //! The scope's summary and the aggregates that count posts: activity over time, the posting
-//! heatmap and the top lists. Times are grouped in SQL by UTC quarter hour (every zone's offset
-//! is a whole number of quarter hours), then each quarter is placed on the zone's clock here
-//! with chrono-tz, so hours, days and weekdays are right across DST changes and in zones like
-//! Asia/Kolkata (+5:30).
+//! heatmap and the top lists. Times are put on the zone's clock in SQL, each post's own offset
+//! chosen by a `CASE` over the zone's changes (found here with chrono-tz) within the archive's
+//! span, so hours, days and weekdays are right across DST changes and in zones like
+//! Asia/Kolkata (+5:30), and SQL hands back one row per bucket rather than per post.
 
 use std::collections::{BTreeMap, HashMap};
 
-use chrono::{Datelike, Duration, Timelike};
+use chrono::{Duration, NaiveDate, Offset};
 use chrono_tz::Tz;
-use sqlx::{QueryBuilder, Row, Sqlite};
+use sqlx::{QueryBuilder, Sqlite};
 
 use super::scope::{push_from, Resolved, CASHTAG, DOMAIN, HASHTAG, MENTION};
 use super::types::{
@@ -16,11 +16,11 @@ use super::types::{
     TopKind, TopList, TopLists, ACTIVITY_LAYERS,
 };
 use crate::error::Result;
-use crate::time::{from_ms, local_date, local_day_start};
+use crate::time::{from_ms, local_day_start};
 use crate::Store;
 
-const QUARTER_MS: i64 = 15 * 60 * 1000;
 const HOUR_MS: i64 = 60 * 60 * 1000;
+const DAY_MS: i64 = 24 * HOUR_MS;
 
 /// Spans up to this long are shown per hour unless asked otherwise.
 const HOURLY_SPAN: Duration = Duration::days(3);
@@ -40,40 +40,68 @@ fn bucket_for_span(first: Option<i64>, last: Option<i64>) -> Bucket {
     }
 }
 
-/// The start of the bucket an instant at the start of `quarter` falls in, on `tz`'s clock.
-fn bucket_start(quarter: i64, bucket: Bucket, tz: Tz) -> i64 {
-    let at = quarter * QUARTER_MS;
-    let local = from_ms(at).with_timezone(&tz);
-    match bucket {
-        Bucket::Hour => at - i64::from(local.minute()) * 60_000,
-        Bucket::Day => local_day_start(tz, local.date_naive()).timestamp_millis(),
-    }
+/// `tz`'s offset from UTC at an instant, in milliseconds.
+fn offset_ms(tz: Tz, at: i64) -> i64 {
+    i64::from(
+        from_ms(at)
+            .with_timezone(&tz)
+            .offset()
+            .fix()
+            .local_minus_utc(),
+    ) * 1000
 }
 
-/// Every bucket start from the one holding `first` to the one holding `last`, empty ones too.
-fn every_bucket(first: i64, last: i64, bucket: Bucket, tz: Tz) -> Vec<i64> {
-    let mut starts = Vec::new();
-    match bucket {
-        Bucket::Hour => {
-            let mut at = bucket_start(first.div_euclid(QUARTER_MS), bucket, tz);
-            while at <= last {
-                starts.push(at);
-                at += HOUR_MS;
-            }
-        }
-        Bucket::Day => {
-            let end = local_date(tz, from_ms(last));
-            let mut day = local_date(tz, from_ms(first));
-            loop {
-                starts.push(local_day_start(tz, day).timestamp_millis());
-                match day.succ_opt() {
-                    Some(next) if next <= end => day = next,
-                    _ => break,
+/// The zone's offsets over `[first, last]`: `(from, offset)`, oldest first, the first one
+/// holding from the beginning of time. Found by stepping a day at a time (zones change at
+/// most a few times a year) and narrowing each change down to the millisecond.
+fn offsets(tz: Tz, first: i64, last: i64) -> Vec<(i64, i64)> {
+    let mut changes = vec![(i64::MIN, offset_ms(tz, first))];
+    let mut at = first;
+    while at < last {
+        let next = (at + DAY_MS).min(last);
+        if offset_ms(tz, next) != offset_ms(tz, at) {
+            let (mut before, mut after) = (at, next);
+            while after - before > 1 {
+                let mid = before + (after - before) / 2;
+                if offset_ms(tz, mid) == offset_ms(tz, before) {
+                    before = mid;
+                } else {
+                    after = mid;
                 }
             }
+            changes.push((after, offset_ms(tz, after)));
         }
+        at = next;
     }
-    starts
+    changes
+}
+
+/// SQL for the offset of `f.created_at` (as `part` of each offset): a constant, or a `CASE`
+/// newest change first, as most posts are recent.
+fn offset_sql(changes: &[(i64, i64)], part: impl Fn(i64) -> i64) -> String {
+    if changes.iter().all(|c| part(c.1) == part(changes[0].1)) {
+        return part(changes[0].1).to_string();
+    }
+    let mut sql = String::from("CASE");
+    for (from, offset) in changes.iter().skip(1).rev() {
+        sql.push_str(&format!(
+            " WHEN f.created_at >= {from} THEN {}",
+            part(*offset)
+        ));
+    }
+    sql.push_str(&format!(" ELSE {} END", part(changes[0].1)));
+    sql
+}
+
+/// The local day a day number (days since 1970-01-01 on the zone's clock) names.
+fn day_of(number: i64) -> NaiveDate {
+    NaiveDate::from_ymd_opt(1970, 1, 1).expect("a valid date") + Duration::days(number)
+}
+
+/// The offset's part below a whole hour (Kolkata's 30 minutes): hours on the zone's clock
+/// begin that much before the UTC hour.
+fn below_hour(offset: i64) -> i64 {
+    offset.rem_euclid(HOUR_MS)
 }
 
 /// Top list entries with the total number of distinct keys.
@@ -129,36 +157,58 @@ impl Store {
                 "CASE f.account_kind WHEN 2 THEN 'verified' WHEN 1 THEN 'blue' ELSE 'other' END"
             }
         };
+        let changes = self.zone_changes(tz).await?;
+        let bucket = match bucket {
+            Some(bucket) => bucket,
+            None => {
+                let (first, last) = self.scope_span(&resolved).await?;
+                bucket_for_span(first, last)
+            }
+        };
+        let key_sql = match bucket {
+            Bucket::Day => format!(
+                "(f.created_at + {}) / {DAY_MS}",
+                offset_sql(&changes, |o| o)
+            ),
+            Bucket::Hour => format!(
+                "(f.created_at + {}) / {HOUR_MS}",
+                offset_sql(&changes, below_hour)
+            ),
+        };
         let mut sql = QueryBuilder::<Sqlite>::new(format!(
-            "SELECT f.created_at / {QUARTER_MS} AS quarter, {key} AS layer, count(*), \
-             sum(f.engagement)"
+            "SELECT {key_sql} AS bucket, {key} AS layer, count(*), sum(f.engagement)"
         ));
         push_from(&mut sql, &resolved);
-        sql.push(" GROUP BY quarter, layer");
+        sql.push(" GROUP BY bucket, layer");
         let rows: Vec<(i64, String, i64, i64)> = sql.build_query_as().fetch_all(&self.pool).await?;
 
-        let first = rows.iter().map(|r| r.0).min().map(|q| q * QUARTER_MS);
-        let last = rows.iter().map(|r| r.0).max().map(|q| q * QUARTER_MS);
-        let mut bucket = bucket.unwrap_or_else(|| bucket_for_span(first, last));
+        // Each bucket number's start as an instant.
+        let start_of = |number: i64| match bucket {
+            Bucket::Day => local_day_start(tz, day_of(number)).timestamp_millis(),
+            Bucket::Hour => {
+                let at = number * HOUR_MS;
+                at - below_hour(offset_ms(tz, at))
+            }
+        };
+        let first = rows.iter().map(|r| r.0).min();
+        let last = rows.iter().map(|r| r.0).max();
         if let (Bucket::Hour, Some(first), Some(last)) = (bucket, first, last) {
-            if (last - first) / HOUR_MS > MAX_HOUR_BUCKETS {
-                bucket = Bucket::Day;
+            if last - first > MAX_HOUR_BUCKETS {
+                return Box::pin(self.analysis_activity(scope, stack_by, Some(Bucket::Day), tz))
+                    .await;
             }
         }
-        let starts = match (first, last) {
-            (Some(first), Some(last)) => every_bucket(first, last, bucket, tz),
+        // Every bucket from the first post's to the last's, empty ones too.
+        let starts: Vec<i64> = match (first, last) {
+            (Some(first), Some(last)) => (first..=last).map(start_of).collect(),
             _ => Vec::new(),
         };
-        let index: HashMap<i64, usize> = starts.iter().enumerate().map(|(i, s)| (*s, i)).collect();
 
         let mut layers: BTreeMap<String, Vec<i64>> = BTreeMap::new();
         let mut totals = vec![0; starts.len()];
         let mut engagement = vec![0; starts.len()];
-        let mut place: HashMap<i64, usize> = HashMap::new();
-        for (quarter, layer, count, engaged) in rows {
-            let at = *place
-                .entry(quarter)
-                .or_insert_with(|| index[&bucket_start(quarter, bucket, tz)]);
+        for (number, layer, count, engaged) in rows {
+            let at = (number - first.unwrap_or_default()) as usize;
             layers.entry(layer).or_insert_with(|| vec![0; starts.len()])[at] += count;
             totals[at] += count;
             engagement[at] += engaged;
@@ -201,18 +251,20 @@ impl Store {
         let Some(resolved) = self.resolve_scope(scope).await? else {
             return Ok(None);
         };
+        let changes = self.zone_changes(tz).await?;
+        let local = format!("(f.created_at + {})", offset_sql(&changes, |o| o));
+        // 1 January 1970 was a Thursday: day number + 3, modulo 7, counts from Monday.
         let mut sql = QueryBuilder::<Sqlite>::new(format!(
-            "SELECT f.created_at / {QUARTER_MS} AS quarter, count(*)"
+            "SELECT ({local} / {DAY_MS} + 3) % 7 AS weekday, ({local} % {DAY_MS}) / {HOUR_MS} AS hour, \
+             count(*)"
         ));
         push_from(&mut sql, &resolved);
-        sql.push(" GROUP BY quarter");
-        let rows: Vec<(i64, i64)> = sql.build_query_as().fetch_all(&self.pool).await?;
+        sql.push(" GROUP BY weekday, hour");
+        let rows: Vec<(i64, i64, i64)> = sql.build_query_as().fetch_all(&self.pool).await?;
         let mut cells = vec![vec![0_i64; 24]; 7];
         let mut total = 0;
-        for (quarter, count) in rows {
-            let local = from_ms(quarter * QUARTER_MS).with_timezone(&tz);
-            let day = local.weekday().num_days_from_monday() as usize;
-            cells[day][local.hour() as usize] += count;
+        for (weekday, hour, count) in rows {
+            cells[weekday.rem_euclid(7) as usize][hour.rem_euclid(24) as usize] += count;
             total += count;
         }
         Ok(Some(Heatmap {
@@ -220,6 +272,23 @@ impl Store {
             cells,
             total,
         }))
+    }
+
+    /// The zone's offsets over the archive's whole span (its oldest to newest post).
+    async fn zone_changes(&self, tz: Tz) -> Result<Vec<(i64, i64)>> {
+        let (first, last): (Option<i64>, Option<i64>) =
+            sqlx::query_as("SELECT min(created_at), max(created_at) FROM post_facts")
+                .fetch_one(&self.pool)
+                .await?;
+        let (first, last) = (first.unwrap_or(0), last.unwrap_or(0));
+        Ok(offsets(tz, first, last))
+    }
+
+    /// The scope's oldest and newest post.
+    async fn scope_span(&self, scope: &Resolved) -> Result<(Option<i64>, Option<i64>)> {
+        let mut sql = QueryBuilder::<Sqlite>::new("SELECT min(f.created_at), max(f.created_at)");
+        push_from(&mut sql, scope);
+        Ok(sql.build_query_as().fetch_one(&self.pool).await?)
     }
 
     /// Every top list of the scope, `limit` entries each.
@@ -232,15 +301,19 @@ impl Store {
             return Ok(None);
         };
         let limit = i64::from(limit.clamp(1, 1_000));
+        let mut entities = self
+            .top_entities(&resolved, &[HASHTAG, MENTION, CASHTAG, DOMAIN], limit)
+            .await?;
+        let mut take = |kind| entities.remove(&kind).unwrap_or_default();
         Ok(Some(TopLists {
             accounts_by_posts: self.top_accounts(&resolved, "count(*)", limit).await?,
             accounts_by_engagement: self
                 .top_accounts(&resolved, "sum(f.engagement)", limit)
                 .await?,
-            hashtags: self.top_entities(&resolved, HASHTAG, limit).await?,
-            mentions: self.top_entities(&resolved, MENTION, limit).await?,
-            cashtags: self.top_entities(&resolved, CASHTAG, limit).await?,
-            domains: self.top_entities(&resolved, DOMAIN, limit).await?,
+            hashtags: take(HASHTAG),
+            mentions: take(MENTION),
+            cashtags: take(CASHTAG),
+            domains: take(DOMAIN),
             languages: self.top_languages(&resolved, limit).await?,
         }))
     }
@@ -262,10 +335,10 @@ impl Store {
                 self.top_accounts(&resolved, "sum(f.engagement)", limit)
                     .await?
             }
-            TopKind::Hashtags => self.top_entities(&resolved, HASHTAG, limit).await?,
-            TopKind::Mentions => self.top_entities(&resolved, MENTION, limit).await?,
-            TopKind::Cashtags => self.top_entities(&resolved, CASHTAG, limit).await?,
-            TopKind::Domains => self.top_entities(&resolved, DOMAIN, limit).await?,
+            TopKind::Hashtags => self.one_entity_list(&resolved, HASHTAG, limit).await?,
+            TopKind::Mentions => self.one_entity_list(&resolved, MENTION, limit).await?,
+            TopKind::Cashtags => self.one_entity_list(&resolved, CASHTAG, limit).await?,
+            TopKind::Domains => self.one_entity_list(&resolved, DOMAIN, limit).await?,
             TopKind::Languages => self.top_languages(&resolved, limit).await?,
         }))
     }
@@ -297,38 +370,67 @@ impl Store {
         ))
     }
 
-    /// Tags, mentions, cashtags or hosts by the number of the scope's posts naming them.
-    async fn top_entities(&self, scope: &Resolved, kind: i64, limit: i64) -> Result<TopList> {
-        let label = match kind {
-            HASHTAG => "'#' || e.value",
-            MENTION => "'@' || e.value",
-            CASHTAG => "'$' || upper(e.value)",
-            _ => "e.value",
-        };
-        let mut sql = QueryBuilder::<Sqlite>::new(format!(
-            "SELECT e.value, count(*) AS n, count(*) OVER (), {label} FROM post_entities e
-             WHERE e.kind = "
-        ));
-        sql.push_bind(kind);
-        if !scope.is_everything() {
-            sql.push(" AND e.post_pk IN (SELECT f.post_pk");
-            push_from(&mut sql, scope);
-            sql.push(")");
-        }
-        sql.push(" GROUP BY e.value ORDER BY n DESC, e.value LIMIT ")
-            .push_bind(limit);
-        let rows = sql.build().fetch_all(&self.pool).await?;
-        let rows = rows
+    async fn one_entity_list(&self, scope: &Resolved, kind: i64, limit: i64) -> Result<TopList> {
+        let mut lists = self.top_entities(scope, &[kind], limit).await?;
+        Ok(lists.remove(&kind).unwrap_or_default())
+    }
+
+    /// Tags, mentions, cashtags or hosts by the number of the scope's posts naming them: the
+    /// top `limit` of each of `kinds`, in one pass over the scope's entities.
+    async fn top_entities(
+        &self,
+        scope: &Resolved,
+        kinds: &[i64],
+        limit: i64,
+    ) -> Result<HashMap<i64, TopList>> {
+        let kind_list = kinds
             .iter()
-            .map(|row| {
-                Ok((
-                    row.try_get(0)?,
-                    row.try_get(1)?,
-                    row.try_get(2)?,
-                    row.try_get(3)?,
-                ))
-            })
-            .collect::<Result<Vec<_>>>()?;
-        Ok(top_from_rows(rows))
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join(", ");
+        let mut sql = QueryBuilder::<Sqlite>::new(
+            "SELECT kind, value, n, distinct_n FROM (
+                 SELECT e.kind, e.value, count(*) AS n,
+                        count(*) OVER (PARTITION BY e.kind) AS distinct_n,
+                        row_number() OVER (PARTITION BY e.kind ORDER BY count(*) DESC, e.value)
+                            AS place",
+        );
+        if scope.is_everything() {
+            sql.push(format!(
+                " FROM post_entities e WHERE e.kind IN ({kind_list})"
+            ));
+        } else {
+            // From the scope's posts to their entities (an index seek each), rather than
+            // through every entity of a kind.
+            sql.push(" FROM (SELECT f.post_pk");
+            push_from(&mut sql, scope);
+            sql.push(format!(
+                ") AS s CROSS JOIN post_entities e ON e.post_pk = s.post_pk AND e.kind IN ({kind_list})"
+            ));
+        }
+        sql.push(" GROUP BY e.kind, e.value) WHERE place <= ")
+            .push_bind(limit)
+            .push(" ORDER BY kind, place");
+        let rows: Vec<(i64, String, i64, i64)> = sql.build_query_as().fetch_all(&self.pool).await?;
+        let mut lists: HashMap<i64, TopList> = kinds
+            .iter()
+            .map(|kind| (*kind, TopList::default()))
+            .collect();
+        for (kind, value, count, distinct) in rows {
+            let label = match kind {
+                HASHTAG => format!("#{value}"),
+                MENTION => format!("@{value}"),
+                CASHTAG => format!("${}", value.to_uppercase()),
+                _ => value.clone(),
+            };
+            let list = lists.entry(kind).or_default();
+            list.distinct = distinct;
+            list.entries.push(TopEntry {
+                key: value,
+                label,
+                count,
+            });
+        }
+        Ok(lists)
     }
 }

@@ -1,0 +1,299 @@
+//! Analysis benchmark: `cargo bench -p sightline-store --bench analysis`.
+//!
+//! Builds, in a temporary folder, an archive of 1,000,000 posts over a year (by 20,000
+//! accounts, in 6 languages, with hashtags, mentions, cashtags, links, replies and quotes in
+//! their raw records, as the service sends them), of which 100,000 are the results of one X
+//! search paged 100 times (a request scope) and also filed in an investigation; plus
+//! reposters lists for 200 of those posts. Then times every aggregate over each scope — the
+//! summary, activity per day stacked by language and by account kind, the heatmap in
+//! America/New_York, the top lists and the network — and prints the median and slowest of
+//! several runs. It asserts nothing about time.
+
+use std::time::{Duration, Instant};
+
+use chrono::{DateTime, TimeZone, Utc};
+use serde_json::json;
+use sightline_store::{
+    AnalysisScope, Bucket, InvestigationItem, NetworkQuery, NewPost, PostQuery, RequestRecord,
+    RequestStatus, ScopeFilters, ScopeSource, StackBy, Store, Tz,
+};
+
+const POSTS: usize = 1_000_000;
+const PAGES: usize = 100;
+const PER_PAGE: usize = 1_000;
+const ACCOUNTS: usize = 20_000;
+const RUNS: usize = 7;
+const TAGS: [&str; 40] = [
+    "flood", "storm", "harbour", "ferry", "council", "bridge", "market", "school", "station",
+    "river", "festival", "rain", "wind", "coast", "tide", "ship", "port", "news", "city", "road",
+    "rail", "bus", "fire", "police", "vote", "budget", "mayor", "park", "music", "art", "film",
+    "food", "beer", "wine", "tech", "ai", "crypto", "sport", "match", "league",
+];
+const LANGS: [&str; 6] = ["en", "de", "fr", "es", "ja", "und"];
+const HOSTS: [&str; 8] = [
+    "https://www.example.com/a",
+    "https://news.example.org/b?c=1",
+    "https://blog.site.net/x",
+    "http://t.co/abc",
+    "https://www.youtube.com/watch?v=1",
+    "https://github.com/a/b",
+    "https://paper.example.edu/p",
+    "https://shop.example.com:8443/item",
+];
+
+fn post(n: usize, start: DateTime<Utc>) -> NewPost {
+    let account = (n * 7_919) % ACCOUNTS;
+    let handle = format!("user{account}");
+    let at = start + chrono::Duration::seconds((n as i64 * 31_536_000) / POSTS as i64);
+    let id = (1_800_000_000_000_000_000u64 + n as u64).to_string();
+    let tags: Vec<&str> = (0..n % 3)
+        .map(|i| TAGS[(n / 7 + i * 13) % TAGS.len()])
+        .collect();
+    let mentions: Vec<String> = (0..(n / 3) % 3)
+        .map(|i| format!("user{}", (n * 31 + i * 101) % ACCOUNTS))
+        .collect();
+    let mut raw = json!({
+        "id": id,
+        "text": format!("post {n} about the {}", TAGS[n % TAGS.len()]),
+        "created_at": at.to_rfc3339(),
+        "lang": LANGS[n % LANGS.len()],
+        "like_count": n % 300, "retweet_count": n % 40, "reply_count": n % 12, "quote_count": n % 5,
+        "user": {"id": format!("{account}"), "username": handle, "name": format!("User {account}"),
+                 "verified": account % 50 == 0, "is_blue_verified": account % 7 == 0,
+                 "followers_count": account * 3},
+        "entities": {
+            "hashtags": tags.iter().map(|t| json!({"text": t, "indices": [0, 3]})).collect::<Vec<_>>(),
+            "user_mentions": mentions.iter().map(|m| json!({"id_str": "1", "name": m, "screen_name": m, "indices": [0, 3]})).collect::<Vec<_>>(),
+            "symbols": if n % 17 == 0 { json!([{"text": "BTC", "indices": [0, 3]}]) } else { json!([]) },
+            "urls": if n % 4 == 0 { json!([{"url": "https://t.co/x", "expanded_url": HOSTS[n % HOSTS.len()], "display_url": "x"}]) } else { json!([]) },
+        },
+    });
+    if n % 5 == 1 && n > 10 {
+        raw["in_reply_to_status_id"] =
+            json!((1_800_000_000_000_000_000u64 + (n - 7) as u64).to_string());
+        raw["in_reply_to_screen_name"] = json!(format!("user{}", ((n - 7) * 7_919) % ACCOUNTS));
+    }
+    if n % 11 == 2 && n > 10 {
+        raw["quoted_status_id"] =
+            json!((1_800_000_000_000_000_000u64 + (n - 9) as u64).to_string());
+        raw["quote"] = json!({"id": (1_800_000_000_000_000_000u64 + (n - 9) as u64).to_string(),
+                             "user": {"id": "q", "username": format!("user{}", ((n - 9) * 7_919) % ACCOUNTS)}});
+    }
+    NewPost {
+        id,
+        conversation_id: None,
+        author_id: Some(format!("{account}")),
+        author_username: handle,
+        author_name: format!("User {account}"),
+        author_verified: account % 50 == 0 || account % 7 == 0,
+        text: format!("post {n} about the {}", TAGS[n % TAGS.len()]),
+        lang: Some(LANGS[n % LANGS.len()].into()),
+        created_at: at,
+        like_count: (n % 300) as i64,
+        retweet_count: (n % 40) as i64,
+        reply_count: (n % 12) as i64,
+        quote_count: (n % 5) as i64,
+        view_count: None,
+        bookmark_count: 0,
+        hashtags: tags.iter().map(|t| (*t).to_owned()).collect(),
+        url: None,
+        raw_json: raw.to_string(),
+    }
+}
+
+fn record(
+    id: String,
+    operation: &str,
+    params: String,
+    body: Option<String>,
+    parent: Option<i64>,
+    posts: Vec<NewPost>,
+) -> RequestRecord {
+    RequestRecord {
+        request_id: id,
+        started_at: Utc::now(),
+        operation: operation.into(),
+        params_json: params,
+        key_label: Some("bench".into()),
+        mode: "live".into(),
+        status: RequestStatus::Ok,
+        error_class: None,
+        error_message: None,
+        duration_ms: 300,
+        result_count: posts.len() as i64,
+        billing: None,
+        cursor: None,
+        next_cursor: None,
+        parent_id: parent,
+        result_json: body,
+        provenance: None,
+        posts,
+        users: Vec::new(),
+        links: Vec::new(),
+    }
+}
+
+fn report(name: &str, mut runs: Vec<Duration>) {
+    runs.sort();
+    let ms = |d: Duration| d.as_secs_f64() * 1000.0;
+    println!(
+        "{name:<58} median {:>8.1} ms   slowest {:>8.1} ms",
+        ms(runs[runs.len() / 2]),
+        ms(runs[runs.len() - 1])
+    );
+}
+
+async fn time_all(store: &Store, label: &str, scope: &AnalysisScope) {
+    let tz: Tz = "America/New_York".parse().unwrap();
+    let summary = store.analysis_summary(scope).await.unwrap().unwrap();
+    println!("{label}: {} posts", summary.post_count);
+    macro_rules! time {
+        ($name:expr, $call:expr) => {{
+            let mut runs = Vec::new();
+            for _ in 0..RUNS {
+                let clock = Instant::now();
+                let answer = $call.await.unwrap().unwrap();
+                runs.push(clock.elapsed());
+                std::hint::black_box(answer);
+            }
+            report(&format!("  {}", $name), runs);
+        }};
+    }
+    time!("summary", store.analysis_summary(scope));
+    time!(
+        "activity per day by language",
+        store.analysis_activity(scope, StackBy::Language, Some(Bucket::Day), tz)
+    );
+    time!(
+        "activity per hour by account kind",
+        store.analysis_activity(scope, StackBy::AccountKind, Some(Bucket::Hour), tz)
+    );
+    time!(
+        "heatmap in America/New_York",
+        store.analysis_heatmap(scope, tz)
+    );
+    time!(
+        "top lists (7 lists, 20 each)",
+        store.analysis_top(scope, 20)
+    );
+    time!(
+        "network (all kinds, heaviest 5,000 edges)",
+        store.analysis_network(scope, &NetworkQuery::default())
+    );
+}
+
+#[tokio::main(flavor = "current_thread")]
+async fn main() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open(dir.path().join("bench.db")).await.unwrap();
+    let start = Utc.with_ymd_and_hms(2025, 11, 1, 0, 0, 0).unwrap();
+
+    let build = Instant::now();
+    // The search's 100 pages first (a paging chain), then the rest of the archive in batches.
+    let mut parent = None;
+    let mut first_page = 0;
+    for page in 0..PAGES {
+        let posts = (page * PER_PAGE..(page + 1) * PER_PAGE)
+            .map(|n| post(n * 10, start))
+            .collect();
+        let rec = record(
+            format!("page-{page}"),
+            "twitter_search",
+            r#"{"query":"bench"}"#.into(),
+            None,
+            parent,
+            posts,
+        );
+        let outcome = store.record_request(&rec).await.unwrap();
+        let history_id = match outcome {
+            sightline_store::RecordOutcome::Recorded { history_id } => history_id,
+            other => panic!("{other:?}"),
+        };
+        if page == 0 {
+            first_page = history_id;
+        }
+        parent = Some(history_id);
+    }
+    let rest: Vec<usize> = (0..POSTS).filter(|n| n % 10 != 0).collect();
+    for chunk in rest.chunks(20_000) {
+        let posts: Vec<NewPost> = chunk.iter().map(|n| post(*n, start)).collect();
+        store.archive_posts(Utc::now(), &posts).await.unwrap();
+    }
+    let imported = build.elapsed();
+    for r in 0..200 {
+        let target = post(r * 500 * 10, start);
+        let users: Vec<_> = (0..50).map(|u| json!({"id": u.to_string(), "username": format!("user{}", (r * 53 + u * 7) % ACCOUNTS)})).collect();
+        let rec = record(
+            format!("rt-{r}"),
+            "twitter_retweeters",
+            json!({"id": target.id}).to_string(),
+            Some(json!({"users": users}).to_string()),
+            None,
+            Vec::new(),
+        );
+        store.record_request(&rec).await.unwrap();
+    }
+    let case = store
+        .create_investigation("Bench", "", Utc::now())
+        .await
+        .unwrap();
+    let items: Vec<InvestigationItem> = (0..PAGES * PER_PAGE)
+        .map(|n| InvestigationItem::Post {
+            post_id: post(n * 10, start).id,
+        })
+        .collect();
+    store
+        .add_to_investigation(case, &items, Utc::now())
+        .await
+        .unwrap();
+    println!(
+        "built: {POSTS} posts (imported with their facts in {:.1} s), a 100-page search of 100,000, \
+         200 reposters lists, an investigation of 100,000, in {:.1} s",
+        imported.as_secs_f64(),
+        build.elapsed().as_secs_f64()
+    );
+    let scope = |source| AnalysisScope {
+        source,
+        from: None,
+        to: None,
+        filters: ScopeFilters::default(),
+    };
+    time_all(
+        &store,
+        "request scope (search, 100 pages)",
+        &scope(ScopeSource::Request {
+            history_id: first_page,
+        }),
+    )
+    .await;
+    time_all(
+        &store,
+        "investigation scope",
+        &scope(ScopeSource::Investigation { id: case }),
+    )
+    .await;
+    time_all(
+        &store,
+        "whole archive",
+        &scope(ScopeSource::Archive {
+            query: PostQuery::default(),
+        }),
+    )
+    .await;
+    time_all(
+        &store,
+        "archive search for a common word (1 in 40)",
+        &scope(ScopeSource::Archive {
+            query: PostQuery {
+                text: Some("harbour".into()),
+                ..PostQuery::default()
+            },
+        }),
+    )
+    .await;
+    let mut narrowed = scope(ScopeSource::Archive {
+        query: PostQuery::default(),
+    });
+    narrowed.filters.hashtag = Some("flood".into());
+    time_all(&store, "whole archive, one hashtag clicked", &narrowed).await;
+}
