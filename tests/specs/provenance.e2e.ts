@@ -8,7 +8,9 @@ const captureLine = /^captured \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} UTC · sha256
 /**
  * Provenance in the real app (demo mode): a post card says when and with what hash the response
  * that brought it was captured; the record opens from the keyboard, passes the axe audit in both
- * themes, and "Re-check the hash" says it matches; History's detail shows the same line.
+ * themes, and "Re-check the hash" says it matches; History's detail shows the same line, and
+ * so does each History row, its record one key away; a selection of rows offers its evidence
+ * bundle.
  */
 describe('provenance', () => {
   it('shows a capture line under each post card, and the whole record from the keyboard', async () => {
@@ -47,5 +49,34 @@ describe('provenance', () => {
     const terms = await $$('aside.detail dt').map((term) => term.getText());
     expect(terms).toContain('Capture');
     await auditBothThemes('provenance-history');
+  });
+
+  it('shows the capture line under each History row, its record one key away', async () => {
+    // The detail pane closed: the list at its widest, then narrow beside the detail.
+    await browser.keys(['Escape']);
+    const list = '[aria-label="Requests, newest first"]';
+    const rowLine = $(`${list} .capture button.capture-line`);
+    await rowLine.waitForDisplayed({ timeout: 15_000 });
+    await expect(rowLine).toHaveText(captureLine);
+    await screenshotBothThemes('provenance-history-rows');
+
+    // Tab from a row's own button reaches its capture line (beside it, not inside); Enter opens it.
+    await browser.execute((selector) => (document.querySelector(`${selector} button.row`) as HTMLElement).focus(), list);
+    await browser.keys(['Tab']);
+    const focused = await browser.execute(() => (document.activeElement as HTMLElement | null)?.className ?? '');
+    expect(focused).toContain('capture-line');
+    await browser.keys(['Enter']);
+    const dialog = $('dialog.provenance');
+    await dialog.waitForDisplayed({ timeout: 10_000 });
+    await expect(dialog).toHaveText(expect.stringMatching(/[0-9a-f]{64}/));
+    await browser.keys(['Escape']);
+    await expect(dialog).not.toBeDisplayed();
+
+    await $(`${list} input.pick`).click();
+    await expect($('button=Export evidence bundle…')).toBeDisplayed();
+    await $(`${list} button.row`).click();
+    await expect($('aside.detail')).toBeDisplayed();
+    await screenshotBothThemes('provenance-history-rows-narrow');
+    await auditBothThemes('provenance-history-rows');
   });
 });
