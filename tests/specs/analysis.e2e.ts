@@ -1,4 +1,7 @@
 import { browser, $, $$, expect } from '@wdio/globals';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { auditBothThemes } from '../support/a11y.ts';
 import { enterDemo, openScreen } from '../support/demo.ts';
 import { screenshotBothThemes } from '../support/screenshots.ts';
@@ -75,6 +78,18 @@ function expectedGrid(cards: Card[], offsetMinutes: number): number[][] {
   return grid;
 }
 
+/** Presses a Save button and answers the file it wrote, as the status beside it names it. */
+async function saved(button: string, inside: string): Promise<Buffer> {
+  const status = $(inside).$('.chart-actions [role="status"]');
+  await $(inside).$(`button[aria-label="${button}"]`).click();
+  await expect(status).toHaveText(expect.stringMatching(/^Saved to /), { wait: 15_000 });
+  const file = (await status.getText()).replace(/^Saved to /, '');
+  expect(path.dirname(file)).toBe(exportFolder);
+  return readFileSync(file);
+}
+
+const exportFolder = mkdtempSync(path.join(tmpdir(), 'sightline-analysis-exports-'));
+
 async function chooseZone(zone: string): Promise<void> {
   await $('#hours-zone').selectByAttribute('value', zone);
   await browser.waitUntil(async () => (await $('[data-testid="heatmap"]').getAttribute('data-zone')) === zone, {
@@ -95,6 +110,10 @@ describe('analysis of an X search', () => {
 
   it('opens from the results and names the search with its post count', async () => {
     await enterDemo();
+    await openScreen('Settings');
+    await $('#pref-exportFolder').setValue(exportFolder);
+    await $('button=Save settings').click();
+    await expect($('span=Saved.')).toBeDisplayed();
     await openScreen('X', 'X search');
     await $('#x-query').setValue('flood');
     await browser.keys(['Enter']);
@@ -123,6 +142,37 @@ describe('analysis of an X search', () => {
     await expect($('#activity-table caption')).toHaveText(expect.stringContaining('by account kind'));
     await auditBothThemes('analysis-activity-table');
     await $('button=Hide the table').click();
+
+    // Saved for a report: the canvas as PNG, the same series drawn as SVG, the table as CSV.
+    const png = await saved('Save PNG of the activity chart', '.activity');
+    expect(png.subarray(0, 8).toString('hex')).toBe('89504e470d0a1a0a');
+    const svg = (await saved('Save SVG of the activity chart', '.activity')).toString('utf8');
+    expect(svg).toMatch(/^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"/);
+    expect(svg).toContain('times in UTC');
+    expect(svg).toContain('Blue check');
+    const csv = (await saved("Export CSV of the activity chart's table", '.activity')).toString('utf8');
+    expect(csv.trim().split('\n').length).toBe(rows + 1);
+  });
+
+  it('narrows every view to a range dragged across the chart', async () => {
+    const over = $('.plot .u-over');
+    const { width } = await over.getSize();
+    // From a quarter of the way across to the right end: whole buckets, as the chip says.
+    await browser
+      .action('pointer')
+      .move({ origin: over, x: -Math.round(width / 4), y: 0 })
+      .down()
+      .move({ origin: over, x: Math.round(width / 2) - 1, y: 0, duration: 200 })
+      .up()
+      .perform();
+    const chip = $('[data-testid="range-chip"]');
+    await expect(chip).toBeDisplayed({ wait: 10_000 });
+    const [from, to] = await chip.$$('time').map((time) => time.getAttribute('datetime'));
+    const inside = cards.filter((card) => card.time >= from! && card.time < to!).length;
+    expect(inside).toBeGreaterThan(0);
+    await expect($('.chips [role="status"]')).toHaveText(`${inside} ${inside === 1 ? 'post' : 'posts'} of ${cards.length}`);
+    await $('button=Reset range').click();
+    await expect(chip).not.toBeExisting();
   });
 
   it("counts the top hashtag on exactly the cards that carry it, and narrows to it", async () => {
@@ -139,6 +189,9 @@ describe('analysis of an X search', () => {
     expect(count).toBe(carrying);
     await screenshotBothThemes('analysis-top');
     await auditBothThemes('analysis-top');
+
+    const csv = (await saved("Export CSV of the hashtags list's table", '[data-testid="top-hashtags"]')).toString('utf8');
+    expect(csv).toContain(tag);
 
     await first.$('th button').click();
     await expect($('[data-testid="filter-chip"]')).toHaveText(expect.stringContaining(`Hashtag ${label}`));
@@ -163,6 +216,10 @@ describe('analysis of an X search', () => {
     expect(kolkata.flat().reduce((a, b) => a + b, 0)).toBe(cards.length);
     await screenshotBothThemes('analysis-hours-kolkata');
     await auditBothThemes('analysis-hours');
+    const svg = (await saved('Save SVG of the posting hours heatmap', '.heatmap')).toString('utf8');
+    expect(svg).toContain('in Asia/Kolkata (UTC+05:30)');
+    const png = await saved('Save PNG of the posting hours heatmap', '.heatmap');
+    expect(png.subarray(0, 8).toString('hex')).toBe('89504e470d0a1a0a');
   });
 
   it('narrows every view to a range picked on the activity chart, until Reset range', async () => {
