@@ -4,7 +4,11 @@
 //! billed) into a database on disk, alternately without provenance and with it (the body's
 //! SHA-256 taken as the client does on receipt, the bytes kept zlib-compressed), in blocks so
 //! both see the same database size and disk. Prints the median and mean time per recorded
-//! search and the difference; it asserts nothing about time.
+//! search and the difference, and the difference block by block (each block records both ways
+//! back to back, so a machine busy with other work slows both alike): its median and quartiles
+//! are the figure to trust on a loaded machine. Then provenance's own time on its own: the same
+//! body recorded without posts, with and without provenance, pair by pair, in milliseconds.
+//! It asserts nothing about time.
 
 use std::str::FromStr;
 use std::time::{Duration, Instant};
@@ -15,8 +19,10 @@ use sha2::{Digest, Sha256};
 use sightline_store::{Billing, NewPost, NewProvenance, RequestRecord, RequestStatus, Store};
 
 const POSTS: usize = 100;
-const BLOCKS: usize = 40;
-const PER_BLOCK: usize = 10;
+/// One recording each way per block, in the order ABBA...: neighbours see the same load.
+const BLOCKS: usize = 400;
+const PER_BLOCK: usize = 1;
+const WARM_UP: usize = 10;
 
 fn post(n: usize, run: u128, at: DateTime<Utc>) -> (NewPost, serde_json::Value) {
     let id = format!(
@@ -153,7 +159,7 @@ async fn main() {
         .as_nanos();
     let body_size = search(0, run).result_json.unwrap().len();
     // Warm up: the first writes grow the file and fill the caches.
-    for n in 0..PER_BLOCK {
+    for n in 0..WARM_UP {
         store
             .record_request(&search(1_000_000 + n, run))
             .await
@@ -161,7 +167,10 @@ async fn main() {
     }
     let (mut without, mut with) = (Vec::new(), Vec::new());
     let (mut cpu_without, mut cpu_with) = (0.0, 0.0);
+    // Per block: (median without, median with) of its recordings.
+    let mut paired: Vec<(Duration, Duration)> = Vec::with_capacity(BLOCKS);
     for block in 0..BLOCKS {
+        let mut block_times: [Vec<Duration>; 2] = [Vec::new(), Vec::new()];
         for mode in [block % 2 == 0, block % 2 == 1] {
             let cpu_before = cpu_seconds().unwrap_or(0.0);
             for i in 0..PER_BLOCK {
@@ -175,6 +184,7 @@ async fn main() {
                 }
                 store.record_request(&record).await.unwrap();
                 let took = started.elapsed();
+                block_times[usize::from(mode)].push(took);
                 if mode {
                     with.push(took)
                 } else {
@@ -188,6 +198,10 @@ async fn main() {
                 cpu_without += cpu
             }
         }
+        let [mut off, mut on] = block_times;
+        off.sort();
+        on.sort();
+        paired.push((off[PER_BLOCK / 2], on[PER_BLOCK / 2]));
     }
     let (without_median, without_mean) = summary(&mut without);
     let (with_median, with_mean) = summary(&mut with);
@@ -207,6 +221,9 @@ async fn main() {
         std::hint::black_box(z.finish().unwrap());
     }
     let zlib = started.elapsed() / 50;
+    let mut z = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::fast());
+    std::io::Write::write_all(&mut z, &body).unwrap();
+    let stored = z.finish().unwrap().len();
     let per = |cpu: f64| cpu * 1000.0 / (BLOCKS * PER_BLOCK / 2) as f64;
     println!(
         "  CPU per search:     without {:.2} ms, with {:.2} ms ({:+.1}%)",
@@ -215,14 +232,60 @@ async fn main() {
         (cpu_with / cpu_without - 1.0) * 100.0
     );
     println!(
-        "  of which SHA-256 of the body {:.2} ms, zlib (fast) {:.2} ms",
+        "  of which SHA-256 of the body {:.2} ms, zlib (fast) {:.2} ms; {stored} bytes stored ({:.1}x smaller)",
         ms(hash),
-        ms(zlib)
+        ms(zlib),
+        body.len() as f64 / stored as f64
+    );
+    let mut ratios: Vec<f64> = paired
+        .iter()
+        .map(|(off, on)| (on.as_secs_f64() / off.as_secs_f64() - 1.0) * 100.0)
+        .collect();
+    ratios.sort_by(f64::total_cmp);
+    let quartile = |q: usize| ratios[(ratios.len() - 1) * q / 4];
+    println!(
+        "  block by block:     {:+.1}% (median of {} blocks), quartiles {:+.1}% .. {:+.1}%",
+        quartile(2),
+        ratios.len(),
+        quartile(1),
+        quartile(3)
     );
     println!(
         "  provenance adds:    {:+.1}% (median), {:+.1}% (mean)",
         (with_median / without_median - 1.0) * 100.0,
         (with_mean / without_mean - 1.0) * 100.0
+    );
+    // Provenance's own time (hash, zlib, its row and pages), against a record that does little
+    // else: the same body, no posts.
+    let mut added: Vec<f64> = Vec::with_capacity(BLOCKS);
+    let mut bare: Vec<Duration> = Vec::with_capacity(BLOCKS);
+    for block in 0..BLOCKS {
+        let mut pair = [Duration::ZERO; 2];
+        for mode in [block % 2 == 0, block % 2 == 1] {
+            let mut record = search(2_000_000 + block * 2 + usize::from(mode), run);
+            record.posts.clear();
+            record.result_count = 0;
+            let started = Instant::now();
+            if mode {
+                record.provenance = Some(provenance_of(record.result_json.as_deref().unwrap()));
+            }
+            store.record_request(&record).await.unwrap();
+            pair[usize::from(mode)] = started.elapsed();
+        }
+        bare.push(pair[0]);
+        added.push(ms(pair[1]) - ms(pair[0]));
+    }
+    added.sort_by(f64::total_cmp);
+    let (bare_median, _) = summary(&mut bare);
+    let at = |q: usize| added[(added.len() - 1) * q / 4];
+    println!(
+        "  its own time:       {:+.2} ms a request (median of {} pairs, quartiles {:+.2} .. {:+.2} ms; \
+         the body alone recorded in {bare_median:.2} ms) = {:+.1}% of the 100-post search's median",
+        at(2),
+        added.len(),
+        at(1),
+        at(3),
+        at(2) / without_median * 100.0
     );
     store.close().await;
 }
