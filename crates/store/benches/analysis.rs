@@ -22,7 +22,7 @@ const POSTS: usize = 1_000_000;
 const PAGES: usize = 100;
 const PER_PAGE: usize = 1_000;
 const ACCOUNTS: usize = 20_000;
-const RUNS: usize = 7;
+const RUNS: usize = 5;
 const TAGS: [&str; 40] = [
     "flood", "storm", "harbour", "ferry", "council", "bridge", "market", "school", "station",
     "river", "festival", "rain", "wind", "coast", "tide", "ship", "port", "news", "city", "road",

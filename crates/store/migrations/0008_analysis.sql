@@ -127,6 +127,8 @@ CREATE TABLE post_reposters (
     PRIMARY KEY (post_id, reposter, history_id)
 ) WITHOUT ROWID;
 CREATE INDEX post_reposters_history ON post_reposters(history_id);
+-- A reposter's handle as a list spelt it, for a network node seen only there.
+CREATE INDEX post_reposters_reposter ON post_reposters(reposter);
 
 CREATE VIEW post_reposters_source AS
 SELECT json_extract(h.params_json, '$.id') AS post_id,

@@ -424,7 +424,7 @@ async fn top_lists_equal_a_recount() {
     assert!(top.domains.entries.iter().any(|e| e.key == "news.site.org"));
 
     // Labels: an account by the handle of its newest post; tags with their sigil.
-    let acct3 = facts.iter().filter(|f| f.author == "acct3").last().unwrap();
+    let acct3 = facts.iter().rev().find(|f| f.author == "acct3").unwrap();
     let label = top
         .accounts_by_posts
         .entries
