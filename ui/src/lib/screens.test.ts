@@ -17,10 +17,11 @@ describe('screenFromHash', () => {
     expect(screenFromHash('#/x?q=%23flood').id).toBe('x');
   });
 
-  it('registers the post and account views as hidden detail views', () => {
+  it('registers the post, account and analysis views as hidden detail views', () => {
     expect(screenFromHash('#/post?id=42')).toMatchObject({ id: 'post', hidden: true });
     expect(screenFromHash('#/user?handle=ana').id).toBe('user');
-    expect(screens.filter((screen) => screen.hidden).map((screen) => screen.id)).toEqual(['post', 'user']);
+    expect(screenFromHash('#/analysis?post=42&view=conversation')).toMatchObject({ id: 'analysis', hidden: true });
+    expect(screens.filter((screen) => screen.hidden).map((screen) => screen.id)).toEqual(['post', 'user', 'analysis']);
   });
 });
 
