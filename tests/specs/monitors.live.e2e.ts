@@ -14,6 +14,7 @@ import { billed, queueFault, sandbox } from '../support/sandbox.ts';
 
 const sidebar = () => $('nav[aria-label="Screens"]');
 const monitorsLink = () => sidebar().$('a[href="#/monitors"]');
+const collections = () => $('ul[aria-label="Collections"]');
 
 async function openMonitors(tab: 'Monitors' | 'Collections' = 'Monitors') {
   await monitorsLink().click();
@@ -53,8 +54,13 @@ async function historyTotal(): Promise<number> {
 }
 
 describe('monitors and collections, against the service', () => {
-  it('starts with a real key', async () => {
-    await sidebar().waitForDisplayed({ timeout: 60_000 });
+  it('starts with a real key', async function () {
+    // A first start on a loaded machine (a debug build, WebKit's first run) can take a while.
+    this.timeout(180_000);
+    await browser.waitUntil(async () => (await $('#welcome-key').isDisplayed()) || (await sidebar().isDisplayed()), {
+      timeout: 150_000,
+      timeoutMsg: 'the app did not show its window',
+    });
     await $('#welcome-key').setValue(sandbox().key);
     await $('button=Use this key').click();
     await expect($('h1=X search')).toBeDisplayed();
@@ -76,8 +82,11 @@ describe('monitors and collections, against the service', () => {
     await $('#monitor-query').setValue('#Space');
     await $('#monitor-intervalMinutes').selectByAttribute('value', '15');
     await $('#monitor-cap').setValue('50');
-    // No X request has been billed yet: no rate is learned.
-    await expect($('p*=unknown until a rate is learned')).toBeDisplayed({ wait: 10_000 });
+    // Before saving: the cost per run and per month (2,880 runs of 15 minutes), or that no rate is known yet.
+    await browser.waitUntil(async () => /a month \(2,880 runs in 30 days\)|unknown until a rate is learned/.test(await $('.estimate').getText()), {
+      timeout: 10_000,
+      timeoutMsg: 'the form never showed what the monitor would cost',
+    });
     await auditBothThemes('monitors-form');
   });
 
@@ -88,8 +97,8 @@ describe('monitors and collections, against the service', () => {
     await browser.waitUntil(async () => (await sidebarUnseen()) > 0, { timeout: 60_000, timeoutMsg: 'the badge never counted a new post' });
     const first = await sidebarUnseen();
     await browser.pause(3_000);
-    await $('button[aria-label="Run Space watch now"]').waitForEnabled({ timeout: 30_000 });
-    await $('button[aria-label="Run Space watch now"]').click();
+    await $('button[aria-label="Run now: Space watch"]').waitForEnabled({ timeout: 30_000 });
+    await $('button[aria-label="Run now: Space watch"]').click();
     await browser.waitUntil(async () => (await sidebarUnseen()) > first, { timeout: 60_000, timeoutMsg: `the badge stayed at ${first} after Run now` });
     await auditBothThemes('monitors-list');
 
@@ -121,19 +130,19 @@ describe('monitors and collections, against the service', () => {
   });
 
   it('collects 300 posts across a pause and a restart, each billed and kept once', async () => {
+    // From here on, every billed response and every History row is this search's or the collection's.
+    const historyBefore = await historyTotal();
+    const billedBefore = (await billed()).responses.length;
     await sidebar().$('a=X').click();
     await $('#x-query').setValue('#AI');
     await $('#x-sort').selectByAttribute('value', 'Latest');
     await browser.keys(['Enter']);
     await $('article.post').waitForDisplayed({ timeout: 30_000 });
-    // From here on, every billed response and every History row is the collection's.
-    const billedBefore = (await billed()).responses.length;
-    const historyBefore = await historyTotal();
+    await browser.waitUntil(async () => (await billed()).responses.length === billedBefore + 1, { timeoutMsg: 'the search was not billed' });
     const sentBefore = bodyLog().length;
 
     // Each page of the collection takes a second, so it can be paused part-way.
     for (let page = 0; page < 40; page++) await queueFault('/twitter', { type: 'stall', ms: 1_000 });
-    await sidebar().$('a=X').click();
     await $('button=Collect…').click();
     await expect($('h2=Collect posts')).toBeDisplayed();
     await $('#collect-items').setValue('300');
@@ -142,7 +151,7 @@ describe('monitors and collections, against the service', () => {
     await $('a=see its progress').click();
     await expect($('h3*=#AI')).toBeDisplayed();
     await browser.waitUntil(async () => /\b[1-9]\d* pages?\b/.test(await $('p.figures').getText()), { timeout: 30_000, timeoutMsg: 'no page was collected' });
-    await $('button[aria-label^="Pause"]').click();
+    await collections().$('button[aria-label^="Pause"]').click();
     await expect($('p.figures*=Paused')).toBeDisplayed({ wait: 20_000 });
     await auditBothThemes('collections-paused');
 
@@ -150,8 +159,11 @@ describe('monitors and collections, against the service', () => {
     await browser.reloadSession();
     await sidebar().waitForDisplayed({ timeout: 60_000 });
     await openMonitors('Collections');
-    const resume = $('button[aria-label^="Resume"]');
-    await expect(resume).toBeDisplayed({ wait: 20_000 });
+    const resume = collections().$('button[aria-label^="Resume"]');
+    await resume.waitForDisplayed({ timeout: 20_000 }).catch(async (error) => {
+      const page = await browser.execute(() => document.body.innerText);
+      throw new Error(`${error}: after the restart the page reads "${page}"`);
+    });
     await resume.click();
     await expect($('p.figures*=Done')).toBeDisplayed({ wait: 120_000 });
     const figures = await $('p.figures').getText();
@@ -162,7 +174,7 @@ describe('monitors and collections, against the service', () => {
     const pages = Number(/(\d+) pages?/.exec(figures)?.[1]);
     const cost = /\$([\d.,]+) so far/.exec(figures)?.[1] ?? '';
     const after = await billed();
-    const collected = after.responses.slice(billedBefore);
+    const collected = after.responses.slice(billedBefore + 1);
     expect(collected.every((response) => response.route === '/twitter')).toBe(true);
     expect(collected).toHaveLength(pages);
     const billedSum = collected.reduce((sum, response) => sum + nanos(response.cost_usd), 0n);
@@ -174,6 +186,7 @@ describe('monitors and collections, against the service', () => {
       .filter((line) => line.status === 200)
       .map((line) => `${line.method} ${line.target}`);
     expect(new Set(requests).size).toBe(requests.length);
-    expect(await historyTotal()).toBe(historyBefore + pages);
+    // History: the search, then each page of the collection, once.
+    expect(await historyTotal()).toBe(historyBefore + 1 + pages);
   });
 });

@@ -41,7 +41,7 @@ describe('MonitorList', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Confirm run' }));
     expect(calls.monitor_confirm?.[0]).toEqual({ id: 1 });
     expect(await screen.findByText('Running now')).toBeInTheDocument();
-    expect(screen.getByRole('button', { name: 'Run Storm watch now' })).toBeDisabled();
+    expect(screen.getByRole('button', { name: 'Run now: Storm watch' })).toBeDisabled();
 
     await userEvent.click(screen.getByRole('button', { name: 'Delete Storm watch' }));
     const confirm = screen.getByRole('alertdialog', { name: 'Delete Storm watch?' });
