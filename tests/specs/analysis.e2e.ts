@@ -242,4 +242,20 @@ describe('analysis of an X search', () => {
     await expect($('h1=X search')).toBeDisplayed();
     expect((await readCards()).length).toBe(cards.length);
   });
+
+  it("opens an account's posting hours from its view, over every post of theirs stored", async () => {
+    await $('article.post[data-nav-index] a.author').click();
+    await $('#user-panel-posts article.post').waitForDisplayed({ timeout: 30_000 });
+    const handle = String(await $('#user-panel-posts article.post a.author .handle').getProperty('textContent')).trim();
+    await $('button[aria-label^="Posting hours of @"]').click();
+    await browser.waitUntil(async () => String(await $('#detail-title').getProperty('textContent')).toLowerCase().endsWith(`by ${handle.toLowerCase()}`), {
+      timeout: 15_000,
+      timeoutMsg: `the analysis is not titled with ${handle}`,
+    });
+    await expect($('#analysis-tab-hours')).toHaveAttribute('aria-selected', 'true');
+    await $('[data-testid="heatmap"]').waitForDisplayed({ timeout: 15_000 });
+    const posts = Number((await $('[data-testid="analysis-count"]').getText()).replace(/\D/g, ''));
+    expect((await readGrid()).flat().reduce((a, b) => a + b, 0)).toBe(posts);
+    await screenshotBothThemes('analysis-account-hours');
+  });
 });

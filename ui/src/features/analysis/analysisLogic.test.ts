@@ -105,6 +105,8 @@ describe('activity over time', () => {
 describe('posting hours', () => {
   it('prints the zone with its offset, and both clocks where summer time changes it', () => {
     expect(heatmapZoneName('UTC')).toBe('UTC');
+    expect(heatmapZoneName('Etc/UTC')).toBe('UTC');
+    expect(heatmapZoneName('Africa/Abidjan', 2026)).toBe('Africa/Abidjan (UTC)');
     expect(heatmapZoneName('Asia/Kolkata', 2026)).toBe('Asia/Kolkata (UTC+05:30)');
     expect(heatmapZoneName('America/New_York', 2026)).toBe('America/New_York (local clock: UTC−05:00, and UTC−04:00 in summer)');
     expect(heatmapZoneName('Australia/Sydney', 2026)).toBe('Australia/Sydney (local clock: UTC+10:00, and UTC+11:00 in summer)');

@@ -3,7 +3,7 @@
  * a one-line summary, and the grid as SVG and as a canvas picture for reports.
  */
 import type { Heatmap } from '../../lib/bindings/Heatmap';
-import { utcOffset } from '../../lib/format';
+import { utcOffset, zoneAbbreviation } from '../../lib/format';
 import type { ChartColors } from './chartTheme';
 import { xmlText } from './chartSave';
 
@@ -16,8 +16,11 @@ export const HOURS = Array.from({ length: 24 }, (_, hour) => String(hour).padSta
  */
 export function heatmapZoneName(zone: string, year: number = new Date().getUTCFullYear()): string {
   if (zone === 'UTC') return 'UTC';
-  const january = utcOffset(zone, new Date(Date.UTC(year, 0, 1)));
+  const winterDay = new Date(Date.UTC(year, 0, 1));
+  const january = utcOffset(zone, winterDay);
   const july = utcOffset(zone, new Date(Date.UTC(year, 6, 1)));
+  // UTC by another spelling (Etc/UTC, a system's usual) reads as plain UTC, as everywhere else.
+  if (january === 'UTC' && july === 'UTC' && zoneAbbreviation(winterDay, zone) === 'UTC') return 'UTC';
   if (january === july) return `${zone} (${january})`;
   // Summer time moves clocks forward, in either hemisphere: the later clock is summer's.
   const [winter, summer] = minutesOf(january) < minutesOf(july) ? [january, july] : [july, january];
