@@ -56,7 +56,11 @@ export async function buildHarness(): Promise<string> {
       assetsInlineLimit: 0,
       sourcemap: false,
       // The compile-time report is noise here: the figures that matter come from the webview.
-      rolldownOptions: { checks: { bundlerTimings: false } },
+      rolldownOptions: {
+        checks: { bundlerTimings: false },
+        // Two pages: the post list (index.html) and the network (network.html).
+        input: { index: path.join(harnessDir, 'index.html'), network: path.join(harnessDir, 'network.html') },
+      },
     },
   });
   return harnessOutDir;

@@ -38,7 +38,7 @@ function run(request: LayoutRequest) {
     graph.updateEdge(source, target, (attributes) => ({ weight: ((attributes.weight as number | undefined) ?? 0) + (request.weights[at] ?? 1) }));
   }
   const plan = layoutPlan(request.count);
-  const settings = { ...forceAtlas2.inferSettings(graph), barnesHutOptimize: plan.barnesHut };
+  const settings = { ...forceAtlas2.inferSettings(graph), barnesHutOptimize: plan.barnesHut, barnesHutTheta: plan.theta };
   let done = 0;
   let lastPost = started;
   const positions = () => {
@@ -56,7 +56,7 @@ function run(request: LayoutRequest) {
     done += plan.batch;
     const now = performance.now();
     const finished = done >= plan.iterations || now - started >= plan.budgetMs;
-    if (finished || now - lastPost >= 200) {
+    if (finished || now - lastPost >= plan.postEveryMs) {
       lastPost = now;
       post({ id: request.id, positions: positions(), iterations: done, elapsedMs: now - started, done: finished });
     }

@@ -65,8 +65,10 @@ export class NetworkRenderer {
     }
     this.sigma = new Sigma(this.graph, container, {
       allowInvalidContainer: true,
-      defaultEdgeType: 'arrow',
-      hideEdgesOnMove: network.edges.length > 10_000,
+      // Big networks: plain lines, and only the accounts drawn while the view moves, so it follows the hand.
+      defaultEdgeType: network.edges.length > 5_000 ? 'line' : 'arrow',
+      hideEdgesOnMove: network.edges.length > 2_000,
+      hideLabelsOnMove: network.nodes.length > 1_000,
       labelFont: 'sans-serif',
       labelSize: 12,
       labelColor: { color: colors.text },
