@@ -3,6 +3,7 @@ import { render, screen } from '@testing-library/svelte';
 import userEvent from '@testing-library/user-event';
 import { mockIPC } from '@tauri-apps/api/mocks';
 import Archive from './Archive.svelte';
+import { readRoute } from '../analysis/route';
 import type { StoredPost } from '../../lib/bindings/StoredPost';
 import type { PostQuery } from '../../lib/bindings/PostQuery';
 import { makePost } from '../../test/fixtures';
@@ -88,6 +89,13 @@ describe('Archive', () => {
     expect(exports[0]).toMatchObject({ format: 'csv', query: { text: 'post 7', limit: 0, offset: 0 } });
     await user.click(screen.getByRole('button', { name: 'Export Markdown citations' }));
     expect(exports[1]?.format).toBe('markdown');
+
+    // The analysis reads every post the search finds, whatever page is shown.
+    await user.click(screen.getByRole('button', { name: 'Analyse every post this search finds' }));
+    expect(readRoute(window.location.hash).source).toEqual({
+      kind: 'archive',
+      query: { text: 'post 7', author: 'ana_reports', from: '2026-01-31T18:30:00.000Z', to: '2026-02-28T18:30:00.000Z', lang: 'en', min_likes: 3, history_ids: [], sort: 'newest', limit: 0, offset: 0 },
+    });
   });
 
   it('says when relevance ranked only the most recently saved matches, and pages to the end of them', async () => {

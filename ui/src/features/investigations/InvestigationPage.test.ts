@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { render, screen, within } from '@testing-library/svelte';
 import userEvent from '@testing-library/user-event';
 import InvestigationPage from './InvestigationPage.svelte';
+import { readRoute } from '../analysis/route';
 import { mockBackend, type Args } from '../../test/backend';
 import { makeDetail } from '../../test/investigations';
 import type { InvestigationPost } from '../../lib/bindings/InvestigationPost';
@@ -117,5 +118,12 @@ describe('InvestigationPage', () => {
     await userEvent.click(await screen.findByRole('button', { name: 'File new requests here' }));
     expect(await screen.findByRole('button', { name: 'Filing new requests here · stop' })).toHaveAttribute('aria-pressed', 'true');
     expect(calls.investigation_set_active?.[0]).toEqual({ id: 1 });
+  });
+
+  it("opens the analysis of the investigation's posts", async () => {
+    backend();
+    render(InvestigationPage, { id: 1 });
+    await userEvent.click(await screen.findByRole('button', { name: "Analyse this investigation's posts" }));
+    expect(readRoute(window.location.hash)).toEqual({ source: { kind: 'investigation', id: 1 }, postId: null, view: 'activity' });
   });
 });
