@@ -27,11 +27,15 @@ CREATE INDEX post_facts_quoted ON post_facts(quoted_id) WHERE quoted_id IS NOT N
 
 -- The tags, mentions, cashtags and linked hosts of each post, lower-case, each once a post.
 -- `kind`: 1 hashtag, 2 mention, 3 cashtag, 4 linked domain (host without `www.`).
--- Keyed by (kind, value) first, so a top list reads one kind's rows in value order.
+-- Keyed by (kind, value) first, so a top list reads one kind's rows in value order. The post's
+-- author (lower-case) and time are copied here, so the network's mention edges read these rows
+-- alone rather than joining each back to its post's facts.
 CREATE TABLE post_entities (
-    kind    INTEGER NOT NULL,
-    value   TEXT    NOT NULL,
-    post_pk INTEGER NOT NULL REFERENCES posts(pk) ON DELETE CASCADE,
+    kind       INTEGER NOT NULL,
+    value      TEXT    NOT NULL,
+    post_pk    INTEGER NOT NULL REFERENCES posts(pk) ON DELETE CASCADE,
+    author     TEXT    NOT NULL,
+    created_at INTEGER NOT NULL,
     PRIMARY KEY (kind, value, post_pk)
 ) WITHOUT ROWID;
 CREATE INDEX post_entities_post ON post_entities(post_pk, kind);
@@ -54,17 +58,20 @@ SELECT pk AS post_pk, created_at, lower(author_username) AS author, lang,
 FROM (SELECT *, CASE WHEN json_valid(raw_json) THEN raw_json ELSE '{}' END AS j FROM posts);
 
 CREATE VIEW post_entities_source AS
-SELECT 1 AS kind, lower(ltrim(json_extract(e.value, '$.text'), '#')) AS value, p.pk AS post_pk
+SELECT 1 AS kind, lower(ltrim(json_extract(e.value, '$.text'), '#')) AS value, p.pk AS post_pk,
+    lower(p.author_username) AS author, p.created_at
 FROM posts p, json_each(CASE WHEN json_valid(p.raw_json) THEN p.raw_json ELSE '{}' END,
                         '$.entities.hashtags') e
 WHERE e.type = 'object'
 UNION ALL
-SELECT 2, lower(ltrim(json_extract(e.value, '$.screen_name'), '@')), p.pk
+SELECT 2, lower(ltrim(json_extract(e.value, '$.screen_name'), '@')), p.pk,
+    lower(p.author_username), p.created_at
 FROM posts p, json_each(CASE WHEN json_valid(p.raw_json) THEN p.raw_json ELSE '{}' END,
                         '$.entities.user_mentions') e
 WHERE e.type = 'object'
 UNION ALL
-SELECT 3, lower(ltrim(json_extract(e.value, '$.text'), '$')), p.pk
+SELECT 3, lower(ltrim(json_extract(e.value, '$.text'), '$')), p.pk,
+    lower(p.author_username), p.created_at
 FROM posts p, json_each(CASE WHEN json_valid(p.raw_json) THEN p.raw_json ELSE '{}' END,
                         '$.entities.symbols') e
 WHERE e.type = 'object'
@@ -72,7 +79,8 @@ UNION ALL
 -- A link's host: after `scheme://`, before the first `/`, `?`, `#` or `:port`, without `www.`.
 -- Each step is a one-value json_each rather than a subquery, so the arm stays one flat join
 -- that a `WHERE post_pk = ?` reaches (a nested subquery here made every insert scan posts).
-SELECT 4, CASE WHEN host.value LIKE 'www.%' THEN substr(host.value, 5) ELSE host.value END, p.pk
+SELECT 4, CASE WHEN host.value LIKE 'www.%' THEN substr(host.value, 5) ELSE host.value END, p.pk,
+    lower(p.author_username), p.created_at
 FROM posts p,
      json_each(CASE WHEN json_valid(p.raw_json) THEN p.raw_json ELSE '{}' END,
                '$.entities.urls') e,
@@ -92,8 +100,8 @@ CREATE TRIGGER post_facts_insert AFTER INSERT ON posts BEGIN
     DELETE FROM post_facts WHERE post_pk = NEW.pk;
     INSERT INTO post_facts SELECT * FROM post_facts_source WHERE post_pk = NEW.pk;
     DELETE FROM post_entities WHERE post_pk = NEW.pk;
-    INSERT INTO post_entities (kind, value, post_pk)
-        SELECT DISTINCT kind, value, post_pk FROM post_entities_source
+    INSERT INTO post_entities (kind, value, post_pk, author, created_at)
+        SELECT DISTINCT kind, value, post_pk, author, created_at FROM post_entities_source
         WHERE post_pk = NEW.pk AND value IS NOT NULL AND value <> '';
 END;
 
@@ -107,14 +115,14 @@ BEGIN
     DELETE FROM post_facts WHERE post_pk = NEW.pk;
     INSERT INTO post_facts SELECT * FROM post_facts_source WHERE post_pk = NEW.pk;
     DELETE FROM post_entities WHERE post_pk = NEW.pk;
-    INSERT INTO post_entities (kind, value, post_pk)
-        SELECT DISTINCT kind, value, post_pk FROM post_entities_source
+    INSERT INTO post_entities (kind, value, post_pk, author, created_at)
+        SELECT DISTINCT kind, value, post_pk, author, created_at FROM post_entities_source
         WHERE post_pk = NEW.pk AND value IS NOT NULL AND value <> '';
 END;
 
 INSERT INTO post_facts SELECT * FROM post_facts_source;
-INSERT INTO post_entities (kind, value, post_pk)
-    SELECT DISTINCT kind, value, post_pk FROM post_entities_source
+INSERT INTO post_entities (kind, value, post_pk, author, created_at)
+    SELECT DISTINCT kind, value, post_pk, author, created_at FROM post_entities_source
     WHERE value IS NOT NULL AND value <> '';
 
 -- Who reposted which post, from every reposters list fetched (one row per list that named

@@ -5,7 +5,7 @@
 //! What the aggregates read is extracted from each post's raw JSON once, as the post is
 //! written, by triggers of migration 0008 (`post_facts`: time, author, language, account
 //! kind, engagement, the post replied to, quoted or reposted; `post_entities`: tags, mentions,
-//! cashtags, linked hosts; `post_reposters`: each reposters list's users, from its stored
+//! cashtags, linked hosts, each with its post's author and time; `post_reposters`: each reposters list's users, from its stored
 //! body). Nothing parses JSON per aggregate.
 //!
 //! * `analysis/types.rs`: the scope and every answer;

@@ -305,11 +305,11 @@ impl Store {
             .top_entities(&resolved, &[HASHTAG, MENTION, CASHTAG, DOMAIN], limit)
             .await?;
         let mut take = |kind| entities.remove(&kind).unwrap_or_default();
+        let (accounts_by_posts, accounts_by_engagement) =
+            self.top_accounts(&resolved, limit).await?;
         Ok(Some(TopLists {
-            accounts_by_posts: self.top_accounts(&resolved, "count(*)", limit).await?,
-            accounts_by_engagement: self
-                .top_accounts(&resolved, "sum(f.engagement)", limit)
-                .await?,
+            accounts_by_posts,
+            accounts_by_engagement,
             hashtags: take(HASHTAG),
             mentions: take(MENTION),
             cashtags: take(CASHTAG),
@@ -330,11 +330,8 @@ impl Store {
         };
         let limit = i64::from(limit.max(1));
         Ok(Some(match kind {
-            TopKind::AccountsByPosts => self.top_accounts(&resolved, "count(*)", limit).await?,
-            TopKind::AccountsByEngagement => {
-                self.top_accounts(&resolved, "sum(f.engagement)", limit)
-                    .await?
-            }
+            TopKind::AccountsByPosts => self.top_accounts(&resolved, limit).await?.0,
+            TopKind::AccountsByEngagement => self.top_accounts(&resolved, limit).await?.1,
             TopKind::Hashtags => self.one_entity_list(&resolved, HASHTAG, limit).await?,
             TopKind::Mentions => self.one_entity_list(&resolved, MENTION, limit).await?,
             TopKind::Cashtags => self.one_entity_list(&resolved, CASHTAG, limit).await?,
@@ -343,20 +340,51 @@ impl Store {
         }))
     }
 
-    /// Authors by `measure`, each labelled with the handle of their newest stored post.
-    async fn top_accounts(&self, scope: &Resolved, measure: &str, limit: i64) -> Result<TopList> {
-        let mut sql = QueryBuilder::<Sqlite>::new(format!(
-            "SELECT g.author, g.n, g.distinct_n, '@' || p.author_username FROM (
-                 SELECT f.author, {measure} AS n, max(f.post_pk) AS last_pk,
-                        count(*) OVER () AS distinct_n"
-        ));
+    /// Authors by posts and by engagement, counted in one pass; each labelled with the handle
+    /// of their newest stored post.
+    async fn top_accounts(&self, scope: &Resolved, limit: i64) -> Result<(TopList, TopList)> {
+        let mut sql = QueryBuilder::<Sqlite>::new(
+            "SELECT f.author, count(*), sum(f.engagement), max(f.post_pk)",
+        );
         push_from(&mut sql, scope);
-        sql.push(" GROUP BY f.author ORDER BY n DESC, f.author LIMIT ")
-            .push_bind(limit)
-            .push(") AS g JOIN posts p ON p.pk = g.last_pk ORDER BY g.n DESC, g.author");
-        Ok(top_from_rows(
-            sql.build_query_as().fetch_all(&self.pool).await?,
-        ))
+        sql.push(" GROUP BY f.author");
+        let mut authors: Vec<(String, i64, i64, i64)> =
+            sql.build_query_as().fetch_all(&self.pool).await?;
+        let limit = usize::try_from(limit).unwrap_or(usize::MAX);
+        let distinct = i64::try_from(authors.len()).unwrap_or(i64::MAX);
+        // Each list's first `limit`, heaviest first, ties by handle.
+        let mut heaviest = |measure: fn(&(String, i64, i64, i64)) -> i64| {
+            authors
+                .sort_unstable_by(|a, b| measure(b).cmp(&measure(a)).then_with(|| a.0.cmp(&b.0)));
+            authors
+                .iter()
+                .take(limit)
+                .map(|a| (a.0.clone(), measure(a), a.3))
+                .collect::<Vec<_>>()
+        };
+        let by_posts = heaviest(|a| a.1);
+        let by_engagement = heaviest(|a| a.2);
+        let pks: Vec<i64> = by_posts.iter().chain(&by_engagement).map(|a| a.2).collect();
+        let handles: HashMap<i64, String> = sqlx::query_as(
+            "SELECT pk, author_username FROM posts WHERE pk IN (SELECT value FROM json_each(?))",
+        )
+        .bind(serde_json::to_string(&pks)?)
+        .fetch_all(&self.pool)
+        .await?
+        .into_iter()
+        .collect();
+        let list = |entries: Vec<(String, i64, i64)>| TopList {
+            entries: entries
+                .into_iter()
+                .map(|(key, count, pk)| TopEntry {
+                    label: format!("@{}", handles.get(&pk).map_or(&key, |h| h)),
+                    key,
+                    count,
+                })
+                .collect(),
+            distinct,
+        };
+        Ok((list(by_posts), list(by_engagement)))
     }
 
     async fn top_languages(&self, scope: &Resolved, limit: i64) -> Result<TopList> {

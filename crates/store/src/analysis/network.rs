@@ -15,8 +15,26 @@ use crate::error::Result;
 use crate::time::from_ms;
 use crate::Store;
 
-/// `(source, target, weight, first, last)` rows of one kind of edge.
-type EdgeRows = Vec<(String, String, i64, i64, i64)>;
+/// `(source, target, weight, first, last, edges of the kind in all)` rows of one kind of edge.
+type EdgeRows = Vec<(String, String, i64, i64, i64, i64)>;
+
+/// Which edges of a kind to hand back: at least `min_weight`, the heaviest `limit`.
+#[derive(Clone, Copy)]
+struct HeaviestEdges {
+    min_weight: i64,
+    limit: i64,
+}
+
+impl HeaviestEdges {
+    /// Ends a query grouped by `source, target` with `n` its weight: keeps the edges heavy
+    /// enough, counts them all (`count(*) OVER ()`, in the select list) and keeps the heaviest.
+    fn push(self, sql: &mut QueryBuilder<'_, Sqlite>, source: &str, target: &str) {
+        sql.push(" HAVING count(*) >= ")
+            .push_bind(self.min_weight)
+            .push(format!(" ORDER BY n DESC, {source}, {target} LIMIT "))
+            .push_bind(self.limit);
+    }
+}
 
 impl Store {
     /// The scope's network, filtered by `query`; `None` when its source is gone.
@@ -29,7 +47,18 @@ impl Store {
             return Ok(None);
         };
         let wanted = |kind| query.kinds.is_empty() || query.kinds.contains(&kind);
+        let limit = match query.max_edges {
+            0 => NETWORK_EDGE_LIMIT,
+            n => n.min(NETWORK_EDGE_LIMIT),
+        };
+        // Each kind hands back only its heaviest `limit` edges (in the order of the whole
+        // list) and how many it has in all: the heaviest `limit` of every kind are among them.
+        let heaviest = HeaviestEdges {
+            min_weight: query.min_weight,
+            limit: i64::from(limit),
+        };
         let mut edges = Vec::new();
+        let mut total_edges = 0;
         for kind in [
             EdgeKind::Reply,
             EdgeKind::Quote,
@@ -40,15 +69,21 @@ impl Store {
                 continue;
             }
             let rows = match kind {
-                EdgeKind::Reply => self.column_edges(&resolved, "reply_to_author").await?,
-                EdgeKind::Quote => self.column_edges(&resolved, "quoted_author").await?,
-                EdgeKind::Mention => self.mention_edges(&resolved).await?,
-                EdgeKind::Repost => self.repost_edges(&resolved).await?,
+                EdgeKind::Reply => {
+                    self.column_edges(&resolved, "reply_to_author", heaviest)
+                        .await?
+                }
+                EdgeKind::Quote => {
+                    self.column_edges(&resolved, "quoted_author", heaviest)
+                        .await?
+                }
+                EdgeKind::Mention => self.mention_edges(&resolved, heaviest).await?,
+                EdgeKind::Repost => self.repost_edges(&resolved, heaviest).await?,
             };
+            total_edges += rows.first().map_or(0, |row| row.5);
             edges.extend(
                 rows.into_iter()
-                    .filter(|row| row.2 >= query.min_weight)
-                    .map(|(source, target, weight, first, last)| NetworkEdge {
+                    .map(|(source, target, weight, first, last, _)| NetworkEdge {
                         source,
                         target,
                         kind,
@@ -63,11 +98,6 @@ impl Store {
                 .cmp(&a.weight)
                 .then_with(|| (a.kind, &a.source, &a.target).cmp(&(b.kind, &b.source, &b.target)))
         });
-        let total_edges = i64::try_from(edges.len()).unwrap_or(i64::MAX);
-        let limit = match query.max_edges {
-            0 => NETWORK_EDGE_LIMIT,
-            n => n.min(NETWORK_EDGE_LIMIT),
-        };
         edges.truncate(limit as usize);
 
         let ids: BTreeSet<&str> = edges
@@ -89,35 +119,43 @@ impl Store {
     }
 
     /// Edges from each post's author to the author named in one of its columns.
-    async fn column_edges(&self, scope: &Resolved, column: &str) -> Result<EdgeRows> {
+    async fn column_edges(
+        &self,
+        scope: &Resolved,
+        column: &str,
+        heaviest: HeaviestEdges,
+    ) -> Result<EdgeRows> {
         let mut sql = QueryBuilder::<Sqlite>::new(format!(
-            "SELECT f.author, f.{column}, count(*), min(f.created_at), max(f.created_at)"
+            "SELECT f.author, f.{column}, count(*) AS n, min(f.created_at), max(f.created_at),
+                    count(*) OVER ()"
         ));
         push_from(&mut sql, scope);
         sql.push(format!(
             " AND f.{column} IS NOT NULL AND f.{column} <> f.author GROUP BY f.author, f.{column}"
         ));
+        heaviest.push(&mut sql, "f.author", &format!("f.{column}"));
         Ok(sql.build_query_as().fetch_all(&self.pool).await?)
     }
 
     /// Edges from each post's author to each handle it mentions.
-    async fn mention_edges(&self, scope: &Resolved) -> Result<EdgeRows> {
+    async fn mention_edges(&self, scope: &Resolved, heaviest: HeaviestEdges) -> Result<EdgeRows> {
         let mut sql = QueryBuilder::<Sqlite>::new(
-            "SELECT f.author, e.value, count(*), min(f.created_at), max(f.created_at)
-             FROM post_entities e JOIN post_facts f ON f.post_pk = e.post_pk
-             WHERE e.kind = ",
+            "SELECT e.author, e.value, count(*) AS n, min(e.created_at), max(e.created_at),
+                    count(*) OVER ()
+             FROM post_entities e WHERE e.kind = ",
         );
-        sql.push_bind(MENTION).push(" AND e.value <> f.author");
-        push_scope_condition(&mut sql, scope);
-        sql.push(" GROUP BY f.author, e.value");
+        sql.push_bind(MENTION).push(" AND e.value <> e.author");
+        push_scope_condition(&mut sql, "e", scope);
+        sql.push(" GROUP BY e.author, e.value");
+        heaviest.push(&mut sql, "e.author", "e.value");
         Ok(sql.build_query_as().fetch_all(&self.pool).await?)
     }
 
     /// Each (reposter, post) once, whether seen in a timeline or in a reposters list; the
     /// edge's times are the reposted posts' times.
-    async fn repost_edges(&self, scope: &Resolved) -> Result<EdgeRows> {
+    async fn repost_edges(&self, scope: &Resolved, heaviest: HeaviestEdges) -> Result<EdgeRows> {
         let mut sql = QueryBuilder::<Sqlite>::new(
-            "SELECT reposter, target, count(*), min(at), max(at) FROM (
+            "SELECT reposter, target, count(*) AS n, min(at), max(at), count(*) OVER () FROM (
                  SELECT reposter, target, post_id, min(at) AS at FROM (
                      SELECT f.author AS reposter, f.reposted_author AS target,
                             f.reposted_id AS post_id, f.created_at AS at",
@@ -130,10 +168,11 @@ impl Store {
               FROM post_reposters r JOIN posts p ON p.id = r.post_id
                   JOIN post_facts f ON f.post_pk = p.pk WHERE 1 = 1",
         );
-        push_scope_condition(&mut sql, scope);
+        push_scope_condition(&mut sql, "f", scope);
         sql.push(
             ") GROUP BY reposter, post_id) WHERE reposter <> target GROUP BY reposter, target",
         );
+        heaviest.push(&mut sql, "reposter", "target");
         Ok(sql.build_query_as().fetch_all(&self.pool).await?)
     }
 
@@ -143,7 +182,7 @@ impl Store {
             "SELECT count(DISTINCT r.history_id) FROM post_reposters r
              JOIN posts p ON p.id = r.post_id JOIN post_facts f ON f.post_pk = p.pk WHERE 1 = 1",
         );
-        push_scope_condition(&mut sql, scope);
+        push_scope_condition(&mut sql, "f", scope);
         Ok(sql.build_query_scalar().fetch_one(&self.pool).await?)
     }
 
@@ -200,12 +239,13 @@ impl Store {
     }
 }
 
-/// ` AND f.post_pk IN (<the scope's posts>)`, or nothing when the scope is the whole archive.
-fn push_scope_condition(sql: &mut QueryBuilder<'_, Sqlite>, scope: &Resolved) {
+/// ` AND <table>.post_pk IN (<the scope's posts>)`, or nothing when the scope is the whole
+/// archive.
+fn push_scope_condition(sql: &mut QueryBuilder<'_, Sqlite>, table: &str, scope: &Resolved) {
     if scope.is_everything() {
         return;
     }
-    sql.push(" AND f.post_pk IN (SELECT f.post_pk");
+    sql.push(format!(" AND {table}.post_pk IN (SELECT f.post_pk"));
     push_from(sql, scope);
     sql.push(")");
 }
