@@ -178,6 +178,17 @@ describe('Analysis', () => {
     expect(screen.getByText(/the busiest hour is Friday 13:00 with 3/)).toBeInTheDocument();
   });
 
+  it('says what became of a scope that is no longer stored, and offers no views of it', async () => {
+    mockIPC((cmd) => {
+      if (cmd === 'analysis_summary') throw { kind: 'not_found', message: 'What this analysis looked at is no longer stored: the request was deleted from History, or the investigation was deleted.' };
+      return undefined;
+    });
+    open();
+    expect(await screen.findByRole('alert')).toHaveTextContent(/no longer stored/);
+    expect(screen.queryByRole('tab')).not.toBeInTheDocument();
+    expect(screen.queryByRole('heading', { name: 'Activity over time' })).not.toBeInTheDocument();
+  });
+
   it('says plainly when the address names nothing to analyse', () => {
     window.location.hash = '#/analysis?source=nonsense';
     render(Analysis);
