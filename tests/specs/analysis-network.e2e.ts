@@ -84,6 +84,18 @@ describe('network and conversation tree', () => {
     await browser.waitUntil(async () => /Laid out in/.test(await $('[data-testid="layout-note"]').getText()), { timeout: 30_000, timeoutMsg: 'the layout did not finish' });
     await screenshotBothThemes('analysis-network');
     await auditBothThemes('analysis-network');
+
+    // The author, chosen from the table by keyboard: its links, then the analysis narrowed to its posts.
+    const authorLabel = edges.find(([from, to, kind]) => kind === 'repost' && handleOf(to ?? '') === author && from)?.[1] ?? `@${author}`;
+    const authorButton = $('[data-testid="network-nodes"]').$(`button=${authorLabel}`);
+    await authorButton.scrollIntoView();
+    await authorButton.click();
+    const chosen = $('[data-testid="network-chosen"]');
+    await expect(chosen).toHaveText(expect.stringMatching(/ \d+ links? out, \d+ links? in/));
+    await screenshotBothThemes('analysis-network-chosen');
+    await chosen.$('button*=posts here').click();
+    await expect($('[data-testid="filter-chip"]')).toHaveText(expect.stringContaining(authorLabel));
+    await $('[data-testid="filter-chip"] button').click();
   });
 
   it('exports the network as GEXF with as many nodes and edges as the view shows', async () => {
