@@ -90,12 +90,21 @@ describe('post and account views, demo mode', () => {
     // 1: the Load more button.
     await $('#user-panel-posts').$('button=Load more').click();
     shown = await waitForMore(summary, shown, 'timeline (Load more)');
-    // 2: infinite scroll, by scrolling the list to its end.
-    await browser.execute(() => {
-      const scroller = document.querySelector('#user-panel-posts .scroller');
-      if (scroller) scroller.scrollTop = scroller.scrollHeight;
-    });
-    shown = await waitForMore(summary, shown, 'timeline (infinite scroll)');
+    // 2: infinite scroll, by scrolling the list to its end, as a user does: rows measured as
+    // they come into view make the list longer than its estimate, so keep scrolling until the
+    // next page arrives.
+    const before = shown;
+    await browser.waitUntil(
+      async () => {
+        await browser.execute(() => {
+          const scroller = document.querySelector('#user-panel-posts .scroller');
+          if (scroller) scroller.scrollTop = scroller.scrollHeight;
+        });
+        return (await leadingCount(summary)) > before;
+      },
+      { timeout: 30_000, interval: 500, timeoutMsg: `timeline (infinite scroll): still ${before} after scrolling to the end` },
+    );
+    shown = await leadingCount(summary);
     // 3: the button again.
     await $('#user-panel-posts').$('button=Load more').click();
     shown = await waitForMore(summary, shown, 'timeline (Load more again)');
