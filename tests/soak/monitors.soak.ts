@@ -90,7 +90,7 @@ function nanos(amount: string): bigint {
 }
 
 async function ask(question: string) {
-  await $('nav[aria-label="Screens"] a=Ask').click();
+  await $('nav[aria-label="Screens"]').$('a=Ask').click();
   const prompt = $('#ask-prompt');
   await prompt.clearValue();
   await prompt.setValue(question);
