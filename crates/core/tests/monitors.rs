@@ -2,7 +2,8 @@
 //! SQLite files: a second run finds only what is new and is billed only for what the service
 //! returned; a run cut between a page's send and its record goes on without a second charge
 //! or a duplicate; the budget's block pauses it with nothing billed and its warning waits for
-//! the user; a long gap is caught up with one run; a 429 puts the next attempt after its wait.
+//! the user; a long gap is caught up with one run; a 429 puts the next attempt after its wait;
+//! a quiet story never sends the same search twice.
 
 use std::collections::BTreeSet;
 use std::sync::Arc;
@@ -408,6 +409,69 @@ async fn a_long_gap_is_caught_up_with_one_run_and_a_429_waits_its_time() {
         0,
         "not retried in a loop"
     );
+}
+
+/// A quiet story: runs a couple of seconds apart (the service's clock keeping pace) find
+/// nothing new most of the time, yet each asks from a later point than the one before, so no
+/// search is sent twice, and every post made meanwhile is found once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_quiet_story_never_sends_the_same_search_twice_and_loses_no_post() {
+    let Live {
+        sandbox,
+        state,
+        _data,
+    } = live().await;
+    let store = state.store().await.unwrap();
+    let session = state.session().await.unwrap();
+    let announce = Recorded::default();
+    let monitor = monitors::create(&store, &hashtag("Bitcoin", 10))
+        .await
+        .unwrap();
+    monitors::run(&state, &session, &announce, monitor.id, false)
+        .await
+        .unwrap();
+    let first: BTreeSet<String> = found(&state, monitor.id).await.into_iter().collect();
+
+    let t0 = sandbox.now_ms();
+    for _ in 0..3 {
+        tokio::time::sleep(Duration::from_millis(2_100)).await;
+        sandbox.advance_clock(Duration::from_secs(2));
+        monitors::run(&state, &session, &announce, monitor.id, false)
+            .await
+            .unwrap();
+    }
+    let runs = monitors::runs(&store, monitor.id, 10).await.unwrap();
+    assert!(
+        runs.iter().any(|run| run.new_items == 0),
+        "the test needs a quiet run: {:?}",
+        runs.iter().map(|run| run.new_items).collect::<Vec<_>>()
+    );
+    let expected: BTreeSet<String> = posts_between(sandbox.world(), RATE, t0, sandbox.now_ms())
+        .iter()
+        .filter(|post| {
+            post.hashtags
+                .iter()
+                .any(|tag| tag.eq_ignore_ascii_case("Bitcoin"))
+        })
+        .map(|post| post.id.to_string())
+        .collect();
+    let all: BTreeSet<String> = found(&state, monitor.id).await.into_iter().collect();
+    assert_eq!(
+        all.difference(&first).cloned().collect::<BTreeSet<_>>(),
+        expected
+    );
+
+    let searches: Vec<String> = store
+        .history(&HistoryQuery::default())
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|entry| entry.params_json)
+        .collect();
+    assert_eq!(searches.len(), 4);
+    let distinct: BTreeSet<&String> = searches.iter().collect();
+    assert_eq!(distinct.len(), 4, "a search was sent twice: {searches:#?}");
+    assert_eq!(ledger_total(&state).await, sandbox.billed().total());
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

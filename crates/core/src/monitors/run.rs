@@ -177,8 +177,14 @@ pub async fn run(
     }
 
     let done = Utc::now();
-    // The next window starts at the newest post this run saw (none: where this one started).
-    let window_end = store.run(run.id).await?.and_then(|run| run.window_end);
+    let newest = store.run(run.id).await?.and_then(|run| run.window_end);
+    let previous_end = store
+        .runs(RunOwner::Monitor(id), 2)
+        .await?
+        .into_iter()
+        .filter(|earlier| earlier.id != run.id)
+        .find_map(|earlier| earlier.finished_at);
+    let window_end = next_window_start(&run, newest, previous_end);
     store
         .finish_monitor_run(
             id,
@@ -201,6 +207,33 @@ pub async fn run(
         announce.new_posts(&monitor.name, &body);
     }
     Ok(())
+}
+
+/// How long after an earlier run's answer this run must have started for the second of that
+/// answer's newest post to be over, whatever the service's clock says (both ends are read on
+/// the app's clock).
+const SECOND_OVER: Duration = Duration::seconds(2);
+
+/// Where the next run's window starts: at the newest post this run saw (`newest`; none: where
+/// this one started), since a post of that same second may still come. But when the newest is
+/// of the very second this run started from, an earlier run saw that second and this run asked
+/// for it again once it was over: every post of it is in hand, so the next window starts a
+/// second later. Without that, a quiet story would send the same search at every run and pay
+/// each time for the post it already has.
+pub(crate) fn next_window_start(
+    run: &StoredRun,
+    newest: Option<DateTime<Utc>>,
+    previous_end: Option<DateTime<Utc>>,
+) -> Option<DateTime<Utc>> {
+    let newest = newest.or(run.window_start)?;
+    let asked_again_once_over = run.window_start == Some(newest)
+        && previous_end.is_some_and(|end| run.started_at - end >= SECOND_OVER);
+    if asked_again_once_over {
+        let second = newest.timestamp();
+        DateTime::from_timestamp(second + 1, 0)
+    } else {
+        Some(newest)
+    }
 }
 
 fn search_page(history_id: i64, body: &TweetList) -> Page {

@@ -73,3 +73,64 @@ fn a_draft_breaks_the_shared_tables_rules_in_the_same_words() {
         assert_eq!(found, expected, "{}", case["name"]);
     }
 }
+
+#[test]
+fn the_next_window_moves_past_a_second_asked_again_once_it_was_over() {
+    use chrono::Duration;
+    use rust_decimal::Decimal;
+    use sightline_store::StoredRun;
+
+    use super::run::next_window_start;
+
+    let at = |second: u32| Utc.with_ymd_and_hms(2026, 11, 20, 12, 0, second).unwrap();
+    let run = |window_start, started_at| StoredRun {
+        id: 2,
+        started_at,
+        finished_at: None,
+        outcome: "running".into(),
+        new_items: 0,
+        requests: 1,
+        cost: Decimal::ZERO,
+        error: None,
+        window_start,
+        window_end: None,
+        cursor: None,
+        pages: 1,
+        attempt: 0,
+    };
+    let previous_end = Some(at(10));
+    let later = at(10) + Duration::minutes(1);
+
+    // A first run's window ends at the newest post it saw, or nowhere.
+    assert_eq!(
+        next_window_start(&run(None, later), Some(at(7)), None),
+        Some(at(7))
+    );
+    assert_eq!(next_window_start(&run(None, later), None, None), None);
+    // Newer posts came: the window ends at the newest, whose second may not be over.
+    assert_eq!(
+        next_window_start(&run(Some(at(5)), later), Some(at(7)), previous_end),
+        Some(at(7))
+    );
+    // Nothing newer a minute later: that second is over and fully in hand.
+    assert_eq!(
+        next_window_start(&run(Some(at(5)), later), Some(at(5)), previous_end),
+        Some(at(6))
+    );
+    assert_eq!(
+        next_window_start(&run(Some(at(5)), later), None, previous_end),
+        Some(at(6)),
+        "an empty answer from an over second moves on too"
+    );
+    // Asked again within a second or two: the second may still be going on.
+    let soon = at(10) + Duration::milliseconds(900);
+    assert_eq!(
+        next_window_start(&run(Some(at(5)), soon), Some(at(5)), previous_end),
+        Some(at(5))
+    );
+    assert_eq!(
+        next_window_start(&run(Some(at(5)), later), Some(at(5)), None),
+        Some(at(5)),
+        "no earlier run on record: nothing says the second is over"
+    );
+}
