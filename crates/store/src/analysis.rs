@@ -14,15 +14,18 @@
 //!   hours placed on the zone's clock) and top lists;
 //! * `analysis/network.rs`: accounts and their reply, quote, mention and repost edges;
 //! * `analysis/conversation.rs`: a post's stored replies and quotes as a tree, with what is
-//!   missing.
+//!   missing;
+//! * `analysis/posts.rs`: the scope's posts themselves, newest first, a page at a time.
 
 mod aggregates;
 mod conversation;
 mod network;
+mod posts;
 mod scope;
 mod types;
 
 pub use conversation::TREE_LIMIT;
+pub use posts::{ScopePostPage, ScopePostQuery, SCOPE_POSTS_MAX_PAGE, SCOPE_POSTS_PAGE};
 pub use types::{
     ActivityLayer, ActivitySeries, AnalysisScope, Bucket, ConversationNode, ConversationTree,
     EdgeKind, Heatmap, MissingReplies, Network, NetworkEdge, NetworkNode, NetworkQuery,

@@ -32,7 +32,8 @@
 //!   collected once, written with the page in one transaction, to resume after a restart;
 //! * [`analysis`]: counts over stored posts at no cost (activity, heatmap, top lists, network,
 //!   conversation trees) for a request's results, an investigation or an Archive query, read
-//!   from narrow facts that migration 0008's triggers extract from each post once;
+//!   from narrow facts that migration 0008's triggers extract from each post once, and the
+//!   scope's posts themselves, paged;
 //! * [`runs`]: the run log of both (outcome, new items, error in words), with each run's cost
 //!   from the ledger rows of exactly its requests.
 //!
@@ -71,8 +72,8 @@ use sqlx::{Sqlite, SqliteConnection, SqlitePool};
 pub use analysis::{
     ActivityLayer, ActivitySeries, AnalysisScope, Bucket, ConversationNode, ConversationTree,
     EdgeKind, Heatmap, MissingReplies, Network, NetworkEdge, NetworkNode, NetworkQuery,
-    ScopeFilters, ScopeSource, ScopeSummary, StackBy, TopEntry, TopKind, TopList, TopLists,
-    TreeRelation,
+    ScopeFilters, ScopePostPage, ScopePostQuery, ScopeSource, ScopeSummary, StackBy, TopEntry,
+    TopKind, TopList, TopLists, TreeRelation,
 };
 pub use archive::{
     LinkQuery, LinkSource, NewLink, NewPost, NewUser, PostQuery, PostSort, StoredLink, StoredPost,

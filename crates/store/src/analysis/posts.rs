@@ -1,0 +1,73 @@
+//! The scope's posts themselves, newest first, a page at a time: what choosing an account in
+//! the network or a top list lists. The same scope and filters as every count (`scope.rs`), so
+//! the list holds exactly the posts the views counted.
+
+use serde::{Deserialize, Serialize};
+use sqlx::{QueryBuilder, Sqlite};
+use ts_rs::TS;
+
+use super::scope::push_from;
+use super::types::AnalysisScope;
+use crate::archive::read::{post_from_row, POST_COLUMNS};
+use crate::archive::StoredPost;
+use crate::error::Result;
+use crate::Store;
+
+/// Posts per page when the caller does not say, and the most a page holds.
+pub const SCOPE_POSTS_PAGE: u32 = 50;
+pub const SCOPE_POSTS_MAX_PAGE: u32 = 200;
+
+/// Which page of a scope's posts.
+#[derive(Serialize, Deserialize, TS, Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[serde(default)]
+pub struct ScopePostQuery {
+    /// Posts to skip, newest first.
+    pub offset: u32,
+    /// Posts on the page; 0 means [`SCOPE_POSTS_PAGE`], at most [`SCOPE_POSTS_MAX_PAGE`].
+    pub limit: u32,
+}
+
+/// One page of a scope's posts, newest first, and how many the scope holds in all.
+#[derive(Serialize, Deserialize, TS, Clone, Debug, PartialEq)]
+pub struct ScopePostPage {
+    pub posts: Vec<StoredPost>,
+    pub total: i64,
+}
+
+impl Store {
+    /// The scope's posts as stored, newest first (ties: the later stored first), paged;
+    /// `None` when the scope's request or investigation is gone.
+    pub async fn analysis_posts(
+        &self,
+        scope: &AnalysisScope,
+        page: ScopePostQuery,
+    ) -> Result<Option<ScopePostPage>> {
+        let Some(resolved) = self.resolve_scope(scope).await? else {
+            return Ok(None);
+        };
+        let mut count = QueryBuilder::<Sqlite>::new("SELECT count(*)");
+        push_from(&mut count, &resolved);
+        let total: i64 = count.build_query_scalar().fetch_one(&self.pool).await?;
+
+        let limit = match page.limit {
+            0 => SCOPE_POSTS_PAGE,
+            n => n.min(SCOPE_POSTS_MAX_PAGE),
+        };
+        // The page is cut from the narrow facts rows; only its posts' full rows are read.
+        let mut sql = QueryBuilder::<Sqlite>::new(format!(
+            "SELECT {POST_COLUMNS} FROM (SELECT f.post_pk AS pk, f.created_at AS at"
+        ));
+        push_from(&mut sql, &resolved);
+        sql.push(" ORDER BY f.created_at DESC, f.post_pk DESC LIMIT ")
+            .push_bind(i64::from(limit))
+            .push(" OFFSET ")
+            .push_bind(i64::from(page.offset))
+            .push(") AS page JOIN posts p ON p.pk = page.pk ORDER BY page.at DESC, page.pk DESC");
+        let rows = sql.build().fetch_all(&self.pool).await?;
+        let posts = rows.iter().map(post_from_row).collect::<Result<_>>()?;
+        Ok(Some(ScopePostPage { posts, total }))
+    }
+}
+
+#[cfg(test)]
+mod tests;
