@@ -3,80 +3,33 @@
 //! read back as XML; a sandbox post's conversation tree against its replies, and the fetch of
 //! missing replies, estimated first, budget-guarded, billed exactly what the service said.
 
+#[path = "support/live.rs"]
+mod live;
+#[path = "support/search.rs"]
+mod search;
+#[path = "support/send.rs"]
+mod send;
+
+use live::Live;
+use search::common_word_search;
+use send::send;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
-use std::sync::Arc;
 
 use quick_xml::events::Event;
 use rust_decimal::Decimal;
 use sightline_api::model::Tweet;
-use sightline_api::request::{
-    TwitterRepliesPostRequest, TwitterRetweetersRequest, TwitterSearchRequest,
-};
+use sightline_api::request::{TwitterRepliesPostRequest, TwitterRetweetersRequest};
 use sightline_core::analysis::{self, export};
-use sightline_core::environment::Environment;
 use sightline_core::errors::CommandError;
-use sightline_core::keychain::{MemoryStore, SecretStore};
-use sightline_core::pipeline::{self, Paging, SendOptions, SendParams};
-use sightline_core::state::AppState;
+use sightline_core::pipeline::{self, SendParams};
 use sightline_sandbox::Sandbox;
 use sightline_store::{
     AnalysisScope, BudgetLimits, EdgeKind, NetworkQuery, PostQuery, ScopeFilters, ScopeSource,
     TreeRelation,
 };
 
-struct Live {
-    sandbox: Sandbox,
-    state: AppState,
-    _data: tempfile::TempDir,
-}
-
 async fn live() -> Live {
-    let sandbox = Sandbox::builder()
-        .seed(17)
-        .port(0)
-        .pace_ms(0)
-        .start()
-        .await
-        .unwrap();
-    let data = tempfile::tempdir().unwrap();
-    let secrets: Arc<dyn SecretStore> = Arc::new(MemoryStore::default());
-    let environment = Environment {
-        base_url: Some(sandbox.base_url().into()),
-        ..Environment::default()
-    };
-    let state = AppState::new(data.path().to_owned(), environment, secrets).unwrap();
-    sightline_core::keys::add(&state, "work", sandbox.demo_key())
-        .await
-        .unwrap();
-    Live {
-        sandbox,
-        state,
-        _data: data,
-    }
-}
-
-fn send(id: &str) -> SendOptions {
-    SendOptions {
-        request_id: id.into(),
-        confirm_budget: false,
-        paging: Paging::default(),
-    }
-}
-
-/// An X search for a word many of the sandbox's posts hold.
-fn search(sandbox: &Sandbox) -> TwitterSearchRequest {
-    let world = sandbox.world();
-    let word = world
-        .token_index
-        .iter()
-        .filter(|(word, posts)| word.len() > 4 && posts.len() > 200)
-        .map(|(word, _)| word)
-        .min()
-        .expect("the sandbox world has common words");
-    TwitterSearchRequest {
-        count: 100,
-        ..TwitterSearchRequest::new(word.as_str())
-    }
+    Live::start(Sandbox::builder().seed(17)).await
 }
 
 fn request_scope(history_id: i64) -> AnalysisScope {
@@ -120,7 +73,7 @@ async fn the_network_of_a_search_and_its_fetched_reposters_has_the_expected_edge
     let found = pipeline::execute(
         &live.state,
         &session,
-        search(&live.sandbox),
+        common_word_search(&live.sandbox, 100),
         send("search"),
         None,
     )
@@ -282,7 +235,7 @@ async fn a_posts_conversation_tree_matches_its_replies_and_missing_ones_are_fetc
     let found = pipeline::execute(
         &live.state,
         &session,
-        search(&live.sandbox),
+        common_word_search(&live.sandbox, 100),
         send("search"),
         None,
     )

@@ -2,6 +2,10 @@
 //! billed once, followed to the answer, stopped without losing the job, resumed after a restart
 //! and recorded once.
 
+#[path = "support/send.rs"]
+mod send;
+
+use send::send;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -11,7 +15,6 @@ use sightline_core::environment::Environment;
 use sightline_core::errors::CommandError;
 use sightline_core::forecast::{self, Backoff, Following, ForecastUpdate, OnUpdate};
 use sightline_core::keychain::{MemoryStore, SecretStore};
-use sightline_core::pipeline::{Paging, SendOptions};
 use sightline_core::state::AppState;
 use sightline_sandbox::Sandbox;
 use sightline_store::RequestStatus;
@@ -43,14 +46,6 @@ async fn app(sandbox: &Sandbox, data: &std::path::Path, secrets: Arc<dyn SecretS
             .unwrap();
     }
     state
-}
-
-fn send(id: &str) -> SendOptions {
-    SendOptions {
-        request_id: id.into(),
-        confirm_budget: false,
-        paging: Paging::default(),
-    }
 }
 
 /// Every update, kept for the test to read.

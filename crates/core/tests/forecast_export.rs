@@ -2,6 +2,10 @@
 //! followed to their end (one answered, one failed), read back from the SQLite file and written
 //! as CSV, JSON Lines and a citation list, each with the forecast's own fields.
 
+#[path = "support/send.rs"]
+mod send;
+
+use send::send;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -11,21 +15,12 @@ use sightline_core::export::ExportFormat;
 use sightline_core::forecast::export::{forecast_rows, write_forecasts};
 use sightline_core::forecast::{self, Backoff, Following, OnUpdate};
 use sightline_core::keychain::MemoryStore;
-use sightline_core::pipeline::{Paging, SendOptions};
 use sightline_core::state::AppState;
 use sightline_sandbox::ops::forecast::{fails, Question};
 use sightline_sandbox::Sandbox;
 use sightline_store::{HistoryQuery, Tz};
 
 const SEED: u64 = 9;
-
-fn send(id: &str) -> SendOptions {
-    SendOptions {
-        request_id: id.into(),
-        confirm_budget: false,
-        paging: Paging::default(),
-    }
-}
 
 /// A question the sandbox of `SEED` answers (`fail: false`) or fails.
 fn question(fail: bool) -> String {

@@ -2,17 +2,23 @@
 //! SQLite file. Active filing of a search and of a streamed answer; the still-there check
 //! estimated, budget-guarded, re-fetched in batches through the pipeline and compared.
 
-use std::sync::Arc;
+#[path = "support/live.rs"]
+mod live;
+#[path = "support/search.rs"]
+mod search;
+#[path = "support/send.rs"]
+mod send;
+
+use live::Live;
+use search::common_word_search;
+use send::send;
 
 use chrono::Utc;
 use rust_decimal::Decimal;
-use sightline_api::request::{AiSearchRequest, Tool, TwitterSearchRequest};
-use sightline_core::environment::Environment;
+use sightline_api::request::{AiSearchRequest, Tool};
 use sightline_core::errors::CommandError;
 use sightline_core::investigations::{self, CHECK_BATCH};
-use sightline_core::keychain::{MemoryStore, SecretStore};
-use sightline_core::pipeline::{self, Paging, SendOptions, SendParams};
-use sightline_core::state::AppState;
+use sightline_core::pipeline::{self, SendParams};
 use sightline_core::streaming;
 use sightline_sandbox::Sandbox;
 use sightline_store::{
@@ -20,59 +26,8 @@ use sightline_store::{
     RequestRecord, RequestStatus, Store,
 };
 
-struct Live {
-    sandbox: Sandbox,
-    state: AppState,
-    _data: tempfile::TempDir,
-}
-
 async fn live() -> Live {
-    let sandbox = Sandbox::builder()
-        .seed(9)
-        .port(0)
-        .pace_ms(0)
-        .start()
-        .await
-        .unwrap();
-    let data = tempfile::tempdir().unwrap();
-    let secrets: Arc<dyn SecretStore> = Arc::new(MemoryStore::default());
-    let environment = Environment {
-        base_url: Some(sandbox.base_url().into()),
-        ..Environment::default()
-    };
-    let state = AppState::new(data.path().to_owned(), environment, secrets).unwrap();
-    sightline_core::keys::add(&state, "work", sandbox.demo_key())
-        .await
-        .unwrap();
-    Live {
-        sandbox,
-        state,
-        _data: data,
-    }
-}
-
-fn send(id: &str) -> SendOptions {
-    SendOptions {
-        request_id: id.into(),
-        confirm_budget: false,
-        paging: Paging::default(),
-    }
-}
-
-/// An X search for a word many of the sandbox's posts hold.
-fn search(sandbox: &Sandbox, count: i64) -> TwitterSearchRequest {
-    let world = sandbox.world();
-    let word = world
-        .token_index
-        .iter()
-        .filter(|(word, posts)| word.len() > 4 && posts.len() > 200)
-        .map(|(word, _)| word)
-        .min()
-        .expect("the sandbox world has common words");
-    TwitterSearchRequest {
-        count,
-        ..TwitterSearchRequest::new(word.as_str())
-    }
+    Live::start(Sandbox::builder().seed(9)).await
 }
 
 async fn filed_post_ids(store: &Store, id: i64) -> Vec<String> {
@@ -121,9 +76,15 @@ async fn requests_sent_while_active_are_filed_with_their_posts() {
     let case = investigations::create(store, "Storm", "").await.unwrap().id;
     investigations::set_active(store, Some(case)).await.unwrap();
 
-    let searched = pipeline::execute(&state, &session, search(&sandbox, 5), send("s1"), None)
-        .await
-        .unwrap();
+    let searched = pipeline::execute(
+        &state,
+        &session,
+        common_word_search(&sandbox, 5),
+        send("s1"),
+        None,
+    )
+    .await
+    .unwrap();
     let streamed = streaming::ai_search(
         &state,
         &session,
@@ -184,9 +145,15 @@ async fn still_there_estimates_then_refetches_and_compares() {
     let store = &session.store;
     let case = investigations::create(store, "Check", "").await.unwrap().id;
     investigations::set_active(store, Some(case)).await.unwrap();
-    let searched = pipeline::execute(&state, &session, search(&sandbox, 100), send("s1"), None)
-        .await
-        .unwrap();
+    let searched = pipeline::execute(
+        &state,
+        &session,
+        common_word_search(&sandbox, 100),
+        send("s1"),
+        None,
+    )
+    .await
+    .unwrap();
     investigations::set_active(store, None).await.unwrap();
     let found = found_post_ids(store, searched.history_id).await;
     assert!(

@@ -5,16 +5,17 @@
 //! the user; a long gap is caught up with one run; a 429 puts the next attempt after its wait;
 //! a quiet story never sends the same search twice.
 
+#[path = "support/live.rs"]
+mod live;
+
+use live::Live;
 use std::collections::BTreeSet;
-use std::sync::Arc;
 use std::time::Duration;
 
 use chrono::Utc;
 use rust_decimal::Decimal;
 use sightline_api::request::{TwitterSearchRequest, TwitterUserPostsRequest};
 use sightline_core::announce::Recorded;
-use sightline_core::environment::Environment;
-use sightline_core::keychain::{MemoryStore, SecretStore};
 use sightline_core::monitors::{
     self, MonitorDraft, MonitorPostQuery, MonitorState, MonitorTarget, RunOutcome, Scheduler,
 };
@@ -25,43 +26,20 @@ use sightline_store::{BudgetLimits, HistoryQuery, LedgerEntry};
 
 const RATE: u32 = 60;
 
-struct Live {
-    sandbox: Sandbox,
-    state: AppState,
-    _data: tempfile::TempDir,
-}
-
 async fn live() -> Live {
-    let sandbox = Sandbox::builder()
-        .seed(16)
-        .port(0)
-        .pace_ms(0)
-        .faults(true)
-        .now(
-            chrono::DateTime::parse_from_rfc3339("2026-11-20T12:00:00Z")
-                .unwrap()
-                .to_utc(),
-        )
-        .manual_clock()
-        .live_rate(RATE)
-        .start()
-        .await
-        .unwrap();
-    let data = tempfile::tempdir().unwrap();
-    let secrets: Arc<dyn SecretStore> = Arc::new(MemoryStore::default());
-    let environment = Environment {
-        base_url: Some(sandbox.base_url().into()),
-        ..Environment::default()
-    };
-    let state = AppState::new(data.path().to_owned(), environment, secrets).unwrap();
-    sightline_core::keys::add(&state, "work", sandbox.demo_key())
-        .await
-        .unwrap();
-    Live {
-        sandbox,
-        state,
-        _data: data,
-    }
+    Live::start(
+        Sandbox::builder()
+            .seed(16)
+            .faults(true)
+            .now(
+                chrono::DateTime::parse_from_rfc3339("2026-11-20T12:00:00Z")
+                    .unwrap()
+                    .to_utc(),
+            )
+            .manual_clock()
+            .live_rate(RATE),
+    )
+    .await
 }
 
 fn hashtag(tag: &str, cap: i64) -> MonitorDraft {

@@ -1,70 +1,25 @@
 //! The request pipeline without a window: against a sandbox on loopback and real SQLite files.
 //! Each step is seen from outside: what the service billed, what the store recorded.
 
-use std::sync::Arc;
+#[path = "support/live.rs"]
+mod live;
+#[path = "support/search.rs"]
+mod search;
+#[path = "support/send.rs"]
+mod send;
 
-use sightline_api::request::{TwitterSearchRequest, TwitterUserPostsRequest};
-use sightline_core::environment::Environment;
-use sightline_core::keychain::{MemoryStore, SecretStore};
-use sightline_core::pipeline::{self, Paging, SendOptions};
-use sightline_core::state::AppState;
+use live::Live;
+use search::common_word_search;
+use send::send;
+
+use sightline_api::request::TwitterUserPostsRequest;
+use sightline_core::pipeline;
 use sightline_core::{errors::CommandError, paging};
 use sightline_sandbox::Sandbox;
 use sightline_store::{BudgetLimits, HistoryQuery, RequestStatus};
 
-struct Live {
-    sandbox: Sandbox,
-    state: AppState,
-    _data: tempfile::TempDir,
-}
-
 async fn live() -> Live {
-    let sandbox = Sandbox::builder()
-        .seed(9)
-        .port(0)
-        .pace_ms(0)
-        .start()
-        .await
-        .unwrap();
-    let data = tempfile::tempdir().unwrap();
-    let secrets: Arc<dyn SecretStore> = Arc::new(MemoryStore::default());
-    let environment = Environment {
-        base_url: Some(sandbox.base_url().into()),
-        ..Environment::default()
-    };
-    let state = AppState::new(data.path().to_owned(), environment, secrets).unwrap();
-    sightline_core::keys::add(&state, "work", sandbox.demo_key())
-        .await
-        .unwrap();
-    Live {
-        sandbox,
-        state,
-        _data: data,
-    }
-}
-
-fn send(id: &str) -> SendOptions {
-    SendOptions {
-        request_id: id.into(),
-        confirm_budget: false,
-        paging: Paging::default(),
-    }
-}
-
-/// An X search for a word in many of the sandbox's posts: X reads are billed per post found.
-fn search(sandbox: &Sandbox, count: i64) -> TwitterSearchRequest {
-    let world = sandbox.world();
-    let word = world
-        .token_index
-        .iter()
-        .filter(|(word, posts)| word.len() > 4 && posts.len() > 200)
-        .map(|(word, _)| word)
-        .min()
-        .expect("the world has common words");
-    TwitterSearchRequest {
-        count,
-        ..TwitterSearchRequest::new(word.as_str())
-    }
+    Live::start(Sandbox::builder().seed(9)).await
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -77,9 +32,15 @@ async fn a_request_is_checked_billed_recorded_and_never_sent_twice() {
     let session = state.session().await.unwrap();
 
     // Bad input stops before anything is sent or recorded.
-    let refused = pipeline::execute(&state, &session, search(&sandbox, 0), send("bad"), None)
-        .await
-        .unwrap_err();
+    let refused = pipeline::execute(
+        &state,
+        &session,
+        common_word_search(&sandbox, 0),
+        send("bad"),
+        None,
+    )
+    .await
+    .unwrap_err();
     assert!(
         matches!(refused, CommandError::Invalid { .. }),
         "{refused:?}"
@@ -92,9 +53,15 @@ async fn a_request_is_checked_billed_recorded_and_never_sent_twice() {
         .unwrap();
     assert!(history.is_empty(), "nothing sent, nothing recorded");
 
-    let outcome = pipeline::execute(&state, &session, search(&sandbox, 5), send("s1"), None)
-        .await
-        .unwrap();
+    let outcome = pipeline::execute(
+        &state,
+        &session,
+        common_word_search(&sandbox, 5),
+        send("s1"),
+        None,
+    )
+    .await
+    .unwrap();
     assert!(!outcome.replayed);
     let billed = sandbox.billed().total();
     assert!(
@@ -113,9 +80,15 @@ async fn a_request_is_checked_billed_recorded_and_never_sent_twice() {
     assert_eq!(entry.result_count, outcome.body.0.len() as i64);
 
     // The same request id again: the stored answer, nothing sent, nothing paid.
-    let again = pipeline::execute(&state, &session, search(&sandbox, 5), send("s1"), None)
-        .await
-        .unwrap();
+    let again = pipeline::execute(
+        &state,
+        &session,
+        common_word_search(&sandbox, 5),
+        send("s1"),
+        None,
+    )
+    .await
+    .unwrap();
     assert!(again.replayed);
     assert_eq!(again.history_id, outcome.history_id);
     assert_eq!(again.body.0.len(), outcome.body.0.len());
@@ -140,9 +113,15 @@ async fn the_budget_stops_a_request_before_it_is_sent() {
     } = live().await;
     let session = state.session().await.unwrap();
     // A first billed answer teaches the rate; a limit below it blocks the next one.
-    pipeline::execute(&state, &session, search(&sandbox, 20), send("first"), None)
-        .await
-        .unwrap();
+    pipeline::execute(
+        &state,
+        &session,
+        common_word_search(&sandbox, 20),
+        send("first"),
+        None,
+    )
+    .await
+    .unwrap();
     session
         .store
         .set_budget(&BudgetLimits {
@@ -151,9 +130,15 @@ async fn the_budget_stops_a_request_before_it_is_sent() {
         })
         .await
         .unwrap();
-    let blocked = pipeline::execute(&state, &session, search(&sandbox, 20), send("second"), None)
-        .await
-        .unwrap_err();
+    let blocked = pipeline::execute(
+        &state,
+        &session,
+        common_word_search(&sandbox, 20),
+        send("second"),
+        None,
+    )
+    .await
+    .unwrap_err();
     assert!(
         matches!(blocked, CommandError::BudgetBlocked { .. }),
         "{blocked:?}"

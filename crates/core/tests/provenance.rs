@@ -3,64 +3,47 @@
 //! a post points at the response that brought it. (That a recorded provenance cannot be edited
 //! is checked on a real file in the store's own tests.) Against a sandbox on loopback and a real SQLite file.
 
+#[path = "support/live.rs"]
+mod live;
+#[path = "support/send.rs"]
+mod send;
+
+use live::Live;
+use send::send;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 use std::time::Duration;
 
 use sha2::{Digest, Sha256};
 use sightline_api::request::{AiSearchRequest, Tool, TwitterPostRequest, TwitterSearchRequest};
-use sightline_core::environment::Environment;
-use sightline_core::keychain::{MemoryStore, SecretStore};
-use sightline_core::pipeline::{self, Paging, SendOptions};
+use sightline_core::pipeline;
 use sightline_core::session::Session;
-use sightline_core::state::AppState;
 use sightline_core::streaming;
 use sightline_sandbox::body_log::LoggedBody;
 use sightline_sandbox::{Fault, Sandbox};
 use sightline_store::{Provenance, ProvenanceRecord};
 
-struct Live {
-    sandbox: Sandbox,
-    state: AppState,
+/// A live app whose sandbox logs each body it sends, with what it hashed, to `log`.
+struct Logged {
+    live: Live,
     log: PathBuf,
-    _data: tempfile::TempDir,
+    _logs: tempfile::TempDir,
 }
 
-async fn live() -> Live {
-    let data = tempfile::tempdir().unwrap();
-    let log = data.path().join("bodies.jsonl");
-    let sandbox = Sandbox::builder()
-        .seed(9)
-        .port(0)
-        .pace_ms(0)
-        .body_log(&log)
-        .start()
-        .await
-        .unwrap();
-    let secrets: Arc<dyn SecretStore> = Arc::new(MemoryStore::default());
-    let environment = Environment {
-        base_url: Some(sandbox.base_url().into()),
-        ..Environment::default()
-    };
-    let app_data = data.path().join("app");
-    std::fs::create_dir_all(&app_data).unwrap();
-    let state = AppState::new(app_data, environment, secrets).unwrap();
-    sightline_core::keys::add(&state, "work", sandbox.demo_key())
-        .await
-        .unwrap();
-    Live {
-        sandbox,
-        state,
-        log,
-        _data: data,
+impl std::ops::Deref for Logged {
+    type Target = Live;
+    fn deref(&self) -> &Live {
+        &self.live
     }
 }
 
-fn send(id: &str) -> SendOptions {
-    SendOptions {
-        request_id: id.into(),
-        confirm_budget: false,
-        paging: Paging::default(),
+async fn live() -> Logged {
+    let logs = tempfile::tempdir().unwrap();
+    let log = logs.path().join("bodies.jsonl");
+    let live = Live::start(Sandbox::builder().seed(9).body_log(&log)).await;
+    Logged {
+        live,
+        log,
+        _logs: logs,
     }
 }
 
@@ -100,7 +83,7 @@ async fn recorded(session: &Session, history_id: i64) -> ProvenanceRecord {
 /// The stored record agrees with what the sandbox sent, its stored bytes hash to it again,
 /// and the store says it matches.
 async fn assert_matches_what_was_sent(
-    live: &Live,
+    live: &Logged,
     session: &Session,
     history_id: i64,
     method: &str,

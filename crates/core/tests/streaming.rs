@@ -1,6 +1,10 @@
 //! The live AI search without a window: events relayed in order, a cancel or a cut keeps what
 //! arrived in history and the archive, and the cost recorded is the one the headers carried.
 
+#[path = "support/send.rs"]
+mod send;
+
+use send::send;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -9,7 +13,6 @@ use sightline_api::request::Tool;
 use sightline_api::StreamEvent;
 use sightline_core::environment::Environment;
 use sightline_core::keychain::{MemoryStore, SecretStore};
-use sightline_core::pipeline::{Paging, SendOptions};
 use sightline_core::state::AppState;
 use sightline_core::streaming::{self, StreamMessage};
 use sightline_sandbox::{Fault, Sandbox};
@@ -26,14 +29,6 @@ async fn demo_state(dir: &std::path::Path) -> AppState {
         secrets,
     )
     .unwrap()
-}
-
-fn send(id: &str) -> SendOptions {
-    SendOptions {
-        request_id: id.into(),
-        confirm_budget: false,
-        paging: Paging::default(),
-    }
 }
 
 fn request() -> AiSearchRequest {
