@@ -1,5 +1,5 @@
 /// Every command the UI may call; capabilities/default.json grants them by name.
-const COMMANDS: [&str; 111] = [
+const COMMANDS: [&str; 112] = [
     "app_info",
     "app_status",
     "open_link",
@@ -105,6 +105,7 @@ const COMMANDS: [&str; 111] = [
     "analysis_heatmap",
     "analysis_top",
     "analysis_network",
+    "analysis_posts",
     "analysis_conversation",
     "analysis_conversation_estimate",
     "analysis_conversation_fetch",

@@ -12,8 +12,8 @@ use sightline_core::errors::CommandError;
 use sightline_core::pipeline::SendParams;
 use sightline_core::state::AppState;
 use sightline_store::{
-    ActivitySeries, AnalysisScope, ConversationTree, Heatmap, Network, NetworkQuery, ScopeSummary,
-    TopLists,
+    ActivitySeries, AnalysisScope, ConversationTree, Heatmap, Network, NetworkQuery, ScopePostPage,
+    ScopePostQuery, ScopeSummary, TopLists,
 };
 use tauri::{AppHandle, Runtime, State};
 
@@ -65,6 +65,16 @@ pub async fn analysis_network(
     query: NetworkQuery,
 ) -> CommandResult<Network> {
     analysis::network(&state.store().await?, &scope, &query).await
+}
+
+/// A page of the scope's posts themselves, newest first (a chosen account's, say).
+#[tauri::command]
+pub async fn analysis_posts(
+    state: State<'_, AppState>,
+    scope: AnalysisScope,
+    page: ScopePostQuery,
+) -> CommandResult<ScopePostPage> {
+    analysis::posts(&state.store().await?, &scope, page).await
 }
 
 #[tauri::command]

@@ -127,6 +127,7 @@ pub fn configure<R: Runtime>(
             analysis::analysis_heatmap,
             analysis::analysis_top,
             analysis::analysis_network,
+            analysis::analysis_posts,
             analysis::analysis_conversation,
             analysis::analysis_conversation_estimate,
             analysis::analysis_conversation_fetch,

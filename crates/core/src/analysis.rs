@@ -1,6 +1,6 @@
 //! Analysis at no cost, over posts already stored: the scope's summary, activity over time,
 //! the posting heatmap, top lists and the network (all counted by the store, see
-//! `sightline_store::analysis`), a post's conversation tree and the paid fetch of its missing
+//! `sightline_store::analysis`), the scope's posts themselves a page at a time, a post's conversation tree and the paid fetch of its missing
 //! replies through the pipeline (`analysis/conversation.rs`), and the exports: GEXF, the edge
 //! CSV and every table as CSV (`analysis/export.rs`).
 
@@ -9,8 +9,8 @@ pub mod export;
 
 use serde::Deserialize;
 use sightline_store::{
-    ActivitySeries, AnalysisScope, Bucket, Heatmap, Network, NetworkQuery, ScopeSummary, StackBy,
-    Store, TopLists, Tz,
+    ActivitySeries, AnalysisScope, Bucket, Heatmap, Network, NetworkQuery, ScopePostPage,
+    ScopePostQuery, ScopeSummary, StackBy, Store, TopLists, Tz,
 };
 use ts_rs::TS;
 
@@ -101,4 +101,13 @@ pub async fn network(
     query: &NetworkQuery,
 ) -> Result<Network, CommandError> {
     store.analysis_network(scope, query).await?.ok_or_else(gone)
+}
+
+/// A page of the scope's posts, newest first, with how many it holds in all.
+pub async fn posts(
+    store: &Store,
+    scope: &AnalysisScope,
+    page: ScopePostQuery,
+) -> Result<ScopePostPage, CommandError> {
+    store.analysis_posts(scope, page).await?.ok_or_else(gone)
 }

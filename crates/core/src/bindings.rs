@@ -91,6 +91,8 @@ mod tests {
             TopKind,
             Network,
             NetworkQuery,
+            ScopePostQuery,
+            ScopePostPage,
             ConversationTree,
             crate::analysis::ActivityOptions,
             crate::analysis::ConversationFetchEstimate,

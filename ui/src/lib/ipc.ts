@@ -95,6 +95,8 @@ import type { Heatmap } from './bindings/Heatmap';
 import type { Network } from './bindings/Network';
 import type { NetworkFormat } from './bindings/NetworkFormat';
 import type { NetworkQuery } from './bindings/NetworkQuery';
+import type { ScopePostPage } from './bindings/ScopePostPage';
+import type { ScopePostQuery } from './bindings/ScopePostQuery';
 import type { ScopeSummary } from './bindings/ScopeSummary';
 import type { TopLists } from './bindings/TopLists';
 import { showNotice } from './notices.svelte';
@@ -396,6 +398,9 @@ export const analysisTop = (scope: AnalysisScope, limit?: number) =>
   invoke<TopLists>('analysis_top', { scope, limit: limit ?? null });
 export const analysisNetwork = (scope: AnalysisScope, query: Partial<NetworkQuery> = {}) =>
   invoke<Network>('analysis_network', { scope, query });
+/** A page of the scope's posts themselves, newest first, with how many it holds in all. */
+export const analysisPosts = (scope: AnalysisScope, page: ScopePostQuery) =>
+  invoke<ScopePostPage>('analysis_posts', { scope, page });
 /** A stored post's replies and quotes as a tree, with what is missing. */
 export const analysisConversation = (postId: string) =>
   invoke<ConversationTree>('analysis_conversation', { postId });
