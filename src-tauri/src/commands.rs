@@ -165,6 +165,49 @@ pub fn display_zone() -> DisplayZone {
     zone::display_zone()
 }
 
+// --- Store commands ---------------------------------------------------------------------
+
+/// Commands that open the store and hand it to one core call: `read name(args) -> T =
+/// |store| call;` only reads; `change ...` also tells open screens that records changed when
+/// the call succeeded. Each argument is the command's own (the UI passes it by name).
+macro_rules! store_commands {
+    ($($(#[$doc:meta])* $effect:ident $name:ident($($arg:ident: $ty:ty),* $(,)?) -> $out:ty
+        = |$store:ident| $call:expr;)*) => {$(
+        store_commands!(@command $effect $(#[$doc])* $name($($arg: $ty),*) -> $out
+            = |$store| $call);
+    )*};
+    (@command read $(#[$doc:meta])* $name:ident($($arg:ident: $ty:ty),*) -> $out:ty
+        = |$store:ident| $call:expr) => {
+        $(#[$doc])*
+        #[tauri::command]
+        pub async fn $name(
+            state: tauri::State<'_, sightline_core::state::AppState>,
+            $($arg: $ty),*
+        ) -> Result<$out, sightline_core::errors::CommandError> {
+            let $store = state.store().await?;
+            $call.await
+        }
+    };
+    (@command change $(#[$doc:meta])* $name:ident($($arg:ident: $ty:ty),*) -> $out:ty
+        = |$store:ident| $call:expr) => {
+        $(#[$doc])*
+        #[tauri::command]
+        pub async fn $name<R: tauri::Runtime>(
+            app: tauri::AppHandle<R>,
+            state: tauri::State<'_, sightline_core::state::AppState>,
+            $($arg: $ty),*
+        ) -> Result<$out, sightline_core::errors::CommandError> {
+            let $store = state.store().await?;
+            let result = $call.await;
+            if result.is_ok() {
+                $crate::commands::records_changed(&app);
+            }
+            result
+        }
+    };
+}
+pub(crate) use store_commands;
+
 // --- Operations -------------------------------------------------------------------------
 
 macro_rules! operation_commands {
