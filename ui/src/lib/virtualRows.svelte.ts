@@ -34,11 +34,18 @@ export class VirtualRows {
     return this.#virtualizer.getTotalSize();
   });
 
+  /** Heights measured so far, summed: their mean is the guess for rows not measured yet. */
+  #measuredTotal = 0;
+  #measuredRows = 0;
+
   constructor(options: VirtualRowsOptions) {
+    // Rows not yet measured are guessed at the mean of those measured (the given estimate until
+    // one is), so the list's length and the footer after it barely move as rows come into view.
+    const estimate = () => (this.#measuredRows > 0 ? this.#measuredTotal / this.#measuredRows : options.estimateSize());
     this.#virtualizer = new Virtualizer<HTMLElement, HTMLElement>({
       count: 0,
       getScrollElement: () => this.#scroller,
-      estimateSize: options.estimateSize,
+      estimateSize: estimate,
       overscan: options.overscan,
       gap: options.gap ?? 0,
       // Before layout (or in a hidden pane) the scroller measures 0 px: assume a window's height
@@ -50,7 +57,10 @@ export class VirtualRows {
       // A row not laid out yet measures 0 px; keep the estimate until it has a real height.
       measureElement: (element) => {
         const height = element.getBoundingClientRect().height;
-        return height > 0 ? height : options.estimateSize();
+        if (height <= 0) return estimate();
+        this.#measuredTotal += height;
+        this.#measuredRows += 1;
+        return height;
       },
       onChange: () => (this.#version += 1),
     });
