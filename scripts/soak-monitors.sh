@@ -15,10 +15,17 @@ if pgrep -f tauri-driver >/dev/null; then
 fi
 
 npm --prefix ui run build
-cargo build -p sightline --features custom-protocol --locked
+# The release build is what people run; its memory is what the target is about.
+cargo build --release -p sightline --features custom-protocol --locked
 cargo build -p sightline-sandbox --bin sightline-sandbox --locked
 
+# A copy of its own: a rebuild during the soak would replace target/release/sightline, and the
+# samples find the app by its executable's path.
+bin_dir="$(mktemp -d)"
+trap 'rm -rf "$bin_dir"' EXIT
+cp target/release/sightline "$bin_dir/sightline"
+
 export SOAK_MINUTES="$minutes"
-export SIGHTLINE_APP="$PWD/target/debug/sightline"
+export SIGHTLINE_APP="$bin_dir/sightline"
 scripts/with-keyring.sh xvfb-run --auto-servernum --server-args="-screen 0 1440x900x24" \
   npm --prefix tests run soak

@@ -56,22 +56,28 @@ function appTree(): number[] {
   return [...found];
 }
 
-/** Summed PSS of the app's process tree, in KiB. */
-function treePssKib(): { kib: number; processes: number } {
+/** Summed PSS of the app's process tree, in KiB, and by process name (the app, WebKit's web and network processes). */
+function treePssKib(): { kib: number; processes: number; byName: Record<string, number> } {
   let kib = 0;
+  const byName: Record<string, number> = {};
   const pids = appTree();
   for (const pid of pids) {
     try {
       const line = readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8')
         .split('\n')
         .find((each) => each.startsWith('Pss:'));
-      kib += Number(line?.replace(/[^\d]/g, '') ?? 0);
+      const own = Number(line?.replace(/[^\d]/g, '') ?? 0);
+      const name = readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
+      kib += own;
+      byName[name] = (byName[name] ?? 0) + own;
     } catch {
       // Gone, or not ours to read.
     }
   }
-  return { kib, processes: pids.length };
+  return { kib, processes: pids.length, byName };
 }
+
+const mib = (kib: number) => (kib / 1024).toFixed(1);
 
 function invoke<T>(command: string, args: Record<string, unknown> = {}): Promise<T> {
   return browser.executeAsync(
@@ -119,7 +125,7 @@ describe(`monitors soak, ${minutes} minutes`, () => {
       if (!created.id) throw new Error(`monitor_create failed: ${JSON.stringify(created.__error)}`);
     }
 
-    const samples: { minute: number; kib: number; processes: number; answers: number }[] = [];
+    const samples: { minute: number; kib: number; processes: number; byName: Record<string, number>; answers: number }[] = [];
     const started = Date.now();
     let answers = 0;
     for (let minute = 0; minute < minutes; minute++) {
@@ -127,14 +133,17 @@ describe(`monitors soak, ${minutes} minutes`, () => {
       await browser.pause(Math.max(0, due - Date.now()));
       await ask(`Soak minute ${minute + 1}: what is new about flood defences?`);
       answers += 1;
-      const { kib, processes } = treePssKib();
-      samples.push({ minute, kib, processes, answers });
-      console.log(`soak: minute ${minute + 1}/${minutes} · PSS ${(kib / 1024).toFixed(1)} MiB over ${processes} processes`);
+      const { kib, processes, byName } = treePssKib();
+      samples.push({ minute, kib, processes, byName, answers });
+      const parts = Object.entries(byName)
+        .map(([name, own]) => `${name} ${mib(own)}`)
+        .join(', ');
+      console.log(`soak: minute ${minute + 1}/${minutes} · PSS ${mib(kib)} MiB over ${processes} processes (${parts})`);
     }
     // One more minute for the last runs to finish, then the books.
     await browser.pause(Math.max(0, started + minutes * 60_000 + 30_000 - Date.now()));
     const end = treePssKib();
-    samples.push({ minute: minutes, kib: end.kib, processes: end.processes, answers });
+    samples.push({ minute: minutes, kib: end.kib, processes: end.processes, byName: end.byName, answers });
 
     const service = await billed();
     const spend = await invoke<{ all_time: string }>('spend_totals');
@@ -149,14 +158,25 @@ describe(`monitors soak, ${minutes} minutes`, () => {
     const notifications = existsSync(process.env.SIGHTLINE_NOTIFICATION_LOG ?? '') ? readFileSync(process.env.SIGHTLINE_NOTIFICATION_LOG as string, 'utf8').split('\n').filter(Boolean).length : null;
 
     const first = samples[1] ?? samples[0]!;
+    // The target reads from the tenth minute on: the growth of each later sample over it.
+    const tenth = samples[Math.min(9, samples.length - 1)]!;
     const last = samples.at(-1)!;
     const peak = Math.max(...samples.map((sample) => sample.kib));
+    const fromTenth = samples.slice(9);
+    const maxGrowth = Math.max(...fromTenth.map((sample) => sample.kib - tenth.kib));
+    const names = [...new Set(samples.flatMap((sample) => Object.keys(sample.byName)))];
+    const perProcess = names.map((name) => {
+      const at = (sample: (typeof samples)[number]) => sample.byName[name] ?? 0;
+      const growth = Math.max(...fromTenth.map((sample) => at(sample) - at(tenth)));
+      return `  ${name}: minute 10 ${mib(at(tenth))} MiB, end ${mib(at(last))} MiB, most above minute 10 +${mib(growth)} MiB; per minute ${samples.map((sample) => mib(at(sample))).join(' ')}`;
+    });
     console.log(
       [
         'soak figures',
         `  minutes: ${minutes}, monitors: ${runs.length}, monitor runs logged: ${runLines}, AI answers: ${answers}, notifications: ${notifications ?? 'no log'}`,
         `  PSS of the app's process tree (MiB) per minute: ${samples.map((sample) => (sample.kib / 1024).toFixed(1)).join(' ')}`,
-        `  PSS after minute 1: ${(first.kib / 1024).toFixed(1)} MiB; at the end: ${(last.kib / 1024).toFixed(1)} MiB; peak ${(peak / 1024).toFixed(1)} MiB; growth ${((last.kib - first.kib) / 1024).toFixed(1)} MiB`,
+        `  PSS after minute 1: ${mib(first.kib)} MiB; minute 10: ${mib(tenth.kib)} MiB; at the end: ${mib(last.kib)} MiB; peak ${mib(peak)} MiB; most above minute 10: +${mib(maxGrowth)} MiB; end above minute 10: ${mib(last.kib - tenth.kib)} MiB`,
+        ...perProcess,
         `  responses billed by the sandbox: ${service.responses.length}, total $${service.total_usd}; the app's spend: $${spend.all_time}`,
         `  X GETs answered: ${gets.length}, repeated targets: ${repeated.length}${repeated.length ? ` (${repeated.slice(0, 5).map(([target, count]) => `${count}× ${target}`).join('; ')})` : ''}`,
       ].join('\n'),
