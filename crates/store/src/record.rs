@@ -7,7 +7,8 @@
 //! * [`Store::begin_request`] before sending, then [`Store::record_request`] with the same id to
 //!   finish it. This is what streams use: the row exists while the stream runs, a cancelled or
 //!   cut stream is finished with status `cancelled` / `interrupted` and keeps what arrived, and
-//!   rows left `running` by a crash are closed by [`Store::recover_unfinished`] at start-up.
+//!   rows left `running` by a crash are closed by [`Store::recover_unfinished`] at start-up
+//!   (an answer that still comes for such a row finishes it: it was paid for).
 //!   [`Store::record_billing`] puts a stream's cost (known from its headers) on the ledger at
 //!   once, so a crash mid-stream never loses money already spent.
 //!   `begin_request` also tells the app that a request id was already used, so a replayed
@@ -181,15 +182,18 @@ impl Store {
     }
 
     /// Closes requests left `running` by a previous run of the app (call once at start-up).
-    /// Returns how many were marked `interrupted`. A running row that holds a result is a job
-    /// the service accepted and runs on (see [`crate::jobs`]): it stays running, to be followed.
+    /// Returns how many were marked `interrupted` (error class [`APP_STOPPED_CLASS`]). A running
+    /// row that holds a result is a job the service accepted and runs on (see [`crate::jobs`]):
+    /// it stays running, to be followed. A row closed here whose answer still comes (another
+    /// run of the app had it on its way) is finished by that answer's record.
     pub async fn recover_unfinished(&self) -> Result<u64> {
         let done = sqlx::query(
-            "UPDATE history SET status = 'interrupted',
+            "UPDATE history SET status = 'interrupted', error_class = ?,
                  error_message = COALESCE(error_message, 'The app stopped before this request finished.')
              WHERE status = 'running'
                AND NOT EXISTS (SELECT 1 FROM results r WHERE r.history_id = history.id)",
         )
+        .bind(APP_STOPPED_CLASS)
         .execute(&self.pool)
         .await?;
         Ok(done.rows_affected())
@@ -202,9 +206,12 @@ impl Store {
     pub async fn record_billing(&self, request_id: &str, billing: &Billing) -> Result<bool> {
         let nanos = to_nanos(billing.cost)?;
         let mut tx = self.begin_write().await?;
-        let Some((id, RequestStatus::Running)) = find_request(&mut tx, request_id).await? else {
+        let Some((id, status)) = find_request(&mut tx, request_id).await? else {
             return Ok(false);
         };
+        if !awaits_its_record(&mut tx, id, status).await? {
+            return Ok(false);
+        }
         bill_row(&mut tx, id, billing, nanos).await?;
         tx.commit().await?;
         Ok(true)
@@ -272,6 +279,31 @@ pub(crate) async fn find_request(
 
 /// History's error class for a request whose answer arrived but did not fit on the disk.
 pub const DISK_FULL_CLASS: &str = "disk_full";
+/// History's error class for a request [`Store::recover_unfinished`] closed: the app stopped
+/// before its answer was recorded.
+pub const APP_STOPPED_CLASS: &str = "app_stopped";
+
+/// Whether the begun request `id` still waits for its record: running, or closed by a
+/// start-up's recovery while its answer was still on its way (that answer was paid for, so it
+/// finishes the row). Any other status is a finished request, left as it is.
+async fn awaits_its_record(
+    conn: &mut SqliteConnection,
+    id: i64,
+    status: RequestStatus,
+) -> Result<bool> {
+    Ok(match status {
+        RequestStatus::Running => true,
+        RequestStatus::Interrupted => {
+            let class: Option<String> =
+                sqlx::query_scalar("SELECT error_class FROM history WHERE id = ?")
+                    .bind(id)
+                    .fetch_one(&mut *conn)
+                    .await?;
+            class.as_deref() == Some(APP_STOPPED_CLASS)
+        }
+        _ => false,
+    })
+}
 const RESULT_NOT_SAVED: &str =
     "The answer arrived but the disk was full: its cost is recorded, its results were not saved.";
 
@@ -322,7 +354,10 @@ async fn write_record(
     let cost_nanos = r.billing.as_ref().map(|b| to_nanos(b.cost)).transpose()?;
     let existing = find_request(conn, &r.request_id).await?;
     let history_id = match existing {
-        Some((id, RequestStatus::Running)) => {
+        Some((id, status)) => {
+            if !awaits_its_record(conn, id, status).await? {
+                return Ok(RecordOutcome::AlreadyRecorded { history_id: id });
+            }
             let update = sqlx::query(
                 "UPDATE history SET started_at = ?, operation = ?, params_json = ?, key_label = ?,
                      mode = ?, status = ?, error_class = ?, error_message = ?, duration_ms = ?,
@@ -337,7 +372,6 @@ async fn write_record(
                 .await?;
             id
         }
-        Some((id, _)) => return Ok(RecordOutcome::AlreadyRecorded { history_id: id }),
         None => {
             let insert = sqlx::query(
                 "INSERT INTO history (request_id, started_at, operation, params_json, key_label,

@@ -168,6 +168,81 @@ async fn unfinished_requests_are_marked_interrupted_on_recovery() {
     assert_eq!(store.recover_unfinished().await.unwrap(), 0);
 }
 
+/// A request closed as interrupted by a start-up's recovery (another run of the app opened the
+/// file while it was on its way) whose answer comes after all: the answer is paid for, so it
+/// finishes the row with its status, result, cost and posts instead of being dropped.
+#[tokio::test]
+async fn an_answer_that_comes_after_recovery_finishes_its_request() {
+    let (store, _dir) = temp_store().await;
+    let pending = PendingRequest {
+        request_id: "late".into(),
+        started_at: at(11, 30),
+        operation: "twitter_search".into(),
+        params_json: "{}".into(),
+        key_label: Some("work".into()),
+        mode: "live".into(),
+    };
+    let id = store.begin_request(&pending).await.unwrap().history_id();
+    assert_eq!(store.recover_unfinished().await.unwrap(), 1);
+
+    let mut answer = record("late", at(11, 30));
+    answer.billing = Some(billing("0.006", 20, "x"));
+    answer.result_count = 1;
+    answer.posts = vec![post("p-late", "flood warning", at(11, 0))];
+    assert_eq!(
+        store.record_request(&answer).await.unwrap(),
+        RecordOutcome::Recorded { history_id: id }
+    );
+    let finished = store.result(id).await.unwrap().unwrap();
+    assert_eq!(finished.entry.status, RequestStatus::Ok);
+    assert_eq!(finished.entry.error_class, None);
+    assert_eq!(finished.entry.error_message, None);
+    assert_eq!(finished.entry.duration_ms, 420);
+    assert_eq!(finished.entry.billing, Some(billing("0.006", 20, "x")));
+    assert_eq!(finished.body, r#"[{"id":"1"}]"#);
+    let totals = store.spend_totals(chrono_tz::UTC, at(12, 0)).await.unwrap();
+    assert_eq!(totals.all_time.to_string(), "0.006");
+    let found = store
+        .posts(&crate::PostQuery {
+            history_ids: vec![id],
+            ..crate::PostQuery::default()
+        })
+        .await
+        .unwrap();
+    assert_eq!(found.len(), 1);
+
+    // Finished now: a second record, or a later recovery, leaves it as it is.
+    assert_eq!(
+        store.record_request(&answer).await.unwrap(),
+        RecordOutcome::AlreadyRecorded { history_id: id }
+    );
+    assert_eq!(store.recover_unfinished().await.unwrap(), 0);
+    let totals = store.spend_totals(chrono_tz::UTC, at(12, 0)).await.unwrap();
+    assert_eq!(totals.all_time.to_string(), "0.006", "paid once");
+}
+
+/// A request the app itself finished as interrupted (a cut stream keeping what arrived) is
+/// finished: recording its id again changes nothing.
+#[tokio::test]
+async fn a_request_finished_as_interrupted_is_not_written_again() {
+    let (store, _dir) = temp_store().await;
+    let mut cut = record("cut", at(11, 45));
+    cut.status = RequestStatus::Interrupted;
+    cut.error_message = Some("The stream was cut.".into());
+    let id = store.record_request(&cut).await.unwrap().history_id();
+    let again = RequestRecord {
+        status: RequestStatus::Ok,
+        error_message: None,
+        ..cut
+    };
+    assert_eq!(
+        store.record_request(&again).await.unwrap(),
+        RecordOutcome::AlreadyRecorded { history_id: id }
+    );
+    let entry = store.history_entry(id).await.unwrap().unwrap();
+    assert_eq!(entry.status, RequestStatus::Interrupted);
+}
+
 #[tokio::test]
 async fn stream_billing_recorded_at_start_is_counted_once_and_survives_a_crash() {
     let (store, _dir) = temp_store().await;
