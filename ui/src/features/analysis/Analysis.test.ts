@@ -1,12 +1,13 @@
 /**
  * The analysis screen over mocked commands: the scope named with its count and span, the views
- * as tabs, a top-list entry narrowing every view (and its chip undoing that), the heatmap's zone
+ * as tabs, a top-list entry narrowing every view (and its chip undoing that), an account's
+ * posts listed from its top-list entry, the heatmap's zone
  * asked of Rust and printed, a range picked from the keyboard, Reset range, and exports.
  *
  * jsdom draws no canvas, so uPlot is replaced here by a stand-in that keeps what it was given;
  * the real chart is drawn and screenshotted in tests/specs/analysis.e2e.ts.
  */
-import { describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { render, screen, within } from '@testing-library/svelte';
 import userEvent from '@testing-library/user-event';
 import { mockIPC } from '@tauri-apps/api/mocks';
@@ -14,6 +15,7 @@ import type { AnalysisScope } from '../../lib/bindings/AnalysisScope';
 import { analysisHref } from '../../lib/navigate';
 import { setDisplayZone } from '../../lib/displayZone.svelte';
 import Analysis from './Analysis.svelte';
+import { modalDialogs } from '../../test/dialog';
 
 const drawn = vi.hoisted(() => ({ charts: [] as { data: number[][]; series: unknown[] }[] }));
 vi.mock('uplot', () => {
@@ -80,6 +82,8 @@ function mockAnalysis(calls: [string, Record<string, unknown>][]) {
       }
       case 'analysis_export_table':
         return '/home/reader/exports/sightline-top-hashtags.csv';
+      case 'analysis_posts':
+        return { posts: [], total: 3 };
       default:
         return undefined;
     }
@@ -90,6 +94,10 @@ function open(view: 'activity' | 'hours' | 'top' = 'activity') {
   window.location.hash = analysisHref({ kind: 'request', history_id: 7 }, view);
   return render(Analysis);
 }
+
+beforeAll(() => {
+  modalDialogs();
+});
 
 describe('Analysis', () => {
   it('names the scope with its post count, span and zone, and opens on the activity chart', async () => {
@@ -152,6 +160,15 @@ describe('Analysis', () => {
     await user.click(screen.getByRole('button', { name: 'Remove the filter Hashtag #Floods' }));
     expect(screen.queryByTestId('filter-chip')).not.toBeInTheDocument();
     expect(calls.filter(([cmd]) => cmd === 'analysis_top').at(-1)?.[1]).toMatchObject({ scope: { filters: { hashtag: null } } });
+
+    // An account lists its posts in the scope; narrowing to it is one button there.
+    await user.click(within(screen.getByTestId('top-accounts_by_posts')).getByRole('button', { name: '@Ana' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Posts by @Ana in this scope' });
+    expect(calls.find(([cmd]) => cmd === 'analysis_posts')?.[1]).toMatchObject({ scope: { filters: { account: 'ana', hashtag: null } }, page: { offset: 0 } });
+    await user.click(within(dialog).getByRole('button', { name: 'Narrow the analysis to @Ana' }));
+    expect(await screen.findByTestId('filter-chip')).toHaveTextContent('Posts by @Ana');
+    await vi.waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    await user.click(screen.getByRole('button', { name: 'Remove the filter Posts by @Ana' }));
 
     await user.click(within(hashtags).getByRole('button', { name: 'Export CSV of the hashtags list\'s table' }));
     expect(await within(hashtags).findByText('Saved to /home/reader/exports/sightline-top-hashtags.csv')).toBeInTheDocument();

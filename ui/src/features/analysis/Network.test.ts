@@ -1,4 +1,4 @@
-import { describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { render, screen, within } from '@testing-library/svelte';
 import userEvent from '@testing-library/user-event';
 import Network from './Network.svelte';
@@ -9,6 +9,7 @@ import { networkPicture, networkSummary, nodeStats, pictureSvg } from './network
 import { chartColors } from './chartTheme';
 import { layoutPlan, seededPositions } from './layoutPlan';
 import { layoutRequest } from './layout';
+import { modalDialogs } from '../../test/dialog';
 
 const scope: AnalysisScope = { source: { kind: 'request', history_id: 4 }, from: null, to: null, filters: { account: null, hashtag: null, mention: null, cashtag: null, domain: null, language: null } };
 
@@ -60,8 +61,12 @@ describe('network helpers', () => {
 });
 
 describe('Network', () => {
+  beforeAll(() => {
+    modalDialogs();
+  });
+
   it('asks for the kinds ticked and the minimum weight, and lists nodes and edges as tables', async () => {
-    const calls = mockBackend({ analysis_network: () => network });
+    const calls = mockBackend({ analysis_network: () => network, analysis_posts: () => ({ posts: [], total: 0 }) });
     const filterBy = vi.fn();
     render(Network, { scope, active: true, filterBy });
     await screen.findByText(/3 accounts linked by 2 edges/);
@@ -82,13 +87,24 @@ describe('Network', () => {
     ]);
     expect(within(screen.getByTestId('network-edges')).getAllByRole('row')).toHaveLength(3);
 
-    // Choosing an account (Enter or click on its name) shows its links, and narrows the analysis on request.
+    // Choosing an account (Enter or click on its name) lists its posts in the scope; closed, its
+    // links stay shown, and the analysis narrows to it on request.
     nodes.getByRole('button', { name: '@Jordan' }).focus();
     await userEvent.keyboard('{Enter}');
+    const dialog = await screen.findByRole('dialog', { name: 'Posts by @Jordan in this scope' });
+    await vi.waitFor(() => expect(calls.analysis_posts?.[0]).toEqual({ scope: { ...scope, filters: { ...scope.filters, account: 'jordan' } }, page: { offset: 0, limit: 50 } }));
+    (dialog as HTMLDialogElement).close();
+    await vi.waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
     const chosen = within(await screen.findByTestId('network-chosen'));
     expect(chosen.getByText('3 posts in this scope · 0 links out, 2 links in')).toBeInTheDocument();
-    await userEvent.click(chosen.getByRole('button', { name: "Show @Jordan's posts here" }));
+    await userEvent.click(chosen.getByRole('button', { name: 'Narrow the analysis to @Jordan' }));
     expect(filterBy).toHaveBeenCalledWith('account', 'jordan', '@Jordan');
+
+    // An account with no posts here (a reposter only) shows its links without a list.
+    await userEvent.click(nodes.getByRole('button', { name: '@ana' }));
+    expect(within(await screen.findByTestId('network-chosen')).getByText('0 posts in this scope · 1 link out, 0 links in')).toBeInTheDocument();
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(calls.analysis_posts).toHaveLength(1);
   });
 
   it('exports GEXF and the edge CSV with the query shown, and says where they went', async () => {
