@@ -5,13 +5,25 @@ use crate::archive::PostQuery;
 use crate::history::HistoryQuery;
 use crate::test_support::{billing, link, post, record, temp_store};
 use chrono::TimeZone;
+use std::collections::HashMap;
 
 const UTC: Tz = chrono_tz::UTC;
 const LONDON: Tz = chrono_tz::Europe::London;
 
-/// A CSV's rows, read back by header name.
-fn table(bytes: &[u8]) -> Vec<std::collections::HashMap<String, String>> {
-    let mut reader = csv::Reader::from_reader(bytes);
+/// One row of an export, field name to text.
+type Row = HashMap<String, String>;
+
+/// What an export writes, in memory.
+fn written(export: impl FnOnce(&mut Vec<u8>) -> Result<()>) -> Vec<u8> {
+    let mut out = Vec::new();
+    export(&mut out).unwrap();
+    out
+}
+
+/// A CSV export's rows, read back by header name as a spreadsheet would.
+fn csv_rows(export: impl FnOnce(&mut Vec<u8>) -> Result<()>) -> Vec<Row> {
+    let bytes = written(export);
+    let mut reader = csv::Reader::from_reader(bytes.as_slice());
     let headers = reader.headers().unwrap().clone();
     reader
         .records()
@@ -24,6 +36,27 @@ fn table(bytes: &[u8]) -> Vec<std::collections::HashMap<String, String>> {
                 .collect()
         })
         .collect()
+}
+
+/// A JSON Lines export's lines, read back as a JSON reader would.
+fn json_lines(export: impl FnOnce(&mut Vec<u8>) -> Result<()>) -> Vec<serde_json::Value> {
+    String::from_utf8(written(export))
+        .unwrap()
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect()
+}
+
+/// A JSON line's text fields, as a [`Row`] to compare with a CSV's.
+fn text_fields(line: &serde_json::Value) -> Row {
+    let fields = line.as_object().unwrap().iter();
+    fields
+        .filter_map(|(name, value)| Some((name.clone(), value.as_str()?.to_owned())))
+        .collect()
+}
+
+fn markdown(export: impl FnOnce(&mut Vec<u8>) -> Result<()>) -> String {
+    String::from_utf8(written(export)).unwrap()
 }
 
 fn t(d: u32) -> DateTime<Utc> {
@@ -44,26 +77,36 @@ async fn seeded() -> (crate::Store, tempfile::TempDir) {
     (store, dir)
 }
 
+/// A store holding one link, `url`, found at `at`, and the links it lists.
+async fn one_link(url: &str, at: DateTime<Utc>) -> (Vec<StoredLink>, tempfile::TempDir) {
+    let (store, dir) = temp_store().await;
+    let mut r = record("l", at);
+    r.links = vec![link(url)];
+    store.record_request(&r).await.unwrap();
+    (store.links(&Default::default()).await.unwrap(), dir)
+}
+
+async fn oldest_first(store: &crate::Store) -> Vec<StoredPost> {
+    let query = PostQuery {
+        sort: crate::archive::PostSort::Oldest,
+        ..Default::default()
+    };
+    store.posts(&query).await.unwrap()
+}
+
 #[tokio::test]
 async fn history_round_trips_through_csv_and_jsonl() {
     let (store, _dir) = seeded().await;
     let entries = store.history(&HistoryQuery::default()).await.unwrap();
-    let mut buf = Vec::new();
-    history_csv(&entries, UTC, &mut buf).unwrap();
-    let mut reader = csv::Reader::from_reader(buf.as_slice());
-    let rows: Vec<csv::StringRecord> = reader.records().map(|r| r.unwrap()).collect();
+    let rows = csv_rows(|out| history_csv(&entries, UTC, out));
     assert_eq!(rows.len(), 1);
-    let headers = reader.headers().unwrap().clone();
-    let get = |name: &str| rows[0][headers.iter().position(|h| h == name).unwrap()].to_owned();
-    assert_eq!(get("request_id"), "req-1");
-    assert_eq!(get("started_at_utc"), "2026-02-03T18:33:57Z");
-    assert_eq!(get("cost"), "0.0006");
-    assert_eq!(get("parameters"), r#"{"query":"rust lang","count":20}"#);
+    assert_eq!(rows[0]["request_id"], "req-1");
+    assert_eq!(rows[0]["started_at_utc"], "2026-02-03T18:33:57Z");
+    assert_eq!(rows[0]["cost"], "0.0006");
+    assert_eq!(rows[0]["parameters"], r#"{"query":"rust lang","count":20}"#);
 
-    let mut buf = Vec::new();
-    history_jsonl(&entries, UTC, &mut buf).unwrap();
-    let text = String::from_utf8(buf).unwrap();
-    let back: HistoryEntry = serde_json::from_str(text.lines().next().unwrap()).unwrap();
+    let lines = json_lines(|out| history_jsonl(&entries, UTC, out));
+    let back: HistoryEntry = serde_json::from_value(lines[0].clone()).unwrap();
     assert_eq!(back, entries[0]);
 }
 
@@ -71,32 +114,19 @@ async fn history_round_trips_through_csv_and_jsonl() {
 async fn ledger_csv_keeps_the_billed_money_exactly() {
     let (store, _dir) = seeded().await;
     let entries = store.ledger(chrono_tz::UTC, None).await.unwrap();
-    let mut buf = Vec::new();
-    ledger_csv(&entries, UTC, &mut buf).unwrap();
-    let mut reader = csv::Reader::from_reader(buf.as_slice());
-    let headers = reader.headers().unwrap().clone();
-    let rows: Vec<csv::StringRecord> = reader.records().map(|r| r.unwrap()).collect();
+    let rows = csv_rows(|out| ledger_csv(&entries, UTC, out));
     assert_eq!(rows.len(), 1);
-    let get = |name: &str| rows[0][headers.iter().position(|h| h == name).unwrap()].to_owned();
-    assert_eq!(get("time_utc"), "2026-02-03T18:33:57Z");
-    assert_eq!(get("cost"), "0.0006");
-    assert_eq!(get("service"), "x");
-    assert_eq!(get("key_label"), "work");
+    assert_eq!(rows[0]["time_utc"], "2026-02-03T18:33:57Z");
+    assert_eq!(rows[0]["cost"], "0.0006");
+    assert_eq!(rows[0]["service"], "x");
+    assert_eq!(rows[0]["key_label"], "work");
 }
 
 #[tokio::test]
 async fn posts_csv_is_quoted_and_formula_safe() {
     let (store, _dir) = seeded().await;
-    let posts = store
-        .posts(&PostQuery {
-            sort: crate::archive::PostSort::Oldest,
-            ..Default::default()
-        })
-        .await
-        .unwrap();
-    let mut buf = Vec::new();
-    posts_csv(&posts, UTC, &mut buf).unwrap();
-    let rows = table(&buf);
+    let posts = oldest_first(&store).await;
+    let rows = csv_rows(|out| posts_csv(&posts, UTC, out));
     assert_eq!(rows.len(), 2);
     assert_eq!(rows[0]["id"], "100");
     assert_eq!(
@@ -111,13 +141,7 @@ async fn posts_csv_is_quoted_and_formula_safe() {
 async fn posts_jsonl_embeds_the_raw_record() {
     let (store, _dir) = seeded().await;
     let posts = store.posts(&PostQuery::default()).await.unwrap();
-    let mut buf = Vec::new();
-    posts_jsonl(&posts, UTC, &mut buf).unwrap();
-    let lines: Vec<serde_json::Value> = String::from_utf8(buf)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let lines = json_lines(|out| posts_jsonl(&posts, UTC, out));
     assert_eq!(lines.len(), 2);
     for line in &lines {
         assert_eq!(line["raw"]["id"], line["id"]);
@@ -128,16 +152,8 @@ async fn posts_jsonl_embeds_the_raw_record() {
 #[tokio::test]
 async fn citations_list_author_handle_time_text_url_and_fetch_time() {
     let (store, _dir) = seeded().await;
-    let posts = store
-        .posts(&PostQuery {
-            sort: crate::archive::PostSort::Oldest,
-            ..Default::default()
-        })
-        .await
-        .unwrap();
-    let mut buf = Vec::new();
-    citations_markdown(&posts, UTC, &mut buf).unwrap();
-    let md = String::from_utf8(buf).unwrap();
+    let posts = oldest_first(&store).await;
+    let md = markdown(|out| citations_markdown(&posts, UTC, out));
     let expected = "\
 1. **Ada Lovelace** (@ada), 2026-02-01 18:33 UTC
    > =SUM(A1) \"quoted\", with comma
@@ -154,26 +170,22 @@ async fn citations_list_author_handle_time_text_url_and_fetch_time() {
 
 #[tokio::test]
 async fn links_export() {
-    let (store, _dir) = temp_store().await;
-    let mut r = record("l", t(1));
-    r.links = vec![link("https://example.org/=x")];
-    store.record_request(&r).await.unwrap();
-    let links = store.links(&Default::default()).await.unwrap();
-    let mut buf = Vec::new();
-    links_csv(&links, UTC, &mut buf).unwrap();
-    let text = String::from_utf8(buf).unwrap();
+    let (links, _dir) = one_link("https://example.org/=x", t(1)).await;
+    let text = String::from_utf8(written(|out| links_csv(&links, UTC, out))).unwrap();
     assert!(text.starts_with("source,title,snippet,link,score"));
     assert!(text.contains("web,Example page,An example snippet,https://example.org/=x,"));
-    let mut buf = Vec::new();
-    links_jsonl(&links, UTC, &mut buf).unwrap();
-    let v: serde_json::Value = serde_json::from_slice(&buf).unwrap();
-    assert_eq!(v["source"], "web");
+    let lines = json_lines(|out| links_jsonl(&links, UTC, out));
+    assert_eq!(lines[0]["source"], "web");
 }
 
 /// London changes from GMT to BST at 01:00 UTC on 29 March 2026: every export writes each time
 /// in UTC and in the display zone with the offset of that moment, never one offset for all.
 #[tokio::test]
 async fn every_time_is_written_in_utc_and_in_the_display_zone_across_a_dst_change() {
+    const WINTER_UTC: &str = "2026-03-29T00:30:00Z";
+    const WINTER_LOCAL: &str = "2026-03-29 00:30:00 +00:00 GMT (Europe/London)";
+    const SUMMER_UTC: &str = "2026-03-29T12:00:00Z";
+    const SUMMER_LOCAL: &str = "2026-03-29 13:00:00 +01:00 BST (Europe/London)";
     let (store, _dir) = temp_store().await;
     let winter = Utc.with_ymd_and_hms(2026, 3, 29, 0, 30, 0).unwrap();
     let summer = Utc.with_ymd_and_hms(2026, 3, 29, 12, 0, 0).unwrap();
@@ -183,65 +195,43 @@ async fn every_time_is_written_in_utc_and_in_the_display_zone_across_a_dst_chang
     store.record_request(&r).await.unwrap();
 
     let posts = store.posts(&PostQuery::default()).await.unwrap();
-    let mut buf = Vec::new();
-    posts_csv(&posts, LONDON, &mut buf).unwrap();
-    let row = &table(&buf)[0];
-    assert_eq!(row["created_at_utc"], "2026-03-29T00:30:00Z");
-    assert_eq!(
-        row["created_at_local"],
-        "2026-03-29 00:30:00 +00:00 GMT (Europe/London)"
-    );
-    assert_eq!(row["last_seen_utc"], "2026-03-29T12:00:00Z");
-    assert_eq!(
-        row["last_seen_local"],
-        "2026-03-29 13:00:00 +01:00 BST (Europe/London)"
-    );
-
-    let mut buf = Vec::new();
-    posts_jsonl(&posts, LONDON, &mut buf).unwrap();
-    let line: serde_json::Value = serde_json::from_slice(&buf).unwrap();
-    assert_eq!(line["created_at"], "2026-03-29T00:30:00Z");
-    assert_eq!(
-        line["created_at_local"],
-        "2026-03-29 00:30:00 +00:00 GMT (Europe/London)"
-    );
-    assert_eq!(
-        line["first_seen_local"],
-        "2026-03-29 13:00:00 +01:00 BST (Europe/London)"
-    );
-
     let entries = store.history(&HistoryQuery::default()).await.unwrap();
-    let mut buf = Vec::new();
-    history_csv(&entries, LONDON, &mut buf).unwrap();
-    let row = &table(&buf)[0];
-    assert_eq!(row["started_at_utc"], "2026-03-29T12:00:00Z");
-    assert_eq!(
-        row["started_at_local"],
-        "2026-03-29 13:00:00 +01:00 BST (Europe/London)"
-    );
-    let mut buf = Vec::new();
-    history_jsonl(&entries, LONDON, &mut buf).unwrap();
-    let line: serde_json::Value = serde_json::from_slice(&buf).unwrap();
-    assert_eq!(line["started_at"], "2026-03-29T12:00:00Z");
-    assert_eq!(
-        line["started_at_local"],
-        "2026-03-29 13:00:00 +01:00 BST (Europe/London)"
-    );
-
     let ledger = store.ledger(LONDON, None).await.unwrap();
-    let mut buf = Vec::new();
-    ledger_csv(&ledger, LONDON, &mut buf).unwrap();
-    let row = &table(&buf)[0];
-    assert_eq!(row["time_utc"], "2026-03-29T12:00:00Z");
-    assert_eq!(
-        row["time_local"],
-        "2026-03-29 13:00:00 +01:00 BST (Europe/London)"
-    );
-    assert_eq!(row["cost"], "0.0002");
+    let posts_row = &csv_rows(|out| posts_csv(&posts, LONDON, out))[0];
+    let posts_line = text_fields(&json_lines(|out| posts_jsonl(&posts, LONDON, out))[0]);
+    let history_row = &csv_rows(|out| history_csv(&entries, LONDON, out))[0];
+    let history_line = text_fields(&json_lines(|out| history_jsonl(&entries, LONDON, out))[0]);
+    let ledger_row = &csv_rows(|out| ledger_csv(&ledger, LONDON, out))[0];
+    let written_times = [
+        ("posts CSV", posts_row, "created_at_utc", WINTER_UTC),
+        ("posts CSV", posts_row, "created_at_local", WINTER_LOCAL),
+        ("posts CSV", posts_row, "last_seen_utc", SUMMER_UTC),
+        ("posts CSV", posts_row, "last_seen_local", SUMMER_LOCAL),
+        ("posts JSONL", &posts_line, "created_at", WINTER_UTC),
+        ("posts JSONL", &posts_line, "created_at_local", WINTER_LOCAL),
+        ("posts JSONL", &posts_line, "first_seen_local", SUMMER_LOCAL),
+        ("history CSV", history_row, "started_at_utc", SUMMER_UTC),
+        ("history CSV", history_row, "started_at_local", SUMMER_LOCAL),
+        ("history JSONL", &history_line, "started_at", SUMMER_UTC),
+        (
+            "history JSONL",
+            &history_line,
+            "started_at_local",
+            SUMMER_LOCAL,
+        ),
+        ("ledger CSV", ledger_row, "time_utc", SUMMER_UTC),
+        ("ledger CSV", ledger_row, "time_local", SUMMER_LOCAL),
+    ];
+    for (export, row, field, expected) in written_times {
+        assert_eq!(
+            row.get(field).map(String::as_str),
+            Some(expected),
+            "{export}: {field}"
+        );
+    }
+    assert_eq!(ledger_row["cost"], "0.0002");
 
-    let mut buf = Vec::new();
-    citations_markdown(&posts, LONDON, &mut buf).unwrap();
-    let md = String::from_utf8(buf).unwrap();
+    let md = markdown(|out| citations_markdown(&posts, LONDON, out));
     assert!(
         md.contains("2026-03-29 00:30 UTC = 2026-03-29 00:30 GMT (Europe/London)"),
         "{md}"
@@ -254,23 +244,16 @@ async fn every_time_is_written_in_utc_and_in_the_display_zone_across_a_dst_chang
 
 #[tokio::test]
 async fn links_carry_both_times_too() {
-    let (store, _dir) = temp_store().await;
-    let mut r = record("l", Utc.with_ymd_and_hms(2026, 11, 23, 18, 4, 12).unwrap());
-    r.links = vec![link("https://example.org/")];
-    store.record_request(&r).await.unwrap();
-    let links = store.links(&Default::default()).await.unwrap();
+    let found = Utc.with_ymd_and_hms(2026, 11, 23, 18, 4, 12).unwrap();
+    let (links, _dir) = one_link("https://example.org/", found).await;
     let kolkata: Tz = "Asia/Kolkata".parse().unwrap();
-    let mut buf = Vec::new();
-    links_csv(&links, kolkata, &mut buf).unwrap();
-    let row = &table(&buf)[0];
+    let row = &csv_rows(|out| links_csv(&links, kolkata, out))[0];
     assert_eq!(row["first_seen_utc"], "2026-11-23T18:04:12Z");
     assert_eq!(
         row["first_seen_local"],
         "2026-11-23 23:34:12 +05:30 IST (Asia/Kolkata)"
     );
-    let mut buf = Vec::new();
-    links_jsonl(&links, kolkata, &mut buf).unwrap();
-    let line: serde_json::Value = serde_json::from_slice(&buf).unwrap();
+    let line = &json_lines(|out| links_jsonl(&links, kolkata, out))[0];
     assert_eq!(line["first_seen"], "2026-11-23T18:04:12Z");
     assert_eq!(
         line["last_seen_local"],
