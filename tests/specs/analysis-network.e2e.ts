@@ -10,8 +10,10 @@ import { screenshotBothThemes } from '../support/screenshots.ts';
  * The network and the conversation tree in the real app (demo mode, the embedded sandbox): an X
  * search for #JWST, whose first post (by @markets_jordan) has replies and reposters; its first
  * page of reposters fetched; the search's analysis then draws a repost edge from each of those
- * reposters to the author. The GEXF export, parsed as XML, holds as many nodes and edges as the
- * view's tables. The post's conversation tree holds the replies its replies tab showed.
+ * reposters to the author. The account with most posts, chosen in the network's table, lists
+ * exactly its posts in the scope (as many as its node counts, each its own), closes with Esc and
+ * narrows the analysis; the top account of the top lists lists as many as it counts. The GEXF
+ * export, parsed as XML, holds as many nodes and edges as the view's tables. The post's conversation tree holds the replies its replies tab showed.
  */
 
 const handleOf = (label: string) => label.replace(/^@/, '').toLowerCase();
@@ -23,6 +25,35 @@ function linkedPostIds(container: string): Promise<string[]> {
       decodeURIComponent((link.getAttribute('href') ?? '').replace('#/post?id=', '')),
     );
   }, container);
+}
+
+/**
+ * Every card of the account-posts dialog (scrolled through, as its list renders only the rows
+ * near view, each page loaded): its post id, author handle and aria-setsize.
+ */
+async function listedPosts(): Promise<{ id: string; author: string; setSize: number }[]> {
+  const seen = new Map<string, { id: string; author: string; setSize: number }>();
+  for (let step = 0; step < 200; step++) {
+    const more = $('[data-testid="account-posts"]').$('button*=Load more');
+    if ((await more.isExisting()) && (await more.isEnabled())) await more.click();
+    const { cards, end } = await browser.execute(() => {
+      const scroller = document.querySelector<HTMLElement>('[data-testid="account-posts"] .scroller');
+      const cards = [...document.querySelectorAll<HTMLElement>('[data-testid="account-posts"] article.post[aria-setsize]')].map((card) => ({
+        id: decodeURIComponent((card.querySelector('a[href^="#/post?id="]')?.getAttribute('href') ?? '').replace('#/post?id=', '')),
+        author: decodeURIComponent(card.querySelector('a.author')?.getAttribute('href') ?? '').replace(/^.*handle=/, '').toLowerCase(),
+        setSize: Number(card.getAttribute('aria-setsize')),
+      }));
+      const end = !scroller || scroller.scrollTop + scroller.clientHeight >= scroller.scrollHeight - 2;
+      if (scroller) scroller.scrollTop += scroller.clientHeight / 2;
+      return { cards, end };
+    });
+    for (const card of cards) seen.set(card.id, card);
+    // The count says "; N shown" until every page is loaded.
+    const allLoaded = !(await $('[data-testid="account-posts-count"]').getText()).includes('shown');
+    if (end && allLoaded) break;
+    await browser.pause(100);
+  }
+  return [...seen.values()];
 }
 
 describe('network and conversation tree', () => {
@@ -84,18 +115,85 @@ describe('network and conversation tree', () => {
     await browser.waitUntil(async () => /Laid out in/.test(await $('[data-testid="layout-note"]').getText()), { timeout: 30_000, timeoutMsg: 'the layout did not finish' });
     await screenshotBothThemes('analysis-network');
     await auditBothThemes('analysis-network');
+  });
 
-    // The author, chosen from the table by keyboard: its links, then the analysis narrowed to its posts.
-    const authorLabel = edges.find(([from, to, kind]) => kind === 'repost' && handleOf(to ?? '') === author && from)?.[1] ?? `@${author}`;
-    const authorButton = $('[data-testid="network-nodes"]').$(`button=${authorLabel}`);
-    await authorButton.scrollIntoView();
-    await authorButton.click();
+  it("lists a chosen account's posts in the scope, as many as its node counts, and narrows the analysis to them", async () => {
+    // Every kind of edge again; the account that wrote the most of the scope's posts.
+    for (const kind of ['reply', 'quote', 'mention']) await $(`[data-testid="edge-kind-${kind}"]`).click();
+    await browser.waitUntil(async () => /repl/.test(await $('[data-testid="network-summary"]').getText()), { timeout: 15_000, timeoutMsg: 'the network did not take the replies back' });
+    const [label, nodePosts] = await browser.execute(() => {
+      const rows = [...document.querySelectorAll('[data-testid="network-nodes"] tbody tr')].map((tr) => [tr.querySelector('th')?.textContent?.trim() ?? '', Number(tr.querySelector('td')?.textContent?.trim())] as [string, number]);
+      return rows.sort((a, b) => b[1] - a[1])[0] ?? ['', 0];
+    });
+    expect(nodePosts).toBeGreaterThan(0);
+
+    // Chosen from the table by keyboard: its posts, each its own, focus inside the dialog.
+    await $('[data-testid="network-nodes"]').$(`button=${label}`).scrollIntoView();
+    await browser.execute((name: string) => {
+      [...document.querySelectorAll<HTMLButtonElement>('[data-testid="network-nodes"] tbody th button')].find((button) => button.textContent?.trim() === name)?.focus();
+    }, label);
+    await browser.keys(['Enter']);
+    const dialog = $('[data-testid="account-posts"]');
+    await dialog.waitForDisplayed({ timeout: 15_000 });
+    await expect(dialog.$('h2')).toHaveText(`Posts by ${label} in this scope`);
+    const count = dialog.$('[data-testid="account-posts-count"]');
+    await browser.waitUntil(async () => /newest first/.test(await count.getText()), { timeout: 15_000, timeoutMsg: 'the posts were not listed' });
+    expect(await count.getText()).toMatch(new RegExp(`^${nodePosts} posts?, newest first`));
+    expect(await browser.execute(() => !!document.activeElement?.closest('[data-testid="account-posts"]'))).toBe(true);
+    await dialog.$('article.post').waitForDisplayed({ timeout: 15_000 });
+    await screenshotBothThemes('analysis-network-account-posts');
+    await auditBothThemes('analysis-network-account-posts');
+    const listed = await listedPosts();
+    expect(listed.length).toBe(nodePosts);
+    expect(new Set(listed.map((card) => card.id)).size).toBe(nodePosts);
+    for (const card of listed) expect([card.author, card.setSize]).toEqual([handleOf(label), nodePosts]);
+
+    // Esc closes the list only: the analysis stays, with the account's links.
+    await browser.keys(['Escape']);
+    await dialog.waitForDisplayed({ reverse: true, timeout: 5_000 });
+    await expect($('h1*=Analysis of')).toBeDisplayed();
     const chosen = $('[data-testid="network-chosen"]');
     await expect(chosen).toHaveText(expect.stringMatching(/ \d+ links? out, \d+ links? in/));
+    expect(await browser.execute(() => document.activeElement?.textContent?.trim() ?? '')).toBe(label);
+    await chosen.scrollIntoView({ block: 'start' });
     await screenshotBothThemes('analysis-network-chosen');
-    await chosen.$('button*=posts here').click();
-    await expect($('[data-testid="filter-chip"]')).toHaveText(expect.stringContaining(authorLabel));
-    await $('[data-testid="filter-chip"] button').click();
+
+    // Listed again from there, and the whole analysis narrowed to it from the list.
+    await chosen.$('button*=List').click();
+    await dialog.$('button*=Narrow the analysis to').waitForEnabled({ timeout: 15_000 });
+    await dialog.$('button*=Narrow the analysis to').click();
+    await expect($('[data-testid="filter-chip"]')).toHaveText(expect.stringContaining(label));
+    await expect(dialog).not.toBeDisplayed();
+    const remove = $('[data-testid="filter-chip"] button');
+    await remove.scrollIntoView({ block: 'center' });
+    await remove.click();
+    await $('[data-testid="filter-chip"]').waitForExist({ reverse: true, timeout: 5_000 });
+  });
+
+  it('lists the top account of the top lists the same way, as many posts as it counts', async () => {
+    await $('#analysis-tab-top').click();
+    const top = $('[data-testid="top-accounts_by_posts"]');
+    await top.$('tbody tr').waitForDisplayed({ timeout: 15_000 });
+    const [label, counted] = await browser.execute(() => {
+      const row = document.querySelector('[data-testid="top-accounts_by_posts"] tbody tr');
+      return [row?.querySelector('th')?.textContent?.trim() ?? '', Number(row?.querySelector('[data-testid="top-count"]')?.textContent)] as const;
+    });
+    expect(counted).toBeGreaterThan(0);
+    await top.$(`button=${label}`).click();
+    const dialog = $('[data-testid="account-posts"]');
+    await dialog.waitForDisplayed({ timeout: 15_000 });
+    await expect(dialog.$('h2')).toHaveText(`Posts by ${label} in this scope`);
+    const count = dialog.$('[data-testid="account-posts-count"]');
+    await browser.waitUntil(async () => /newest first/.test(await count.getText()), { timeout: 15_000, timeoutMsg: 'the posts were not listed' });
+    expect(await count.getText()).toMatch(new RegExp(`^${counted} posts?, newest first`));
+    const listed = await listedPosts();
+    expect(listed.length).toBe(counted);
+    for (const card of listed) expect(card.author).toBe(handleOf(label));
+    await browser.keys(['Escape']);
+    await dialog.waitForDisplayed({ reverse: true, timeout: 5_000 });
+    await expect($('h1*=Analysis of')).toBeDisplayed();
+    await $('#analysis-tab-network').click();
+    await $('[data-testid="network-nodes"]').waitForDisplayed({ timeout: 15_000 });
   });
 
   it('exports the network as GEXF with as many nodes and edges as the view shows', async () => {
