@@ -11,7 +11,7 @@ mod search;
 mod send;
 
 use live::Live;
-use search::common_word_search;
+use search::search;
 use send::send;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
@@ -73,7 +73,7 @@ async fn the_network_of_a_search_and_its_fetched_reposters_has_the_expected_edge
     let found = pipeline::execute(
         &live.state,
         &session,
-        common_word_search(&live.sandbox, 100),
+        search(&live.sandbox, 100),
         send("search"),
         None,
     )
@@ -235,7 +235,7 @@ async fn a_posts_conversation_tree_matches_its_replies_and_missing_ones_are_fetc
     let found = pipeline::execute(
         &live.state,
         &session,
-        common_word_search(&live.sandbox, 100),
+        search(&live.sandbox, 100),
         send("search"),
         None,
     )

@@ -10,7 +10,7 @@ mod search;
 mod send;
 
 use live::Live;
-use search::common_word_search;
+use search::search;
 use send::send;
 
 use chrono::Utc;
@@ -76,15 +76,9 @@ async fn requests_sent_while_active_are_filed_with_their_posts() {
     let case = investigations::create(store, "Storm", "").await.unwrap().id;
     investigations::set_active(store, Some(case)).await.unwrap();
 
-    let searched = pipeline::execute(
-        &state,
-        &session,
-        common_word_search(&sandbox, 5),
-        send("s1"),
-        None,
-    )
-    .await
-    .unwrap();
+    let searched = pipeline::execute(&state, &session, search(&sandbox, 5), send("s1"), None)
+        .await
+        .unwrap();
     let streamed = streaming::ai_search(
         &state,
         &session,
@@ -145,15 +139,9 @@ async fn still_there_estimates_then_refetches_and_compares() {
     let store = &session.store;
     let case = investigations::create(store, "Check", "").await.unwrap().id;
     investigations::set_active(store, Some(case)).await.unwrap();
-    let searched = pipeline::execute(
-        &state,
-        &session,
-        common_word_search(&sandbox, 100),
-        send("s1"),
-        None,
-    )
-    .await
-    .unwrap();
+    let searched = pipeline::execute(&state, &session, search(&sandbox, 100), send("s1"), None)
+        .await
+        .unwrap();
     investigations::set_active(store, None).await.unwrap();
     let found = found_post_ids(store, searched.history_id).await;
     assert!(

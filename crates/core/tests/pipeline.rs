@@ -9,7 +9,7 @@ mod search;
 mod send;
 
 use live::Live;
-use search::common_word_search;
+use search::search;
 use send::send;
 
 use sightline_api::request::TwitterUserPostsRequest;
@@ -32,15 +32,9 @@ async fn a_request_is_checked_billed_recorded_and_never_sent_twice() {
     let session = state.session().await.unwrap();
 
     // Bad input stops before anything is sent or recorded.
-    let refused = pipeline::execute(
-        &state,
-        &session,
-        common_word_search(&sandbox, 0),
-        send("bad"),
-        None,
-    )
-    .await
-    .unwrap_err();
+    let refused = pipeline::execute(&state, &session, search(&sandbox, 0), send("bad"), None)
+        .await
+        .unwrap_err();
     assert!(
         matches!(refused, CommandError::Invalid { .. }),
         "{refused:?}"
@@ -53,15 +47,9 @@ async fn a_request_is_checked_billed_recorded_and_never_sent_twice() {
         .unwrap();
     assert!(history.is_empty(), "nothing sent, nothing recorded");
 
-    let outcome = pipeline::execute(
-        &state,
-        &session,
-        common_word_search(&sandbox, 5),
-        send("s1"),
-        None,
-    )
-    .await
-    .unwrap();
+    let outcome = pipeline::execute(&state, &session, search(&sandbox, 5), send("s1"), None)
+        .await
+        .unwrap();
     assert!(!outcome.replayed);
     let billed = sandbox.billed().total();
     assert!(
@@ -80,15 +68,9 @@ async fn a_request_is_checked_billed_recorded_and_never_sent_twice() {
     assert_eq!(entry.result_count, outcome.body.0.len() as i64);
 
     // The same request id again: the stored answer, nothing sent, nothing paid.
-    let again = pipeline::execute(
-        &state,
-        &session,
-        common_word_search(&sandbox, 5),
-        send("s1"),
-        None,
-    )
-    .await
-    .unwrap();
+    let again = pipeline::execute(&state, &session, search(&sandbox, 5), send("s1"), None)
+        .await
+        .unwrap();
     assert!(again.replayed);
     assert_eq!(again.history_id, outcome.history_id);
     assert_eq!(again.body.0.len(), outcome.body.0.len());
@@ -113,15 +95,9 @@ async fn the_budget_stops_a_request_before_it_is_sent() {
     } = live().await;
     let session = state.session().await.unwrap();
     // A first billed answer teaches the rate; a limit below it blocks the next one.
-    pipeline::execute(
-        &state,
-        &session,
-        common_word_search(&sandbox, 20),
-        send("first"),
-        None,
-    )
-    .await
-    .unwrap();
+    pipeline::execute(&state, &session, search(&sandbox, 20), send("first"), None)
+        .await
+        .unwrap();
     session
         .store
         .set_budget(&BudgetLimits {
@@ -130,15 +106,9 @@ async fn the_budget_stops_a_request_before_it_is_sent() {
         })
         .await
         .unwrap();
-    let blocked = pipeline::execute(
-        &state,
-        &session,
-        common_word_search(&sandbox, 20),
-        send("second"),
-        None,
-    )
-    .await
-    .unwrap_err();
+    let blocked = pipeline::execute(&state, &session, search(&sandbox, 20), send("second"), None)
+        .await
+        .unwrap_err();
     assert!(
         matches!(blocked, CommandError::BudgetBlocked { .. }),
         "{blocked:?}"

@@ -5,7 +5,7 @@ use sightline_api::request::TwitterSearchRequest;
 use sightline_sandbox::Sandbox;
 
 /// Up to `count` posts holding the same common word of the sandbox's world.
-pub fn common_word_search(sandbox: &Sandbox, count: i64) -> TwitterSearchRequest {
+pub fn search(sandbox: &Sandbox, count: i64) -> TwitterSearchRequest {
     let world = sandbox.world();
     let word = world
         .token_index
