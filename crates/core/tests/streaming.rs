@@ -1,9 +1,12 @@
 //! The live AI search without a window: events relayed in order, a cancel or a cut keeps what
 //! arrived in history and the archive, and the cost recorded is the one the headers carried.
 
+#[path = "support/live.rs"]
+mod live;
 #[path = "support/send.rs"]
 mod send;
 
+use live::Live;
 use send::send;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -139,14 +142,11 @@ async fn cancelling_keeps_what_arrived() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_cut_stream_is_an_error_that_keeps_the_partial_answer() {
-    let sandbox = Sandbox::builder()
-        .seed(3)
-        .port(0)
-        .pace_ms(0)
-        .faults(true)
-        .start()
-        .await
-        .unwrap();
+    let Live {
+        sandbox,
+        state,
+        _data,
+    } = Live::start(Sandbox::builder().seed(3).faults(true)).await;
     sandbox.faults().push(
         "/service/ai/search",
         Fault::CutStream {
@@ -154,16 +154,6 @@ async fn a_cut_stream_is_an_error_that_keeps_the_partial_answer() {
             abrupt: true,
         },
     );
-    let dir = tempfile::tempdir().unwrap();
-    let secrets: Arc<dyn SecretStore> = Arc::new(MemoryStore::default());
-    let environment = Environment {
-        base_url: Some(sandbox.base_url().into()),
-        ..Environment::default()
-    };
-    let state = AppState::new(dir.path().to_owned(), environment, secrets).unwrap();
-    sightline_core::keys::add(&state, "work", sandbox.demo_key())
-        .await
-        .unwrap();
     let session = state.session().await.unwrap();
 
     let error = tokio::time::timeout(
