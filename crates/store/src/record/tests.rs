@@ -10,6 +10,18 @@ fn at(h: u32, m: u32) -> DateTime<Utc> {
     Utc.with_ymd_and_hms(2026, 3, 10, h, m, 0).unwrap()
 }
 
+/// A live request of `operation` about to be sent with key "work".
+fn pending(request_id: &str, started_at: DateTime<Utc>, operation: &str) -> PendingRequest {
+    PendingRequest {
+        request_id: request_id.into(),
+        started_at,
+        operation: operation.into(),
+        params_json: "{}".into(),
+        key_label: Some("work".into()),
+        mode: "live".into(),
+    }
+}
+
 #[tokio::test]
 async fn records_and_reopens_a_result_exactly() {
     let (store, _dir) = temp_store().await;
@@ -104,12 +116,8 @@ async fn a_repeated_request_id_is_not_recorded_twice() {
 async fn begin_then_finish_a_cancelled_stream_keeps_partial_results() {
     let (store, _dir) = temp_store().await;
     let pending = PendingRequest {
-        request_id: "stream-1".into(),
-        started_at: at(10, 0),
-        operation: "ai_search".into(),
         params_json: r#"{"prompt":"x","streaming":true}"#.into(),
-        key_label: None,
-        mode: "live".into(),
+        ..pending("stream-1", at(10, 0), "ai_search")
     };
     let begun = store.begin_request(&pending).await.unwrap();
     assert!(matches!(begun, RecordOutcome::Recorded { .. }));
@@ -152,14 +160,7 @@ async fn begin_then_finish_a_cancelled_stream_keeps_partial_results() {
 #[tokio::test]
 async fn unfinished_requests_are_marked_interrupted_on_recovery() {
     let (store, _dir) = temp_store().await;
-    let pending = PendingRequest {
-        request_id: "crashed".into(),
-        started_at: at(11, 0),
-        operation: "ai_search".into(),
-        params_json: "{}".into(),
-        key_label: None,
-        mode: "live".into(),
-    };
+    let pending = pending("crashed", at(11, 0), "ai_search");
     let id = store.begin_request(&pending).await.unwrap().history_id();
     assert_eq!(store.recover_unfinished().await.unwrap(), 1);
     let entry = store.history_entry(id).await.unwrap().unwrap();
@@ -174,14 +175,7 @@ async fn unfinished_requests_are_marked_interrupted_on_recovery() {
 #[tokio::test]
 async fn an_answer_that_comes_after_recovery_finishes_its_request() {
     let (store, _dir) = temp_store().await;
-    let pending = PendingRequest {
-        request_id: "late".into(),
-        started_at: at(11, 30),
-        operation: "twitter_search".into(),
-        params_json: "{}".into(),
-        key_label: Some("work".into()),
-        mode: "live".into(),
-    };
+    let pending = pending("late", at(11, 30), "twitter_search");
     let id = store.begin_request(&pending).await.unwrap().history_id();
     assert_eq!(store.recover_unfinished().await.unwrap(), 1);
 
@@ -246,14 +240,7 @@ async fn a_request_finished_as_interrupted_is_not_written_again() {
 #[tokio::test]
 async fn stream_billing_recorded_at_start_is_counted_once_and_survives_a_crash() {
     let (store, _dir) = temp_store().await;
-    let pending = PendingRequest {
-        request_id: "s".into(),
-        started_at: at(12, 0),
-        operation: "ai_search".into(),
-        params_json: "{}".into(),
-        key_label: Some("work".into()),
-        mode: "live".into(),
-    };
+    let pending = pending("s", at(12, 0), "ai_search");
     assert!(!store
         .record_billing("s", &billing("0.004", 1, "ai"))
         .await
