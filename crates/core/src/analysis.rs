@@ -1,8 +1,9 @@
 //! Analysis at no cost, over posts already stored: the scope's summary, activity over time,
 //! the posting heatmap, top lists and the network (all counted by the store, see
-//! `sightline_store::analysis`), the scope's posts themselves a page at a time, a post's conversation tree and the paid fetch of its missing
-//! replies through the pipeline (`analysis/conversation.rs`), and the exports: GEXF, the edge
-//! CSV and every table as CSV (`analysis/export.rs`).
+//! `sightline_store::analysis`), the scope's posts themselves a page at a time, a post's
+//! conversation tree and the paid fetch of what it is missing (its replies, and the post its
+//! first post answers) through the pipeline (`analysis/conversation.rs`), and the exports:
+//! GEXF, the edge CSV and every table as CSV (`analysis/export.rs`).
 
 mod conversation;
 pub mod export;

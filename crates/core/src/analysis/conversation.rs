@@ -1,12 +1,14 @@
-//! A post's conversation tree from what is stored, and the paid fetch of the replies it is
-//! missing: one replies-to-a-post request for each post of the tree whose replies the service
-//! counts more of than are stored, estimated and budget-checked as a whole first, then each
-//! sent through the pipeline (budget-checked, billed, recorded and archived like any request).
-//! Each call fetches one more level; the tree then shows what came and what is still missing.
+//! A post's conversation tree from what is stored, and the paid fetch of what it is missing:
+//! the post its first post answers, when that was never fetched (one post-by-id request), and
+//! one replies-to-a-post request for each post of the tree whose replies the service counts
+//! more of than are stored; estimated and budget-checked as a whole first, then each sent
+//! through the pipeline (budget-checked, billed, recorded and archived like any request).
+//! Each call fetches one more level, up and down; the tree then shows what came and what is
+//! still missing.
 
 use rust_decimal::Decimal;
 use serde::Serialize;
-use sightline_api::request::TwitterRepliesPostRequest;
+use sightline_api::request::{TwitterPostRequest, TwitterRepliesPostRequest};
 use sightline_api::Operation;
 use sightline_store::{ConversationTree, Store};
 use ts_rs::TS;
@@ -28,10 +30,13 @@ pub const FETCH_POSTS_LIMIT: usize = 50;
 #[serde(rename_all = "camelCase")]
 #[ts(export)]
 pub struct ConversationFetchEstimate {
-    /// Requests (one per post with missing replies, at most [`FETCH_POSTS_LIMIT`]).
+    /// Requests (one per post with missing replies, at most [`FETCH_POSTS_LIMIT`], and one for
+    /// the parent).
     pub requests: i64,
     /// Replies asked for in all (the service bills per post returned).
     pub replies: i64,
+    /// The post the tree's first post answers, asked for too as it is not stored.
+    pub parent: Option<String>,
     pub cost: CostCheck,
 }
 
@@ -43,8 +48,11 @@ pub struct ConversationFetchEstimate {
 pub struct ConversationFetch {
     pub tree: ConversationTree,
     pub requests: i64,
-    /// Posts the answers held.
+    /// Posts the answers held (the parent among them).
     pub fetched: i64,
+    /// Whether the parent asked for came (`false`: the service no longer has it); `None` when
+    /// it was not asked for.
+    pub parent_found: Option<bool>,
     #[ts(type = "string")]
     pub cost: Decimal,
 }
@@ -82,8 +90,15 @@ fn requests_for(tree: &ConversationTree) -> Vec<TwitterRepliesPostRequest> {
         .collect()
 }
 
-fn units(requests: &[TwitterRepliesPostRequest]) -> i64 {
-    requests.iter().map(|r| r.count).sum()
+/// Posts billed: the replies asked for, and the parent (X reads are billed per post).
+fn units(requests: &[TwitterRepliesPostRequest], parent: Option<&str>) -> i64 {
+    requests.iter().map(|r| r.count).sum::<i64>() + i64::from(parent.is_some())
+}
+
+fn count(requests: &[TwitterRepliesPostRequest], parent: Option<&str>) -> i64 {
+    i64::try_from(requests.len())
+        .unwrap_or(i64::MAX)
+        .saturating_add(i64::from(parent.is_some()))
 }
 
 /// The cost of fetching the tree's missing replies, before anything is sent.
@@ -93,18 +108,26 @@ pub async fn conversation_estimate(
 ) -> Result<ConversationFetchEstimate, CommandError> {
     let tree = conversation(store, post_id).await?;
     let requests = requests_for(&tree);
-    let replies = units(&requests);
+    let parent = tree.root_parent_missing.as_deref();
     Ok(ConversationFetchEstimate {
-        requests: i64::try_from(requests.len()).unwrap_or(i64::MAX),
-        replies,
-        cost: per_post_read_check(store, Operation::TwitterRepliesPost, replies).await?,
+        requests: count(&requests, parent),
+        replies: units(&requests, None),
+        parent: parent.map(str::to_owned),
+        cost: per_post_read_check(
+            store,
+            Operation::TwitterRepliesPost,
+            units(&requests, parent),
+        )
+        .await?,
     })
 }
 
-/// Fetches the missing replies of the tree around `post_id`. The whole estimate passes the
-/// budget first (a block stops it, a warning needs `send.confirm_budget`); each request is
-/// then checked again, so a block met part way stops it. Request `n` is sent with id
-/// `{send.request_id}-{n}`, so the same fetch asked twice pays once.
+/// Fetches what the tree around `post_id` is missing: the post its first post answers, then
+/// the missing replies. The whole estimate passes the budget first (a block stops it, a
+/// warning needs `send.confirm_budget`); each request is then checked again, so a block met
+/// part way stops it. The parent is sent with id `{send.request_id}-parent` and replies
+/// request `n` with `{send.request_id}-{n}`, so the same fetch asked twice pays once. A parent
+/// the service no longer has does not stop the replies.
 pub async fn conversation_fetch(
     state: &AppState,
     session: &Session,
@@ -114,19 +137,47 @@ pub async fn conversation_fetch(
     let store = &session.store;
     let tree = conversation(store, post_id).await?;
     let requests = requests_for(&tree);
-    if requests.is_empty() {
+    let parent = tree.root_parent_missing.as_deref();
+    if requests.is_empty() && parent.is_none() {
         return Err(CommandError::Invalid {
-            message: "Every reply the service counts for this conversation is already stored."
+            message: "Every reply the service counts for this conversation is already stored, \
+                      and so is the post it starts from."
                 .into(),
             fields: Vec::new(),
         });
     }
-    let whole = per_post_read_check(store, Operation::TwitterRepliesPost, units(&requests)).await?;
+    let whole = per_post_read_check(
+        store,
+        Operation::TwitterRepliesPost,
+        units(&requests, parent),
+    )
+    .await?;
     budget_verdict(whole.budget, send.confirm_budget)?;
 
     let mut cost = Decimal::ZERO;
     let mut fetched = 0_i64;
-    let sent = i64::try_from(requests.len()).unwrap_or(i64::MAX);
+    let sent = count(&requests, parent);
+    let mut parent_found = None;
+    if let Some(id) = parent {
+        let options = SendOptions {
+            request_id: format!("{}-parent", send.request_id),
+            confirm_budget: true,
+            paging: Paging::default(),
+        };
+        let request = TwitterPostRequest { id: id.to_owned() };
+        match pipeline::execute(state, session, request, options, None).await {
+            Ok(outcome) => {
+                cost += outcome.billing.as_ref().map_or(Decimal::ZERO, |b| b.cost);
+                fetched += 1;
+                parent_found = Some(true);
+            }
+            // Deleted or hidden since: the replies below are still worth fetching.
+            Err(CommandError::Service { error, .. }) if error.status == Some(404) => {
+                parent_found = Some(false);
+            }
+            Err(other) => return Err(other),
+        }
+    }
     for (n, request) in requests.into_iter().enumerate() {
         let options = SendOptions {
             request_id: format!("{}-{n}", send.request_id),
@@ -142,6 +193,7 @@ pub async fn conversation_fetch(
         tree: conversation(store, post_id).await?,
         requests: sent,
         fetched,
+        parent_found,
         cost,
     })
 }

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { render, screen, within } from '@testing-library/svelte';
 import userEvent from '@testing-library/user-event';
 import ConversationTree from './ConversationTree.svelte';
+import { estimateAsks, fetchLabel, fetchedWords } from './conversation';
 import { mockBackend, reject } from '../../test/backend';
 import { makeCheck } from '../../test/fixtures';
 import type { ConversationNode } from '../../lib/bindings/ConversationNode';
@@ -62,8 +63,8 @@ describe('ConversationTree', () => {
     const fuller: Tree = { ...tree, nodes: [...tree.nodes, node('6', '1', 1, 'reply')], missing: [] };
     const calls = mockBackend({
       analysis_conversation: () => tree,
-      analysis_conversation_estimate: () => ({ requests: 1, replies: 3, cost: makeCheck('0.0009', 'warn') }),
-      analysis_conversation_fetch: () => ({ tree: fuller, requests: 1, fetched: 1, cost: '0.0003' }),
+      analysis_conversation_estimate: () => ({ requests: 1, replies: 3, parent: null, cost: makeCheck('0.0009', 'warn') }),
+      analysis_conversation_fetch: () => ({ tree: fuller, requests: 1, fetched: 1, parentFound: null, cost: '0.0003' }),
     });
     render(ConversationTree, { postId: '1' });
     await userEvent.click(await screen.findByRole('button', { name: 'Fetch missing replies' }));
@@ -75,6 +76,33 @@ describe('ConversationTree', () => {
     expect(calls.analysis_conversation_fetch?.[0]?.send?.confirmBudget).toBe(true);
     expect(items()).toHaveLength(6);
     expect(screen.queryByRole('button', { name: 'Fetch missing replies' })).toBeNull();
+  });
+
+  it('offers the post the first one answers when it was never fetched, with its estimate first', async () => {
+    const orphan: Tree = { root_id: '7', nodes: [node('7', null, 0, 'root')], root_parent_missing: '6', missing: [] };
+    const grown: Tree = { root_id: '6', nodes: [node('6', null, 0, 'root', 1, 1), node('7', '6', 1, 'reply')], root_parent_missing: null, missing: [] };
+    const calls = mockBackend({
+      analysis_conversation: () => orphan,
+      analysis_conversation_estimate: () => ({ requests: 1, replies: 0, parent: '6', cost: makeCheck('0.0003') }),
+      analysis_conversation_fetch: () => ({ tree: grown, requests: 1, fetched: 1, parentFound: true, cost: '0.0003' }),
+    });
+    render(ConversationTree, { postId: '7' });
+    expect(await screen.findByText(/The first post here answers a post that is not stored: fetch it below/)).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Fetch the post it answers' }));
+    expect(await screen.findByTestId('fetch-estimate')).toHaveTextContent('1 request for the post it answers: about $0.0003.');
+    expect(calls.analysis_conversation_fetch).toBeUndefined();
+    await userEvent.click(screen.getByRole('button', { name: 'Fetch now' }));
+    expect(await screen.findByTestId('fetch-note')).toHaveTextContent('Fetched the post it answers in 1 request · cost $0.0003');
+    expect(items().map((item) => item.dataset.id)).toEqual(['6', '7']);
+    expect(screen.queryByRole('button', { name: /^Fetch/ })).toBeNull();
+  });
+
+  it('says the words of each fetch: both kinds, and a parent the service no longer has', () => {
+    expect(fetchLabel(3, true)).toBe('Fetch the post it answers and missing replies');
+    expect(fetchLabel(3, false)).toBe('Fetch missing replies');
+    expect(estimateAsks({ requests: 2, replies: 3, parent: '6', cost: makeCheck('0.0012') })).toBe('2 requests for the post it answers and about 3 replies');
+    expect(fetchedWords({ tree, requests: 2, fetched: 4, parentFound: true, cost: '0' })).toBe('Fetched the post it answers and 3 replies in 2 requests');
+    expect(fetchedWords({ tree, requests: 2, fetched: 3, parentFound: false, cost: '0' })).toBe('Fetched 3 replies in 2 requests (the post it answers is no longer on the service)');
   });
 
   it('sends nothing when the budget blocks, and says a failed read in words', async () => {

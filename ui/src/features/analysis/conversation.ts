@@ -1,10 +1,13 @@
 /**
  * The conversation tree's pure parts: which posts have children, which are shown given the
- * collapsed branches, and where the arrow keys go (the ARIA tree pattern, over the flat
- * depth-first list Rust sends).
+ * collapsed branches, where the arrow keys go (the ARIA tree pattern, over the flat
+ * depth-first list Rust sends), and the words of the fetch of what it is missing.
  */
+import type { ConversationFetch } from '../../lib/bindings/ConversationFetch';
+import type { ConversationFetchEstimate } from '../../lib/bindings/ConversationFetchEstimate';
 import type { ConversationNode } from '../../lib/bindings/ConversationNode';
 import type { ConversationTree } from '../../lib/bindings/ConversationTree';
+import { countOf } from '../../lib/format';
 
 export interface TreeShape {
   /** Child ids of each post, in display order. */
@@ -65,4 +68,25 @@ export function treeKey(key: string, focused: string, shown: ConversationNode[],
     default:
       return null;
   }
+}
+
+/** The fetch button's words: the post the first one answers, the missing replies, or both. */
+export function fetchLabel(missingReplies: number, parentMissing: boolean): string {
+  if (parentMissing && missingReplies > 0) return 'Fetch the post it answers and missing replies';
+  return parentMissing ? 'Fetch the post it answers' : 'Fetch missing replies';
+}
+
+/** What an estimate asks for: "2 requests for the post it answers and about 3 replies". */
+export function estimateAsks(estimate: ConversationFetchEstimate): string {
+  const what = [estimate.parent ? 'the post it answers' : '', estimate.replies > 0 ? `about ${countOf(estimate.replies, 'reply', 'replies')}` : ''].filter(Boolean).join(' and ');
+  return `${countOf(estimate.requests, 'request', 'requests')} for ${what}`;
+}
+
+/** What a fetch brought, the parent named apart from the replies ("cost" added by the caller). */
+export function fetchedWords(answer: ConversationFetch): string {
+  const parent = answer.parentFound === true;
+  const replies = answer.fetched - (parent ? 1 : 0);
+  const what = [parent ? 'the post it answers' : '', replies > 0 || !parent ? countOf(replies, 'reply', 'replies') : ''].filter(Boolean).join(' and ');
+  const gone = answer.parentFound === false ? ' (the post it answers is no longer on the service)' : '';
+  return `Fetched ${what} in ${countOf(answer.requests, 'request', 'requests')}${gone}`;
 }

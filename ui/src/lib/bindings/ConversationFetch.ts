@@ -7,6 +7,11 @@ import type { ConversationTree } from "./ConversationTree";
  */
 export type ConversationFetch = { tree: ConversationTree, requests: number, 
 /**
- * Posts the answers held.
+ * Posts the answers held (the parent among them).
  */
-fetched: number, cost: string, };
+fetched: number, 
+/**
+ * Whether the parent asked for came (`false`: the service no longer has it); `None` when
+ * it was not asked for.
+ */
+parentFound: boolean | null, cost: string, };

@@ -6,10 +6,15 @@ import type { CostCheck } from "./CostCheck";
  */
 export type ConversationFetchEstimate = { 
 /**
- * Requests (one per post with missing replies, at most [`FETCH_POSTS_LIMIT`]).
+ * Requests (one per post with missing replies, at most [`FETCH_POSTS_LIMIT`], and one for
+ * the parent).
  */
 requests: number, 
 /**
  * Replies asked for in all (the service bills per post returned).
  */
-replies: number, cost: CostCheck, };
+replies: number, 
+/**
+ * The post the tree's first post answers, asked for too as it is not stored.
+ */
+parent: string | null, cost: CostCheck, };
