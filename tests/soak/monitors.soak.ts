@@ -57,16 +57,18 @@ function appTree(): number[] {
 }
 
 /** Summed PSS of the app's process tree, in KiB, and by process name (the app, WebKit's web and network processes). */
-function treePssKib(): { kib: number; processes: number; byName: Record<string, number> } {
+function treePssKib(): { kib: number; uss: number; processes: number; byName: Record<string, number> } {
   let kib = 0;
+  let uss = 0;
   const byName: Record<string, number> = {};
   const pids = appTree();
   for (const pid of pids) {
     try {
-      const line = readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8')
-        .split('\n')
-        .find((each) => each.startsWith('Pss:'));
-      const own = Number(line?.replace(/[^\d]/g, '') ?? 0);
+      const rollup = readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8').split('\n');
+      const field = (name: string) => Number(rollup.find((each) => each.startsWith(`${name}:`))?.replace(/[^\d]/g, '') ?? 0);
+      const own = field('Pss');
+      // Pages only this process maps: unlike PSS, not lowered when another WebKit app starts.
+      uss += field('Private_Clean') + field('Private_Dirty');
       const name = readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
       kib += own;
       byName[name] = (byName[name] ?? 0) + own;
@@ -74,7 +76,7 @@ function treePssKib(): { kib: number; processes: number; byName: Record<string, 
       // Gone, or not ours to read.
     }
   }
-  return { kib, processes: pids.length, byName };
+  return { kib, uss, processes: pids.length, byName };
 }
 
 const mib = (kib: number) => (kib / 1024).toFixed(1);
@@ -125,7 +127,7 @@ describe(`monitors soak, ${minutes} minutes`, () => {
       if (!created.id) throw new Error(`monitor_create failed: ${JSON.stringify(created.__error)}`);
     }
 
-    const samples: { minute: number; kib: number; processes: number; byName: Record<string, number>; answers: number }[] = [];
+    const samples: { minute: number; kib: number; uss: number; processes: number; byName: Record<string, number>; answers: number }[] = [];
     const started = Date.now();
     let answers = 0;
     for (let minute = 0; minute < minutes; minute++) {
@@ -133,17 +135,17 @@ describe(`monitors soak, ${minutes} minutes`, () => {
       await browser.pause(Math.max(0, due - Date.now()));
       await ask(`Soak minute ${minute + 1}: what is new about flood defences?`);
       answers += 1;
-      const { kib, processes, byName } = treePssKib();
-      samples.push({ minute, kib, processes, byName, answers });
+      const { kib, uss, processes, byName } = treePssKib();
+      samples.push({ minute, kib, uss, processes, byName, answers });
       const parts = Object.entries(byName)
         .map(([name, own]) => `${name} ${mib(own)}`)
         .join(', ');
-      console.log(`soak: minute ${minute + 1}/${minutes} · PSS ${mib(kib)} MiB over ${processes} processes (${parts})`);
+      console.log(`soak: minute ${minute + 1}/${minutes} · PSS ${mib(kib)} MiB over ${processes} processes (${parts}) · USS ${mib(uss)} MiB`);
     }
     // One more minute for the last runs to finish, then the books.
     await browser.pause(Math.max(0, started + minutes * 60_000 + 30_000 - Date.now()));
     const end = treePssKib();
-    samples.push({ minute: minutes, kib: end.kib, processes: end.processes, byName: end.byName, answers });
+    samples.push({ minute: minutes, kib: end.kib, uss: end.uss, processes: end.processes, byName: end.byName, answers });
 
     const service = await billed();
     const spend = await invoke<{ all_time: string }>('spend_totals');
@@ -177,6 +179,7 @@ describe(`monitors soak, ${minutes} minutes`, () => {
         `  PSS of the app's process tree (MiB) per minute: ${samples.map((sample) => (sample.kib / 1024).toFixed(1)).join(' ')}`,
         `  PSS after minute 1: ${mib(first.kib)} MiB; minute 10: ${mib(tenth.kib)} MiB; at the end: ${mib(last.kib)} MiB; peak ${mib(peak)} MiB; most above minute 10: +${mib(maxGrowth)} MiB; end above minute 10: ${mib(last.kib - tenth.kib)} MiB`,
         ...perProcess,
+        `  USS (pages no other process maps) per minute: ${samples.map((sample) => mib(sample.uss)).join(' ')}; most above minute 10: +${mib(Math.max(...fromTenth.map((sample) => sample.uss - tenth.uss)))} MiB`,
         `  responses billed by the sandbox: ${service.responses.length}, total $${service.total_usd}; the app's spend: $${spend.all_time}`,
         `  X GETs answered: ${gets.length}, repeated targets: ${repeated.length}${repeated.length ? ` (${repeated.slice(0, 5).map(([target, count]) => `${count}× ${target}`).join('; ')})` : ''}`,
       ].join('\n'),
