@@ -9,7 +9,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 minutes="${1:-${SOAK_MINUTES:-30}}"
-if pgrep -f tauri-driver >/dev/null; then
+# tauri-driver listens on port 4444: another end-to-end run in this network namespace holds it.
+if (exec 3<>/dev/tcp/127.0.0.1/4444) 2>/dev/null; then
   echo "soak: another end-to-end run holds tauri-driver (port 4444); try again when it is done" >&2
   exit 1
 fi
