@@ -13,7 +13,9 @@ import { screenshotBothThemes } from '../support/screenshots.ts';
  * reposters to the author. The account with most posts, chosen in the network's table, lists
  * exactly its posts in the scope (as many as its node counts, each its own), closes with Esc and
  * narrows the analysis; the top account of the top lists lists as many as it counts. The GEXF
- * export, parsed as XML, holds as many nodes and edges as the view's tables. The post's conversation tree holds the replies its replies tab showed.
+ * export, parsed as XML, holds as many nodes and edges as the view's tables. The post's
+ * conversation holds the replies its replies tab showed; the post it answers, never fetched, is
+ * offered with its estimate and fetched, and the tree then starts at it.
  */
 
 const handleOf = (label: string) => label.replace(/^@/, '').toLowerCase();
@@ -241,5 +243,19 @@ describe('network and conversation tree', () => {
     expect(focused).toBe(items[1]?.id ?? items[0]?.id);
     await screenshotBothThemes('analysis-conversation');
     await auditBothThemes('analysis-conversation');
+
+    // The post answers one never fetched: the fetch offers it with the missing replies, its
+    // estimate first; fetched, the tree starts at it.
+    const parentLink = $('.missing-parent a');
+    await expect(parentLink).toBeExisting();
+    const parentId = decodeURIComponent((await parentLink.getAttribute('href')) ?? '').replace(/^.*[?&]id=/, '');
+    await expect($('[data-testid="fetch-missing"]')).toHaveText(expect.stringMatching(/^Fetch the post it answers/));
+    await $('[data-testid="fetch-missing"]').click();
+    await expect($('[data-testid="fetch-estimate"]')).toHaveText(expect.stringMatching(/^\d+ requests? for the post it answers/));
+    await $('button=Fetch now').click();
+    await expect($('[data-testid="fetch-note"]')).toHaveText(expect.stringMatching(/^Fetched the post it answers/), { wait: 30_000 });
+    const first = await browser.execute(() => document.querySelector<HTMLElement>('[data-testid="conversation-tree"] [role="treeitem"]')?.dataset.id ?? '');
+    expect(first).toBe(parentId);
+    await screenshotBothThemes('analysis-conversation-parent-fetched');
   });
 });
