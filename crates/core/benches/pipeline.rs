@@ -2,15 +2,17 @@
 //! costs. Run: `cargo bench -p sightline-core --bench pipeline` (release). Loopback sandbox, real
 //! SQLite in a temp folder; bounded iterations; prints medians and 95th percentiles.
 
+// The app against a sandbox, set up as the integration tests set it up.
+#[path = "../tests/support/live.rs"]
+mod live;
+
+use live::Live;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use sightline_api::request::{AiSearchRequest, Tool, TwitterPostRequest};
 use sightline_api::{ApiKey, Client, ClientConfig};
-use sightline_core::environment::Environment;
-use sightline_core::keychain::{MemoryStore, SecretStore};
 use sightline_core::pipeline::{self, Paging, SendOptions};
-use sightline_core::state::AppState;
 use sightline_core::streaming::{self, StreamMessage};
 use sightline_sandbox::Sandbox;
 
@@ -34,13 +36,11 @@ fn report(name: &str, samples: &mut [Duration]) -> Duration {
 
 #[tokio::main(flavor = "multi_thread", worker_threads = 2)]
 async fn main() {
-    let sandbox = Sandbox::builder()
-        .seed(11)
-        .port(0)
-        .pace_ms(0)
-        .start()
-        .await
-        .unwrap();
+    let Live {
+        sandbox,
+        state,
+        _data,
+    } = Live::start(Sandbox::builder().seed(11)).await;
     let world = sandbox.world();
     let post_id = world.posts[world.posts.len() / 2].id.to_string();
     let key = ApiKey::parse(sandbox.demo_key()).unwrap();
@@ -61,16 +61,6 @@ async fn main() {
     }
 
     // Through the command layer: validate, estimate, budget, claim, send, one transaction.
-    let dir = tempfile::tempdir().unwrap();
-    let secrets: Arc<dyn SecretStore> = Arc::new(MemoryStore::default());
-    let environment = Environment {
-        base_url: Some(sandbox.base_url().into()),
-        ..Environment::default()
-    };
-    let state = AppState::new(dir.path().to_owned(), environment, secrets).unwrap();
-    sightline_core::keys::add(&state, "bench", sandbox.demo_key())
-        .await
-        .unwrap();
     let session = state.session().await.unwrap();
     let mut layered: Vec<Duration> = Vec::with_capacity(ROUNDS);
     for round in 0..ROUNDS + 50 {
