@@ -97,7 +97,7 @@ async fn paused_then_resumed_after_a_restart_it_ends_with_each_served_post_once(
 
     // The second page is slow: time to pause while it is on its way.
     sandbox.faults().push("/twitter", Fault::Stall { ms: 0 });
-    sandbox.faults().push("/twitter", Fault::Stall { ms: 1500 });
+    sandbox.faults().push("/twitter", Fault::Stall { ms: 3000 });
     let collector = Arc::new(Collector::default());
     let announce = Arc::new(Recorded::default());
     let driving = {
@@ -116,6 +116,9 @@ async fn paused_then_resumed_after_a_restart_it_ends_with_each_served_post_once(
     {
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
+    // Page 1 is saved; give the collector a moment to send page 2 (a pause before that stops
+    // it at one page, which a loaded machine once did), then pause while page 2 is stalled.
+    tokio::time::sleep(Duration::from_millis(400)).await;
     let asked = collector.pause(&state, collection.id).await.unwrap();
     assert_eq!(
         asked.state,
