@@ -21,7 +21,15 @@ CREATE TABLE post_facts (
     reposted_author TEXT
 );
 CREATE INDEX post_facts_created ON post_facts(created_at);
-CREATE INDEX post_facts_author ON post_facts(author, created_at);
+-- Each index below holds every column its aggregate reads, in the order it groups by, so the
+-- whole archive's top lists and edges are read off an index without a sort or a table lookup
+-- (an account's posts by time, and its engagement, for the accounts' top lists).
+CREATE INDEX post_facts_author ON post_facts(author, created_at, engagement);
+CREATE INDEX post_facts_lang ON post_facts(lang);
+CREATE INDEX post_facts_reply_edges ON post_facts(author, reply_to_author, created_at)
+    WHERE reply_to_author IS NOT NULL;
+CREATE INDEX post_facts_quote_edges ON post_facts(author, quoted_author, created_at)
+    WHERE quoted_author IS NOT NULL;
 CREATE INDEX post_facts_reply_to ON post_facts(reply_to_id) WHERE reply_to_id IS NOT NULL;
 CREATE INDEX post_facts_quoted ON post_facts(quoted_id) WHERE quoted_id IS NOT NULL;
 
@@ -39,6 +47,9 @@ CREATE TABLE post_entities (
     PRIMARY KEY (kind, value, post_pk)
 ) WITHOUT ROWID;
 CREATE INDEX post_entities_post ON post_entities(post_pk, kind);
+-- Mention edges, grouped by who mentioned whom.
+CREATE INDEX post_entities_mention_edges ON post_entities(kind, author, value, created_at)
+    WHERE kind = 2;
 
 -- Both are computed by these two views from `posts`, in one place for the triggers and the
 -- backfill below. A record that is not valid JSON (never written by the app) reads as `{}`.

@@ -10,8 +10,10 @@
 //!
 //! * `analysis/types.rs`: the scope and every answer;
 //! * `analysis/scope.rs`: a scope as SQL, and its name;
-//! * `analysis/aggregates.rs`: summary, activity, heatmap (DST-correct, via UTC quarter
-//!   hours placed on the zone's clock) and top lists;
+//! * `analysis/aggregates.rs`: summary, activity and heatmap (DST-correct, via UTC quarter
+//!   hours placed on the zone's clock);
+//! * `analysis/top.rs`: the top lists (the whole archive read off covering indexes, a narrower
+//!   scope tallied in Rust);
 //! * `analysis/network.rs`: accounts and their reply, quote, mention and repost edges;
 //! * `analysis/conversation.rs`: a post's stored replies and quotes as a tree, with what is
 //!   missing;
@@ -22,6 +24,7 @@ mod conversation;
 mod network;
 mod posts;
 mod scope;
+mod top;
 mod types;
 
 pub use conversation::TREE_LIMIT;

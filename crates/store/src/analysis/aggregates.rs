@@ -1,19 +1,19 @@
-//! The scope's summary and the aggregates that count posts: activity over time, the posting
-//! heatmap and the top lists. Times are put on the zone's clock in SQL, each post's own offset
+//! The scope's summary and the aggregates that count posts over time: activity and the posting
+//! heatmap. Times are put on the zone's clock in SQL, each post's own offset
 //! chosen by a `CASE` over the zone's changes (found here with chrono-tz) within the archive's
 //! span, so hours, days and weekdays are right across DST changes and in zones like
 //! Asia/Kolkata (+5:30), and SQL hands back one row per bucket rather than per post.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 
 use chrono::{Duration, NaiveDate, Offset};
 use chrono_tz::Tz;
 use sqlx::{QueryBuilder, Sqlite};
 
-use super::scope::{push_from, Resolved, CASHTAG, DOMAIN, HASHTAG, MENTION};
+use super::scope::{push_from, Resolved};
 use super::types::{
-    ActivityLayer, ActivitySeries, AnalysisScope, Bucket, Heatmap, ScopeSummary, StackBy, TopEntry,
-    TopKind, TopList, TopLists, ACTIVITY_LAYERS,
+    ActivityLayer, ActivitySeries, AnalysisScope, Bucket, Heatmap, ScopeSummary, StackBy,
+    ACTIVITY_LAYERS,
 };
 use crate::error::Result;
 use crate::time::{from_ms, local_day_start};
@@ -102,18 +102,6 @@ fn day_of(number: i64) -> NaiveDate {
 /// begin that much before the UTC hour.
 fn below_hour(offset: i64) -> i64 {
     offset.rem_euclid(HOUR_MS)
-}
-
-/// Top list entries with the total number of distinct keys.
-fn top_from_rows(rows: Vec<(String, i64, i64, String)>) -> TopList {
-    let distinct = rows.first().map_or(0, |row| row.2);
-    TopList {
-        entries: rows
-            .into_iter()
-            .map(|(key, count, _, label)| TopEntry { key, label, count })
-            .collect(),
-        distinct,
-    }
 }
 
 impl Store {
@@ -289,176 +277,5 @@ impl Store {
         let mut sql = QueryBuilder::<Sqlite>::new("SELECT min(f.created_at), max(f.created_at)");
         push_from(&mut sql, scope);
         Ok(sql.build_query_as().fetch_one(&self.pool).await?)
-    }
-
-    /// Every top list of the scope, `limit` entries each.
-    pub async fn analysis_top(
-        &self,
-        scope: &AnalysisScope,
-        limit: u32,
-    ) -> Result<Option<TopLists>> {
-        let Some(resolved) = self.resolve_scope(scope).await? else {
-            return Ok(None);
-        };
-        let limit = i64::from(limit.clamp(1, 1_000));
-        let mut entities = self
-            .top_entities(&resolved, &[HASHTAG, MENTION, CASHTAG, DOMAIN], limit)
-            .await?;
-        let mut take = |kind| entities.remove(&kind).unwrap_or_default();
-        let (accounts_by_posts, accounts_by_engagement) =
-            self.top_accounts(&resolved, limit).await?;
-        Ok(Some(TopLists {
-            accounts_by_posts,
-            accounts_by_engagement,
-            hashtags: take(HASHTAG),
-            mentions: take(MENTION),
-            cashtags: take(CASHTAG),
-            domains: take(DOMAIN),
-            languages: self.top_languages(&resolved, limit).await?,
-        }))
-    }
-
-    /// One top list (for its CSV), all of it up to `limit` entries.
-    pub async fn analysis_top_list(
-        &self,
-        scope: &AnalysisScope,
-        kind: TopKind,
-        limit: u32,
-    ) -> Result<Option<TopList>> {
-        let Some(resolved) = self.resolve_scope(scope).await? else {
-            return Ok(None);
-        };
-        let limit = i64::from(limit.max(1));
-        Ok(Some(match kind {
-            TopKind::AccountsByPosts => self.top_accounts(&resolved, limit).await?.0,
-            TopKind::AccountsByEngagement => self.top_accounts(&resolved, limit).await?.1,
-            TopKind::Hashtags => self.one_entity_list(&resolved, HASHTAG, limit).await?,
-            TopKind::Mentions => self.one_entity_list(&resolved, MENTION, limit).await?,
-            TopKind::Cashtags => self.one_entity_list(&resolved, CASHTAG, limit).await?,
-            TopKind::Domains => self.one_entity_list(&resolved, DOMAIN, limit).await?,
-            TopKind::Languages => self.top_languages(&resolved, limit).await?,
-        }))
-    }
-
-    /// Authors by posts and by engagement, counted in one pass; each labelled with the handle
-    /// of their newest stored post.
-    async fn top_accounts(&self, scope: &Resolved, limit: i64) -> Result<(TopList, TopList)> {
-        let mut sql = QueryBuilder::<Sqlite>::new(
-            "SELECT f.author, count(*), sum(f.engagement), max(f.post_pk)",
-        );
-        push_from(&mut sql, scope);
-        sql.push(" GROUP BY f.author");
-        let mut authors: Vec<(String, i64, i64, i64)> =
-            sql.build_query_as().fetch_all(&self.pool).await?;
-        let limit = usize::try_from(limit).unwrap_or(usize::MAX);
-        let distinct = i64::try_from(authors.len()).unwrap_or(i64::MAX);
-        // Each list's first `limit`, heaviest first, ties by handle.
-        let mut heaviest = |measure: fn(&(String, i64, i64, i64)) -> i64| {
-            authors
-                .sort_unstable_by(|a, b| measure(b).cmp(&measure(a)).then_with(|| a.0.cmp(&b.0)));
-            authors
-                .iter()
-                .take(limit)
-                .map(|a| (a.0.clone(), measure(a), a.3))
-                .collect::<Vec<_>>()
-        };
-        let by_posts = heaviest(|a| a.1);
-        let by_engagement = heaviest(|a| a.2);
-        let pks: Vec<i64> = by_posts.iter().chain(&by_engagement).map(|a| a.2).collect();
-        let handles: HashMap<i64, String> = sqlx::query_as(
-            "SELECT pk, author_username FROM posts WHERE pk IN (SELECT value FROM json_each(?))",
-        )
-        .bind(serde_json::to_string(&pks)?)
-        .fetch_all(&self.pool)
-        .await?
-        .into_iter()
-        .collect();
-        let list = |entries: Vec<(String, i64, i64)>| TopList {
-            entries: entries
-                .into_iter()
-                .map(|(key, count, pk)| TopEntry {
-                    label: format!("@{}", handles.get(&pk).map_or(&key, |h| h)),
-                    key,
-                    count,
-                })
-                .collect(),
-            distinct,
-        };
-        Ok((list(by_posts), list(by_engagement)))
-    }
-
-    async fn top_languages(&self, scope: &Resolved, limit: i64) -> Result<TopList> {
-        let mut sql =
-            QueryBuilder::<Sqlite>::new("SELECT f.lang, count(*) AS n, count(*) OVER (), f.lang");
-        push_from(&mut sql, scope);
-        sql.push(" AND f.lang IS NOT NULL GROUP BY f.lang ORDER BY n DESC, f.lang LIMIT ")
-            .push_bind(limit);
-        Ok(top_from_rows(
-            sql.build_query_as().fetch_all(&self.pool).await?,
-        ))
-    }
-
-    async fn one_entity_list(&self, scope: &Resolved, kind: i64, limit: i64) -> Result<TopList> {
-        let mut lists = self.top_entities(scope, &[kind], limit).await?;
-        Ok(lists.remove(&kind).unwrap_or_default())
-    }
-
-    /// Tags, mentions, cashtags or hosts by the number of the scope's posts naming them: the
-    /// top `limit` of each of `kinds`, in one pass over the scope's entities.
-    async fn top_entities(
-        &self,
-        scope: &Resolved,
-        kinds: &[i64],
-        limit: i64,
-    ) -> Result<HashMap<i64, TopList>> {
-        let kind_list = kinds
-            .iter()
-            .map(ToString::to_string)
-            .collect::<Vec<_>>()
-            .join(", ");
-        let mut sql = QueryBuilder::<Sqlite>::new(
-            "SELECT kind, value, n, distinct_n FROM (
-                 SELECT e.kind, e.value, count(*) AS n,
-                        count(*) OVER (PARTITION BY e.kind) AS distinct_n,
-                        row_number() OVER (PARTITION BY e.kind ORDER BY count(*) DESC, e.value)
-                            AS place",
-        );
-        if scope.is_everything() {
-            sql.push(format!(
-                " FROM post_entities e WHERE e.kind IN ({kind_list})"
-            ));
-        } else {
-            // From the scope's posts to their entities (an index seek each), rather than
-            // through every entity of a kind.
-            sql.push(" FROM (SELECT f.post_pk");
-            push_from(&mut sql, scope);
-            sql.push(format!(
-                ") AS s CROSS JOIN post_entities e ON e.post_pk = s.post_pk AND e.kind IN ({kind_list})"
-            ));
-        }
-        sql.push(" GROUP BY e.kind, e.value) WHERE place <= ")
-            .push_bind(limit)
-            .push(" ORDER BY kind, place");
-        let rows: Vec<(i64, String, i64, i64)> = sql.build_query_as().fetch_all(&self.pool).await?;
-        let mut lists: HashMap<i64, TopList> = kinds
-            .iter()
-            .map(|kind| (*kind, TopList::default()))
-            .collect();
-        for (kind, value, count, distinct) in rows {
-            let label = match kind {
-                HASHTAG => format!("#{value}"),
-                MENTION => format!("@{value}"),
-                CASHTAG => format!("${}", value.to_uppercase()),
-                _ => value.clone(),
-            };
-            let list = lists.entry(kind).or_default();
-            list.distinct = distinct;
-            list.entries.push(TopEntry {
-                key: value,
-                label,
-                count,
-            });
-        }
-        Ok(lists)
     }
 }

@@ -2,12 +2,16 @@
 //! whom as weighted edges, each with the time of its first and last post. Reposts come from
 //! reposts in timelines and from the reposters lists already fetched for the scope's posts
 //! (`post_reposters`, migration 0008), each reposter counted once per post.
+//!
+//! A call writes the scope's posts once into a temporary table (`scope::fill_scope_table`),
+//! on one connection, and each kind of edge joins to it; the whole archive skips the table
+//! and reads each kind's covering index in the order it groups by.
 
 use std::collections::{BTreeSet, HashMap};
 
-use sqlx::{QueryBuilder, Sqlite};
+use sqlx::{QueryBuilder, Sqlite, SqliteConnection};
 
-use super::scope::{push_from, Resolved, MENTION};
+use super::scope::{clear_scope_table, fill_scope_table, Resolved, MENTION};
 use super::types::{
     AnalysisScope, EdgeKind, Network, NetworkEdge, NetworkNode, NetworkQuery, NETWORK_EDGE_LIMIT,
 };
@@ -57,6 +61,11 @@ impl Store {
             min_weight: query.min_weight,
             limit: i64::from(limit),
         };
+        let mut conn = self.pool.acquire().await?;
+        let conn = &mut *conn;
+        if !resolved.is_everything() {
+            fill_scope_table(conn, &resolved).await?;
+        }
         let mut edges = Vec::new();
         let mut total_edges = 0;
         for kind in [
@@ -70,15 +79,11 @@ impl Store {
             }
             let rows = match kind {
                 EdgeKind::Reply => {
-                    self.column_edges(&resolved, "reply_to_author", heaviest)
-                        .await?
+                    column_edges(conn, &resolved, "reply_to_author", heaviest).await?
                 }
-                EdgeKind::Quote => {
-                    self.column_edges(&resolved, "quoted_author", heaviest)
-                        .await?
-                }
-                EdgeKind::Mention => self.mention_edges(&resolved, heaviest).await?,
-                EdgeKind::Repost => self.repost_edges(&resolved, heaviest).await?,
+                EdgeKind::Quote => column_edges(conn, &resolved, "quoted_author", heaviest).await?,
+                EdgeKind::Mention => mention_edges(conn, &resolved, heaviest).await?,
+                EdgeKind::Repost => repost_edges(conn, &resolved, heaviest).await?,
             };
             total_edges += rows.first().map_or(0, |row| row.5);
             edges.extend(
@@ -104,12 +109,15 @@ impl Store {
             .iter()
             .flat_map(|e| [e.source.as_str(), e.target.as_str()])
             .collect();
-        let nodes = self.network_nodes(&resolved, &ids).await?;
+        let nodes = network_nodes(conn, &resolved, &ids).await?;
         let reposter_requests = if wanted(EdgeKind::Repost) {
-            self.reposter_requests(&resolved).await?
+            reposter_requests(conn, &resolved).await?
         } else {
             0
         };
+        if !resolved.is_everything() {
+            clear_scope_table(conn).await?;
+        }
         Ok(Some(Network {
             nodes,
             edges,
@@ -117,135 +125,150 @@ impl Store {
             reposter_requests,
         }))
     }
-
-    /// Edges from each post's author to the author named in one of its columns.
-    async fn column_edges(
-        &self,
-        scope: &Resolved,
-        column: &str,
-        heaviest: HeaviestEdges,
-    ) -> Result<EdgeRows> {
-        let mut sql = QueryBuilder::<Sqlite>::new(format!(
-            "SELECT f.author, f.{column}, count(*) AS n, min(f.created_at), max(f.created_at),
-                    count(*) OVER ()"
-        ));
-        push_from(&mut sql, scope);
-        sql.push(format!(
-            " AND f.{column} IS NOT NULL AND f.{column} <> f.author GROUP BY f.author, f.{column}"
-        ));
-        heaviest.push(&mut sql, "f.author", &format!("f.{column}"));
-        Ok(sql.build_query_as().fetch_all(&self.pool).await?)
-    }
-
-    /// Edges from each post's author to each handle it mentions.
-    async fn mention_edges(&self, scope: &Resolved, heaviest: HeaviestEdges) -> Result<EdgeRows> {
-        let mut sql = QueryBuilder::<Sqlite>::new(
-            "SELECT e.author, e.value, count(*) AS n, min(e.created_at), max(e.created_at),
-                    count(*) OVER ()
-             FROM post_entities e WHERE e.kind = ",
-        );
-        sql.push_bind(MENTION).push(" AND e.value <> e.author");
-        push_scope_condition(&mut sql, "e", scope);
-        sql.push(" GROUP BY e.author, e.value");
-        heaviest.push(&mut sql, "e.author", "e.value");
-        Ok(sql.build_query_as().fetch_all(&self.pool).await?)
-    }
-
-    /// Each (reposter, post) once, whether seen in a timeline or in a reposters list; the
-    /// edge's times are the reposted posts' times.
-    async fn repost_edges(&self, scope: &Resolved, heaviest: HeaviestEdges) -> Result<EdgeRows> {
-        let mut sql = QueryBuilder::<Sqlite>::new(
-            "SELECT reposter, target, count(*) AS n, min(at), max(at), count(*) OVER () FROM (
-                 SELECT reposter, target, post_id, min(at) AS at FROM (
-                     SELECT f.author AS reposter, f.reposted_author AS target,
-                            f.reposted_id AS post_id, f.created_at AS at",
-        );
-        push_from(&mut sql, scope);
-        sql.push(
-            " AND f.reposted_id IS NOT NULL AND f.reposted_author IS NOT NULL
-              UNION ALL
-              SELECT r.reposter, f.author, r.post_id, f.created_at
-              FROM post_reposters r JOIN posts p ON p.id = r.post_id
-                  JOIN post_facts f ON f.post_pk = p.pk WHERE 1 = 1",
-        );
-        push_scope_condition(&mut sql, "f", scope);
-        sql.push(
-            ") GROUP BY reposter, post_id) WHERE reposter <> target GROUP BY reposter, target",
-        );
-        heaviest.push(&mut sql, "reposter", "target");
-        Ok(sql.build_query_as().fetch_all(&self.pool).await?)
-    }
-
-    /// How many reposters lists name a post of the scope.
-    async fn reposter_requests(&self, scope: &Resolved) -> Result<i64> {
-        let mut sql = QueryBuilder::<Sqlite>::new(
-            "SELECT count(DISTINCT r.history_id) FROM post_reposters r
-             JOIN posts p ON p.id = r.post_id JOIN post_facts f ON f.post_pk = p.pk WHERE 1 = 1",
-        );
-        push_scope_condition(&mut sql, "f", scope);
-        Ok(sql.build_query_scalar().fetch_one(&self.pool).await?)
-    }
-
-    /// The nodes named by `ids`: their posts in the scope and their handle as last seen (from
-    /// their newest post, else the archived user, else a reposters list).
-    async fn network_nodes(
-        &self,
-        scope: &Resolved,
-        ids: &BTreeSet<&str>,
-    ) -> Result<Vec<NetworkNode>> {
-        if ids.is_empty() {
-            return Ok(Vec::new());
-        }
-        let list = serde_json::to_string(&ids)?;
-        let mut sql = QueryBuilder::<Sqlite>::new(
-            "SELECT g.author, g.n, p.author_username FROM (
-                 SELECT f.author, count(*) AS n, max(f.post_pk) AS last_pk",
-        );
-        push_from(&mut sql, scope);
-        sql.push(" AND f.author IN (SELECT value FROM json_each(")
-            .push_bind(list.clone())
-            .push(")) GROUP BY f.author) AS g JOIN posts p ON p.pk = g.last_pk");
-        let authors: Vec<(String, i64, String)> =
-            sql.build_query_as().fetch_all(&self.pool).await?;
-        let mut known: HashMap<String, (i64, String)> = authors
-            .into_iter()
-            .map(|(id, n, handle)| (id, (n, handle)))
-            .collect();
-        let others: Vec<(String, String)> = sqlx::query_as(
-            "SELECT lower(j.value), COALESCE(
-                 (SELECT u.username FROM users u WHERE u.username = j.value COLLATE NOCASE
-                  ORDER BY u.last_seen DESC LIMIT 1),
-                 (SELECT r.label FROM post_reposters r WHERE r.reposter = j.value LIMIT 1),
-                 j.value)
-             FROM json_each(?) j",
-        )
-        .bind(list)
-        .fetch_all(&self.pool)
-        .await?;
-        for (id, handle) in others {
-            known.entry(id).or_insert((0, handle));
-        }
-        Ok(ids
-            .iter()
-            .map(|id| {
-                let (posts, handle) = known.remove(*id).unwrap_or((0, (*id).to_owned()));
-                NetworkNode {
-                    id: (*id).to_owned(),
-                    label: format!("@{handle}"),
-                    posts,
-                }
-            })
-            .collect())
-    }
 }
 
-/// ` AND <table>.post_pk IN (<the scope's posts>)`, or nothing when the scope is the whole
-/// archive.
-fn push_scope_condition(sql: &mut QueryBuilder<'_, Sqlite>, table: &str, scope: &Resolved) {
+/// Edges from each post's author to the author named in one of its columns.
+async fn column_edges(
+    conn: &mut SqliteConnection,
+    scope: &Resolved,
+    column: &str,
+    heaviest: HeaviestEdges,
+) -> Result<EdgeRows> {
+    let mut sql = QueryBuilder::<Sqlite>::new(format!(
+        "SELECT f.author, f.{column}, count(*) AS n, min(f.created_at), max(f.created_at),
+                count(*) OVER ()
+         FROM post_facts f WHERE f.{column} IS NOT NULL AND f.{column} <> f.author"
+    ));
+    push_scope_condition(&mut sql, "f", scope);
+    sql.push(format!(" GROUP BY f.author, f.{column}"));
+    heaviest.push(&mut sql, "f.author", &format!("f.{column}"));
+    Ok(sql.build_query_as().fetch_all(conn).await?)
+}
+
+/// Edges from each post's author to each handle it mentions.
+async fn mention_edges(
+    conn: &mut SqliteConnection,
+    scope: &Resolved,
+    heaviest: HeaviestEdges,
+) -> Result<EdgeRows> {
+    let mut sql = QueryBuilder::<Sqlite>::new(
+        "SELECT e.author, e.value, count(*) AS n, min(e.created_at), max(e.created_at),
+                count(*) OVER ()",
+    );
     if scope.is_everything() {
-        return;
+        sql.push(" FROM post_entities e WHERE e.kind = ")
+            .push_bind(MENTION);
+    } else {
+        // From the scope's posts to their mentions, a seek each by post (left to itself,
+        // SQLite read every mention of the archive for each post).
+        sql.push(
+            " FROM temp.analysis_scope s
+              CROSS JOIN post_entities e INDEXED BY post_entities_post
+                  ON e.post_pk = s.post_pk AND e.kind = ",
+        )
+        .push_bind(MENTION)
+        .push(" WHERE 1 = 1");
     }
-    sql.push(format!(" AND {table}.post_pk IN (SELECT f.post_pk"));
-    push_from(sql, scope);
-    sql.push(")");
+    sql.push(" AND e.value <> e.author GROUP BY e.author, e.value");
+    heaviest.push(&mut sql, "e.author", "e.value");
+    Ok(sql.build_query_as().fetch_all(conn).await?)
+}
+
+/// Each (reposter, post) once, whether seen in a timeline or in a reposters list; the
+/// edge's times are the reposted posts' times.
+async fn repost_edges(
+    conn: &mut SqliteConnection,
+    scope: &Resolved,
+    heaviest: HeaviestEdges,
+) -> Result<EdgeRows> {
+    let mut sql = QueryBuilder::<Sqlite>::new(
+        "SELECT reposter, target, count(*) AS n, min(at), max(at), count(*) OVER () FROM (
+             SELECT reposter, target, post_id, min(at) AS at FROM (
+                 SELECT f.author AS reposter, f.reposted_author AS target,
+                        f.reposted_id AS post_id, f.created_at AS at
+                 FROM post_facts f
+                 WHERE f.reposted_id IS NOT NULL AND f.reposted_author IS NOT NULL",
+    );
+    push_scope_condition(&mut sql, "f", scope);
+    sql.push(
+        " UNION ALL
+          SELECT r.reposter, f.author, r.post_id, f.created_at
+          FROM post_reposters r JOIN posts p ON p.id = r.post_id
+              JOIN post_facts f ON f.post_pk = p.pk WHERE 1 = 1",
+    );
+    push_scope_condition(&mut sql, "f", scope);
+    sql.push(") GROUP BY reposter, post_id) WHERE reposter <> target GROUP BY reposter, target");
+    heaviest.push(&mut sql, "reposter", "target");
+    Ok(sql.build_query_as().fetch_all(conn).await?)
+}
+
+/// How many reposters lists name a post of the scope.
+async fn reposter_requests(conn: &mut SqliteConnection, scope: &Resolved) -> Result<i64> {
+    let mut sql = QueryBuilder::<Sqlite>::new(
+        "SELECT count(DISTINCT r.history_id) FROM post_reposters r
+         JOIN posts p ON p.id = r.post_id JOIN post_facts f ON f.post_pk = p.pk WHERE 1 = 1",
+    );
+    push_scope_condition(&mut sql, "f", scope);
+    Ok(sql.build_query_scalar().fetch_one(conn).await?)
+}
+
+/// The nodes named by `ids`: their posts in the scope and their handle as last seen (from
+/// their newest post, else the archived user, else a reposters list).
+async fn network_nodes(
+    conn: &mut SqliteConnection,
+    scope: &Resolved,
+    ids: &BTreeSet<&str>,
+) -> Result<Vec<NetworkNode>> {
+    if ids.is_empty() {
+        return Ok(Vec::new());
+    }
+    let list = serde_json::to_string(&ids)?;
+    let mut sql = QueryBuilder::<Sqlite>::new(
+        "SELECT g.author, g.n, p.author_username FROM (
+             SELECT f.author, count(*) AS n, max(f.post_pk) AS last_pk FROM post_facts f
+             WHERE f.author IN (SELECT value FROM json_each(",
+    );
+    sql.push_bind(list.clone()).push("))");
+    push_scope_condition(&mut sql, "f", scope);
+    sql.push(" GROUP BY f.author) AS g JOIN posts p ON p.pk = g.last_pk");
+    let authors: Vec<(String, i64, String)> = sql.build_query_as().fetch_all(&mut *conn).await?;
+    let mut known: HashMap<String, (i64, String)> = authors
+        .into_iter()
+        .map(|(id, n, handle)| (id, (n, handle)))
+        .collect();
+    let others: Vec<(String, String)> = sqlx::query_as(
+        "SELECT lower(j.value), COALESCE(
+             (SELECT u.username FROM users u WHERE u.username = j.value COLLATE NOCASE
+              ORDER BY u.last_seen DESC LIMIT 1),
+             (SELECT r.label FROM post_reposters r WHERE r.reposter = j.value LIMIT 1),
+             j.value)
+         FROM json_each(?) j",
+    )
+    .bind(list)
+    .fetch_all(&mut *conn)
+    .await?;
+    for (id, handle) in others {
+        known.entry(id).or_insert((0, handle));
+    }
+    Ok(ids
+        .iter()
+        .map(|id| {
+            let (posts, handle) = known.remove(*id).unwrap_or((0, (*id).to_owned()));
+            NetworkNode {
+                id: (*id).to_owned(),
+                label: format!("@{handle}"),
+                posts,
+            }
+        })
+        .collect())
+}
+
+/// ` AND <table>.post_pk IN (<the scope's posts, from its table>)`, or nothing when the scope
+/// is the whole archive.
+fn push_scope_condition(sql: &mut QueryBuilder<'_, Sqlite>, table: &str, scope: &Resolved) {
+    if !scope.is_everything() {
+        sql.push(format!(
+            " AND {table}.post_pk IN (SELECT post_pk FROM temp.analysis_scope)"
+        ));
+    }
 }

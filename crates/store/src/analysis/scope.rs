@@ -1,8 +1,9 @@
 //! A scope as SQL: the `FROM post_facts f … WHERE …` that every aggregate starts from, with
 //! the scope's source (a request's paging chain, an investigation, an Archive query), its time
-//! range and the filters added by clicks. Also the scope's plain-words name.
+//! range and the filters added by clicks. Also the scope's plain-words name, and the scope's
+//! posts written once into a temporary table for a call that reads them several times.
 
-use sqlx::{QueryBuilder, Sqlite};
+use sqlx::{QueryBuilder, Sqlite, SqliteConnection};
 
 use super::types::{AnalysisScope, ScopeSource};
 use crate::archive::read::fts_match_expression;
@@ -271,4 +272,28 @@ pub(super) fn push_from(sql: &mut QueryBuilder<'_, Sqlite>, scope: &Resolved) {
             .push_bind(value.clone())
             .push(")");
     }
+}
+
+/// Writes the scope's post pks into `temp.analysis_scope` of `conn` (a table each connection
+/// has to itself), replacing what an earlier call left, so the lists and edges of one call join
+/// to the scope's posts rather than each evaluating the scope again.
+pub(super) async fn fill_scope_table(conn: &mut SqliteConnection, scope: &Resolved) -> Result<()> {
+    sqlx::query("CREATE TEMP TABLE IF NOT EXISTS analysis_scope (post_pk INTEGER PRIMARY KEY)")
+        .execute(&mut *conn)
+        .await?;
+    sqlx::query("DELETE FROM temp.analysis_scope")
+        .execute(&mut *conn)
+        .await?;
+    let mut sql = QueryBuilder::<Sqlite>::new("INSERT INTO temp.analysis_scope SELECT f.post_pk");
+    push_from(&mut sql, scope);
+    sql.build().execute(&mut *conn).await?;
+    Ok(())
+}
+
+/// Empties `temp.analysis_scope` once a call is done with it.
+pub(super) async fn clear_scope_table(conn: &mut SqliteConnection) -> Result<()> {
+    sqlx::query("DELETE FROM temp.analysis_scope")
+        .execute(&mut *conn)
+        .await?;
+    Ok(())
 }

@@ -910,3 +910,68 @@ async fn the_conversation_tree_holds_replies_and_quotes_and_says_what_is_missing
     );
     assert!(store.conversation_tree("404").await.unwrap().is_none());
 }
+
+#[tokio::test]
+async fn a_narrower_scope_counts_exactly_as_an_archive_of_its_posts_alone() {
+    // A range's top lists are tallied in Rust and its network joins the table of its posts;
+    // the whole archive's are read off indexes. Both must give the same answers.
+    let (whole, _dir) = temp_store().await;
+    let (posts, _) = corpus(13, utc(2026, 5, 1, 0), 240, 20_000);
+    whole.archive_posts(Utc::now(), &posts).await.unwrap();
+    let (alone, _alone_dir) = temp_store().await;
+    alone
+        .archive_posts(Utc::now(), &posts[60..180])
+        .await
+        .unwrap();
+    let range = |from: usize, to: usize| AnalysisScope {
+        from: Some(posts[from].created_at),
+        to: Some(posts[to].created_at),
+        ..archive_scope()
+    };
+
+    // Another range first: each call's table of posts holds its own scope only.
+    let earlier = whole
+        .analysis_network(&range(0, 60), &NetworkQuery::default())
+        .await
+        .unwrap()
+        .unwrap();
+    assert!(earlier.nodes.iter().all(|n| n.posts <= 60));
+    let network = whole
+        .analysis_network(&range(60, 180), &NetworkQuery::default())
+        .await
+        .unwrap()
+        .unwrap();
+    let expected = alone
+        .analysis_network(&archive_scope(), &NetworkQuery::default())
+        .await
+        .unwrap()
+        .unwrap();
+    assert!(!expected.edges.is_empty());
+    assert_eq!(network, expected);
+
+    let top = whole
+        .analysis_top(&range(60, 180), 10)
+        .await
+        .unwrap()
+        .unwrap();
+    let expected = alone
+        .analysis_top(&archive_scope(), 10)
+        .await
+        .unwrap()
+        .unwrap();
+    assert!(!expected.mentions.entries.is_empty());
+    assert_eq!(top, expected);
+    let domains = whole
+        .analysis_top_list(&range(60, 180), TopKind::Domains, 1_000)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        domains,
+        alone
+            .analysis_top_list(&archive_scope(), TopKind::Domains, 1_000)
+            .await
+            .unwrap()
+            .unwrap()
+    );
+}
