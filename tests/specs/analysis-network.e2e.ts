@@ -36,7 +36,7 @@ function linkedPostIds(container: string): Promise<string[]> {
 async function listedPosts(): Promise<{ id: string; author: string; setSize: number }[]> {
   const seen = new Map<string, { id: string; author: string; setSize: number }>();
   for (let step = 0; step < 200; step++) {
-    const more = $('[data-testid="account-posts"]').$('button*=Load more');
+    const more = $('[data-testid="account-posts"]').$('button*=Show more');
     if ((await more.isExisting()) && (await more.isEnabled())) await more.click();
     const { cards, end } = await browser.execute(() => {
       const scroller = document.querySelector<HTMLElement>('[data-testid="account-posts"] .scroller');

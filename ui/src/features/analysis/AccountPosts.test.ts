@@ -1,8 +1,8 @@
 /**
  * "Posts by @x in this scope" over mocked commands: asked for the scope as shown with the
- * account as its author (range and other filters kept), newest first a page at a time with Load
- * more, the count announced, narrowing the analysis from it, Esc kept from the view behind, an
- * empty answer and a failure in words.
+ * account as its author (range and other filters kept), newest first a page at a time with
+ * Show more (components/PagedPosts), the count announced, narrowing the analysis from it, Esc
+ * kept from the view behind, an empty answer and a failure in words with Try again.
  */
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { render, screen, within } from '@testing-library/svelte';
@@ -90,11 +90,11 @@ describe('AccountPosts', () => {
     expect(within(dialog).getAllByRole('article').map((card) => card.getAttribute('aria-setsize'))).toEqual(['3', '3']);
     expect(within(dialog).getByText("jordan's post 0")).toBeInTheDocument();
 
-    await userEvent.click(within(dialog).getByRole('button', { name: 'Load more (1 left)' }));
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Show more (1 left)' }));
     expect(await within(dialog).findByText("jordan's post 2")).toBeInTheDocument();
     expect(calls.analysis_posts?.[1]?.page).toEqual({ offset: 2, limit: 50 });
     expect(within(dialog).getByRole('status')).toHaveTextContent(/^3 posts, newest first$/);
-    expect(within(dialog).queryByRole('button', { name: /Load more/ })).not.toBeInTheDocument();
+    expect(within(dialog).queryByRole('button', { name: /Show more/ })).not.toBeInTheDocument();
     expect(within(dialog).getByRole('link', { name: 'Open the account' })).toHaveAttribute('href', '#/user?handle=jordan');
   });
 
@@ -129,9 +129,9 @@ describe('AccountPosts', () => {
           : { posts: [], total: 0 },
     });
     render(AccountPosts, { scope, account: 'bo', label: '@bo', onnarrow: vi.fn(), onclose: vi.fn() });
-    expect(await screen.findByText('Sightline could not use its local records.')).toBeInTheDocument();
+    expect(await screen.findByRole('alert')).toHaveTextContent('The posts could not be read: database is locked');
     fail = false;
-    await userEvent.click(screen.getByRole('button', { name: 'Retry' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Try again' }));
     expect(await screen.findByText("None of the posts in this scope are @bo's within the range and filters set.")).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Narrow the analysis to @bo' })).toBeDisabled();
   });
