@@ -948,6 +948,25 @@ async fn a_narrower_scope_counts_exactly_as_an_archive_of_its_posts_alone() {
         .unwrap();
     assert!(!expected.edges.is_empty());
     assert_eq!(network, expected);
+    let heavy = NetworkQuery {
+        min_weight: 2,
+        max_edges: 3,
+        ..NetworkQuery::default()
+    };
+    let expected = alone
+        .analysis_network(&archive_scope(), &heavy)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(expected.edges.len(), 3);
+    assert_eq!(
+        whole
+            .analysis_network(&range(60, 180), &heavy)
+            .await
+            .unwrap()
+            .unwrap(),
+        expected
+    );
 
     let top = whole
         .analysis_top(&range(60, 180), 10)
