@@ -128,6 +128,8 @@ describe(`monitors soak, ${minutes} minutes`, () => {
     }
 
     const samples: { minute: number; kib: number; uss: number; processes: number; byName: Record<string, number>; answers: number }[] = [];
+    const settled: number[] = [];
+    const swings: [number, number][] = [];
     const started = Date.now();
     let answers = 0;
     for (let minute = 0; minute < minutes; minute++) {
@@ -141,6 +143,16 @@ describe(`monitors soak, ${minutes} minutes`, () => {
         .map(([name, own]) => `${name} ${mib(own)}`)
         .join(', ');
       console.log(`soak: minute ${minute + 1}/${minutes} · PSS ${mib(kib)} MiB over ${processes} processes (${parts}) · USS ${mib(uss)} MiB`);
+      // Every 10 s until the next minute: how far memory swings within a minute (the web
+      // process's garbage collector, pages being parsed) and where it settles before the next.
+      const within = [kib];
+      while (Date.now() + 10_000 < due + 60_000) {
+        await browser.pause(10_000);
+        within.push(treePssKib().kib);
+      }
+      settled.push(within.at(-1)!);
+      swings.push([Math.min(...within), Math.max(...within)]);
+      console.log(`soak:   within the minute PSS ${within.map(mib).join(' ')} MiB`);
     }
     // One more minute for the last runs to finish, then the books.
     await browser.pause(Math.max(0, started + minutes * 60_000 + 30_000 - Date.now()));
@@ -179,6 +191,8 @@ describe(`monitors soak, ${minutes} minutes`, () => {
         `  PSS of the app's process tree (MiB) per minute: ${samples.map((sample) => (sample.kib / 1024).toFixed(1)).join(' ')}`,
         `  PSS after minute 1: ${mib(first.kib)} MiB; minute 10: ${mib(tenth.kib)} MiB; at the end: ${mib(last.kib)} MiB; peak ${mib(peak)} MiB; most above minute 10: +${mib(maxGrowth)} MiB; end above minute 10: ${mib(last.kib - tenth.kib)} MiB`,
         ...perProcess,
+        `  PSS settled (the last sample of each minute, ~55 s after its answer): ${settled.map(mib).join(' ')}; most above minute 10: +${mib(Math.max(...settled.slice(9).map((kib) => kib - settled[Math.min(9, settled.length - 1)]!)))} MiB`,
+        `  PSS low and high within each minute: ${swings.map(([low, high]) => `${mib(low)}-${mib(high)}`).join(' ')}`,
         `  USS (pages no other process maps) per minute: ${samples.map((sample) => mib(sample.uss)).join(' ')}; most above minute 10: +${mib(Math.max(...fromTenth.map((sample) => sample.uss - tenth.uss)))} MiB`,
         `  responses billed by the sandbox: ${service.responses.length}, total $${service.total_usd}; the app's spend: $${spend.all_time}`,
         `  X GETs answered: ${gets.length}, repeated targets: ${repeated.length}${repeated.length ? ` (${repeated.slice(0, 5).map(([target, count]) => `${count}× ${target}`).join('; ')})` : ''}`,
