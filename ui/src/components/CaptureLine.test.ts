@@ -1,10 +1,12 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { render, screen, within } from '@testing-library/svelte';
 import userEvent from '@testing-library/user-event';
 import CaptureLine from './CaptureLine.svelte';
+import DetailHeader from './DetailHeader.svelte';
 import PostCard from './PostCard.svelte';
 import { makePost } from '../test/fixtures';
 import { mockBackend } from '../test/backend';
+import { modalDialogs } from '../test/dialog';
 import type { ProvenanceRecord } from '../lib/bindings/ProvenanceRecord';
 
 const sha256 = '1f3a9c0b5e7d2a4f6b8c0d1e2f3a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c';
@@ -24,12 +26,7 @@ const record: ProvenanceRecord = {
   from_cache: false,
 };
 
-beforeAll(() => {
-  // jsdom has <dialog> but not its modal methods; the browser's open it and fire `close`.
-  HTMLDialogElement.prototype.showModal ??= function (this: HTMLDialogElement) {
-    this.open = true;
-  };
-});
+beforeAll(modalDialogs);
 
 describe('CaptureLine', () => {
   it('says when and what hash, in UTC, and opens the whole record from one click', async () => {
@@ -54,6 +51,22 @@ describe('CaptureLine', () => {
     await userEvent.click(within(dialog).getByRole('button', { name: 'Re-check the hash' }));
     expect(await within(dialog).findByRole('status')).toHaveTextContent('matches: the stored bytes are the ones received');
     expect(calls.provenance_verify?.[0]).toMatchObject({ historyId: 7 });
+  });
+
+  it("keeps Esc in the record: on a detail view it does not go Back as well", async () => {
+    mockBackend({ provenance_get: () => ({ state: 'captured', record }) });
+    window.location.hash = '#/post?id=7';
+    const back = vi.spyOn(window.history, 'back');
+    // The post view's header (Esc = Back) behind the card's capture line.
+    render(DetailHeader, { title: 'Post' });
+    render(CaptureLine, { capture: { state: 'captured', capture: { history_id: 7, captured_at: record.captured_at, sha256 } } });
+    await userEvent.click(screen.getByRole('button', { name: /captured/ }));
+    const dialog = await screen.findByRole('dialog', { name: 'Where this response came from' });
+    (await within(dialog).findByRole('button', { name: 'Re-check the hash' })).focus();
+    await userEvent.keyboard('{Escape}');
+    expect(back).not.toHaveBeenCalled();
+    expect(window.location.hash).toBe('#/post?id=7');
+    back.mockRestore();
   });
 
   it('says plainly when the stored bytes no longer match', async () => {

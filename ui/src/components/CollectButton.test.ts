@@ -1,23 +1,16 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { render, screen } from '@testing-library/svelte';
 import userEvent from '@testing-library/user-event';
 import CollectButton from './CollectButton.svelte';
+import DetailHeader from './DetailHeader.svelte';
 import { mockBackend } from '../test/backend';
+import { modalDialogs } from '../test/dialog';
 import { makeCollection } from '../features/monitors/testMonitors';
 import type { CollectionSource } from '../lib/bindings/CollectionSource';
 
 const source: CollectionSource = { kind: 'user_posts', request: { username: 'metoffice', cursor: null } };
 
-beforeAll(() => {
-  // jsdom has <dialog> but not its modal methods; the browser's open it and fire `close`.
-  HTMLDialogElement.prototype.showModal ??= function (this: HTMLDialogElement) {
-    this.open = true;
-  };
-  HTMLDialogElement.prototype.close ??= function (this: HTMLDialogElement) {
-    this.open = false;
-    this.dispatchEvent(new Event('close'));
-  };
-});
+beforeAll(modalDialogs);
 
 describe('CollectButton', () => {
   it('asks until when, refuses a number out of range in words, then starts the collection', async () => {
@@ -54,5 +47,19 @@ describe('CollectButton', () => {
     await userEvent.click(screen.getByRole('radio', { name: /To the end/ }));
     await userEvent.click(screen.getByRole('button', { name: 'Start collecting' }));
     expect(calls.collection_start?.[1]?.draft).toMatchObject({ until: { kind: 'end' } });
+  });
+
+  it("keeps Esc in its dialog: on an account's or a post's view it does not go Back as well", async () => {
+    mockBackend({});
+    window.location.hash = '#/user?handle=metoffice';
+    const back = vi.spyOn(window.history, 'back');
+    render(DetailHeader, { title: 'Met Office' });
+    render(CollectButton, { source: () => source });
+    await userEvent.click(screen.getByRole('button', { name: 'Collect…' }));
+    screen.getByRole('button', { name: 'Start collecting' }).focus();
+    await userEvent.keyboard('{Escape}');
+    expect(back).not.toHaveBeenCalled();
+    expect(window.location.hash).toBe('#/user?handle=metoffice');
+    back.mockRestore();
   });
 });
