@@ -232,10 +232,10 @@ async fn repost_edges(
     sql.push(
         " UNION ALL
           SELECT r.reposter, f.author, r.post_id, f.created_at
-          FROM post_reposters r JOIN posts p ON p.id = r.post_id
-              JOIN post_facts f ON f.post_pk = p.pk WHERE 1 = 1",
+          FROM post_reposters r CROSS JOIN posts p ON p.id = r.post_id
+              CROSS JOIN post_facts f ON f.post_pk = p.pk WHERE 1 = 1",
     );
-    push_scope_condition(&mut sql, "f", scope);
+    push_reposted_in_scope(&mut sql, scope);
     sql.push(") GROUP BY reposter, post_id) WHERE reposter <> target GROUP BY reposter, target");
     heaviest.push(&mut sql, "reposter", "target");
     Ok(sql.build_query_as().fetch_all(conn).await?)
@@ -245,9 +245,10 @@ async fn repost_edges(
 async fn reposter_requests(conn: &mut SqliteConnection, scope: &Resolved) -> Result<i64> {
     let mut sql = QueryBuilder::<Sqlite>::new(
         "SELECT count(DISTINCT r.history_id) FROM post_reposters r
-         JOIN posts p ON p.id = r.post_id JOIN post_facts f ON f.post_pk = p.pk WHERE 1 = 1",
+         CROSS JOIN posts p ON p.id = r.post_id CROSS JOIN post_facts f ON f.post_pk = p.pk
+         WHERE 1 = 1",
     );
-    push_scope_condition(&mut sql, "f", scope);
+    push_reposted_in_scope(&mut sql, scope);
     Ok(sql.build_query_scalar().fetch_one(conn).await?)
 }
 
@@ -309,5 +310,14 @@ fn push_scope_condition(sql: &mut QueryBuilder<'_, Sqlite>, table: &str, scope: 
         sql.push(format!(
             " AND {table}.post_pk IN (SELECT post_pk FROM temp.analysis_scope)"
         ));
+    }
+}
+
+/// ` AND <f's post is in the scope>` for a join led by the reposters lists (fewer than the
+/// scope's posts): as `EXISTS`, since an `IN` here was carried over to `posts` and made SQLite
+/// seek each reposter's post once per post of the scope.
+fn push_reposted_in_scope(sql: &mut QueryBuilder<'_, Sqlite>, scope: &Resolved) {
+    if !scope.is_everything() {
+        sql.push(" AND EXISTS (SELECT 1 FROM temp.analysis_scope s WHERE s.post_pk = f.post_pk)");
     }
 }

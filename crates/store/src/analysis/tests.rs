@@ -923,6 +923,19 @@ async fn a_narrower_scope_counts_exactly_as_an_archive_of_its_posts_alone() {
         .archive_posts(Utc::now(), &posts[60..180])
         .await
         .unwrap();
+    // Reposters lists of a post inside the range and of one before it, in both stores.
+    for store in [&whole, &alone] {
+        for (n, post) in [&posts[100], &posts[10]].into_iter().enumerate() {
+            let mut list = record(&format!("rt-{n}"), Utc::now());
+            list.operation = "twitter_retweeters".into();
+            list.params_json = json!({"id": post.id}).to_string();
+            list.result_json = Some(
+                json!({"users": [{"id": "9", "username": "Zed"}, {"id": "7", "username": "Yan"}]})
+                    .to_string(),
+            );
+            store.record_request(&list).await.unwrap();
+        }
+    }
     let range = |from: usize, to: usize| AnalysisScope {
         from: Some(posts[from].created_at),
         to: Some(posts[to].created_at),
@@ -946,7 +959,8 @@ async fn a_narrower_scope_counts_exactly_as_an_archive_of_its_posts_alone() {
         .await
         .unwrap()
         .unwrap();
-    assert!(!expected.edges.is_empty());
+    assert!(expected.edges.iter().any(|e| e.kind == EdgeKind::Repost));
+    assert_eq!(expected.reposter_requests, 1);
     assert_eq!(network, expected);
     let heavy = NetworkQuery {
         min_weight: 2,
