@@ -8,7 +8,8 @@ const captureLine = /^captured \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} UTC · sha256
 /**
  * Provenance in the real app (demo mode): a post card says when and with what hash the response
  * that brought it was captured; the record opens from the keyboard, passes the axe audit in both
- * themes, and "Re-check the hash" says it matches; History's detail shows the same line, and
+ * themes, and "Re-check the hash" says it matches; Esc shuts the record only, the post's view
+ * or History's detail behind it staying as it was; History's detail shows the same line, and
  * so does each History row, its record one key away; a selection of rows offers its evidence
  * bundle.
  */
@@ -39,6 +40,34 @@ describe('provenance', () => {
     await expect(dialog).not.toBeDisplayed();
   });
 
+  it("closes the record on Esc and stays on the post's view (whose own Esc is Back)", async () => {
+    // A search whose first post has replies in the demo world.
+    await $('#x-query').setValue('#JWST');
+    await browser.keys(['Enter']);
+    await browser.waitUntil(async () => /jwst/i.test(await $('article.post').getText()), { timeout: 30_000, timeoutMsg: 'the #JWST results did not come' });
+    await $('article.post').$('a=View post').click();
+    await expect($('h1=Post')).toBeDisplayed();
+    await $('button=Show replies').click();
+    const replyLine = $('#post-panel-replies article.post button.capture-line');
+    await replyLine.waitForDisplayed({ timeout: 30_000 });
+    await expect(replyLine).toHaveText(captureLine);
+    await browser.execute(() => (document.querySelector('#post-panel-replies article.post button.capture-line') as HTMLElement).focus());
+    await browser.keys(['Enter']);
+    const dialog = $('dialog.provenance');
+    await dialog.waitForDisplayed({ timeout: 10_000 });
+    await expect(dialog).toHaveText(expect.stringContaining('twitter_replies_post'));
+    await browser.keys(['Escape']);
+    await expect(dialog).not.toBeExisting();
+    // Still the post's view, its replies as they were; focus back on the line that opened it.
+    await expect($('h1=Post')).toBeDisplayed();
+    await expect(replyLine).toBeDisplayed();
+    const focused = await browser.execute(() => (document.activeElement as HTMLElement | null)?.className ?? '');
+    expect(focused).toContain('capture-line');
+    // The view's own Esc still goes Back once no dialog is open.
+    await browser.keys(['Escape']);
+    await expect($('h1=X search')).toBeDisplayed();
+  });
+
   it("shows the same line in History's detail", async () => {
     await openScreen('History');
     const row = $('[aria-label="Requests, newest first"] button.row');
@@ -49,6 +78,16 @@ describe('provenance', () => {
     const terms = await $$('aside.detail dt').map((term) => term.getText());
     expect(terms).toContain('Capture');
     await auditBothThemes('provenance-history');
+
+    // The record opened from the detail: Esc, even after a click on its text, shuts the record
+    // and leaves the detail open (History's own Esc shuts the detail).
+    await detail.$('button.capture-line').click();
+    const dialog = $('dialog.provenance');
+    await dialog.waitForDisplayed({ timeout: 10_000 });
+    await dialog.$('h2').click();
+    await browser.keys(['Escape']);
+    await expect(dialog).not.toBeExisting();
+    await expect(detail).toBeDisplayed();
   });
 
   it('shows the capture line under each History row, its record one key away', async () => {
