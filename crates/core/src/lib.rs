@@ -32,7 +32,7 @@
 //! * [`analysis`]: analysis at no cost over stored posts (scope summary, activity, heatmap in
 //!   any zone, top lists, network; counted by the store), a post's conversation tree and the
 //!   paid fetch of what it is missing (replies, the post it answers) through the pipeline,
-//!   and the exports (GEXF, edge CSV, every table as CSV, chart pictures);
+//!   saying how many replies were new and how many were stored already, and the exports (GEXF, edge CSV, every table as CSV, chart pictures);
 //! * [`export`]: writing history, posts, forecasts and the ledger to a file, atomically;
 //! * [`evidence`]: the evidence bundle (a ZIP of responses as received, posts, notes,
 //!   provenance, an offline report, a manifest and `SHA256SUMS`) and its verification;

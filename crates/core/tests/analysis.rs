@@ -1,7 +1,8 @@
 //! Analysis with the real pipeline: a sandbox on loopback as the service and a real SQLite
 //! file. The network of an X search plus the reposters fetched for one of its posts; its GEXF
 //! read back as XML; a sandbox post's conversation tree against its replies, and the fetch of
-//! missing replies, estimated first, budget-guarded, billed exactly what the service said.
+//! missing replies, estimated first, budget-guarded, billed exactly what the service said, and
+//! saying how many of the replies it brought were new and how many were stored already.
 
 #[path = "support/live.rs"]
 mod live;
@@ -17,7 +18,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use quick_xml::events::Event;
 use rust_decimal::Decimal;
-use sightline_api::model::Tweet;
+use sightline_api::model::{Tweet, TweetList};
 use sightline_api::request::{TwitterRepliesPostRequest, TwitterRetweetersRequest};
 use sightline_core::analysis::{self, export};
 use sightline_core::errors::CommandError;
@@ -354,5 +355,84 @@ async fn a_posts_conversation_tree_matches_its_replies_and_missing_ones_are_fetc
     assert_eq!(held, expected);
     let root = &fetched.tree.nodes[0];
     assert_eq!(root.replies_held, expected.len() as i64);
+    live.sandbox.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_fetch_says_how_many_replies_were_new_and_how_many_were_held_already() {
+    let live = live().await;
+    let session = live.state.session().await.unwrap();
+    let store = &session.store;
+    let found = pipeline::execute(
+        &live.state,
+        &session,
+        search(&live.sandbox, 100),
+        send("search"),
+        None,
+    )
+    .await
+    .unwrap();
+    let post = found
+        .body
+        .0
+        .iter()
+        .filter(|t| t.in_reply_to_status_id.is_none() && t.reply_count >= 2)
+        .max_by_key(|t| (t.reply_count, t.id.clone()))
+        .expect("a sandbox post with two replies or more");
+
+    // One reply fetched on its own first: the tree's fetch then gets it again among the others.
+    pipeline::execute(
+        &live.state,
+        &session,
+        TwitterRepliesPostRequest {
+            post_id: post.id.clone(),
+            count: 1,
+            query: String::new(),
+        },
+        send("one-reply"),
+        None,
+    )
+    .await
+    .unwrap();
+    let before: BTreeSet<String> = store
+        .posts(&PostQuery {
+            limit: 10_000,
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|p| p.id)
+        .collect();
+
+    let fetched = analysis::conversation_fetch(
+        &live.state,
+        &session,
+        &post.id,
+        SendParams {
+            request_id: "counts".into(),
+            confirm_budget: true,
+        },
+    )
+    .await
+    .unwrap();
+
+    // What the answers held, read back from the very requests sent (replayed, not paid again).
+    let mut returned = BTreeSet::new();
+    for n in 0..fetched.requests {
+        let history = store
+            .history_by_request_id(&format!("counts-{n}"))
+            .await
+            .unwrap()
+            .expect("each request of the fetch is in History");
+        let stored = store.result(history.id).await.unwrap().unwrap();
+        let answer: TweetList = serde_json::from_str(&stored.body).unwrap();
+        returned.extend(answer.0.into_iter().map(|t| t.id));
+    }
+    let held = returned.intersection(&before).count() as i64;
+    assert!(held >= 1, "the reply fetched first came back");
+    assert!(returned.len() as i64 > held, "and new ones with it");
+    assert_eq!(fetched.replies_already_held, held);
+    assert_eq!(fetched.new_replies, returned.len() as i64 - held);
     live.sandbox.shutdown().await;
 }

@@ -146,6 +146,13 @@ async fn a_trees_missing_parent_is_offered_and_fetched_with_its_replies() {
     )
     .await
     .unwrap();
-    assert_eq!((gone.parent_found, gone.fetched), (Some(false), 0));
+    assert_eq!(
+        (
+            gone.parent_found,
+            gone.new_replies,
+            gone.replies_already_held
+        ),
+        (Some(false), 0, 0)
+    );
     live.sandbox.shutdown().await;
 }

@@ -15,8 +15,8 @@ mod write;
 
 pub use read::{ranked_matches, RELEVANCE_WINDOW};
 pub use types::{
-    LinkQuery, LinkSource, NewLink, NewPost, NewUser, PostQuery, PostSort, StoredLink, StoredPost,
-    StoredUser, UserQuery,
+    ArchiveMark, LinkQuery, LinkSource, NewLink, NewPost, NewUser, PostQuery, PostSort, StoredLink,
+    StoredPost, StoredUser, UserQuery,
 };
 pub(crate) use write::{write_links, write_posts, write_users};
 

@@ -15,8 +15,9 @@
 //!   its cost before it is followed, each later answer replacing it, the final one finishing
 //!   the row once, and the jobs still followed, to resume at start-up;
 //! * [`budget`]: daily and monthly limits and the allow / warn / block check;
-//! * [`archive`]: every post, user and link fetched, with full-text search over posts; its
-//!   types, writes and reads are apart in `archive/types.rs`, `write.rs` and `read.rs`;
+//! * [`archive`]: every post, user and link fetched, with full-text search over posts, and a
+//!   mark to count exactly which of some posts were first stored after it; its types, writes
+//!   and reads are apart in `archive/types.rs`, `write.rs` and `read.rs`;
 //! * [`cache`]: ETag + body per GET URL for conditional requests;
 //! * [`export`]: CSV, JSON Lines and Markdown citations to any writer, every time in UTC and
 //!   in the zone the caller names (its offset and name written); forecasts with their own
@@ -76,8 +77,8 @@ pub use analysis::{
     TopKind, TopList, TopLists, TreeRelation,
 };
 pub use archive::{
-    LinkQuery, LinkSource, NewLink, NewPost, NewUser, PostQuery, PostSort, StoredLink, StoredPost,
-    StoredUser, UserQuery,
+    ArchiveMark, LinkQuery, LinkSource, NewLink, NewPost, NewUser, PostQuery, PostSort, StoredLink,
+    StoredPost, StoredUser, UserQuery,
 };
 pub use budget::{BudgetCheck, BudgetLimits, PeriodCheck, Verdict};
 pub use cache::CachedResponse;

@@ -4,7 +4,10 @@
 //! more of than are stored; estimated and budget-checked as a whole first, then each sent
 //! through the pipeline (budget-checked, billed, recorded and archived like any request).
 //! Each call fetches one more level, up and down; the tree then shows what came and what is
-//! still missing.
+//! still missing, and the answer says how many of the replies returned were new to the store
+//! and how many it held already (counted against a mark taken before anything is sent).
+
+use std::collections::BTreeSet;
 
 use rust_decimal::Decimal;
 use serde::Serialize;
@@ -48,8 +51,11 @@ pub struct ConversationFetchEstimate {
 pub struct ConversationFetch {
     pub tree: ConversationTree,
     pub requests: i64,
-    /// Posts the answers held (the parent among them).
-    pub fetched: i64,
+    /// Replies the answers held that were not stored before the fetch (each counted once).
+    pub new_replies: i64,
+    /// Replies the answers held that were stored already: the service picks which replies it
+    /// returns, so a missing one may not be among them.
+    pub replies_already_held: i64,
     /// Whether the parent asked for came (`false`: the service no longer has it); `None` when
     /// it was not asked for.
     pub parent_found: Option<bool>,
@@ -154,8 +160,10 @@ pub async fn conversation_fetch(
     .await?;
     budget_verdict(whole.budget, send.confirm_budget)?;
 
+    // What the store held before anything is sent: a reply stored after it is new.
+    let mark = store.archive_mark().await?;
     let mut cost = Decimal::ZERO;
-    let mut fetched = 0_i64;
+    let mut replies = BTreeSet::new();
     let sent = count(&requests, parent);
     let mut parent_found = None;
     if let Some(id) = parent {
@@ -168,7 +176,6 @@ pub async fn conversation_fetch(
         match pipeline::execute(state, session, request, options, None).await {
             Ok(outcome) => {
                 cost += outcome.billing.as_ref().map_or(Decimal::ZERO, |b| b.cost);
-                fetched += 1;
                 parent_found = Some(true);
             }
             // Deleted or hidden since: the replies below are still worth fetching.
@@ -187,12 +194,19 @@ pub async fn conversation_fetch(
         };
         let outcome = pipeline::execute(state, session, request, options, None).await?;
         cost += outcome.billing.as_ref().map_or(Decimal::ZERO, |b| b.cost);
-        fetched += i64::try_from(outcome.body.0.len()).unwrap_or(i64::MAX);
+        replies.extend(outcome.body.0.into_iter().map(|post| post.id));
     }
+    // The parent, when a replies answer holds it too, is counted as the parent only.
+    if let Some(id) = parent {
+        replies.remove(id);
+    }
+    let replies: Vec<String> = replies.into_iter().collect();
+    let new_replies = store.posts_new_since(mark, &replies).await?;
     Ok(ConversationFetch {
         tree: conversation(store, post_id).await?,
         requests: sent,
-        fetched,
+        new_replies,
+        replies_already_held: i64::try_from(replies.len()).unwrap_or(i64::MAX) - new_replies,
         parent_found,
         cost,
     })

@@ -6,7 +6,8 @@ use sqlx::sqlite::SqliteRow;
 use sqlx::{QueryBuilder, Row, Sqlite};
 
 use super::types::{
-    LinkQuery, LinkSource, PostQuery, PostSort, StoredLink, StoredPost, StoredUser, UserQuery,
+    ArchiveMark, LinkQuery, LinkSource, PostQuery, PostSort, StoredLink, StoredPost, StoredUser,
+    UserQuery,
 };
 use crate::error::Result;
 use crate::history::{entry_from_row, like_pattern, HistoryEntry, HISTORY_COLUMNS};
@@ -299,6 +300,30 @@ impl Store {
         .fetch_optional(&self.pool)
         .await?;
         row.as_ref().map(post_from_row).transpose()
+    }
+
+    /// The archive as it stands: posts stored from now on are new after this mark.
+    pub async fn archive_mark(&self) -> Result<ArchiveMark> {
+        let last: i64 = sqlx::query_scalar("SELECT coalesce(max(pk), 0) FROM posts")
+            .fetch_one(&self.pool)
+            .await?;
+        Ok(ArchiveMark(last))
+    }
+
+    /// How many of the posts `ids` names (each once) were first stored after `mark`.
+    pub async fn posts_new_since(&self, mark: ArchiveMark, ids: &[String]) -> Result<i64> {
+        if ids.is_empty() {
+            return Ok(0);
+        }
+        let ids = serde_json::to_string(ids)?;
+        Ok(sqlx::query_scalar(
+            "SELECT count(*) FROM posts
+             WHERE pk > ? AND id IN (SELECT value FROM json_each(?))",
+        )
+        .bind(mark.0)
+        .bind(ids)
+        .fetch_one(&self.pool)
+        .await?)
     }
 
     /// The requests that found a post, newest first.

@@ -640,3 +640,37 @@ async fn users_and_links_are_archived_and_searchable() {
         .unwrap();
     assert_eq!(by_request.len(), 2);
 }
+
+#[tokio::test]
+async fn a_mark_counts_exactly_the_posts_first_stored_after_it() {
+    let (store, _dir) = temp_store().await;
+    let empty = store.archive_mark().await.unwrap();
+    store
+        .archive_posts(
+            day(1),
+            &[post("1", "one", day(1)), post("2", "two", day(1))],
+        )
+        .await
+        .unwrap();
+    let mark = store.archive_mark().await.unwrap();
+    // "2" again (its newer copy replaces the row, which keeps its place) and "3", new.
+    store
+        .archive_posts(
+            day(2),
+            &[post("2", "two, edited", day(1)), post("3", "three", day(2))],
+        )
+        .await
+        .unwrap();
+    let asked: Vec<String> = ["2", "3", "3", "absent"].map(String::from).to_vec();
+    assert_eq!(store.posts_new_since(mark, &asked).await.unwrap(), 1);
+    let all: Vec<String> = ["1", "2", "3"].map(String::from).to_vec();
+    assert_eq!(store.posts_new_since(empty, &all).await.unwrap(), 3);
+    assert_eq!(store.posts_new_since(mark, &[]).await.unwrap(), 0);
+    assert_eq!(
+        store
+            .posts_new_since(store.archive_mark().await.unwrap(), &all)
+            .await
+            .unwrap(),
+        0
+    );
+}

@@ -8,6 +8,12 @@ use ts_rs::TS;
 
 use crate::error::{Result, StoreError};
 
+/// A point in the archive's life: posts first stored after it are new since then. A post keeps
+/// its row number for good and a new one is always numbered above every other (posts are
+/// never deleted), so the mark is exact even while other requests store posts too.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ArchiveMark(pub(crate) i64);
+
 /// A post to archive, mapped by the app from the service's Tweet record.
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
 pub struct NewPost {

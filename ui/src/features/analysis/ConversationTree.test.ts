@@ -64,7 +64,7 @@ describe('ConversationTree', () => {
     const calls = mockBackend({
       analysis_conversation: () => tree,
       analysis_conversation_estimate: () => ({ requests: 1, replies: 3, parent: null, cost: makeCheck('0.0009', 'warn') }),
-      analysis_conversation_fetch: () => ({ tree: fuller, requests: 1, fetched: 1, parentFound: null, cost: '0.0003' }),
+      analysis_conversation_fetch: () => ({ tree: fuller, requests: 1, newReplies: 1, repliesAlreadyHeld: 2, parentFound: null, cost: '0.0003' }),
     });
     render(ConversationTree, { postId: '1' });
     await userEvent.click(await screen.findByRole('button', { name: 'Fetch missing replies' }));
@@ -72,7 +72,7 @@ describe('ConversationTree', () => {
     expect(screen.getByText(/Daily budget/)).toBeInTheDocument();
     expect(calls.analysis_conversation_fetch).toBeUndefined();
     await userEvent.click(screen.getByRole('button', { name: 'Fetch anyway' }));
-    expect(await screen.findByTestId('fetch-note')).toHaveTextContent('Fetched 1 reply in 1 request · cost $0.0003');
+    expect(await screen.findByTestId('fetch-note')).toHaveTextContent('Fetched 1 new reply in 1 request; 2 replies were already stored · cost $0.0003');
     expect(calls.analysis_conversation_fetch?.[0]?.send?.confirmBudget).toBe(true);
     expect(items()).toHaveLength(6);
     expect(screen.queryByRole('button', { name: 'Fetch missing replies' })).toBeNull();
@@ -84,7 +84,7 @@ describe('ConversationTree', () => {
     const calls = mockBackend({
       analysis_conversation: () => orphan,
       analysis_conversation_estimate: () => ({ requests: 1, replies: 0, parent: '6', cost: makeCheck('0.0003') }),
-      analysis_conversation_fetch: () => ({ tree: grown, requests: 1, fetched: 1, parentFound: true, cost: '0.0003' }),
+      analysis_conversation_fetch: () => ({ tree: grown, requests: 1, newReplies: 0, repliesAlreadyHeld: 0, parentFound: true, cost: '0.0003' }),
     });
     render(ConversationTree, { postId: '7' });
     expect(await screen.findByText(/The first post here answers a post that is not stored: fetch it below/)).toBeInTheDocument();
@@ -97,12 +97,16 @@ describe('ConversationTree', () => {
     expect(screen.queryByRole('button', { name: /^Fetch/ })).toBeNull();
   });
 
-  it('says the words of each fetch: both kinds, and a parent the service no longer has', () => {
+  it('says the words of each fetch: both kinds, replies new or stored already, and a parent the service no longer has', () => {
     expect(fetchLabel(3, true)).toBe('Fetch the post it answers and missing replies');
     expect(fetchLabel(3, false)).toBe('Fetch missing replies');
     expect(estimateAsks({ requests: 2, replies: 3, parent: '6', cost: makeCheck('0.0012') })).toBe('2 requests for the post it answers and about 3 replies');
-    expect(fetchedWords({ tree, requests: 2, fetched: 4, parentFound: true, cost: '0' })).toBe('Fetched the post it answers and 3 replies in 2 requests');
-    expect(fetchedWords({ tree, requests: 2, fetched: 3, parentFound: false, cost: '0' })).toBe('Fetched 3 replies in 2 requests (the post it answers is no longer on the service)');
+    const fetched = { tree, requests: 2, newReplies: 3, repliesAlreadyHeld: 0, parentFound: true, cost: '0' };
+    expect(fetchedWords(fetched)).toBe('Fetched the post it answers and 3 new replies in 2 requests');
+    expect(fetchedWords({ ...fetched, parentFound: false })).toBe('Fetched 3 new replies in 2 requests (the post it answers is no longer on the service)');
+    // Replies the service sent again are not counted as fetched: none new, and said so.
+    expect(fetchedWords({ ...fetched, requests: 1, newReplies: 0, repliesAlreadyHeld: 2, parentFound: null })).toBe('Fetched no new replies in 1 request; 2 replies were already stored');
+    expect(fetchedWords({ ...fetched, newReplies: 1, repliesAlreadyHeld: 1 })).toBe('Fetched the post it answers and 1 new reply in 2 requests; 1 reply was already stored');
   });
 
   it('sends nothing when the budget blocks, and says a failed read in words', async () => {

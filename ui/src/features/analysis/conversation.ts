@@ -82,11 +82,18 @@ export function estimateAsks(estimate: ConversationFetchEstimate): string {
   return `${countOf(estimate.requests, 'request', 'requests')} for ${what}`;
 }
 
-/** What a fetch brought, the parent named apart from the replies ("cost" added by the caller). */
+/**
+ * What a fetch brought ("cost" added by the caller): the parent named apart from the replies, and
+ * the replies that were new apart from those the service sent that were stored already (it picks
+ * which replies it returns, so a fetch can bring none of the missing ones):
+ * "Fetched the post it answers and 2 new replies in 2 requests; 1 reply was already stored".
+ */
 export function fetchedWords(answer: ConversationFetch): string {
   const parent = answer.parentFound === true;
-  const replies = answer.fetched - (parent ? 1 : 0);
-  const what = [parent ? 'the post it answers' : '', replies > 0 || !parent ? countOf(replies, 'reply', 'replies') : ''].filter(Boolean).join(' and ');
+  const replies = answer.newReplies === 0 ? 'no new replies' : countOf(answer.newReplies, 'new reply', 'new replies');
+  const what = [parent ? 'the post it answers' : '', answer.newReplies > 0 || !parent ? replies : ''].filter(Boolean).join(' and ');
   const gone = answer.parentFound === false ? ' (the post it answers is no longer on the service)' : '';
-  return `Fetched ${what} in ${countOf(answer.requests, 'request', 'requests')}${gone}`;
+  const held = answer.repliesAlreadyHeld;
+  const already = held > 0 ? `; ${countOf(held, 'reply', 'replies')} ${held === 1 ? 'was' : 'were'} already stored` : '';
+  return `Fetched ${what} in ${countOf(answer.requests, 'request', 'requests')}${gone}${already}`;
 }

@@ -7,9 +7,14 @@ import type { ConversationTree } from "./ConversationTree";
  */
 export type ConversationFetch = { tree: ConversationTree, requests: number, 
 /**
- * Posts the answers held (the parent among them).
+ * Replies the answers held that were not stored before the fetch (each counted once).
  */
-fetched: number, 
+newReplies: number, 
+/**
+ * Replies the answers held that were stored already: the service picks which replies it
+ * returns, so a missing one may not be among them.
+ */
+repliesAlreadyHeld: number, 
 /**
  * Whether the parent asked for came (`false`: the service no longer has it); `None` when
  * it was not asked for.
