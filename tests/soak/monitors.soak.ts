@@ -57,9 +57,10 @@ function appTree(): number[] {
 }
 
 /** Summed PSS of the app's process tree, in KiB, and by process name (the app, WebKit's web and network processes). */
-function treePssKib(): { kib: number; uss: number; processes: number; byName: Record<string, number> } {
+function treePssKib(): { kib: number; uss: number; dirty: number; processes: number; byName: Record<string, number> } {
   let kib = 0;
   let uss = 0;
+  let dirty = 0;
   const byName: Record<string, number> = {};
   const pids = appTree();
   for (const pid of pids) {
@@ -69,6 +70,9 @@ function treePssKib(): { kib: number; uss: number; processes: number; byName: Re
       const own = field('Pss');
       // Pages only this process maps: unlike PSS, not lowered when another WebKit app starts.
       uss += field('Private_Clean') + field('Private_Dirty');
+      // Memory written by this process alone (its heaps): the one figure no other process on
+      // the machine can move, since mapping the same libraries turns clean pages shared.
+      dirty += field('Private_Dirty');
       const name = readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
       kib += own;
       byName[name] = (byName[name] ?? 0) + own;
@@ -76,7 +80,7 @@ function treePssKib(): { kib: number; uss: number; processes: number; byName: Re
       // Gone, or not ours to read.
     }
   }
-  return { kib, uss, processes: pids.length, byName };
+  return { kib, uss, dirty, processes: pids.length, byName };
 }
 
 const mib = (kib: number) => (kib / 1024).toFixed(1);
@@ -129,6 +133,7 @@ describe(`monitors soak, ${minutes} minutes`, () => {
 
     const samples: { minute: number; kib: number; uss: number; processes: number; byName: Record<string, number>; answers: number }[] = [];
     const settled: number[] = [];
+    const settledDirty: number[] = [];
     const swings: [number, number][] = [];
     const started = Date.now();
     let answers = 0;
@@ -146,13 +151,16 @@ describe(`monitors soak, ${minutes} minutes`, () => {
       // Every 10 s until the next minute: how far memory swings within a minute (the web
       // process's garbage collector, pages being parsed) and where it settles before the next.
       const within = [kib];
+      let last = { kib, dirty: 0 };
       while (Date.now() + 10_000 < due + 60_000) {
         await browser.pause(10_000);
-        within.push(treePssKib().kib);
+        last = treePssKib();
+        within.push(last.kib);
       }
       settled.push(within.at(-1)!);
+      settledDirty.push(last.dirty);
       swings.push([Math.min(...within), Math.max(...within)]);
-      console.log(`soak:   within the minute PSS ${within.map(mib).join(' ')} MiB`);
+      console.log(`soak:   within the minute PSS ${within.map(mib).join(' ')} MiB; private dirty at its end ${mib(last.dirty)} MiB`);
     }
     // One more minute for the last runs to finish, then the books.
     await browser.pause(Math.max(0, started + minutes * 60_000 + 30_000 - Date.now()));
@@ -192,6 +200,7 @@ describe(`monitors soak, ${minutes} minutes`, () => {
         `  PSS after minute 1: ${mib(first.kib)} MiB; minute 10: ${mib(tenth.kib)} MiB; at the end: ${mib(last.kib)} MiB; peak ${mib(peak)} MiB; most above minute 10: +${mib(maxGrowth)} MiB; end above minute 10: ${mib(last.kib - tenth.kib)} MiB`,
         ...perProcess,
         `  PSS settled (the last sample of each minute, ~55 s after its answer): ${settled.map(mib).join(' ')}; most above minute 10: +${mib(Math.max(...settled.slice(9).map((kib) => kib - settled[Math.min(9, settled.length - 1)]!)))} MiB`,
+        `  Private dirty memory settled per minute: ${settledDirty.map(mib).join(' ')}; most above minute 10: +${mib(Math.max(...settledDirty.slice(9).map((kib) => kib - settledDirty[Math.min(9, settledDirty.length - 1)]!)))} MiB`,
         `  PSS low and high within each minute: ${swings.map(([low, high]) => `${mib(low)}-${mib(high)}`).join(' ')}`,
         `  USS (pages no other process maps) per minute: ${samples.map((sample) => mib(sample.uss)).join(' ')}; most above minute 10: +${mib(Math.max(...fromTenth.map((sample) => sample.uss - tenth.uss)))} MiB`,
         `  responses billed by the sandbox: ${service.responses.length}, total $${service.total_usd}; the app's spend: $${spend.all_time}`,
