@@ -14,7 +14,10 @@
 //!   hours placed on the zone's clock);
 //! * `analysis/top.rs`: the top lists (the whole archive read off covering indexes, a narrower
 //!   scope tallied in Rust);
-//! * `analysis/network.rs`: accounts and their reply, quote, mention and repost edges;
+//! * `analysis/network.rs`: accounts and their reply, quote, mention and repost edges (the
+//!   whole archive read off covering indexes);
+//! * `analysis/network_tally.rs`: a narrower scope's network, tallied in Rust from one pass
+//!   over its posts;
 //! * `analysis/conversation.rs`: a post's stored replies and quotes as a tree, with what is
 //!   missing;
 //! * `analysis/posts.rs`: the scope's posts themselves, newest first, a page at a time.
@@ -22,6 +25,7 @@
 mod aggregates;
 mod conversation;
 mod network;
+mod network_tally;
 mod posts;
 mod scope;
 mod top;

@@ -3,15 +3,16 @@
 //! reposts in timelines and from the reposters lists already fetched for the scope's posts
 //! (`post_reposters`, migration 0008), each reposter counted once per post.
 //!
-//! A call writes the scope's posts once into a temporary table (`scope::fill_scope_table`),
-//! on one connection, and each kind of edge joins to it; the whole archive skips the table
-//! and reads each kind's covering index in the order it groups by.
+//! The whole archive's edges are read off each kind's covering index in the order it groups
+//! by; a narrower scope's are tallied in Rust from one pass over its posts
+//! (`analysis/network_tally.rs`).
 
 use std::collections::{BTreeSet, HashMap};
 
 use sqlx::{QueryBuilder, Sqlite, SqliteConnection};
 
-use super::scope::{clear_scope_table, fill_scope_table, Resolved, MENTION};
+use super::network_tally::scope_network;
+use super::scope::MENTION;
 use super::types::{
     AnalysisScope, EdgeKind, Network, NetworkEdge, NetworkNode, NetworkQuery, NETWORK_EDGE_LIMIT,
 };
@@ -20,11 +21,11 @@ use crate::time::from_ms;
 use crate::Store;
 
 /// `(source, target, weight, first, last, edges of the kind in all)` rows of one kind of edge.
-type EdgeRows = Vec<(String, String, i64, i64, i64, i64)>;
+pub(super) type EdgeRows = Vec<(String, String, i64, i64, i64, i64)>;
 
 /// Which edges of a kind to hand back: at least `min_weight`, the heaviest `limit`.
 #[derive(Clone, Copy)]
-struct HeaviestEdges {
+pub(super) struct HeaviestEdges {
     min_weight: i64,
     limit: i64,
 }
@@ -32,7 +33,7 @@ struct HeaviestEdges {
 impl HeaviestEdges {
     /// What [`HeaviestEdges::push`] keeps, for edges tallied in Rust:
     /// `(source, target) -> (weight, first, last)`.
-    fn of(self, tally: HashMap<(String, String), (i64, i64, i64)>) -> EdgeRows {
+    pub(super) fn of(self, tally: HashMap<(String, String), (i64, i64, i64)>) -> EdgeRows {
         let mut edges: EdgeRows = tally
             .into_iter()
             .filter(|(_, (weight, _, _))| *weight >= self.min_weight)
@@ -82,9 +83,11 @@ impl Store {
         };
         let mut conn = self.pool.acquire().await?;
         let conn = &mut *conn;
-        if !resolved.is_everything() {
-            fill_scope_table(conn, &resolved).await?;
-        }
+        let mut tallied = if resolved.is_everything() {
+            None
+        } else {
+            Some(scope_network(conn, &resolved, heaviest).await?)
+        };
         let mut edges = Vec::new();
         let mut total_edges = 0;
         for kind in [
@@ -96,13 +99,15 @@ impl Store {
             if !wanted(kind) {
                 continue;
             }
-            let rows = match kind {
-                EdgeKind::Reply => {
-                    column_edges(conn, &resolved, "reply_to_author", heaviest).await?
-                }
-                EdgeKind::Quote => column_edges(conn, &resolved, "quoted_author", heaviest).await?,
-                EdgeKind::Mention => mention_edges(conn, &resolved, heaviest).await?,
-                EdgeKind::Repost => repost_edges(conn, &resolved, heaviest).await?,
+            let rows = match (kind, tallied.as_mut()) {
+                (EdgeKind::Reply, Some(scope)) => std::mem::take(&mut scope.replies),
+                (EdgeKind::Quote, Some(scope)) => std::mem::take(&mut scope.quotes),
+                (EdgeKind::Mention, Some(scope)) => std::mem::take(&mut scope.mentions),
+                (EdgeKind::Repost, Some(scope)) => std::mem::take(&mut scope.reposts),
+                (EdgeKind::Reply, None) => column_edges(conn, "reply_to_author", heaviest).await?,
+                (EdgeKind::Quote, None) => column_edges(conn, "quoted_author", heaviest).await?,
+                (EdgeKind::Mention, None) => mention_edges(conn, heaviest).await?,
+                (EdgeKind::Repost, None) => repost_edges(conn, heaviest).await?,
             };
             total_edges += rows.first().map_or(0, |row| row.5);
             edges.extend(
@@ -128,15 +133,16 @@ impl Store {
             .iter()
             .flat_map(|e| [e.source.as_str(), e.target.as_str()])
             .collect();
-        let nodes = network_nodes(conn, &resolved, &ids).await?;
-        let reposter_requests = if wanted(EdgeKind::Repost) {
-            reposter_requests(conn, &resolved).await?
-        } else {
-            0
+        let counted = match &tallied {
+            Some(scope) => scope_authors(conn, &scope.authors, &ids).await?,
+            None => archive_authors(conn, &ids).await?,
         };
-        if !resolved.is_everything() {
-            clear_scope_table(conn).await?;
-        }
+        let nodes = network_nodes(conn, counted, &ids).await?;
+        let reposter_requests = match (&tallied, wanted(EdgeKind::Repost)) {
+            (_, false) => 0,
+            (Some(scope), true) => scope.reposter_requests,
+            (None, true) => reposter_requests(conn).await?,
+        };
         Ok(Some(Network {
             nodes,
             edges,
@@ -146,33 +152,25 @@ impl Store {
     }
 }
 
-/// Edges from each post's author to the author named in one of its columns.
+/// The whole archive's edges from each post's author to the author named in one of its
+/// columns.
 async fn column_edges(
     conn: &mut SqliteConnection,
-    scope: &Resolved,
     column: &str,
     heaviest: HeaviestEdges,
 ) -> Result<EdgeRows> {
     let mut sql = QueryBuilder::<Sqlite>::new(format!(
         "SELECT f.author, f.{column}, count(*) AS n, min(f.created_at), max(f.created_at),
                 count(*) OVER ()
-         FROM post_facts f WHERE f.{column} IS NOT NULL AND f.{column} <> f.author"
+         FROM post_facts f WHERE f.{column} IS NOT NULL AND f.{column} <> f.author
+         GROUP BY f.author, f.{column}"
     ));
-    push_scope_condition(&mut sql, "f", scope);
-    sql.push(format!(" GROUP BY f.author, f.{column}"));
     heaviest.push(&mut sql, "f.author", &format!("f.{column}"));
     Ok(sql.build_query_as().fetch_all(conn).await?)
 }
 
-/// Edges from each post's author to each handle it mentions.
-async fn mention_edges(
-    conn: &mut SqliteConnection,
-    scope: &Resolved,
-    heaviest: HeaviestEdges,
-) -> Result<EdgeRows> {
-    if !scope.is_everything() {
-        return scope_mention_edges(conn, heaviest).await;
-    }
+/// The whole archive's edges from each post's author to each handle it mentions.
+async fn mention_edges(conn: &mut SqliteConnection, heaviest: HeaviestEdges) -> Result<EdgeRows> {
     let mut sql = QueryBuilder::<Sqlite>::new(
         "SELECT e.author, e.value, count(*) AS n, min(e.created_at), max(e.created_at),
                 count(*) OVER ()
@@ -184,110 +182,126 @@ async fn mention_edges(
     Ok(sql.build_query_as().fetch_all(conn).await?)
 }
 
-/// A narrower scope's mention edges, tallied here from one JSON array of its posts' mentions:
-/// SQLite would sort every mention into its group, which cost several times more.
-async fn scope_mention_edges(
-    conn: &mut SqliteConnection,
-    heaviest: HeaviestEdges,
-) -> Result<EdgeRows> {
-    // From the scope's posts to their mentions, a seek each by post (left to itself, SQLite
-    // read every mention of the archive for each post).
-    let mentions: String = sqlx::query_scalar(
-        "SELECT json_group_array(json_array(e.author, e.value, e.created_at))
-         FROM temp.analysis_scope s
-         CROSS JOIN post_entities e INDEXED BY post_entities_post
-             ON e.post_pk = s.post_pk AND e.kind = ?
-         WHERE e.value <> e.author",
-    )
-    .bind(MENTION)
-    .fetch_one(conn)
-    .await?;
-    let mentions: Vec<(String, String, i64)> = serde_json::from_str(&mentions)?;
-    let mut tally: HashMap<(String, String), (i64, i64, i64)> = HashMap::new();
-    for (source, target, at) in mentions {
-        let edge = tally.entry((source, target)).or_insert((0, at, at));
-        edge.0 += 1;
-        edge.1 = edge.1.min(at);
-        edge.2 = edge.2.max(at);
-    }
-    Ok(heaviest.of(tally))
-}
-
-/// Each (reposter, post) once, whether seen in a timeline or in a reposters list; the
-/// edge's times are the reposted posts' times.
-async fn repost_edges(
-    conn: &mut SqliteConnection,
-    scope: &Resolved,
-    heaviest: HeaviestEdges,
-) -> Result<EdgeRows> {
+/// The whole archive's reposts: each (reposter, post) once, whether seen in a timeline or in
+/// a reposters list; the edge's times are the reposted posts' times.
+async fn repost_edges(conn: &mut SqliteConnection, heaviest: HeaviestEdges) -> Result<EdgeRows> {
     let mut sql = QueryBuilder::<Sqlite>::new(
         "SELECT reposter, target, count(*) AS n, min(at), max(at), count(*) OVER () FROM (
              SELECT reposter, target, post_id, min(at) AS at FROM (
                  SELECT f.author AS reposter, f.reposted_author AS target,
                         f.reposted_id AS post_id, f.created_at AS at
                  FROM post_facts f
-                 WHERE f.reposted_id IS NOT NULL AND f.reposted_author IS NOT NULL",
+                 WHERE f.reposted_id IS NOT NULL AND f.reposted_author IS NOT NULL
+                 UNION ALL
+                 SELECT r.reposter, f.author, r.post_id, f.created_at
+                 FROM post_reposters r CROSS JOIN posts p ON p.id = r.post_id
+                     CROSS JOIN post_facts f ON f.post_pk = p.pk
+             ) GROUP BY reposter, post_id)
+         WHERE reposter <> target GROUP BY reposter, target",
     );
-    push_scope_condition(&mut sql, "f", scope);
-    sql.push(
-        " UNION ALL
-          SELECT r.reposter, f.author, r.post_id, f.created_at
-          FROM post_reposters r CROSS JOIN posts p ON p.id = r.post_id
-              CROSS JOIN post_facts f ON f.post_pk = p.pk WHERE 1 = 1",
-    );
-    push_reposted_in_scope(&mut sql, scope);
-    sql.push(") GROUP BY reposter, post_id) WHERE reposter <> target GROUP BY reposter, target");
     heaviest.push(&mut sql, "reposter", "target");
     Ok(sql.build_query_as().fetch_all(conn).await?)
 }
 
-/// How many reposters lists name a post of the scope.
-async fn reposter_requests(conn: &mut SqliteConnection, scope: &Resolved) -> Result<i64> {
-    let mut sql = QueryBuilder::<Sqlite>::new(
+/// How many reposters lists name a stored post.
+async fn reposter_requests(conn: &mut SqliteConnection) -> Result<i64> {
+    Ok(sqlx::query_scalar(
         "SELECT count(DISTINCT r.history_id) FROM post_reposters r
-         CROSS JOIN posts p ON p.id = r.post_id CROSS JOIN post_facts f ON f.post_pk = p.pk
-         WHERE 1 = 1",
-    );
-    push_reposted_in_scope(&mut sql, scope);
-    Ok(sql.build_query_scalar().fetch_one(conn).await?)
+         CROSS JOIN posts p ON p.id = r.post_id CROSS JOIN post_facts f ON f.post_pk = p.pk",
+    )
+    .fetch_one(conn)
+    .await?)
 }
 
-/// The nodes named by `ids`: their posts in the scope and their handle as last seen (from
-/// their newest post, else the archived user, else a reposters list).
+/// `(id, posts, handle as last seen)` of the accounts named by `ids` with posts in the
+/// archive.
+async fn archive_authors(
+    conn: &mut SqliteConnection,
+    ids: &BTreeSet<&str>,
+) -> Result<Vec<(String, i64, String)>> {
+    if ids.is_empty() {
+        return Ok(Vec::new());
+    }
+    Ok(sqlx::query_as(
+        "SELECT g.author, g.n, p.author_username FROM (
+             SELECT f.author, count(*) AS n, max(f.post_pk) AS last_pk FROM post_facts f
+             WHERE f.author IN (SELECT value FROM json_each(?)) GROUP BY f.author) AS g
+         JOIN posts p ON p.pk = g.last_pk",
+    )
+    .bind(serde_json::to_string(ids)?)
+    .fetch_all(conn)
+    .await?)
+}
+
+/// `(id, posts, handle as last seen)` of the accounts named by `ids` with posts in the scope,
+/// from the scope's tally.
+async fn scope_authors(
+    conn: &mut SqliteConnection,
+    authors: &HashMap<String, (i64, i64)>,
+    ids: &BTreeSet<&str>,
+) -> Result<Vec<(String, i64, String)>> {
+    let counted: Vec<(&str, i64, i64)> = ids
+        .iter()
+        .filter_map(|id| authors.get(*id).map(|(n, pk)| (*id, *n, *pk)))
+        .collect();
+    if counted.is_empty() {
+        return Ok(Vec::new());
+    }
+    let pks: Vec<i64> = counted.iter().map(|c| c.2).collect();
+    let handles: String = sqlx::query_scalar(
+        "SELECT json_group_object(pk, author_username) FROM posts
+         WHERE pk IN (SELECT value FROM json_each(?))",
+    )
+    .bind(serde_json::to_string(&pks)?)
+    .fetch_one(conn)
+    .await?;
+    let handles: HashMap<String, String> = serde_json::from_str(&handles)?;
+    Ok(counted
+        .into_iter()
+        .map(|(id, n, pk)| {
+            let handle = handles
+                .get(&pk.to_string())
+                .cloned()
+                .unwrap_or_else(|| id.to_owned());
+            (id.to_owned(), n, handle)
+        })
+        .collect())
+}
+
+/// The nodes named by `ids`: those `counted` with their posts and handle as last seen (from
+/// their newest post); the others with none, labelled as the archived user, else a reposters
+/// list spelt them.
 async fn network_nodes(
     conn: &mut SqliteConnection,
-    scope: &Resolved,
+    counted: Vec<(String, i64, String)>,
     ids: &BTreeSet<&str>,
 ) -> Result<Vec<NetworkNode>> {
     if ids.is_empty() {
         return Ok(Vec::new());
     }
-    let list = serde_json::to_string(&ids)?;
-    let mut sql = QueryBuilder::<Sqlite>::new(
-        "SELECT g.author, g.n, p.author_username FROM (
-             SELECT f.author, count(*) AS n, max(f.post_pk) AS last_pk FROM post_facts f
-             WHERE f.author IN (SELECT value FROM json_each(",
-    );
-    sql.push_bind(list.clone()).push("))");
-    push_scope_condition(&mut sql, "f", scope);
-    sql.push(" GROUP BY f.author) AS g JOIN posts p ON p.pk = g.last_pk");
-    let authors: Vec<(String, i64, String)> = sql.build_query_as().fetch_all(&mut *conn).await?;
-    let mut known: HashMap<String, (i64, String)> = authors
+    let mut known: HashMap<String, (i64, String)> = counted
         .into_iter()
         .map(|(id, n, handle)| (id, (n, handle)))
         .collect();
-    let others: Vec<(String, String)> = sqlx::query_as(
-        "SELECT lower(j.value), COALESCE(
+    let others: Vec<&str> = ids
+        .iter()
+        .copied()
+        .filter(|id| !known.contains_key(*id))
+        .collect();
+    // One JSON object back rather than a row per account: rows cost more to hand over.
+    let labels: String = sqlx::query_scalar(
+        "SELECT json_group_object(lower(j.value), COALESCE(
              (SELECT u.username FROM users u WHERE u.username = j.value COLLATE NOCASE
               ORDER BY u.last_seen DESC LIMIT 1),
              (SELECT r.label FROM post_reposters r WHERE r.reposter = j.value LIMIT 1),
-             j.value)
+             j.value))
          FROM json_each(?) j",
     )
-    .bind(list)
-    .fetch_all(&mut *conn)
+    .bind(serde_json::to_string(&others)?)
+    .fetch_one(&mut *conn)
     .await?;
-    for (id, handle) in others {
+    let labels: HashMap<String, String> = serde_json::from_str(&labels)?;
+    for (id, handle) in labels {
         known.entry(id).or_insert((0, handle));
     }
     Ok(ids
@@ -301,23 +315,4 @@ async fn network_nodes(
             }
         })
         .collect())
-}
-
-/// ` AND <table>.post_pk IN (<the scope's posts, from its table>)`, or nothing when the scope
-/// is the whole archive.
-fn push_scope_condition(sql: &mut QueryBuilder<'_, Sqlite>, table: &str, scope: &Resolved) {
-    if !scope.is_everything() {
-        sql.push(format!(
-            " AND {table}.post_pk IN (SELECT post_pk FROM temp.analysis_scope)"
-        ));
-    }
-}
-
-/// ` AND <f's post is in the scope>` for a join led by the reposters lists (fewer than the
-/// scope's posts): as `EXISTS`, since an `IN` here was carried over to `posts` and made SQLite
-/// seek each reposter's post once per post of the scope.
-fn push_reposted_in_scope(sql: &mut QueryBuilder<'_, Sqlite>, scope: &Resolved) {
-    if !scope.is_everything() {
-        sql.push(" AND EXISTS (SELECT 1 FROM temp.analysis_scope s WHERE s.post_pk = f.post_pk)");
-    }
 }

@@ -1,9 +1,8 @@
 //! A scope as SQL: the `FROM post_facts f … WHERE …` that every aggregate starts from, with
 //! the scope's source (a request's paging chain, an investigation, an Archive query), its time
-//! range and the filters added by clicks. Also the scope's plain-words name, and the scope's
-//! posts written once into a temporary table for a call that reads them several times.
+//! range and the filters added by clicks. Also the scope's plain-words name.
 
-use sqlx::{QueryBuilder, Sqlite, SqliteConnection};
+use sqlx::{QueryBuilder, Sqlite};
 
 use super::types::{AnalysisScope, ScopeSource};
 use crate::archive::read::fts_match_expression;
@@ -230,14 +229,6 @@ fn request_name(operation: &str, params_json: &str) -> String {
 /// Pushes ` FROM post_facts f [JOIN …] WHERE …` for the scope.
 pub(super) fn push_from(sql: &mut QueryBuilder<'_, Sqlite>, scope: &Resolved) {
     sql.push(" FROM post_facts f");
-    if let Some(ids) = &scope.history_ids {
-        sql.push(" JOIN (SELECT DISTINCT post_pk FROM post_sightings WHERE history_id IN (");
-        let mut list = sql.separated(", ");
-        for id in ids {
-            list.push_bind(*id);
-        }
-        sql.push(")) AS seen ON seen.post_pk = f.post_pk");
-    }
     if let Some(id) = scope.investigation {
         sql.push(
             " JOIN investigation_posts ip ON ip.post_pk = f.post_pk AND ip.investigation_id = ",
@@ -250,6 +241,16 @@ pub(super) fn push_from(sql: &mut QueryBuilder<'_, Sqlite>, scope: &Resolved) {
             .push(") AS hit ON hit.pk = f.post_pk");
     }
     sql.push(" WHERE 1 = 1");
+    if let Some(ids) = &scope.history_ids {
+        // As `IN`, SQLite gathers the pages' posts once, sorted and each once, and seeks them
+        // in order (a join to a `DISTINCT` subquery cost half as much again).
+        sql.push(" AND f.post_pk IN (SELECT post_pk FROM post_sightings WHERE history_id IN (");
+        let mut list = sql.separated(", ");
+        for id in ids {
+            list.push_bind(*id);
+        }
+        sql.push("))");
+    }
     if let Some(from) = scope.from_ms {
         sql.push(" AND f.created_at >= ").push_bind(from);
     }
@@ -272,28 +273,4 @@ pub(super) fn push_from(sql: &mut QueryBuilder<'_, Sqlite>, scope: &Resolved) {
             .push_bind(value.clone())
             .push(")");
     }
-}
-
-/// Writes the scope's post pks into `temp.analysis_scope` of `conn` (a table each connection
-/// has to itself), replacing what an earlier call left, so the lists and edges of one call join
-/// to the scope's posts rather than each evaluating the scope again.
-pub(super) async fn fill_scope_table(conn: &mut SqliteConnection, scope: &Resolved) -> Result<()> {
-    sqlx::query("CREATE TEMP TABLE IF NOT EXISTS analysis_scope (post_pk INTEGER PRIMARY KEY)")
-        .execute(&mut *conn)
-        .await?;
-    sqlx::query("DELETE FROM temp.analysis_scope")
-        .execute(&mut *conn)
-        .await?;
-    let mut sql = QueryBuilder::<Sqlite>::new("INSERT INTO temp.analysis_scope SELECT f.post_pk");
-    push_from(&mut sql, scope);
-    sql.build().execute(&mut *conn).await?;
-    Ok(())
-}
-
-/// Empties `temp.analysis_scope` once a call is done with it.
-pub(super) async fn clear_scope_table(conn: &mut SqliteConnection) -> Result<()> {
-    sqlx::query("DELETE FROM temp.analysis_scope")
-        .execute(&mut *conn)
-        .await?;
-    Ok(())
 }
