@@ -12,6 +12,12 @@
 //! The archive takes minutes to build. With `ANALYSIS_BENCH_DB=<file>` it is built into that
 //! file once and reused by later runs (delete the file after changing migration 0008: a
 //! changed migration no longer opens it).
+//!
+//! With `ANALYSIS_BENCH_WRITES=1` it times instead what migration 0008 costs a normal write:
+//! recording one page of 20 and of 100 new posts (as a search's page is recorded) into two
+//! throwaway copies of the archive, page by page in turn, one copy as migrated and the other
+//! without 0008's secondary indexes (but the one its triggers need), then with each alone, then
+//! without the triggers too (nothing taken out of a post as it is written).
 
 use std::time::{Duration, Instant};
 
@@ -256,6 +262,148 @@ async fn build(store: &Store) -> (i64, i64) {
     (first_page, case)
 }
 
+/// Migration 0008's secondary indexes on what a post's triggers write, as it creates them;
+/// all but `post_entities_post`, which the triggers themselves need (without it, each post
+/// written scans every entity of the archive to delete its own: 2.9 s a page of 100).
+const INDEXES_0008: [(&str, &str); 8] = [
+    ("post_facts_created", "post_facts(created_at)"),
+    (
+        "post_facts_author",
+        "post_facts(author, created_at, engagement)",
+    ),
+    ("post_facts_lang", "post_facts(lang)"),
+    (
+        "post_facts_reply_edges",
+        "post_facts(author, reply_to_author, created_at) WHERE reply_to_author IS NOT NULL",
+    ),
+    (
+        "post_facts_quote_edges",
+        "post_facts(author, quoted_author, created_at) WHERE quoted_author IS NOT NULL",
+    ),
+    (
+        "post_facts_reply_to",
+        "post_facts(reply_to_id) WHERE reply_to_id IS NOT NULL",
+    ),
+    (
+        "post_facts_quoted",
+        "post_facts(quoted_id) WHERE quoted_id IS NOT NULL",
+    ),
+    (
+        "post_entities_mention_edges",
+        "post_entities(kind, author, value, created_at) WHERE kind = 2",
+    ),
+];
+
+/// Runs SQL on a database file outside the store (the copies' schema changes).
+async fn execute(path: &std::path::Path, sql: &str) {
+    use sqlx::ConnectOptions;
+    let mut conn = sqlx::sqlite::SqliteConnectOptions::new()
+        .filename(path)
+        .connect()
+        .await
+        .unwrap();
+    sqlx::raw_sql(sql).execute(&mut conn).await.unwrap();
+}
+
+/// Records pages of `size` new posts into `a` and `b` in turn and prints the median time of a
+/// page in each. `next` numbers the posts, so every page is new to both.
+async fn time_pages(
+    next: &mut usize,
+    size: usize,
+    (a, a_name): (&Store, &str),
+    (b, b_name): (&Store, &str),
+) {
+    const PAGES_TIMED: usize = 40;
+    let start = Utc.with_ymd_and_hms(2025, 11, 1, 0, 0, 0).unwrap();
+    let (mut in_a, mut in_b) = (Vec::new(), Vec::new());
+    for page in 0..PAGES_TIMED {
+        let posts: Vec<NewPost> = (*next..*next + size).map(|n| post(n, start)).collect();
+        *next += size;
+        // Each copy goes first every other page, so neither always finds the disk warm.
+        let order: [(&Store, &mut Vec<Duration>); 2] = if page % 2 == 0 {
+            [(a, &mut in_a), (b, &mut in_b)]
+        } else {
+            [(b, &mut in_b), (a, &mut in_a)]
+        };
+        for (store, runs) in order {
+            let rec = record(
+                format!("write-{next}"),
+                "twitter_search",
+                r#"{"query":"writes"}"#.into(),
+                None,
+                None,
+                posts.clone(),
+            );
+            let clock = Instant::now();
+            store.record_request(&rec).await.unwrap();
+            runs.push(clock.elapsed());
+        }
+    }
+    report(&format!("  a page of {size} posts, {a_name}"), in_a);
+    report(&format!("  a page of {size} posts, {b_name}"), in_b);
+}
+
+/// What migration 0008 costs a normal write, on two throwaway copies of the archive at `path`
+/// (the second one's schema changed from outside its store, between rounds).
+async fn time_writes(path: &std::path::Path) {
+    execute(path, "PRAGMA wal_checkpoint(TRUNCATE)").await;
+    let copy = |name: &str| {
+        let to = path.with_extension(format!("writes-{name}.db"));
+        std::fs::copy(path, &to).unwrap();
+        to
+    };
+    let (path_a, path_b) = (copy("a"), copy("b"));
+    let drop_indexes: String = INDEXES_0008
+        .iter()
+        .map(|(name, _)| format!("DROP INDEX {name};"))
+        .collect();
+    execute(&path_b, &drop_indexes).await;
+    let a = Store::open(&path_a).await.unwrap();
+    let b = Store::open(&path_b).await.unwrap();
+    let full = (&a, "with migration 0008");
+    let mut next = 10 * POSTS;
+    println!("writes into copies of the archive ({POSTS} posts), 40 pages each:");
+    for size in [20, 100] {
+        time_pages(
+            &mut next,
+            size,
+            full,
+            (&b, "without its indexes but post_entities_post"),
+        )
+        .await;
+    }
+    for (name, on) in INDEXES_0008 {
+        execute(&path_b, &format!("CREATE INDEX {name} ON {on}")).await;
+        let label = format!("with {name} alone");
+        time_pages(&mut next, 100, full, (&b, &label)).await;
+        execute(&path_b, &format!("DROP INDEX {name}")).await;
+    }
+    execute(
+        &path_b,
+        "DROP TRIGGER post_facts_insert; DROP TRIGGER post_facts_update;
+         DROP INDEX post_entities_post;",
+    )
+    .await;
+    for size in [20, 100] {
+        time_pages(
+            &mut next,
+            size,
+            full,
+            (&b, "without its indexes and triggers"),
+        )
+        .await;
+    }
+    a.close().await;
+    b.close().await;
+    for file in [path_a, path_b] {
+        for suffix in ["", "-wal", "-shm"] {
+            let mut name = file.clone().into_os_string();
+            name.push(suffix);
+            let _ = std::fs::remove_file(name);
+        }
+    }
+}
+
 #[tokio::main(flavor = "current_thread")]
 async fn main() {
     let dir = tempfile::tempdir().unwrap();
@@ -263,6 +411,14 @@ async fn main() {
         .map_or_else(|| dir.path().join("bench.db"), std::path::PathBuf::from);
     let kept = path.exists();
     let store = Store::open(&path).await.unwrap();
+    if std::env::var_os("ANALYSIS_BENCH_WRITES").is_some() {
+        if !kept {
+            build(&store).await;
+        }
+        store.close().await;
+        time_writes(&path).await;
+        return;
+    }
     let (first_page, case) = if kept {
         let page = store.history_by_request_id("page-0").await.unwrap();
         let cases = store.investigations(true).await.unwrap();
