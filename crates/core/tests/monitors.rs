@@ -10,6 +10,7 @@ mod live;
 
 use live::Live;
 use std::collections::BTreeSet;
+use std::sync::Arc;
 use std::time::Duration;
 
 use chrono::Utc;
@@ -17,12 +18,14 @@ use rust_decimal::Decimal;
 use sightline_api::request::{TwitterSearchRequest, TwitterUserPostsRequest};
 use sightline_core::announce::Recorded;
 use sightline_core::monitors::{
-    self, MonitorDraft, MonitorPostQuery, MonitorState, MonitorTarget, RunOutcome, Scheduler,
+    self, Monitor, MonitorDraft, MonitorPostQuery, MonitorState, MonitorTarget, RunOutcome,
+    Scheduler,
 };
+use sightline_core::session::Session;
 use sightline_core::state::AppState;
 use sightline_sandbox::world::live::posts_between;
 use sightline_sandbox::{Fault, Sandbox};
-use sightline_store::{BudgetLimits, HistoryQuery, LedgerEntry};
+use sightline_store::{BudgetLimits, HistoryQuery, LedgerEntry, Store};
 
 const RATE: u32 = 60;
 
@@ -54,6 +57,34 @@ fn hashtag(tag: &str, cap: i64) -> MonitorDraft {
     }
 }
 
+/// What most tests start from: the app against its sandbox, and a monitor on `#tag` that has
+/// run once.
+struct Watching {
+    live: Live,
+    store: Store,
+    session: Arc<Session>,
+    announce: Recorded,
+    monitor: Monitor,
+}
+
+async fn watching(tag: &str, cap: i64) -> Watching {
+    let live = live().await;
+    let store = live.state.store().await.unwrap();
+    let session = live.state.session().await.unwrap();
+    let announce = Recorded::default();
+    let monitor = monitors::create(&store, &hashtag(tag, cap)).await.unwrap();
+    monitors::run(&live.state, &session, &announce, monitor.id, false)
+        .await
+        .unwrap();
+    Watching {
+        live,
+        store,
+        session,
+        announce,
+        monitor,
+    }
+}
+
 async fn ledger_total(state: &AppState) -> Decimal {
     let store = state.store().await.unwrap();
     let rows: Vec<LedgerEntry> = store.ledger(sightline_store::Tz::UTC, None).await.unwrap();
@@ -72,19 +103,17 @@ async fn found(state: &AppState, id: i64) -> Vec<String> {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_second_run_finds_only_new_posts_and_is_billed_for_what_came_back() {
-    let Live {
-        sandbox,
-        state,
-        _data,
-    } = live().await;
-    let store = state.store().await.unwrap();
-    let session = state.session().await.unwrap();
-    let announce = Recorded::default();
-    let monitor = monitors::create(&store, &hashtag("AI", 30)).await.unwrap();
-
-    monitors::run(&state, &session, &announce, monitor.id, false)
-        .await
-        .unwrap();
+    let Watching {
+        live: Live {
+            sandbox,
+            state,
+            _data,
+        },
+        store,
+        session,
+        announce,
+        monitor,
+    } = watching("AI", 30).await;
     let first: BTreeSet<String> = found(&state, monitor.id).await.into_iter().collect();
     assert_eq!(
         first.len(),
@@ -222,20 +251,17 @@ async fn a_run_cut_between_a_page_and_its_record_goes_on_without_paying_twice() 
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_budget_blocks_with_nothing_billed_and_a_warning_waits_for_the_user() {
-    let Live {
-        sandbox,
-        state,
-        _data,
-    } = live().await;
-    let store = state.store().await.unwrap();
-    let session = state.session().await.unwrap();
-    let announce = Recorded::default();
-    let monitor = monitors::create(&store, &hashtag("Space", 20))
-        .await
-        .unwrap();
-    monitors::run(&state, &session, &announce, monitor.id, false)
-        .await
-        .unwrap();
+    let Watching {
+        live: Live {
+            sandbox,
+            state,
+            _data,
+        },
+        store,
+        session,
+        announce,
+        monitor,
+    } = watching("Space", 20).await;
     let billed = sandbox.billed().responses().len();
     let spent = ledger_total(&state).await;
 
@@ -394,20 +420,17 @@ async fn a_long_gap_is_caught_up_with_one_run_and_a_429_waits_its_time() {
 /// search is sent twice, and every post made meanwhile is found once.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_quiet_story_never_sends_the_same_search_twice_and_loses_no_post() {
-    let Live {
-        sandbox,
-        state,
-        _data,
-    } = live().await;
-    let store = state.store().await.unwrap();
-    let session = state.session().await.unwrap();
-    let announce = Recorded::default();
-    let monitor = monitors::create(&store, &hashtag("Bitcoin", 10))
-        .await
-        .unwrap();
-    monitors::run(&state, &session, &announce, monitor.id, false)
-        .await
-        .unwrap();
+    let Watching {
+        live: Live {
+            sandbox,
+            state,
+            _data,
+        },
+        store,
+        session,
+        announce,
+        monitor,
+    } = watching("Bitcoin", 10).await;
     let first: BTreeSet<String> = found(&state, monitor.id).await.into_iter().collect();
 
     let t0 = sandbox.now_ms();
