@@ -23,6 +23,7 @@ use sightline_api::request::{TwitterRepliesPostRequest, TwitterRetweetersRequest
 use sightline_core::analysis::{self, export};
 use sightline_core::errors::CommandError;
 use sightline_core::pipeline::{self, SendParams};
+use sightline_core::session::Session;
 use sightline_sandbox::Sandbox;
 use sightline_store::{
     AnalysisScope, BudgetLimits, EdgeKind, NetworkQuery, PostQuery, ScopeFilters, ScopeSource,
@@ -227,29 +228,34 @@ async fn the_network_of_a_search_and_its_fetched_reposters_has_the_expected_edge
     live.sandbox.shutdown().await;
 }
 
-#[tokio::test]
-async fn a_posts_conversation_tree_matches_its_replies_and_missing_ones_are_fetched_at_their_cost()
-{
-    let live = live().await;
-    let session = live.state.session().await.unwrap();
-    let store = &session.store;
+/// Searches 100 posts and picks the one that starts a conversation (answers nothing) with the
+/// most replies, at least `at_least`.
+async fn most_replied_first_post(live: &Live, session: &Session, at_least: u64) -> Tweet {
     let found = pipeline::execute(
         &live.state,
-        &session,
+        session,
         search(&live.sandbox, 100),
         send("search"),
         None,
     )
     .await
     .unwrap();
-    let post = found
+    found
         .body
         .0
-        .iter()
-        .filter(|t| t.in_reply_to_status_id.is_none())
+        .into_iter()
+        .filter(|t| t.in_reply_to_status_id.is_none() && t.reply_count >= at_least)
         .max_by_key(|t| (t.reply_count, t.id.clone()))
-        .unwrap();
-    assert!(post.reply_count > 0, "the sandbox's posts have replies");
+        .expect("the sandbox's first posts have replies")
+}
+
+#[tokio::test]
+async fn a_posts_conversation_tree_matches_its_replies_and_missing_ones_are_fetched_at_their_cost()
+{
+    let live = live().await;
+    let session = live.state.session().await.unwrap();
+    let store = &session.store;
+    let post = most_replied_first_post(&live, &session, 1).await;
 
     // Nothing but the post is held: every reply is missing, and the fetch says what it costs.
     let tree = analysis::conversation(store, &post.id).await.unwrap();
@@ -363,22 +369,7 @@ async fn a_fetch_says_how_many_replies_were_new_and_how_many_were_held_already()
     let live = live().await;
     let session = live.state.session().await.unwrap();
     let store = &session.store;
-    let found = pipeline::execute(
-        &live.state,
-        &session,
-        search(&live.sandbox, 100),
-        send("search"),
-        None,
-    )
-    .await
-    .unwrap();
-    let post = found
-        .body
-        .0
-        .iter()
-        .filter(|t| t.in_reply_to_status_id.is_none() && t.reply_count >= 2)
-        .max_by_key(|t| (t.reply_count, t.id.clone()))
-        .expect("a sandbox post with two replies or more");
+    let post = most_replied_first_post(&live, &session, 2).await;
 
     // One reply fetched on its own first: the tree's fetch then gets it again among the others.
     pipeline::execute(
