@@ -6,7 +6,7 @@ use chrono::{DateTime, Duration, TimeZone, Utc};
 use serde_json::{json, Value};
 
 use crate::analysis::{AnalysisScope, EdgeKind, Network, NetworkQuery, ScopeFilters, ScopeSource};
-use crate::test_support::{record, temp_store};
+use crate::test_support::{self, record, temp_store};
 use crate::{InvestigationItem, NewPost, PostQuery, RecordOutcome, Store};
 
 const HANDLES: [&str; 6] = ["Ann", "bob", "Cy", "dee", "eve", "ANN"];
@@ -52,24 +52,18 @@ fn post(n: usize, start: DateTime<Utc>) -> NewPost {
         _ => {}
     }
     NewPost {
-        id: id_of(n),
         conversation_id: None,
         author_id: Some(handle.to_lowercase()),
         author_username: handle.into(),
         author_name: handle.into(),
         author_verified: false,
-        text: format!("post {n}"),
-        lang: Some("en".into()),
-        created_at: at,
         like_count: n as i64 % 7,
         retweet_count: 0,
         reply_count: 0,
-        quote_count: 0,
         view_count: None,
-        bookmark_count: 0,
-        hashtags: Vec::new(),
         url: None,
         raw_json: raw.to_string(),
+        ..test_support::post(&id_of(n), &format!("post {n}"), at)
     }
 }
 
