@@ -178,7 +178,8 @@ fn corpus(
     (posts, facts)
 }
 
-fn archive_scope() -> AnalysisScope {
+/// The whole archive, unfiltered (the analysis tests' starting scope).
+pub(in crate::analysis) fn archive_scope() -> AnalysisScope {
     AnalysisScope {
         source: ScopeSource::Archive {
             query: PostQuery::default(),

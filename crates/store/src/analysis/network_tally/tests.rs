@@ -5,9 +5,10 @@
 use chrono::{DateTime, Duration, TimeZone, Utc};
 use serde_json::{json, Value};
 
-use crate::analysis::{AnalysisScope, EdgeKind, Network, NetworkQuery, ScopeFilters, ScopeSource};
+use crate::analysis::tests::archive_scope;
+use crate::analysis::{AnalysisScope, EdgeKind, Network, NetworkQuery, ScopeSource};
 use crate::test_support::{self, record, temp_store};
-use crate::{InvestigationItem, NewPost, PostQuery, RecordOutcome, Store};
+use crate::{InvestigationItem, NewPost, RecordOutcome, Store};
 
 const HANDLES: [&str; 6] = ["Ann", "bob", "Cy", "dee", "eve", "ANN"];
 
@@ -80,17 +81,6 @@ async fn reposters_list(store: &Store, name: &str, n: usize, users: &[&str]) {
     store.record_request(&list).await.unwrap();
 }
 
-fn archive() -> AnalysisScope {
-    AnalysisScope {
-        source: ScopeSource::Archive {
-            query: PostQuery::default(),
-        },
-        from: None,
-        to: None,
-        filters: ScopeFilters::default(),
-    }
-}
-
 async fn network(store: &Store, scope: &AnalysisScope, query: &NetworkQuery) -> Network {
     store.analysis_network(scope, query).await.unwrap().unwrap()
 }
@@ -140,11 +130,11 @@ async fn a_request_or_investigations_network_equals_that_of_an_archive_of_its_po
 
     let request = AnalysisScope {
         source: ScopeSource::Request { history_id },
-        ..archive()
+        ..archive_scope()
     };
     let investigation = AnalysisScope {
         source: ScopeSource::Investigation { id: case },
-        ..archive()
+        ..archive_scope()
     };
     let queries = [
         NetworkQuery::default(),
@@ -163,7 +153,7 @@ async fn a_request_or_investigations_network_equals_that_of_an_archive_of_its_po
         },
     ];
     for query in &queries {
-        let expected = network(&alone, &archive(), query).await;
+        let expected = network(&alone, &archive_scope(), query).await;
         assert_eq!(
             network(&whole, &request, query).await,
             expected,
@@ -178,7 +168,7 @@ async fn a_request_or_investigations_network_equals_that_of_an_archive_of_its_po
 
     // What the reference holds: each kind of edge, reposts from timelines and from the list
     // (each reposter once a post), no edge to an account itself, the list inside the scope only.
-    let all = network(&alone, &archive(), &NetworkQuery::default()).await;
+    let all = network(&alone, &archive_scope(), &NetworkQuery::default()).await;
     for kind in [
         EdgeKind::Reply,
         EdgeKind::Quote,
