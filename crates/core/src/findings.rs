@@ -29,8 +29,9 @@ fn to_i64(n: u64) -> i64 {
     i64::try_from(n).unwrap_or(i64::MAX)
 }
 
-/// A post and, inside it, the posts it quotes or retweets: each is archived on its own.
-fn push_post(tweet: &Tweet, posts: &mut Vec<NewPost>) {
+/// A post and, inside it, the posts it quotes or retweets: each is archived on its own, the
+/// ones inside marked `nested`.
+fn push_post(tweet: &Tweet, nested: bool, posts: &mut Vec<NewPost>) {
     let Some(created_at) = tweet.created_at_utc() else {
         tracing::warn!(post = %tweet.id, "post without a readable time was not archived");
         return;
@@ -62,9 +63,10 @@ fn push_post(tweet: &Tweet, posts: &mut Vec<NewPost>) {
         hashtags,
         url: tweet.url.clone(),
         raw_json: serde_json::to_string(tweet).unwrap_or_default(),
+        nested,
     });
-    for nested in [&tweet.quote, &tweet.retweet].into_iter().flatten() {
-        push_post(nested, posts);
+    for inside in [&tweet.quote, &tweet.retweet].into_iter().flatten() {
+        push_post(inside, true, posts);
     }
 }
 
@@ -85,7 +87,7 @@ fn tweets_findings<'a>(tweets: impl IntoIterator<Item = &'a Tweet>) -> Findings 
     let mut shown = 0;
     for tweet in tweets {
         shown += 1;
-        push_post(tweet, &mut findings.posts);
+        push_post(tweet, false, &mut findings.posts);
         if let Some(user) = &tweet.user {
             findings.users.push(new_user(user));
         }
@@ -257,6 +259,12 @@ mod tests {
         );
         let ids: Vec<&str> = findings.posts.iter().map(|p| p.id.as_str()).collect();
         assert_eq!(ids, ["2", "1"]);
+        let nested: Vec<bool> = findings.posts.iter().map(|p| p.nested).collect();
+        assert_eq!(
+            nested,
+            [false, true],
+            "the quoted post was found inside the result"
+        );
         let post = &findings.posts[0];
         assert_eq!(post.author_username, "hydro");
         assert_eq!(post.hashtags, ["flood"]);

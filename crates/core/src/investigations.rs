@@ -399,6 +399,7 @@ mod tests {
             hashtags: Vec::new(),
             url: None,
             raw_json: "{}".into(),
+            nested: false,
         }
     }
 

@@ -133,6 +133,7 @@ async fn a_trees_missing_parent_is_offered_and_fetched_with_its_replies() {
             "in_reply_to_screen_name": "gone",
         })
         .to_string(),
+        nested: false,
     };
     store.archive_posts(Utc::now(), &[orphan]).await.unwrap();
     let gone = analysis::conversation_fetch(

@@ -300,5 +300,6 @@ fn as_new_post(p: &sightline_store::StoredPost) -> sightline_store::NewPost {
         hashtags: p.hashtags.clone(),
         url: p.url.clone(),
         raw_json: p.raw_json.clone(),
+        nested: false,
     }
 }

@@ -108,6 +108,7 @@ fn post(n: usize, start: DateTime<Utc>) -> NewPost {
         hashtags: tags.iter().map(|t| (*t).to_owned()).collect(),
         url: None,
         raw_json: raw.to_string(),
+        nested: false,
     }
 }
 

@@ -57,6 +57,7 @@ fn post(n: usize, at: DateTime<Utc>) -> NewPost {
         hashtags: vec![word.into()],
         url: None,
         raw_json: format!(r#"{{"id":"{n}","text":"post {n}"}}"#),
+        nested: false,
     }
 }
 

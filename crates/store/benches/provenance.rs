@@ -68,6 +68,7 @@ fn post(n: usize, run: u128, at: DateTime<Utc>) -> (NewPost, serde_json::Value) 
         hashtags: vec!["floods".into(), "weather".into()],
         url: None,
         raw_json: raw.to_string(),
+        nested: false,
     };
     (post, raw)
 }

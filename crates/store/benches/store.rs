@@ -211,6 +211,7 @@ fn post(rng: &mut Rng, words: &[String], id: String, created_at: DateTime<Utc>) 
         hashtags,
         url: Some(url),
         raw_json: raw.to_string(),
+        nested: false,
     }
 }
 

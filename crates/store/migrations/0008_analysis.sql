@@ -136,6 +136,24 @@ INSERT INTO post_entities (kind, value, post_pk, author, created_at)
     SELECT DISTINCT kind, value, post_pk, author, created_at FROM post_entities_source
     WHERE value IS NOT NULL AND value <> '';
 
+-- A sighting of a post the request found only inside another (the post one of its results
+-- quotes or reposts): 1; such a post is archived and traced to the request, but is not one of
+-- the results it showed, which a request's analysis scope counts alone. Written by the app
+-- from each answer's structure. For the sightings stored before, it is read off the posts: a
+-- post that another post of the same request quotes or reposts was found inside it (one that
+-- was also a result in its own right, rarer, counts as nested too).
+ALTER TABLE post_sightings ADD COLUMN nested INTEGER NOT NULL DEFAULT 0;
+-- A request's results are read off the index alone.
+DROP INDEX post_sightings_history;
+CREATE INDEX post_sightings_history ON post_sightings(history_id, nested);
+UPDATE post_sightings SET nested = 1
+WHERE (post_pk, history_id) IN (
+    SELECT inner_post.pk, outer_sighting.history_id
+    FROM post_sightings outer_sighting
+        JOIN post_facts f ON f.post_pk = outer_sighting.post_pk
+        JOIN posts inner_post ON inner_post.id IN (f.quoted_id, f.reposted_id)
+    WHERE inner_post.pk <> outer_sighting.post_pk);
+
 -- Who reposted which post, from every reposters list fetched (one row per list that named
 -- them; the network counts each reposter once per post). Written with the list's stored body.
 CREATE TABLE post_reposters (

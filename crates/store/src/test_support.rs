@@ -128,6 +128,7 @@ pub fn post(id: &str, text: &str, created_at: DateTime<Utc>) -> NewPost {
         hashtags: vec![],
         url: Some(format!("https://x.com/ada/status/{id}")),
         raw_json: format!(r#"{{"id":"{id}","text":{}}}"#, serde_json::json!(text)),
+        nested: false,
     }
 }
 

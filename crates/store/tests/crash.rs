@@ -46,6 +46,7 @@ fn request(id: &str, n: usize) -> RequestRecord {
             hashtags: vec!["crash".into()],
             url: None,
             raw_json: format!(r#"{{"id":"post-{p}","n":{n}}}"#),
+            nested: false,
         })
         .collect();
     RequestRecord {

@@ -37,6 +37,7 @@ pub fn post(id: u64, n: usize) -> NewPost {
         bookmark_count: 0,
         hashtags: vec!["flood".into()],
         url: Some(format!("https://x.com/hydro/status/{id}")),
+        nested: false,
     }
 }
 

@@ -244,7 +244,8 @@ pub(super) fn push_from(sql: &mut QueryBuilder<'_, Sqlite>, scope: &Resolved) {
     if let Some(ids) = &scope.history_ids {
         // As `IN`, SQLite gathers the pages' posts once, sorted and each once, and seeks them
         // in order (a join to a `DISTINCT` subquery cost half as much again).
-        sql.push(" AND f.post_pk IN (SELECT post_pk FROM post_sightings WHERE history_id IN (");
+        // Its results alone: not the posts they quote or repost (`nested`), as on screen.
+        sql.push(" AND f.post_pk IN (SELECT post_pk FROM post_sightings WHERE nested = 0 AND history_id IN (");
         let mut list = sql.separated(", ");
         for id in ids {
             list.push_bind(*id);

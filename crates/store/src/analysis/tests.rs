@@ -1,7 +1,8 @@
 //! Every aggregate checked against a plain recount over the same posts, written here as simply
 //! as possible, on real SQLite files: counts, top lists, heatmap cells and activity buckets in
 //! UTC, across New York's DST changes (March and November) and in Asia/Kolkata (+5:30), and
-//! the network's edges; scopes of each kind, filters and ranges; the migration's backfill; the
+//! the network's edges; scopes of each kind (a request's, its results alone), filters and ranges;
+//! the migration's backfill; the
 //! conversation tree.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -158,6 +159,7 @@ fn corpus(
             hashtags: tags.iter().map(|t| (*t).to_owned()).collect(),
             url: None,
             raw_json: raw.to_string(),
+            nested: false,
         });
         facts.push(Fact {
             id,
@@ -685,4 +687,5 @@ async fn the_migration_backfills_posts_stored_before_it() {
 }
 
 mod conversation;
+mod nested;
 mod network;

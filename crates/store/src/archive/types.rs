@@ -37,6 +37,11 @@ pub struct NewPost {
     pub url: Option<String>,
     /// The Tweet record exactly as received.
     pub raw_json: String,
+    /// Found inside another post of the same answer (the post it quotes or reposts) rather than
+    /// as one of the answer's results: archived and traced to its request like any other, but
+    /// not part of what the request showed (its analysis scope counts the results alone).
+    #[serde(default)]
+    pub nested: bool,
 }
 
 /// A user to archive, mapped by the app from the service's User record.

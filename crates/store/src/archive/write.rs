@@ -32,7 +32,7 @@ fn join_hashtags(tags: &[String]) -> String {
 /// Posts per multi-row statement: 20 parameters a post, under SQLite's 32,766.
 pub(super) const POST_CHUNK: usize = 1_600;
 
-/// Sightings per multi-row statement (two parameters a row).
+/// Sightings per multi-row statement (three parameters a row).
 const SIGHTING_CHUNK: usize = 1_000;
 
 const POST_COLUMNS_IN: &str = "id, conversation_id, author_id, author_username, author_name, \
@@ -101,7 +101,7 @@ pub(crate) async fn write_posts(
         return Ok(());
     }
     let returning = if history_id.is_some() {
-        " RETURNING pk"
+        " RETURNING pk, id"
     } else {
         ""
     };
@@ -134,8 +134,8 @@ pub(crate) async fn write_posts(
             .push(" FROM temp.post_stage WHERE true ORDER BY seq");
     }
     sql.push(POST_UPSERT).push(returning);
-    let pks: Vec<i64> = if history_id.is_some() {
-        sql.build_query_scalar().fetch_all(&mut *conn).await?
+    let stored: Vec<(i64, String)> = if history_id.is_some() {
+        sql.build_query_as().fetch_all(&mut *conn).await?
     } else {
         sql.build().execute(&mut *conn).await?;
         Vec::new()
@@ -146,17 +146,39 @@ pub(crate) async fn write_posts(
             .await?;
     }
     if let Some(history_id) = history_id {
-        for chunk in pks.chunks(SIGHTING_CHUNK) {
+        let sightings = sightings(posts, stored);
+        for chunk in sightings.chunks(SIGHTING_CHUNK) {
             let mut sql = QueryBuilder::<Sqlite>::new(
-                "INSERT OR IGNORE INTO post_sightings (post_pk, history_id) ",
+                "INSERT INTO post_sightings (post_pk, history_id, nested) ",
             );
-            sql.push_values(chunk, |mut row, pk| {
-                row.push_bind(*pk).push_bind(history_id);
+            sql.push_values(chunk, |mut row, (pk, nested)| {
+                row.push_bind(*pk).push_bind(history_id).push_bind(*nested);
             });
+            // A request written again (an interrupted one finished later) keeps a post it
+            // showed as shown.
+            sql.push(
+                " ON CONFLICT (post_pk, history_id) DO UPDATE SET
+                     nested = min(nested, excluded.nested)",
+            );
             sql.build().execute(&mut *conn).await?;
         }
     }
     Ok(())
+}
+
+/// Each stored post once, with whether the request found it only inside another post: a post
+/// it both showed and found quoted counts as shown. The upsert gave back each row's key and id
+/// (in no promised order); the batch says which ids were nested.
+fn sightings(posts: &[NewPost], stored: Vec<(i64, String)>) -> Vec<(i64, bool)> {
+    let mut shown_somewhere = std::collections::HashSet::new();
+    for post in posts.iter().filter(|post| !post.nested) {
+        shown_somewhere.insert(post.id.as_str());
+    }
+    let mut by_pk = std::collections::BTreeMap::new();
+    for (pk, id) in stored {
+        by_pk.insert(pk, !shown_somewhere.contains(id.as_str()));
+    }
+    by_pk.into_iter().collect()
 }
 
 pub(crate) async fn write_users(

@@ -30,6 +30,7 @@ fn tree_post(
         hashtags: vec![],
         url: None,
         raw_json: raw.to_string(),
+        nested: false,
     }
 }
 
