@@ -171,7 +171,7 @@ async fn trickle_posts_reach_every_x_operation_once_they_exist() {
         std::slice::from_ref(&id)
     );
     let crawl = get(&sb, "/web/crawl", &[("url", &url)]).await;
-    assert!(crawl.text.contains(&post.text), "{}", crawl.text);
+    assert!(crawl.text.contains(&*post.text), "{}", crawl.text);
 
     // The author's posts and timeline, newest first.
     let newest_by_author = trickled.iter().rfind(|p| p.author == post.author).unwrap();

@@ -38,6 +38,8 @@ pub fn build(seed: u64, now_ms: i64) -> World {
         }
         posts_by_user[p.author as usize].push(i as u32);
     }
+    shrink_lists(&mut children);
+    shrink_lists(&mut posts_by_user);
     let (retweets, retweets_of) = generate_retweets(seed, now_ms, &users, &posts);
     // The counts a post shows are what the world holds, so that every reply, repost and quote
     // a count promises can be fetched: replies are the whole thread below the post (what
@@ -399,15 +401,15 @@ fn generate_posts(seed: u64, now_ms: i64, users: &[User], pages: &[super::Page])
             id: snowflake(created_ms, 0, i as u64),
             author,
             created_ms,
-            lower: text.to_lowercase(),
-            text,
+            lower: text.to_lowercase().into(),
+            text: text.into(),
             lang: lang as u8,
             topic: topic as u8,
-            hashtags,
-            symbols,
-            mentions,
-            links,
-            media,
+            hashtags: hashtags.into(),
+            symbols: symbols.into(),
+            mentions: mentions.into(),
+            links: links.into(),
+            media: media.into(),
             reply_to,
             quote_of,
             conversation,
@@ -454,7 +456,17 @@ fn generate_retweets(
             });
         }
     }
+    retweets.shrink_to_fit();
+    shrink_lists(&mut retweets_of);
     (retweets, retweets_of)
+}
+
+/// Drops the spare room vectors keep for growth: the world is built once and never grows
+/// (the live trickle keeps its own), and the demo holds it in the app for as long as it runs.
+fn shrink_lists(lists: &mut [Vec<u32>]) {
+    for list in lists {
+        list.shrink_to_fit();
+    }
 }
 
 fn build_timelines(
@@ -479,7 +491,10 @@ fn build_timelines(
                 )
                 .collect();
             entries.sort_unstable_by_key(|e| std::cmp::Reverse(e.0));
-            entries.into_iter().map(|e| e.1).collect()
+            // Collected in place, the list would keep the room of the (time, entry) pairs.
+            let mut timeline: Vec<TimelineEntry> = entries.into_iter().map(|e| e.1).collect();
+            timeline.shrink_to_fit();
+            timeline
         })
         .collect()
 }
@@ -506,6 +521,9 @@ fn build_indexes(posts: &[Post]) -> (Index, Index) {
                 list.push(i);
             }
         }
+    }
+    for list in tokens.values_mut().chain(hashtags.values_mut()) {
+        list.shrink_to_fit();
     }
     (tokens, hashtags)
 }
@@ -545,11 +563,8 @@ mod tests {
             .posts
             .iter()
             .all(|p| p.created_ms < NOW && p.created_ms > NOW - SPAN_MS - DAY_MS));
-        assert!(w
-            .posts
-            .iter()
-            .all(|p| p.text == p.text.trim()
-                && p.text.chars().filter(|c| c.is_alphabetic()).count() > 3));
+        assert!(w.posts.iter().all(|p| *p.text == *p.text.trim()
+            && p.text.chars().filter(|c| c.is_alphabetic()).count() > 3));
         assert!(w.posts.iter().any(|p| p.has_video()));
         assert!(w.posts.iter().any(|p| p.has_photo()));
         assert!(w.posts.iter().any(|p| p.quote_of.is_some()));

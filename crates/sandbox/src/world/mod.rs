@@ -77,16 +77,18 @@ pub struct Post {
     pub id: u64,
     pub author: u32,
     pub created_ms: i64,
-    pub text: String,
+    // Boxed strings and slices, not `String` and `Vec`: a post never grows once made, and the
+    // demo holds 60,000 of them in the app, so the room kept for growth is memory spent.
+    pub text: Box<str>,
     /// Lower-cased text for matching phrases.
-    pub lower: String,
+    pub lower: Box<str>,
     pub lang: u8,
     pub topic: u8,
-    pub hashtags: Vec<&'static str>,
-    pub symbols: Vec<&'static str>,
-    pub mentions: Vec<u32>,
-    pub links: Vec<Link>,
-    pub media: Vec<Media>,
+    pub hashtags: Box<[&'static str]>,
+    pub symbols: Box<[&'static str]>,
+    pub mentions: Box<[u32]>,
+    pub links: Box<[Link]>,
+    pub media: Box<[Media]>,
     pub reply_to: Option<u32>,
     pub quote_of: Option<u32>,
     /// Index of the root post of the thread.
