@@ -50,19 +50,21 @@ def tree(pid: int) -> list[int]:
     return pids
 
 
-def pss_kib(pids: list[int]) -> int:
-    total = 0
+def pss_kib(pids: list[int]) -> dict[str, int]:
+    """PSS in KiB by process name (the app, WebKit's web and network processes)."""
+    by_name: dict[str, int] = {}
     for pid in pids:
         try:
+            name = Path(f"/proc/{pid}/comm").read_text().strip()
             for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
                 if line.startswith("Pss:"):
-                    total += int(line.split()[1])
+                    by_name[name] = by_name.get(name, 0) + int(line.split()[1])
         except OSError:
             pass
-    return total
+    return by_name
 
 
-def one_run(binary: Path, idle_seconds: float, timeout: float) -> tuple[float, float]:
+def one_run(binary: Path, idle_seconds: float, timeout: float) -> tuple[float, dict[str, float]]:
     with tempfile.TemporaryDirectory(prefix="sightline-bench-") as root:
         env = dict(os.environ)
         for name in ("HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME", "SIGHTLINE_DATA_DIR"):
@@ -85,7 +87,9 @@ def one_run(binary: Path, idle_seconds: float, timeout: float) -> tuple[float, f
                     if b"startup-probe: ready" in buffer:
                         ready = time.perf_counter() - started
             time.sleep(idle_seconds)
-            memory = pss_kib(tree(process.pid)) / 1024
+            by_name = pss_kib(tree(process.pid))
+            # The app's own process under one name, whatever its binary is called.
+            memory = {"app" if pid_name == binary.name[:15] else pid_name: kib / 1024 for pid_name, kib in by_name.items()}
             return ready * 1000, memory
         finally:
             os.killpg(process.pid, signal.SIGTERM)
@@ -110,7 +114,7 @@ def main() -> None:
         if not binary.exists():
             raise SystemExit(f"missing {binary}: build it with --features custom-protocol first")
 
-    results: dict[str, list[tuple[float, float]]] = {name: [] for name in apps}
+    results: dict[str, list[tuple[float, dict[str, float]]]] = {name: [] for name in apps}
     one_run(apps["bare window"], 0.5, args.timeout)  # warm the page cache for both alike
     one_run(apps["sightline"], 0.5, args.timeout)
     for _ in range(args.runs):
@@ -122,9 +126,13 @@ def main() -> None:
     medians = {}
     for name, runs in results.items():
         ready = [r for r, _ in runs]
-        memory = [m for _, m in runs]
+        memory = [sum(m.values()) for _, m in runs]
         medians[name] = (statistics.median(ready), statistics.median(memory))
         print(f"{name:<12} {medians[name][0]:>18.0f} {min(ready):>8.0f} {max(ready):>8.0f} {medians[name][1]:>16.1f}")
+    for name, runs in results.items():
+        processes = sorted({process for _, m in runs for process in m})
+        parts = ", ".join(f"{process} {statistics.median(m.get(process, 0.0) for _, m in runs):.1f}" for process in processes)
+        print(f"  {name} PSS MB by process (medians): {parts}")
     ratio = medians["sightline"][0] / medians["bare window"][0]
     extra = medians["sightline"][1] - medians["bare window"][1]
     print(f"start-up ratio {ratio:.2f}x (target <= 1.1x); extra idle PSS {extra:.1f} MB (target <= 40 MB)")
