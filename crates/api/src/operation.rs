@@ -74,6 +74,38 @@ impl Operation {
         }
     }
 
+    /// The operation in words a reader recognises, for history rows, filters, spend lines and
+    /// reports. The UI's table (`ui/src/lib/bindings/operationNames.ts`) is written from this
+    /// one when the tests export the bindings.
+    pub fn label(self) -> &'static str {
+        match self {
+            Operation::AiSearch => "AI search",
+            Operation::LinksWeb => "Web links",
+            Operation::LinksTwitter => "X links",
+            Operation::TwitterSearch => "X search",
+            Operation::TwitterUrls => "Posts by link",
+            Operation::TwitterPost => "One post",
+            Operation::TwitterPostUser => "A user's posts",
+            Operation::TwitterRetweeters => "Reposters",
+            Operation::TwitterUserPosts => "Timeline",
+            Operation::TwitterReplies => "A user's replies",
+            Operation::TwitterRepliesPost => "Replies to a post",
+            Operation::TwitterTrends => "Trends",
+            Operation::WebSearch => "Web search",
+            Operation::WebCrawl => "Page text",
+            Operation::Forecast => "Forecast",
+            Operation::ForecastStatus => "Forecast status",
+        }
+    }
+
+    /// The label of a stored operation name; one this version does not know is shown as stored.
+    pub fn label_of(name: &str) -> &str {
+        match Operation::from_name(name) {
+            Some(op) => op.label(),
+            None => name,
+        }
+    }
+
     /// Inverse of [`Operation::as_str`].
     pub fn from_name(name: &str) -> Option<Operation> {
         Operation::ALL.into_iter().find(|op| op.as_str() == name)

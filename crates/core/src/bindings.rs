@@ -102,4 +102,28 @@ mod tests {
             crate::analysis::export::ChartFormat,
         );
     }
+
+    /// The operations' names in words, from [`sightline_api::Operation::label`], as a table the
+    /// UI imports: the one home of the words stays in Rust, where reports need them too.
+    #[test]
+    fn export_operation_names() {
+        use sightline_api::Operation;
+        let mut ts = String::from(
+            "// Written by crates/core/src/bindings.rs from Operation::label when the tests run. \
+             Do not edit.\n\
+             import type { Operation } from './Operation';\n\n\
+             export const operationNames: Record<Operation, string> = {\n",
+        );
+        for op in Operation::ALL {
+            let label = serde_json::to_string(op.label()).expect("a label is a string");
+            ts.push_str(&format!("  {}: {label},\n", op.as_str()));
+        }
+        ts.push_str("};\n");
+        let dir = std::env::var("TS_RS_EXPORT_DIR").expect("set in .cargo/config.toml");
+        let path = std::path::Path::new(&dir).join("operationNames.ts");
+        // Written only when it changed, like ts-rs, so a current tree stays untouched.
+        if std::fs::read_to_string(&path).ok().as_deref() != Some(ts.as_str()) {
+            std::fs::write(&path, ts).expect("could not write operationNames.ts");
+        }
+    }
 }

@@ -7,6 +7,8 @@
 use std::collections::HashMap;
 use std::io::Write;
 
+use sightline_api::Operation;
+
 use super::{utc_words, zone_time, Bundle, BundlePost, BundleRequest, CaptureRecord, CostLine};
 
 const STYLE: &str = r#"
@@ -184,7 +186,16 @@ fn cost_section(bundle: &Bundle, out: &mut dyn Write) -> std::io::Result<()> {
         )?;
     }
     if !cost.by_operation.is_empty() {
-        table(out, "By operation", "Operation", &cost.by_operation)?;
+        // In words (“X search”); the bundle's data keeps the stored names.
+        let named: Vec<CostLine> = cost
+            .by_operation
+            .iter()
+            .map(|line| CostLine {
+                label: Operation::label_of(&line.label).to_owned(),
+                ..line.clone()
+            })
+            .collect();
+        table(out, "By operation", "Operation", &named)?;
     }
     writeln!(out, "</section>")
 }
@@ -206,7 +217,7 @@ fn query_card(
         out,
         "<article class=\"card\">\n<strong>{}</strong> · {} · {} results · {}\n\
          <div class=\"meta\">sent {} · {}</div>\n<div class=\"hash\">{}</div>",
-        e(&entry.operation),
+        e(Operation::label_of(&entry.operation)),
         e(entry.status.as_str()),
         entry.result_count,
         e(&cost),

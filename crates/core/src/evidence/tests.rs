@@ -291,6 +291,16 @@ async fn the_report_is_one_offline_page_without_script() {
     assert!(html.contains("By day (Europe/Berlin)</caption>"));
     assert!(html.contains("<th scope=\"col\">Day</th>"));
     assert!(html.contains("<th scope=\"col\">Operation</th>"));
+    // Operations in words, in the cost table and on each query's card.
+    assert!(html.contains("<tr><td>X search</td>"), "cost line in words");
+    assert!(
+        html.contains("<strong>X search</strong>"),
+        "query card in words"
+    );
+    assert!(
+        !html.contains("twitter_search</"),
+        "no stored name shown as such"
+    );
     assert!(html.contains("captured before provenance was kept"));
     assert!(html.contains(&bundle.requests[0].capture.as_ref().unwrap().sha256));
 }
