@@ -238,8 +238,9 @@ async fn refetch_cost(store: &Store, posts: i64) -> Result<CostCheck, CommandErr
 /// needs `send.confirm_budget`); each batch is then checked again, so a block met part way
 /// still stops it. Each batch's request is filed under the investigation, so its cost counts
 /// there. Batch `n` is sent with request id `{send.request_id}-{n}`: a check replayed with
-/// the same id returns the check it made, and one cut short re-uses the batches already
-/// fetched instead of paying for them again.
+/// the same id returns the check it made, and one cut short (a 429, the network gone) and run
+/// again with the same id re-uses the batches it had fetched instead of paying for them
+/// again, and sends the failed batch afresh ([`batch_request_id`]).
 pub async fn check(
     state: &AppState,
     session: &Session,
@@ -272,7 +273,7 @@ pub async fn check(
             urls: batch.iter().map(|post| post_link(&post.id)).collect(),
         };
         let options = SendOptions {
-            request_id: batch_id(&send, n),
+            request_id: batch_request_id(store, &send, n).await?,
             // The user accepted the whole check's estimate; a block is still enforced.
             confirm_budget: true,
             paging: Paging::default(),
@@ -283,7 +284,16 @@ pub async fn check(
             .file_request_for(id, outcome.history_id, FiledHow::Check, Utc::now())
             .await?;
         history_ids.push(outcome.history_id);
-        cost += outcome.billing.as_ref().map_or(Decimal::ZERO, |b| b.cost);
+        cost += match &outcome.billing {
+            Some(billing) => billing.cost,
+            // A batch re-used from a run cut short was paid for this check all the same.
+            None if outcome.replayed => store
+                .history_entry(outcome.history_id)
+                .await?
+                .and_then(|entry| entry.billing)
+                .map_or(Decimal::ZERO, |billing| billing.cost),
+            None => Decimal::ZERO,
+        };
         for post in outcome.body.findings().posts {
             fresh.insert(post.id.clone(), post);
         }
@@ -301,6 +311,27 @@ pub async fn check(
 /// The request id of a check's batch `n`.
 fn batch_id(send: &SendParams, n: usize) -> String {
     format!("{}-{n}", send.request_id)
+}
+
+/// The id batch `n` is sent with: [`batch_id`] the first time, and again when that request
+/// has its answer stored (the pipeline replays it, unpaid). A request that failed has none
+/// and would replay its failure: the batch is sent afresh as `{batch_id}.{attempt}`, the
+/// first attempt not sent yet, or the first that was answered.
+async fn batch_request_id(
+    store: &Store,
+    send: &SendParams,
+    n: usize,
+) -> Result<String, CommandError> {
+    let first = batch_id(send, n);
+    let mut candidate = first.clone();
+    for attempt in 1.. {
+        match store.history_by_request_id(&candidate).await? {
+            None => break,
+            Some(entry) if store.result(entry.id).await?.is_some() => break,
+            Some(_) => candidate = format!("{first}.{attempt}"),
+        }
+    }
+    Ok(candidate)
 }
 
 /// A post's address without its author's handle, which may have changed: X answers

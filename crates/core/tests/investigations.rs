@@ -20,7 +20,7 @@ use sightline_core::errors::CommandError;
 use sightline_core::investigations::{self, CHECK_BATCH};
 use sightline_core::pipeline::{self, SendParams};
 use sightline_core::streaming;
-use sightline_sandbox::Sandbox;
+use sightline_sandbox::{Fault, Sandbox};
 use sightline_store::{
     BudgetLimits, CheckOutcome, HistoryQuery, InvestigationItem, InvestigationPostQuery, PostQuery,
     RequestRecord, RequestStatus, Store,
@@ -270,6 +270,109 @@ async fn still_there_estimates_then_refetches_and_compares() {
     assert_eq!(sandbox.billed().responses().len(), spent + batches);
     assert_eq!(again, report);
     assert_eq!(investigations::checks(store, case).await.unwrap().len(), 1);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_check_cut_short_and_run_again_pays_only_for_the_batches_it_lacked() {
+    let Live {
+        sandbox,
+        state,
+        _data,
+    } = live().await;
+    let session = state.session().await.unwrap();
+    let store = &session.store;
+    let case = investigations::create(store, "Recheck", "")
+        .await
+        .unwrap()
+        .id;
+    investigations::set_active(store, Some(case)).await.unwrap();
+    let searched = pipeline::execute(&state, &session, search(&sandbox, 100), send("s1"), None)
+        .await
+        .unwrap();
+    investigations::set_active(store, None).await.unwrap();
+    let found = found_post_ids(store, searched.history_id).await;
+    // A hundred more, with ids the service does not know (they will read as gone): two batches.
+    let template = store.post(&found[0]).await.unwrap().unwrap();
+    let extra: Vec<InvestigationItem> = (0..CHECK_BATCH)
+        .map(|n| InvestigationItem::Post {
+            post_id: format!("19999999999{n:08}"),
+        })
+        .collect();
+    let mut doctored = RequestRecord {
+        request_id: "extra".into(),
+        started_at: Utc::now(),
+        operation: "twitter_urls".into(),
+        params_json: "{}".into(),
+        key_label: None,
+        mode: "test".into(),
+        status: RequestStatus::Ok,
+        error_class: None,
+        error_message: None,
+        duration_ms: 0,
+        result_count: 0,
+        billing: None,
+        cursor: None,
+        next_cursor: None,
+        parent_id: None,
+        result_json: None,
+        provenance: None,
+        posts: Vec::new(),
+        users: Vec::new(),
+        links: Vec::new(),
+    };
+    for item in &extra {
+        let InvestigationItem::Post { post_id } = item else {
+            unreachable!()
+        };
+        let mut post = as_new_post(&template);
+        post.id = post_id.clone();
+        doctored.posts.push(post);
+    }
+    store.record_request(&doctored).await.unwrap();
+    investigations::add(store, case, &extra).await.unwrap();
+    let total = found.len() + CHECK_BATCH;
+    let batches = total.div_ceil(CHECK_BATCH);
+    assert!(batches >= 2);
+
+    // The first batch is answered, the second meets a rate limit too long to wait for.
+    sandbox
+        .faults()
+        .push("/twitter/urls", Fault::Stall { ms: 0 });
+    sandbox.faults().push(
+        "/twitter/urls",
+        Fault::Status {
+            status: 429,
+            body: None,
+            headers: [("Retry-After".to_owned(), "120".to_owned())].into(),
+        },
+    );
+    let spent = sandbox.billed().responses().len();
+    let cut = investigations::check(&state, &session, case, params("r1", false)).await;
+    assert!(matches!(cut, Err(CommandError::Service { .. })), "{cut:?}");
+    assert_eq!(
+        sandbox.billed().responses().len(),
+        spent + 1,
+        "one batch paid"
+    );
+    assert!(investigations::checks(store, case)
+        .await
+        .unwrap()
+        .is_empty());
+
+    // Run again as the same check: the fetched batch is re-used, the rest sent and paid once.
+    let report = investigations::check(&state, &session, case, params("r1", false))
+        .await
+        .unwrap();
+    assert_eq!(sandbox.billed().responses().len(), spent + batches);
+    assert_eq!(report.summary.history_ids.len(), batches);
+    assert_eq!(report.items.len(), total);
+    assert_eq!(report.summary.gone as usize, CHECK_BATCH);
+    // Its cost is what the service billed for the whole check, once.
+    let billed: Decimal = sandbox.billed().responses()[spent..]
+        .iter()
+        .map(|r| r.cost_usd.parse::<Decimal>().unwrap())
+        .sum();
+    assert_eq!(report.summary.cost, billed);
 }
 
 fn params(request_id: &str, confirm_budget: bool) -> SendParams {
