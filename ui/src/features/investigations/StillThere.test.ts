@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { render, screen, within } from '@testing-library/svelte';
 import userEvent from '@testing-library/user-event';
 import StillThere from './StillThere.svelte';
-import { mockBackend } from '../../test/backend';
+import { mockBackend, reject, serviceError } from '../../test/backend';
 import { makeCheck } from '../../test/fixtures';
 import type { CheckReport } from '../../lib/bindings/CheckReport';
 
@@ -59,6 +59,28 @@ describe('StillThere', () => {
 
     await userEvent.selectOptions(within(list).getByRole('combobox', { name: 'Show' }), 'gone');
     expect(within(list).getAllByRole('link').map((link) => link.textContent)).toEqual(['Post 103']);
+  });
+
+  it('runs a check that did not finish again as the same check, so what it had fetched is re-used', async () => {
+    let attempts = 0;
+    const calls = mockBackend({
+      investigation_checks: () => [],
+      investigation_check_estimate: () => makeCheck('0.0009'),
+      investigation_check: () => {
+        attempts += 1;
+        return attempts === 1 ? reject(serviceError('rate_limited', { status: 429, retryAfter: 120 })) : report;
+      },
+    });
+    render(StillThere, { id: 3, postCount: 3 });
+    await userEvent.click(await screen.findByRole('button', { name: 'Check these posts' }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Check now' }));
+    expect(await screen.findByText(/The check did not finish\..*checking again re-uses it at no cost\./)).toBeInTheDocument();
+
+    await userEvent.click(screen.getByRole('button', { name: 'Check these posts' }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Check now' }));
+    await screen.findByRole('region', { name: /^Check of / });
+    const [first, second] = calls.investigation_check!.map((args) => (args as { send: { requestId: string } }).send.requestId);
+    expect(second).toBe(first);
   });
 
   it('does not send a check the budget blocks, and says why', async () => {
