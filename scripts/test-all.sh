@@ -13,6 +13,11 @@ cargo clippy --workspace --all-targets --locked -- -D warnings
 
 step "Rust tests (real SQLite, the sandbox on loopback, a real Secret Service)"
 scripts/with-keyring.sh cargo test --workspace --locked
+if [ -n "${CI:-}" ]; then
+  # CI builds once, on a disk that may be small: the test binaries (2.6 GB) are not used again.
+  # What the app's build below needs (libraries, proc macros) stays.
+  find target/debug/deps -maxdepth 1 -type f -executable ! -name '*.so' -delete
+fi
 
 step "TypeScript bindings exported from Rust are committed and current"
 if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
