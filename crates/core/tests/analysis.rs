@@ -43,21 +43,6 @@ fn request_scope(history_id: i64) -> AnalysisScope {
     }
 }
 
-/// Every post an answer holds, quoted and reposted ones too (each is archived on its own).
-fn flatten<'a>(tweets: impl IntoIterator<Item = &'a Tweet>, out: &mut HashMap<String, &'a Tweet>) {
-    for tweet in tweets {
-        out.entry(tweet.id.clone()).or_insert(tweet);
-        flatten(
-            tweet
-                .quote
-                .as_deref()
-                .into_iter()
-                .chain(tweet.retweet.as_deref()),
-            out,
-        );
-    }
-}
-
 type Edges = BTreeMap<(String, String), i64>;
 
 fn add(edges: &mut Edges, source: &str, target: &str) {
@@ -81,8 +66,13 @@ async fn the_network_of_a_search_and_its_fetched_reposters_has_the_expected_edge
     )
     .await
     .unwrap();
-    let mut posts = HashMap::new();
-    flatten(&found.body.0, &mut posts);
+    // The scope is the search's results, each once; not the posts they quote or repost.
+    let posts: HashMap<&str, &Tweet> = found
+        .body
+        .0
+        .iter()
+        .map(|tweet| (tweet.id.as_str(), tweet))
+        .collect();
 
     // The reposters of the search's most reposted post, fetched as the user would.
     let reposted = found
