@@ -13,9 +13,9 @@ interface Card {
 }
 
 /**
- * Every post the results show: the scope an X search's analysis reads, which holds each result
- * and the post it quotes (drawn inside its card). The list draws only the cards in view, so it
- * is scrolled through; a post shown twice (quoted by two results, say) counts once.
+ * Every result the list shows: the scope an X search's analysis reads. A post a result quotes,
+ * drawn inside its card, is not one of them. The list draws only the cards in view, so it is
+ * scrolled through; a result shown twice counts once.
  */
 async function readCards(): Promise<Card[]> {
   const found = new Map<string, Card>();
@@ -31,22 +31,21 @@ async function readCards(): Promise<Card[]> {
   await browser.pause(100);
   for (let step = 0; step < 200 && places.size < total; step++) {
     const shown = await browser.execute(() =>
-      [...document.querySelectorAll<HTMLElement>('article.post[data-nav-index]')].flatMap((result) =>
-        [result, ...result.querySelectorAll<HTMLElement>('article.post.nested')].map((card) => {
-          const own = (selector: string) => [...card.querySelectorAll(selector)].find((element) => element.closest('article.post') === card);
-          const text = own('p.text')?.textContent ?? '';
-          const time = own('time')?.getAttribute('datetime') ?? '';
-          return {
-            place: card === result ? Number(result.dataset.navIndex) : -1,
-            key: `${time}|${own('a.author')?.getAttribute('href') ?? ''}|${text}`,
-            tags: [...new Set([...text.matchAll(/#(\w+)/g)].map((match) => match[1]!.toLowerCase()))],
-            time,
-          };
-        }),
-      ),
+      [...document.querySelectorAll<HTMLElement>('article.post[data-nav-index]')].map((card) => {
+        // Its own text and time, not those of the post it quotes.
+        const own = (selector: string) => [...card.querySelectorAll(selector)].find((element) => element.closest('article.post') === card);
+        const text = own('p.text')?.textContent ?? '';
+        const time = own('time')?.getAttribute('datetime') ?? '';
+        return {
+          place: Number(card.dataset.navIndex),
+          key: `${time}|${own('a.author')?.getAttribute('href') ?? ''}|${text}`,
+          tags: [...new Set([...text.matchAll(/#(\w+)/g)].map((match) => match[1]!.toLowerCase()))],
+          time,
+        };
+      }),
     );
     for (const { place, key, ...card } of shown) {
-      if (place >= 0) places.add(place);
+      places.add(place);
       found.set(key, card);
     }
     await scroll('down');

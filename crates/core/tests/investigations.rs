@@ -159,29 +159,11 @@ async fn still_there_estimates_then_refetches_and_compares() {
     altered.like_count += 7;
     let mut unknown = altered.clone();
     unknown.id = "1999999999999999999".into();
-    let doctored = RequestRecord {
-        request_id: "doctored".into(),
-        started_at: Utc::now(),
-        operation: "twitter_urls".into(),
-        params_json: "{}".into(),
-        key_label: None,
-        mode: "test".into(),
-        status: RequestStatus::Ok,
-        error_class: None,
-        error_message: None,
-        duration_ms: 0,
-        result_count: 2,
-        billing: None,
-        cursor: None,
-        next_cursor: None,
-        parent_id: None,
-        result_json: None,
-        provenance: None,
-        posts: [&altered, &unknown].into_iter().map(as_new_post).collect(),
-        users: Vec::new(),
-        links: Vec::new(),
-    };
-    store.record_request(&doctored).await.unwrap();
+    let copies = [&altered, &unknown].into_iter().map(as_new_post).collect();
+    store
+        .record_request(&doctored("doctored", copies))
+        .await
+        .unwrap();
     investigations::add(
         store,
         case,
@@ -298,37 +280,22 @@ async fn a_check_cut_short_and_run_again_pays_only_for_the_batches_it_lacked() {
             post_id: format!("19999999999{n:08}"),
         })
         .collect();
-    let mut doctored = RequestRecord {
-        request_id: "extra".into(),
-        started_at: Utc::now(),
-        operation: "twitter_urls".into(),
-        params_json: "{}".into(),
-        key_label: None,
-        mode: "test".into(),
-        status: RequestStatus::Ok,
-        error_class: None,
-        error_message: None,
-        duration_ms: 0,
-        result_count: 0,
-        billing: None,
-        cursor: None,
-        next_cursor: None,
-        parent_id: None,
-        result_json: None,
-        provenance: None,
-        posts: Vec::new(),
-        users: Vec::new(),
-        links: Vec::new(),
-    };
-    for item in &extra {
-        let InvestigationItem::Post { post_id } = item else {
-            unreachable!()
-        };
-        let mut post = as_new_post(&template);
-        post.id = post_id.clone();
-        doctored.posts.push(post);
-    }
-    store.record_request(&doctored).await.unwrap();
+    let copies = extra
+        .iter()
+        .map(|item| {
+            let InvestigationItem::Post { post_id } = item else {
+                unreachable!()
+            };
+            sightline_store::NewPost {
+                id: post_id.clone(),
+                ..as_new_post(&template)
+            }
+        })
+        .collect();
+    store
+        .record_request(&doctored("extra", copies))
+        .await
+        .unwrap();
     investigations::add(store, case, &extra).await.unwrap();
     let total = found.len() + CHECK_BATCH;
     let batches = total.div_ceil(CHECK_BATCH);
@@ -373,6 +340,33 @@ async fn a_check_cut_short_and_run_again_pays_only_for_the_batches_it_lacked() {
         .map(|r| r.cost_usd.parse::<Decimal>().unwrap())
         .sum();
     assert_eq!(report.summary.cost, billed);
+}
+
+/// A re-fetch recorded by hand, unbilled, holding `posts`: how a test puts copies of posts the
+/// service would answer differently (or not at all) into the archive.
+fn doctored(request_id: &str, posts: Vec<sightline_store::NewPost>) -> RequestRecord {
+    RequestRecord {
+        request_id: request_id.into(),
+        started_at: Utc::now(),
+        operation: "twitter_urls".into(),
+        params_json: "{}".into(),
+        key_label: None,
+        mode: "test".into(),
+        status: RequestStatus::Ok,
+        error_class: None,
+        error_message: None,
+        duration_ms: 0,
+        result_count: i64::try_from(posts.len()).unwrap(),
+        billing: None,
+        cursor: None,
+        next_cursor: None,
+        parent_id: None,
+        result_json: None,
+        provenance: None,
+        posts,
+        users: Vec::new(),
+        links: Vec::new(),
+    }
 }
 
 fn params(request_id: &str, confirm_budget: bool) -> SendParams {
