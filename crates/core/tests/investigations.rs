@@ -19,6 +19,8 @@ use sightline_api::request::{AiSearchRequest, Tool};
 use sightline_core::errors::CommandError;
 use sightline_core::investigations::{self, CHECK_BATCH};
 use sightline_core::pipeline::{self, SendParams};
+use sightline_core::session::Session;
+use sightline_core::state::AppState;
 use sightline_core::streaming;
 use sightline_sandbox::{Fault, Sandbox};
 use sightline_store::{
@@ -128,6 +130,24 @@ async fn requests_sent_while_active_are_filed_with_their_posts() {
     assert_eq!(detail.summary.request_count, 2);
 }
 
+/// A new investigation named `name` with a hundred-post search filed under it (sent while it
+/// was active): its id and the ids of the posts the search found.
+async fn case_with_a_search(
+    sandbox: &Sandbox,
+    state: &AppState,
+    session: &Session,
+    name: &str,
+) -> (i64, Vec<String>) {
+    let store = &session.store;
+    let case = investigations::create(store, name, "").await.unwrap().id;
+    investigations::set_active(store, Some(case)).await.unwrap();
+    let searched = pipeline::execute(state, session, search(sandbox, 100), send("s1"), None)
+        .await
+        .unwrap();
+    investigations::set_active(store, None).await.unwrap();
+    (case, found_post_ids(store, searched.history_id).await)
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn still_there_estimates_then_refetches_and_compares() {
     let Live {
@@ -137,13 +157,7 @@ async fn still_there_estimates_then_refetches_and_compares() {
     } = live().await;
     let session = state.session().await.unwrap();
     let store = &session.store;
-    let case = investigations::create(store, "Check", "").await.unwrap().id;
-    investigations::set_active(store, Some(case)).await.unwrap();
-    let searched = pipeline::execute(&state, &session, search(&sandbox, 100), send("s1"), None)
-        .await
-        .unwrap();
-    investigations::set_active(store, None).await.unwrap();
-    let found = found_post_ids(store, searched.history_id).await;
+    let (case, found) = case_with_a_search(&sandbox, &state, &session, "Check").await;
     assert!(
         found.len() > 50,
         "a hundred-post search found {}",
@@ -263,16 +277,7 @@ async fn a_check_cut_short_and_run_again_pays_only_for_the_batches_it_lacked() {
     } = live().await;
     let session = state.session().await.unwrap();
     let store = &session.store;
-    let case = investigations::create(store, "Recheck", "")
-        .await
-        .unwrap()
-        .id;
-    investigations::set_active(store, Some(case)).await.unwrap();
-    let searched = pipeline::execute(&state, &session, search(&sandbox, 100), send("s1"), None)
-        .await
-        .unwrap();
-    investigations::set_active(store, None).await.unwrap();
-    let found = found_post_ids(store, searched.history_id).await;
+    let (case, found) = case_with_a_search(&sandbox, &state, &session, "Recheck").await;
     // A hundred more, with ids the service does not know (they will read as gone): two batches.
     let template = store.post(&found[0]).await.unwrap().unwrap();
     let extra: Vec<InvestigationItem> = (0..CHECK_BATCH)
