@@ -87,6 +87,36 @@ function treePssKib(): { kib: number; uss: number; dirty: number; processes: num
 
 const mib = (kib: number) => (kib / 1024).toFixed(1);
 
+/**
+ * Where WebKit's web process keeps its private dirty memory, by kind of mapping: its heaps
+ * (anonymous and `[heap]`), shared buffers (memfd, /dev/shm, SysV: painted tiles and IPC), GPU
+ * (/dev/dri) and files. KiB by kind; where the soak's growth sits.
+ */
+function webProcessByMapping(): Record<string, number> {
+  const kinds: Record<string, number> = {};
+  for (const pid of appTree()) {
+    try {
+      if (!readFileSync(`/proc/${pid}/comm`, 'utf8').startsWith('WebKitWebProces')) continue;
+      let kind = 'file';
+      for (const line of readFileSync(`/proc/${pid}/smaps`, 'utf8').split('\n')) {
+        const header = /^[0-9a-f]+-[0-9a-f]+ \S+ \S+ \S+ \S+\s*(.*)$/.exec(line);
+        if (header) {
+          const name = header[1] ?? '';
+          kind = name === '' || name === '[heap]' || name.startsWith('[anon') ? 'heap'
+            : /memfd:|\/dev\/shm|SYSV/.test(name) ? 'shared buffers'
+            : name.startsWith('/dev/dri') ? 'gpu'
+            : name.startsWith('[') ? 'other' : 'file';
+        } else if (line.startsWith('Private_Dirty:')) {
+          kinds[kind] = (kinds[kind] ?? 0) + Number(line.replace(/[^\d]/g, ''));
+        }
+      }
+    } catch {
+      // Gone, or not ours to read.
+    }
+  }
+  return kinds;
+}
+
 function invoke<T>(command: string, args: Record<string, unknown> = {}): Promise<T> {
   return browser.executeAsync(
     (cmd: string, payload: Record<string, unknown>, done: (value: unknown) => void) => {
@@ -149,7 +179,11 @@ describe(`monitors soak, ${minutes} minutes`, () => {
       const parts = Object.entries(byName)
         .map(([name, own]) => `${name} ${mib(own)}`)
         .join(', ');
-      console.log(`soak: minute ${minute + 1}/${minutes} · PSS ${mib(kib)} MiB over ${processes} processes (${parts}) · USS ${mib(uss)} MiB`);
+      const domNodes = await browser.execute(() => document.getElementsByTagName('*').length);
+      const mapped = Object.entries(webProcessByMapping())
+        .map(([kind, own]) => `${kind} ${mib(own)}`)
+        .join(', ');
+      console.log(`soak: minute ${minute + 1}/${minutes} · PSS ${mib(kib)} MiB over ${processes} processes (${parts}) · USS ${mib(uss)} MiB · web process private dirty: ${mapped} MiB · ${domNodes} DOM elements`);
       // Every 10 s until the next minute: how far memory swings within a minute (the web
       // process's garbage collector, pages being parsed) and where it settles before the next.
       const within = [kib];
@@ -179,7 +213,7 @@ describe(`monitors soak, ${minutes} minutes`, () => {
     const runs = await invoke<{ id: number }[]>('monitor_list');
     let runLines = 0;
     for (const monitor of runs) runLines += (await invoke<unknown[]>('monitor_runs', { id: monitor.id, limit: 10_000 })).length;
-    const notifications = existsSync(process.env.SIGHTLINE_NOTIFICATION_LOG ?? '') ? readFileSync(process.env.SIGHTLINE_NOTIFICATION_LOG as string, 'utf8').split('\n').filter(Boolean).length : null;
+    const notifications = existsSync(process.env.SIGHTLINE_SOAK_NOTIFICATION_LOG ?? '') ? readFileSync(process.env.SIGHTLINE_SOAK_NOTIFICATION_LOG as string, 'utf8').split('\n').filter(Boolean).length : null;
 
     const first = samples[1] ?? samples[0]!;
     // The target reads from the tenth minute on: the growth of each later sample over it.

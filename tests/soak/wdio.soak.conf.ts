@@ -29,7 +29,8 @@ export const config: WebdriverIO.Config = {
     process.env.SIGHTLINE_SOAK_BODY_LOG = path.join(root, 'sandbox-bodies.jsonl');
     // The test hook that lets a monitor run every minute (the app's own minimum is 15).
     env.SIGHTLINE_MONITOR_MIN_INTERVAL = '1';
-    env.SIGHTLINE_NOTIFICATION_LOG = path.join(root, 'notifications.jsonl');
+    // Set for the spec too: it counts the notifications the app recorded.
+    process.env.SIGHTLINE_SOAK_NOTIFICATION_LOG = env.SIGHTLINE_NOTIFICATION_LOG = path.join(root, 'notifications.jsonl');
     // 12 posts a minute (the sandbox's own default), so each of the ten monitors finds some.
     env.SIGHTLINE_BASE_URL = (await startSandbox(['--live-rate', '12', '--body-log', process.env.SIGHTLINE_SOAK_BODY_LOG])).baseUrl;
     driver = startTauriDriver(env);
