@@ -18,7 +18,11 @@ CREATE TABLE post_facts (
     quoted_id       TEXT,
     quoted_author   TEXT,
     reposted_id     TEXT,
-    reposted_author TEXT
+    reposted_author TEXT,
+    -- The post's rows of post_entities (below) as one text, each `kind` digit then value,
+    -- one to a line: a narrower scope's top lists and mention edges read them with the post
+    -- in one pass, rather than seeking each post's rows in post_entities (half their time).
+    entities        TEXT
 );
 CREATE INDEX post_facts_created ON post_facts(created_at);
 -- Each index below holds every column its aggregate reads, in the order it groups by, so the
@@ -104,16 +108,25 @@ FROM posts p,
      json_each(json_array(lower(substr(rest.value, 1, instr(rest.value, '/') - 1)))) host
 WHERE e.type = 'object' AND link.type = 'text';
 
+-- `post_facts.entities` of each post, from its rows of post_entities. A value holds no line
+-- break (tags, handles and hosts never do; one that did would read as two).
+CREATE VIEW post_entity_lines AS
+SELECT post_pk, group_concat(kind || replace(value, char(10), ' '), char(10)) AS entity_lines
+FROM post_entities GROUP BY post_pk;
+
+-- Each post's entities are written before its facts, which copy them (`entities`).
 -- Each trigger deletes, then inserts: a conflict clause (OR REPLACE, OR IGNORE) inside a
 -- trigger gives way to the statement that fired it, and posts are written by upserts, which
 -- may fire the insert trigger for a post already stored.
 CREATE TRIGGER post_facts_insert AFTER INSERT ON posts BEGIN
-    DELETE FROM post_facts WHERE post_pk = NEW.pk;
-    INSERT INTO post_facts SELECT * FROM post_facts_source WHERE post_pk = NEW.pk;
     DELETE FROM post_entities WHERE post_pk = NEW.pk;
     INSERT INTO post_entities (kind, value, post_pk, author, created_at)
         SELECT DISTINCT kind, value, post_pk, author, created_at FROM post_entities_source
         WHERE post_pk = NEW.pk AND value IS NOT NULL AND value <> '';
+    DELETE FROM post_facts WHERE post_pk = NEW.pk;
+    INSERT INTO post_facts SELECT s.*, (SELECT entity_lines FROM post_entity_lines
+                                        WHERE post_pk = NEW.pk)
+        FROM post_facts_source s WHERE s.post_pk = NEW.pk;
 END;
 
 -- A post seen again: its metrics (engagement) and perhaps its entities changed.
@@ -123,18 +136,21 @@ WHEN OLD.raw_json IS NOT NEW.raw_json OR OLD.like_count IS NOT NEW.like_count
   OR OLD.quote_count IS NOT NEW.quote_count OR OLD.lang IS NOT NEW.lang
   OR OLD.author_username IS NOT NEW.author_username OR OLD.created_at IS NOT NEW.created_at
 BEGIN
-    DELETE FROM post_facts WHERE post_pk = NEW.pk;
-    INSERT INTO post_facts SELECT * FROM post_facts_source WHERE post_pk = NEW.pk;
     DELETE FROM post_entities WHERE post_pk = NEW.pk;
     INSERT INTO post_entities (kind, value, post_pk, author, created_at)
         SELECT DISTINCT kind, value, post_pk, author, created_at FROM post_entities_source
         WHERE post_pk = NEW.pk AND value IS NOT NULL AND value <> '';
+    DELETE FROM post_facts WHERE post_pk = NEW.pk;
+    INSERT INTO post_facts SELECT s.*, (SELECT entity_lines FROM post_entity_lines
+                                        WHERE post_pk = NEW.pk)
+        FROM post_facts_source s WHERE s.post_pk = NEW.pk;
 END;
 
-INSERT INTO post_facts SELECT * FROM post_facts_source;
 INSERT INTO post_entities (kind, value, post_pk, author, created_at)
     SELECT DISTINCT kind, value, post_pk, author, created_at FROM post_entities_source
     WHERE value IS NOT NULL AND value <> '';
+INSERT INTO post_facts SELECT s.*, l.entity_lines
+    FROM post_facts_source s LEFT JOIN post_entity_lines l ON l.post_pk = s.post_pk;
 
 -- A sighting of a post the request found only inside another (the post one of its results
 -- quotes or reposts): 1; such a post is archived and traced to the request, but is not one of

@@ -1,22 +1,22 @@
 //! A narrower scope's network, tallied here from one pass over its posts: SQLite hands back
 //! one JSON array of the scope's posts (their author, time, the accounts they reply to, quote
-//! and repost, and each handle they mention) and every edge and every node's post count is
-//! counted from it. Evaluating the scope once and reading each post's row once cost a fraction
-//! of joining each kind of edge, and the nodes, to a table of the scope's posts.
+//! and repost, and their entities, among them the handles they mention) and every edge and
+//! every node's post count is counted from it. Evaluating the scope once and reading each
+//! post's row once cost a fraction of joining each kind of edge, and the nodes, to a table of
+//! the scope's posts.
 
 use std::collections::{HashMap, HashSet};
 
 use sqlx::{QueryBuilder, Sqlite, SqliteConnection};
 
 use super::network::{EdgeRows, HeaviestEdges};
-use super::scope::{push_from, Resolved, MENTION};
+use super::scope::{entity_lines, push_from, Resolved, MENTION};
 use crate::error::Result;
 
 /// `(source, target) -> (weight, first, last)` of one kind of edge.
 type Tally = HashMap<(String, String), (i64, i64, i64)>;
 
-/// One row of the pass: a post's facts and one handle it mentions (a post mentioning several
-/// handles comes back once for each, in a row).
+/// One row of the pass: a post's facts, with its entities (the handles it mentions among them).
 type PassRow = (
     i64,            // post_pk
     String,         // author
@@ -25,7 +25,7 @@ type PassRow = (
     Option<String>, // quoted_author
     Option<String>, // reposted_author
     Option<String>, // reposted_id
-    Option<String>, // a handle mentioned
+    Option<String>, // entities, one to a line (`post_facts.entities`)
 );
 
 /// What a narrower scope's network is built from.
@@ -57,18 +57,9 @@ pub(super) async fn scope_network(
 ) -> Result<ScopeNetwork> {
     let mut sql = QueryBuilder::<Sqlite>::new(
         "SELECT json_group_array(json_array(f.post_pk, f.author, f.created_at, f.reply_to_author,
-                f.quoted_author, f.reposted_author, f.reposted_id, e.value))
-         FROM (SELECT f.post_pk, f.author, f.created_at, f.reply_to_author, f.quoted_author,
-                      f.reposted_author, f.reposted_id",
+                f.quoted_author, f.reposted_author, f.reposted_id, f.entities))",
     );
     push_from(&mut sql, scope);
-    // The mentions from the index by post alone (it holds each mention's value): their
-    // author and time are the post's.
-    sql.push(
-        ") AS f LEFT JOIN post_entities e INDEXED BY post_entities_post
-             ON e.post_pk = f.post_pk AND e.kind = ",
-    )
-    .push_bind(MENTION);
     let rows: String = sql.build_query_scalar().fetch_one(&mut *conn).await?;
     let rows: Vec<PassRow> = serde_json::from_str(&rows)?;
 
@@ -85,20 +76,16 @@ pub(super) async fn scope_network(
         }
     };
     let mut scope_pks = HashSet::new();
-    let mut last_pk = None;
-    for (pk, author, at, reply_to, quoted, reposted_author, reposted_id, mention) in &rows {
-        if let Some(target) = mention.as_deref().filter(|m| m != author) {
-            add(&mut mentions, author, target, *at);
-        }
-        // A post's further rows carry its further mentions only.
-        if last_pk == Some(*pk) {
-            continue;
-        }
-        last_pk = Some(*pk);
+    for (pk, author, at, reply_to, quoted, reposted_author, reposted_id, entities) in &rows {
         scope_pks.insert(*pk);
         let counts = authors.entry(author.clone()).or_default();
         counts.0 += 1;
         counts.1 = counts.1.max(*pk);
+        for (_, target) in entity_lines(entities.as_deref()).filter(|e| e.0 == MENTION) {
+            if target != author {
+                add(&mut mentions, author, target, *at);
+            }
+        }
         if let Some(target) = reply_to.as_deref().filter(|t| t != author) {
             add(&mut replies, author, target, *at);
         }

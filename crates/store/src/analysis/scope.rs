@@ -16,6 +16,17 @@ pub(super) const MENTION: i64 = 2;
 pub(super) const CASHTAG: i64 = 3;
 pub(super) const DOMAIN: i64 = 4;
 
+/// The `(kind, value)` entities of a post, from its `post_facts.entities`: one to a line, each
+/// its kind's digit then its value (migration 0008).
+pub(super) fn entity_lines(lines: Option<&str>) -> impl Iterator<Item = (i64, &str)> {
+    lines.unwrap_or_default().split('\n').filter_map(|line| {
+        let mut chars = line.chars();
+        let kind = chars.next()?.to_digit(10)?;
+        let value = chars.as_str();
+        (!value.is_empty()).then_some((i64::from(kind), value))
+    })
+}
+
 /// A scope with its source looked up: what [`push_from`] needs, all values owned.
 #[derive(Debug, Clone, Default)]
 pub(super) struct Resolved {

@@ -192,6 +192,15 @@ pub(in crate::analysis) fn archive_scope() -> AnalysisScope {
     }
 }
 
+/// The whole archive as a narrower scope (a range from 1970 holds every post): its counts come
+/// from a pass over the posts' facts, which carry their entities, not from the archive's indexes.
+fn from_1970() -> AnalysisScope {
+    AnalysisScope {
+        from: Some(DateTime::UNIX_EPOCH),
+        ..archive_scope()
+    }
+}
+
 fn utc(y: i32, m: u32, d: u32, h: u32) -> DateTime<Utc> {
     Utc.with_ymd_and_hms(y, m, d, h, 0, 0).unwrap()
 }
@@ -606,19 +615,37 @@ async fn a_post_seen_again_updates_its_facts() {
     let (mut posts, _) = corpus(5, utc(2026, 5, 1, 0), 1, 100);
     store.archive_posts(Utc::now(), &posts).await.unwrap();
     posts[0].like_count = 1_000;
-    posts[0].raw_json = json!({"id": posts[0].id, "entities": {"hashtags": [{"text": "Fresh"}]}, "user": {"verified": true}}).to_string();
+    posts[0].raw_json = json!({"id": posts[0].id, "user": {"verified": true}, "entities": {
+        "hashtags": [{"text": "Fresh"}], "user_mentions": [{"screen_name": "Someone"}]}})
+    .to_string();
     store.archive_posts(Utc::now(), &posts).await.unwrap();
-    let top = store
-        .analysis_top(&archive_scope(), 5)
-        .await
-        .unwrap()
-        .unwrap();
-    assert_eq!(keys(&top.hashtags), (vec![("fresh".to_owned(), 1)], 1));
-    let p = &posts[0];
-    assert_eq!(
-        top.accounts_by_engagement.entries[0].count,
-        1_000 + p.retweet_count + p.reply_count + p.quote_count
-    );
+    // Both ways of counting: the whole archive's indexes, and a narrower scope's pass over
+    // the posts' facts (whose copy of the entities the update rewrote too).
+    for scope in [archive_scope(), from_1970()] {
+        let top = store.analysis_top(&scope, 5).await.unwrap().unwrap();
+        assert_eq!(keys(&top.hashtags), (vec![("fresh".to_owned(), 1)], 1));
+        assert_eq!(keys(&top.mentions), (vec![("someone".to_owned(), 1)], 1));
+        let p = &posts[0];
+        assert_eq!(
+            top.accounts_by_engagement.entries[0].count,
+            1_000 + p.retweet_count + p.reply_count + p.quote_count
+        );
+        let network = store
+            .analysis_network(&scope, &NetworkQuery::default())
+            .await
+            .unwrap()
+            .unwrap();
+        let mentions: Vec<(&str, &str)> = network
+            .edges
+            .iter()
+            .filter(|e| e.kind == EdgeKind::Mention)
+            .map(|e| (e.source.as_str(), e.target.as_str()))
+            .collect();
+        assert_eq!(
+            mentions,
+            [(p.author_username.to_lowercase().as_str(), "someone")]
+        );
+    }
     let series = store
         .analysis_activity(&archive_scope(), StackBy::AccountKind, None, Tz::UTC)
         .await
@@ -648,14 +675,12 @@ async fn the_migration_backfills_posts_stored_before_it() {
     .unwrap();
     pool.close().await;
     let store = Store::open(&path).await.unwrap();
-    let top = store
-        .analysis_top(&archive_scope(), 5)
-        .await
-        .unwrap()
-        .unwrap();
-    assert_eq!(keys(&top.hashtags), (vec![("old".to_owned(), 1)], 1));
-    assert_eq!(keys(&top.domains), (vec![("old.example".to_owned(), 1)], 1));
-    assert_eq!(keys(&top.accounts_by_posts).1, 2);
+    for scope in [archive_scope(), from_1970()] {
+        let top = store.analysis_top(&scope, 5).await.unwrap().unwrap();
+        assert_eq!(keys(&top.hashtags), (vec![("old".to_owned(), 1)], 1));
+        assert_eq!(keys(&top.domains), (vec![("old.example".to_owned(), 1)], 1));
+        assert_eq!(keys(&top.accounts_by_posts).1, 2);
+    }
     let network = store
         .analysis_network(&archive_scope(), &NetworkQuery::default())
         .await

@@ -3,14 +3,14 @@
 //!
 //! The whole archive's counts are read off indexes already in the order they group by
 //! (migration 0008), with no sort. A narrower scope's posts come back from SQLite as one JSON
-//! array per pass (their facts, then their entities) and are tallied here: SQLite groups by
-//! sorting every row, which cost several times more than the tally.
+//! array (their facts, with their entities) and are tallied here: SQLite groups by sorting
+//! every row, which cost several times more than the tally.
 
 use std::collections::HashMap;
 
 use sqlx::{QueryBuilder, Sqlite};
 
-use super::scope::{push_from, Resolved, CASHTAG, DOMAIN, HASHTAG, MENTION};
+use super::scope::{entity_lines, push_from, Resolved, CASHTAG, DOMAIN, HASHTAG, MENTION};
 use super::types::{AnalysisScope, TopEntry, TopKind, TopList, TopLists};
 use crate::error::Result;
 use crate::Store;
@@ -191,16 +191,19 @@ impl Store {
         })
     }
 
-    /// A narrower scope's counts, tallied from its posts' facts and entities.
+    /// A narrower scope's counts, tallied from one pass over its posts' facts, which carry
+    /// their entities (`post_facts.entities`).
     async fn scope_tally(&self, scope: &Resolved) -> Result<Tally> {
         let mut tally = Tally::default();
         let mut sql = QueryBuilder::<Sqlite>::new(
-            "SELECT json_group_array(json_array(f.author, f.engagement, f.post_pk, f.lang))",
+            "SELECT json_group_array(json_array(f.author, f.engagement, f.post_pk, f.lang,
+                    f.entities))",
         );
         push_from(&mut sql, scope);
         let posts: String = sql.build_query_scalar().fetch_one(&self.pool).await?;
-        let posts: Vec<(String, i64, i64, Option<String>)> = serde_json::from_str(&posts)?;
-        for (author, engagement, pk, lang) in posts {
+        let posts: Vec<(String, i64, i64, Option<String>, Option<String>)> =
+            serde_json::from_str(&posts)?;
+        for (author, engagement, pk, lang, entities) in posts {
             let counts = tally.authors.entry(author).or_default();
             counts.0 += 1;
             counts.1 += engagement;
@@ -208,21 +211,9 @@ impl Store {
             if let Some(lang) = lang {
                 *tally.languages.entry(lang).or_default() += 1;
             }
-        }
-
-        // From the scope's posts to their entities, a seek each by post.
-        let mut sql = QueryBuilder::<Sqlite>::new(
-            "SELECT json_group_array(json_array(e.kind, e.value)) FROM (SELECT f.post_pk",
-        );
-        push_from(&mut sql, scope);
-        sql.push(
-            ") AS s CROSS JOIN post_entities e INDEXED BY post_entities_post
-             ON e.post_pk = s.post_pk",
-        );
-        let entities: String = sql.build_query_scalar().fetch_one(&self.pool).await?;
-        let entities: Vec<(i64, String)> = serde_json::from_str(&entities)?;
-        for entity in entities {
-            *tally.entities.entry(entity).or_default() += 1;
+            for (kind, value) in entity_lines(entities.as_deref()) {
+                *tally.entities.entry((kind, value.to_owned())).or_default() += 1;
+            }
         }
         Ok(tally)
     }
