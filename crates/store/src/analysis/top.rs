@@ -25,6 +25,10 @@ struct Tally {
     entities: HashMap<(i64, String), i64>,
 }
 
+/// A scope's post as its pass reads it: author, engagement, pk, language and entities (one to
+/// a line, `post_facts.entities`).
+type PostRow = (String, i64, i64, Option<String>, Option<String>);
+
 /// The heaviest `limit` of `counts`, ties by key, and how many keys there are in all.
 fn ranked<K: Ord>(
     counts: impl IntoIterator<Item = (K, i64)>,
@@ -201,8 +205,7 @@ impl Store {
         );
         push_from(&mut sql, scope);
         let posts: String = sql.build_query_scalar().fetch_one(&self.pool).await?;
-        let posts: Vec<(String, i64, i64, Option<String>, Option<String>)> =
-            serde_json::from_str(&posts)?;
+        let posts: Vec<PostRow> = serde_json::from_str(&posts)?;
         for (author, engagement, pk, lang, entities) in posts {
             let counts = tally.authors.entry(author).or_default();
             counts.0 += 1;
