@@ -108,8 +108,9 @@ FROM posts p,
      json_each(json_array(lower(substr(rest.value, 1, instr(rest.value, '/') - 1)))) host
 WHERE e.type = 'object' AND link.type = 'text';
 
--- `post_facts.entities` of each post, from its rows of post_entities. A value holds no line
--- break (tags, handles and hosts never do; one that did would read as two).
+-- `post_facts.entities` of each post, from its rows of post_entities, one to a line. Tags,
+-- handles and hosts hold no line break; one inside a value is written as a space, so that
+-- each entity stays one line.
 CREATE VIEW post_entity_lines AS
 SELECT post_pk, group_concat(kind || replace(value, char(10), ' '), char(10)) AS entity_lines
 FROM post_entities GROUP BY post_pk;
