@@ -1,5 +1,5 @@
 /// Every command the UI may call; capabilities/default.json grants them by name.
-const COMMANDS: [&str; 112] = [
+const COMMANDS: [&str; 113] = [
     "app_info",
     "app_status",
     "open_link",
@@ -30,6 +30,7 @@ const COMMANDS: [&str; 112] = [
     "web_crawl",
     "ai_search_stream",
     "cancel_stream",
+    "stream_events",
     "forecast",
     "forecast_stop",
     "forecast_resume",
