@@ -1,8 +1,8 @@
 //! The Sightline desktop shell: the adapter between the window and `sightline-core`.
 //!
 //! Only what needs Tauri lives here: the window and its plugins (dialog, opener, notification), the commands
-//! the UI calls (thin: parse the arguments, call the core, map errors), among them the one the
-//! window asks a stream's events with, the `records-changed` event, and the save dialog of exports. Everything
+//! the UI calls (thin: parse the arguments, call the core, map errors), the channel a stream's
+//! events travel on, the `records-changed` event, and the save dialog of exports. Everything
 //! the app *does* — the request pipeline, streaming, paging, keys, session, settings, state,
 //! errors — is in `crates/core`, which knows nothing of Tauri.
 
