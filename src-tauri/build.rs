@@ -1,5 +1,5 @@
 /// Every command the UI may call; capabilities/default.json grants them by name.
-const COMMANDS: [&str; 113] = [
+const COMMANDS: [&str; 112] = [
     "app_info",
     "app_status",
     "open_link",
@@ -30,7 +30,6 @@ const COMMANDS: [&str; 113] = [
     "web_crawl",
     "ai_search_stream",
     "cancel_stream",
-    "stream_events",
     "forecast",
     "forecast_stop",
     "forecast_resume",

@@ -1,8 +1,6 @@
 //! Tauri commands: thin adapters that read the arguments, call the core, tell open screens
 //! that records changed, and return the core's answer or error. No business logic lives here.
 
-use std::time::Duration;
-
 use chrono::{NaiveDate, Utc};
 use sightline_api::model::*;
 use sightline_api::request::*;
@@ -17,7 +15,6 @@ use sightline_core::pipeline::{self, Outcome, SendParams};
 use sightline_core::records::{self, HistoryPage, PostPage};
 use sightline_core::settings::AppSettings;
 use sightline_core::state::{AppInfo, AppState, AppStatus};
-use sightline_core::streaming::inbox::StreamBatch;
 use sightline_core::streaming::{self, StreamMessage};
 use sightline_core::zone::{self, DisplayZone};
 use sightline_core::{external, key_check, keys, paging, time_zone};
@@ -25,6 +22,7 @@ use sightline_store::{
     BudgetLimits, DaySpend, HistoryQuery, LearnedRate, LinkQuery, PostQuery, SpendBreakdown,
     SpendDimension, SpendTotals, StoredLink, StoredResult,
 };
+use tauri::ipc::Channel;
 use tauri::{AppHandle, Emitter, Runtime, State};
 
 type CommandResult<T> = Result<T, CommandError>;
@@ -246,35 +244,24 @@ operation_commands! {
     web_crawl => WebCrawlRequest,
 }
 
-/// The AI search, streamed: its messages wait for `stream_events`; the reply is the assembled
-/// result.
+/// The AI search, streamed: events arrive on `channel`; the reply is the assembled result.
 #[tauri::command]
 pub async fn ai_search_stream<R: Runtime>(
     app: AppHandle<R>,
     state: State<'_, AppState>,
     request: AiSearchRequest,
     send: SendParams,
+    channel: Channel<StreamMessage>,
 ) -> CommandResult<Outcome<AiSearchResult>> {
-    // Ended when dropped, however the request ends (before the reply goes out).
-    let inbox = state.stream_inboxes.writer(&send.request_id);
     let session = state.session().await?;
-    let emit = move |message: StreamMessage| inbox.push(message);
+    let emit = move |message: StreamMessage| {
+        if let Err(error) = channel.send(message) {
+            tracing::warn!(%error, "a stream event could not reach the window");
+        }
+    };
     let outcome = streaming::ai_search(&state, &session, request, send.into(), emit).await;
     records_changed(&app);
     outcome
-}
-
-/// What a running stream sent since the last ask (waiting up to 20 s for something), and whether
-/// it is over. Pulled by the window, not pushed: see `streaming::inbox` for why.
-#[tauri::command]
-pub async fn stream_events(
-    state: State<'_, AppState>,
-    request_id: String,
-) -> CommandResult<StreamBatch> {
-    Ok(state
-        .stream_inboxes
-        .take(&request_id, Duration::from_secs(20))
-        .await)
 }
 
 /// Stops a running stream; what arrived so far is kept. False when it had already ended.

@@ -74,7 +74,6 @@ pub fn configure<R: Runtime>(
             commands::web_crawl,
             commands::ai_search_stream,
             commands::cancel_stream,
-            commands::stream_events,
             commands::forecast,
             commands::forecast_stop,
             commands::forecast_resume,

@@ -4,8 +4,7 @@
 //!   request id, send, record — with the send step plugged in ([`pipeline::execute`] for plain
 //!   requests, [`streaming`] for the live AI answer, [`paging`] for the next page of a list);
 //! * [`streaming`]: the streamed AI search on the pipeline; its cost goes on the ledger as soon
-//!   as the response headers arrive, and a cancel or a cut keeps what arrived; its messages
-//!   wait in an inbox the window empties with one request per batch ([`streaming::inbox`]);
+//!   as the response headers arrive, and a cancel or a cut keeps what arrived;
 //! * [`provenance`]: each response's capture (exact bytes and their SHA-256, status, billing
 //!   headers) with its time, service address and app version, recorded with its history row;
 //! * [`paging`]: "next page" of retweeters and timelines, the cursor chain kept in history;

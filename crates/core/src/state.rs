@@ -58,8 +58,6 @@ pub struct AppState {
     demo: OnceCell<DemoService>,
     /// Streams in flight, by client request id, so a cancel command can stop them.
     pub streams: Mutex<HashMap<String, CancelToken>>,
-    /// Their messages, until the window asks for them.
-    pub stream_inboxes: crate::streaming::inbox::Inboxes,
 }
 
 impl AppState {
@@ -81,7 +79,6 @@ impl AppState {
             stores: AsyncMutex::new(HashMap::new()),
             demo: OnceCell::new(),
             streams: Mutex::new(HashMap::new()),
-            stream_inboxes: Default::default(),
         })
     }
 

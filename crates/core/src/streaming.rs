@@ -3,8 +3,6 @@
 //! a cancel stops it, and whatever arrived before a cancel or a cut is kept in history and the
 //! archive.
 
-pub mod inbox;
-
 use serde::Serialize;
 use sightline_api::model::AiSearchResult;
 use sightline_api::request::AiSearchRequest;
@@ -18,8 +16,8 @@ use crate::provenance;
 use crate::session::Session;
 use crate::state::AppState;
 
-/// What the UI receives of a stream (in batches, from its [`inbox`]), in order: `started`, any
-/// number of `event`s; then the command's own reply (the assembled result) or its error.
+/// What the UI receives on the stream's channel, in order: `started`, any number of `event`s,
+/// then the command's own reply (the assembled result) or its error.
 #[derive(Debug, Clone, Serialize, TS)]
 #[serde(
     tag = "type",

@@ -54,7 +54,6 @@ import type { SpendDimension } from './bindings/SpendDimension';
 import type { SpendTotals } from './bindings/SpendTotals';
 import type { StoredLink } from './bindings/StoredLink';
 import type { StoredResult } from './bindings/StoredResult';
-import type { StreamBatch } from './bindings/StreamBatch';
 import type { StreamMessage } from './bindings/StreamMessage';
 import type { Trends } from './bindings/Trends';
 import type { Tweet } from './bindings/Tweet';
@@ -183,9 +182,7 @@ export const userPostsNextPage = (historyId: number, options?: SendOptions) =>
 
 /**
  * The AI search, streamed: `onMessage` sees `started`, then each event as it arrives; the
- * promise resolves with the assembled result once every message was seen. `cancelStream(requestId)`
- * stops it. The messages are asked for in batches (`stream_events`), not pushed: see
- * crates/core/src/streaming/inbox.rs for why.
+ * promise resolves with the assembled result. `cancelStream(requestId)` stops it.
  */
 export function aiSearchStream(
   request: AiSearchRequest,
@@ -193,47 +190,10 @@ export function aiSearchStream(
   options?: SendOptions,
 ): { requestId: string; result: Promise<Outcome<AiSearchResult>> } {
   const send = sendParams(options);
-  const reply = invoke<Outcome<AiSearchResult>>('ai_search_stream', { request, send });
-  const relayed = relayStream(send.requestId, onMessage, reply);
-  // The stream ends before the reply goes out, so its last batch is on its way: wait for it, or
-  // it would land after the assembled result (or the error).
-  const result = reply.then(
-    async (outcome) => {
-      await relayed;
-      return outcome;
-    },
-    async (error: unknown) => {
-      await relayed;
-      throw error;
-    },
-  );
-  return { requestId: send.requestId, result: noticeIfNotSaved(result) };
-}
-
-/** Hands each batch's messages to `onMessage` until the stream says it ended. */
-async function relayStream(requestId: string, onMessage: (message: StreamMessage) => void, reply: Promise<unknown>) {
-  let replied = false;
-  reply.then(
-    () => (replied = true),
-    () => (replied = true),
-  );
-  for (;;) {
-    const batch = await invoke<StreamBatch>('stream_events', { requestId }).catch(() => null);
-    if (batch === null) return;
-    for (const message of batch.messages) {
-      try {
-        onMessage(message);
-      } catch (error) {
-        // A handler's bug must not stop the stream: report it, go on with the next message.
-        queueMicrotask(() => {
-          throw error;
-        });
-      }
-    }
-    // Replied with nothing more to come: a call refused before the command ran (a bug: bad
-    // arguments, a missing permission) never opens its stream, so no end comes.
-    if (batch.ended || (replied && batch.messages.length === 0)) return;
-  }
+  const channel = new Channel<StreamMessage>();
+  channel.onmessage = onMessage;
+  const result = noticeIfNotSaved(invoke<Outcome<AiSearchResult>>('ai_search_stream', { request, send, channel }));
+  return { requestId: send.requestId, result };
 }
 
 export const cancelStream = (requestId: string) => invoke<boolean>('cancel_stream', { requestId });

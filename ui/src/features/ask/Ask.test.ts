@@ -2,12 +2,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { render, screen, waitFor, within } from '@testing-library/svelte';
 import userEvent from '@testing-library/user-event';
 import { mockIPC } from '@tauri-apps/api/mocks';
+import type { Channel } from '@tauri-apps/api/core';
 import Ask from './Ask.svelte';
 import { makeCheck, makePost } from '../../test/fixtures';
 import type { AiSearchResult } from '../../lib/bindings/AiSearchResult';
 import type { CommandError } from '../../lib/bindings/CommandError';
 import type { StreamEvent } from '../../lib/bindings/StreamEvent';
-import type { StreamBatch } from '../../lib/bindings/StreamBatch';
 import type { StreamMessage } from '../../lib/bindings/StreamMessage';
 import { FIRST_DELTA_PAINTED, FIRST_DELTA_RECEIVED } from './marks';
 
@@ -15,52 +15,16 @@ interface Call {
   cmd: string;
   request: Record<string, unknown>;
   send: { requestId: string; confirmBudget: boolean };
-  /** The stream's messages, waiting for the screen's next `stream_events`. */
-  stream?: Inbox;
+  channel?: Channel<StreamMessage>;
   resolve: (value: unknown) => void;
   reject: (error: CommandError) => void;
-  /** The reply alone, the stream left as it is: its last batch can then come after it. */
-  replyOnly: (value: unknown) => void;
-}
-
-/** A stream's inbox as the Rust side keeps it: the screen asks, and gets what waited. */
-class Inbox {
-  private messages: StreamMessage[] = [];
-  private ended = false;
-  private asking: ((batch: StreamBatch) => void) | null = null;
-
-  push(message: StreamMessage) {
-    this.messages.push(message);
-    this.answer();
-  }
-
-  end() {
-    this.ended = true;
-    this.answer();
-  }
-
-  take(): Promise<StreamBatch> {
-    return new Promise((resolve) => {
-      this.asking = resolve;
-      this.answer();
-    });
-  }
-
-  private answer() {
-    if (!this.asking || (this.messages.length === 0 && !this.ended)) return;
-    this.asking({ messages: this.messages.splice(0), ended: this.ended });
-    this.asking = null;
-  }
 }
 
 /** The command layer: each AI search waits until the test answers it, as a real stream does. */
 function backend() {
   const calls: Call[] = [];
   const cancelled: string[] = [];
-  const inboxes = new Map<string, Inbox>();
-  const inbox = (requestId: string) => inboxes.get(requestId) ?? inboxes.set(requestId, new Inbox()).get(requestId)!;
   mockIPC((cmd, args) => {
-    if (cmd === 'stream_events') return inbox((args as { requestId: string }).requestId).take();
     if (cmd === 'estimate_cost') return makeCheck('0.004');
     if (cmd === 'settings_get') return { loadRemoteMedia: false };
     if (cmd === 'cancel_stream') {
@@ -68,33 +32,19 @@ function backend() {
       return true;
     }
     if (cmd === 'ai_search_stream' || cmd === 'ai_search') {
-      const call = { cmd, ...(args as object) } as Call;
-      if (cmd === 'ai_search_stream') call.stream = inbox(call.send.requestId);
-      return new Promise((resolve, reject) => {
-        call.replyOnly = resolve;
-        // As in Rust: the stream ends before the command replies.
-        call.resolve = (value) => (call.stream?.end(), resolve(value));
-        call.reject = (error) => (call.stream?.end(), reject(error));
-        calls.push(call);
-      });
+      return new Promise((resolve, reject) => calls.push({ cmd, ...(args as object), resolve, reject } as Call));
     }
   });
   return { calls, cancelled };
 }
 
-/** Sends the events on the call's stream; resolves once the screen has had them. */
-async function emit(call: Call | undefined, ...events: StreamEvent[]) {
-  for (const event of events) call?.stream?.push({ type: 'event', event });
-  await delivered();
+function emit(call: Call | undefined, ...events: StreamEvent[]) {
+  for (const event of events) call?.channel?.onmessage({ type: 'event', event });
 }
 
-async function started(call: Call | undefined) {
-  call?.stream?.push({ type: 'started', historyId: 7 });
-  await delivered();
+function started(call: Call | undefined) {
+  call?.channel?.onmessage({ type: 'started', historyId: 7 });
 }
-
-/** The screen's pending ask answered and its messages handed on (a few promise turns). */
-const delivered = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 function result(overrides: Partial<AiSearchResult> = {}): AiSearchResult {
   return {
@@ -222,20 +172,20 @@ describe('Ask', () => {
     await ask('flood defences');
     await waitFor(() => expect(calls).toHaveLength(1));
     const call = calls[0];
-    await started(call);
+    started(call);
     expect(await screen.findByRole('status')).toHaveTextContent('Searching…');
     expect(screen.getByRole('tab', { name: /Web/ })).toHaveTextContent('…');
 
-    await emit(call, { kind: 'link_results', tool: 'search', results: webLinks });
-    await emit(call, { kind: 'tweets', tweets: [makePost()] });
-    await emit(call, { kind: 'link_scores', scores: { 'https://news.example/floods': 'HIGH', 'https://science.example/rivers': 'LOW', '1890000000000000001': 'MEDIUM' } });
-    await emit(call, { kind: 'text', role: 'summary', text: '## Flood defences\n\nThe barriers ' });
+    emit(call, { kind: 'link_results', tool: 'search', results: webLinks });
+    emit(call, { kind: 'tweets', tweets: [makePost()] });
+    emit(call, { kind: 'link_scores', scores: { 'https://news.example/floods': 'HIGH', 'https://science.example/rivers': 'LOW', '1890000000000000001': 'MEDIUM' } });
+    emit(call, { kind: 'text', role: 'summary', text: '## Flood defences\n\nThe barriers ' });
     await waitFor(() => expect(answer()).toHaveTextContent('The barriers'));
     expect(screen.getByRole('heading', { name: 'Flood defences' })).toBeInTheDocument();
     expect(screen.getByRole('status')).toHaveTextContent('Writing the answer…');
     const firstLength = answer().textContent?.length ?? 0;
 
-    await emit(call, { kind: 'text', role: 'summary', text: 'held overnight ([Web](https://news.example/floods)).' });
+    emit(call, { kind: 'text', role: 'summary', text: 'held overnight ([Web](https://news.example/floods)).' });
     await waitFor(() => expect(answer()).toHaveTextContent('The barriers held overnight (Web).'));
     expect(answer().textContent?.length ?? 0).toBeGreaterThan(firstLength);
     expect(within(answer()).getByRole('link', { name: 'Web' })).toHaveAttribute('href', 'https://news.example/floods');
@@ -247,7 +197,7 @@ describe('Ask', () => {
     expect(barrier).toHaveTextContent('news.example');
     expect(within(panel).getByRole('article', { name: 'River levels explained' })).toHaveTextContent('LOW');
 
-    await emit(call, { kind: 'completion', text: '## Flood defences\n\nThe barriers held overnight ([Web](https://news.example/floods)).' });
+    emit(call, { kind: 'completion', text: '## Flood defences\n\nThe barriers held overnight ([Web](https://news.example/floods)).' });
     call?.resolve(
       outcome(
         result({
@@ -275,9 +225,9 @@ describe('Ask', () => {
     render(Ask);
     await ask('flood');
     await waitFor(() => expect(calls).toHaveLength(1));
-    await started(calls[0]);
+    started(calls[0]);
     expect(performance.getEntriesByName(FIRST_DELTA_RECEIVED)).toHaveLength(0);
-    await emit(calls[0], { kind: 'text', role: 'summary', text: 'First ' }, { kind: 'text', role: 'summary', text: 'words' });
+    emit(calls[0], { kind: 'text', role: 'summary', text: 'First ' }, { kind: 'text', role: 'summary', text: 'words' });
     expect(performance.getEntriesByName(FIRST_DELTA_RECEIVED)).toHaveLength(1);
     await waitFor(() => expect(performance.getEntriesByName(FIRST_DELTA_PAINTED)).toHaveLength(1));
     const [received] = performance.getEntriesByName(FIRST_DELTA_RECEIVED);
@@ -292,8 +242,8 @@ describe('Ask', () => {
     const user = await ask('flood');
     await waitFor(() => expect(calls).toHaveLength(1));
     const call = calls[0];
-    await started(call);
-    await emit(call, { kind: 'text', role: 'summary', text: 'The barriers held ' });
+    started(call);
+    emit(call, { kind: 'text', role: 'summary', text: 'The barriers held ' });
     await waitFor(() => expect(answer()).toHaveTextContent('The barriers held'));
 
     await user.click(screen.getByRole('button', { name: 'Stop' }));
@@ -311,8 +261,8 @@ describe('Ask', () => {
     render(Ask);
     const user = await ask('flood');
     await waitFor(() => expect(calls).toHaveLength(1));
-    await started(calls[0]);
-    await emit(calls[0], { kind: 'text', role: 'summary', text: 'Partial words' });
+    started(calls[0]);
+    emit(calls[0], { kind: 'text', role: 'summary', text: 'Partial words' });
     await user.keyboard('{Escape}');
     expect(cancelled).toHaveLength(1);
     calls[0]?.resolve(outcome(result({ text: 'Partial words' })));
@@ -326,11 +276,11 @@ describe('Ask', () => {
     const user = await ask('flood');
     await waitFor(() => expect(calls).toHaveLength(1));
     const call = calls[0];
-    await started(call);
-    await emit(call, { kind: 'link_results', tool: 'search', results: webLinks });
-    await emit(call, { kind: 'text', role: 'summary', text: 'Half of the answer' });
+    started(call);
+    emit(call, { kind: 'link_results', tool: 'search', results: webLinks });
+    emit(call, { kind: 'text', role: 'summary', text: 'Half of the answer' });
     await waitFor(() => expect(answer()).toHaveTextContent('Half of the answer'));
-    await emit(call, { kind: 'error', message: 'model overloaded' });
+    emit(call, { kind: 'error', message: 'model overloaded' });
     call?.reject({
       kind: 'service',
       message: 'The service reported an error mid-answer: model overloaded',
@@ -355,8 +305,8 @@ describe('Ask', () => {
     render(Ask);
     await ask('flood');
     await waitFor(() => expect(calls).toHaveLength(1));
-    await started(calls[0]);
-    await emit(calls[0], { kind: 'text', role: 'summary', text: 'Cut here' });
+    started(calls[0]);
+    emit(calls[0], { kind: 'text', role: 'summary', text: 'Cut here' });
     calls[0]?.reject({
       kind: 'service',
       message: 'The connection broke during the answer.',
@@ -398,8 +348,8 @@ describe('Ask', () => {
     render(Ask);
     await ask('xss');
     await waitFor(() => expect(calls).toHaveLength(1));
-    await started(calls[0]);
-    await emit(
+    started(calls[0]);
+    emit(
       calls[0],
       { kind: 'text', role: 'summary', text: '## <img src=x onerror="window.pwned=1"> Findings\n\n' },
       { kind: 'text', role: 'summary', text: 'Logs: <script>window.pwned=2</script> <svg onload="window.pwned=3"></svg> ' },
@@ -411,23 +361,6 @@ describe('Ask', () => {
     for (const link of Array.from(region.querySelectorAll('a'))) expect(link.hasAttribute('href')).toBe(false);
     await userEvent.click(within(region).getByText('here'));
     expect((window as { pwned?: unknown }).pwned).toBeUndefined();
-  });
-
-  it('hands on the last batch before the assembled result, however close the two come', async () => {
-    const { calls } = backend();
-    render(Ask);
-    await ask('flood');
-    await waitFor(() => expect(calls).toHaveLength(1));
-    await started(calls[0]);
-    // The reply's fetch may answer before the last batch's: that delta must not land on the result.
-    calls[0]?.replyOnly(outcome(result({ completion: 'The whole answer.' })));
-    await delivered();
-    calls[0]?.stream?.push({ type: 'event', event: { kind: 'text', role: 'summary', text: 'tail ' } });
-    calls[0]?.stream?.end();
-    await waitFor(() => expect(screen.getByRole('status')).toHaveTextContent('Done'));
-    // A few frames for the answer's throttled paint.
-    await new Promise((resolve) => setTimeout(resolve, 80));
-    expect(answer().textContent?.trim()).toBe('The whole answer.');
   });
 
   it('asks before passing the budget warning, then resends with the same request id', async () => {
@@ -463,8 +396,8 @@ describe('Ask', () => {
     render(Ask);
     await ask('flood');
     await waitFor(() => expect(calls).toHaveLength(1));
-    await started(calls[0]);
-    await emit(calls[0], { kind: 'link_results', tool: 'search', results: webLinks }, { kind: 'completion', text: '' });
+    started(calls[0]);
+    emit(calls[0], { kind: 'link_results', tool: 'search', results: webLinks }, { kind: 'completion', text: '' });
     calls[0]?.resolve(outcome(result({ search: webLinks, completion: '' })));
     expect(await screen.findByText(/could not write an answer this time/)).toBeInTheDocument();
   });

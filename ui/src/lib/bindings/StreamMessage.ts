@@ -2,7 +2,7 @@
 import type { StreamEvent } from "./StreamEvent";
 
 /**
- * What the UI receives of a stream (in batches, from its [`inbox`]), in order: `started`, any
- * number of `event`s; then the command's own reply (the assembled result) or its error.
+ * What the UI receives on the stream's channel, in order: `started`, any number of `event`s,
+ * then the command's own reply (the assembled result) or its error.
  */
 export type StreamMessage = { "type": "started", historyId: number, } | { "type": "event", event: StreamEvent, };
