@@ -17,7 +17,9 @@
 //! recording one page of 20 and of 100 new posts (as a search's page is recorded) into two
 //! throwaway copies of the archive, page by page in turn, one copy as migrated and the other
 //! without 0008's secondary indexes (but the one its triggers need), then with each alone, then
-//! without the triggers too (nothing taken out of a post as it is written).
+//! without the triggers too (nothing taken out of a post as it is written). It first times
+//! what migration 0009's tallies cost the same writes, against a third copy without their
+//! triggers.
 
 use std::time::{Duration, Instant};
 
@@ -353,7 +355,13 @@ async fn time_writes(path: &std::path::Path) {
         std::fs::copy(path, &to).unwrap();
         to
     };
-    let (path_a, path_b) = (copy("a"), copy("b"));
+    let (path_a, path_b, path_c) = (copy("a"), copy("b"), copy("c"));
+    execute(
+        &path_c,
+        "DROP TRIGGER post_facts_tally_add; DROP TRIGGER post_facts_tally_remove;
+         DROP TRIGGER post_entities_tally_add; DROP TRIGGER post_entities_tally_remove;",
+    )
+    .await;
     let drop_indexes: String = INDEXES_0008
         .iter()
         .map(|(name, _)| format!("DROP INDEX {name};"))
@@ -361,9 +369,20 @@ async fn time_writes(path: &std::path::Path) {
     execute(&path_b, &drop_indexes).await;
     let a = Store::open(&path_a).await.unwrap();
     let b = Store::open(&path_b).await.unwrap();
-    let full = (&a, "with migration 0008");
+    let c = Store::open(&path_c).await.unwrap();
     let mut next = 10 * POSTS;
     println!("writes into copies of the archive ({POSTS} posts), 40 pages each:");
+    for size in [20, 100] {
+        time_pages(
+            &mut next,
+            size,
+            (&a, "with migration 0009"),
+            (&c, "without its tally triggers"),
+        )
+        .await;
+    }
+    c.close().await;
+    let full = (&a, "with migration 0008");
     for size in [20, 100] {
         time_pages(
             &mut next,
@@ -396,7 +415,7 @@ async fn time_writes(path: &std::path::Path) {
     }
     a.close().await;
     b.close().await;
-    for file in [path_a, path_b] {
+    for file in [path_a, path_b, path_c] {
         for suffix in ["", "-wal", "-shm"] {
             let mut name = file.clone().into_os_string();
             name.push(suffix);

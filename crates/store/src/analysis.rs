@@ -6,7 +6,9 @@
 //! written, by triggers of migration 0008 (`post_facts`: time, author, language, account
 //! kind, engagement, the post replied to, quoted or reposted; `post_entities`: tags, mentions,
 //! cashtags, linked hosts, each with its post's author and time; `post_reposters`: each reposters list's users, from its stored
-//! body). Nothing parses JSON per aggregate.
+//! body). Nothing parses JSON per aggregate. The whole archive's top lists read tallies kept by the
+//! triggers of migration 0009 (`author_tally`, `lang_tally`, `entity_tally`), one row per
+//! account, language and entity.
 //!
 //! * `analysis/types.rs`: the scope and every answer;
 //! * `analysis/scope.rs`: a scope as SQL, and its name;

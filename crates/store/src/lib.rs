@@ -33,7 +33,8 @@
 //!   collected once, written with the page in one transaction, to resume after a restart;
 //! * [`analysis`]: counts over stored posts at no cost (activity, heatmap, top lists, network,
 //!   conversation trees) for a request's results, an investigation or an Archive query, read
-//!   from narrow facts that migration 0008's triggers extract from each post once, and the
+//!   from narrow facts that migration 0008's triggers extract from each post once (and the
+//!   whole archive's top lists from tallies that migration 0009's triggers keep), and the
 //!   scope's posts themselves, paged;
 //! * [`runs`]: the run log of both (outcome, new items, error in words), with each run's cost
 //!   from the ledger rows of exactly its requests.

@@ -714,3 +714,4 @@ async fn the_migration_backfills_posts_stored_before_it() {
 mod conversation;
 mod nested;
 mod network;
+mod tallies;

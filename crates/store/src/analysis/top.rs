@@ -1,8 +1,8 @@
 //! The top lists: accounts by posts and by engagement, hashtags, mentions, cashtags, linked
 //! domains and languages, each counted over the scope and ranked heaviest first, ties by key.
 //!
-//! The whole archive's counts are read off indexes already in the order they group by
-//! (migration 0008), with no sort. A narrower scope's posts come back from SQLite as one JSON
+//! The whole archive's counts are read off tallies kept as posts are written (migration 0009),
+//! one row per account, language and entity, not grouped from a million posts' facts. A narrower scope's posts come back from SQLite as one JSON
 //! array (their facts, with their entities) and are tallied here: SQLite groups by sorting
 //! every row, which cost several times more than the tally.
 
@@ -165,21 +165,17 @@ impl Store {
         })
     }
 
-    /// The whole archive's counts, each grouped by SQLite reading an index in its order.
+    /// The whole archive's counts, as the tallies of migration 0009 keep them.
     async fn archive_tally(&self) -> Result<Tally> {
-        let authors: Vec<(String, i64, i64, i64)> = sqlx::query_as(
-            "SELECT author, count(*), sum(engagement), max(post_pk) FROM post_facts
-             GROUP BY author",
-        )
-        .fetch_all(&self.pool)
-        .await?;
-        let languages: Vec<(String, i64)> = sqlx::query_as(
-            "SELECT lang, count(*) FROM post_facts WHERE lang IS NOT NULL GROUP BY lang",
-        )
-        .fetch_all(&self.pool)
-        .await?;
+        let authors: Vec<(String, i64, i64, i64)> =
+            sqlx::query_as("SELECT author, posts, engagement, last_pk FROM author_tally")
+                .fetch_all(&self.pool)
+                .await?;
+        let languages: Vec<(String, i64)> = sqlx::query_as("SELECT lang, posts FROM lang_tally")
+            .fetch_all(&self.pool)
+            .await?;
         let entities: Vec<(i64, String, i64)> =
-            sqlx::query_as("SELECT kind, value, count(*) FROM post_entities GROUP BY kind, value")
+            sqlx::query_as("SELECT kind, value, posts FROM entity_tally")
                 .fetch_all(&self.pool)
                 .await?;
         Ok(Tally {
