@@ -214,7 +214,7 @@ async fn reposter_requests(conn: &mut SqliteConnection) -> Result<i64> {
 }
 
 /// `(id, posts, handle as last seen)` of the accounts named by `ids` with posts in the
-/// archive.
+/// archive, from their tallies (migration 0009).
 async fn archive_authors(
     conn: &mut SqliteConnection,
     ids: &BTreeSet<&str>,
@@ -223,10 +223,9 @@ async fn archive_authors(
         return Ok(Vec::new());
     }
     Ok(sqlx::query_as(
-        "SELECT g.author, g.n, p.author_username FROM (
-             SELECT f.author, count(*) AS n, max(f.post_pk) AS last_pk FROM post_facts f
-             WHERE f.author IN (SELECT value FROM json_each(?)) GROUP BY f.author) AS g
-         JOIN posts p ON p.pk = g.last_pk",
+        "SELECT t.author, t.posts, p.author_username FROM author_tally t
+         JOIN posts p ON p.pk = t.last_pk
+         WHERE t.author IN (SELECT value FROM json_each(?))",
     )
     .bind(serde_json::to_string(ids)?)
     .fetch_all(conn)
