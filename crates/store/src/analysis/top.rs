@@ -2,9 +2,10 @@
 //! domains and languages, each counted over the scope and ranked heaviest first, ties by key.
 //!
 //! The whole archive's counts are read off tallies kept as posts are written (migration 0009),
-//! one row per account, language and entity, not grouped from a million posts' facts. A narrower scope's posts come back from SQLite as one JSON
-//! array (their facts, with their entities) and are tallied here: SQLite groups by sorting
-//! every row, which cost several times more than the tally.
+//! one row per account, language and entity, not grouped from a million posts' facts. A
+//! narrower scope's posts come back from SQLite as one JSON array (their facts, with their
+//! entities) and are tallied here: SQLite groups by sorting every row, which cost several times
+//! more than the tally.
 
 use std::collections::HashMap;
 
