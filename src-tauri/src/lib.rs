@@ -1,8 +1,9 @@
 //! The Sightline desktop shell: the adapter between the window and `sightline-core`.
 //!
-//! Only what needs Tauri lives here: the window and its plugins (dialog, opener, notification), the commands
-//! the UI calls (thin: parse the arguments, call the core, map errors), the channel a stream's
-//! events travel on, the `records-changed` event, and the save dialog of exports. Everything
+//! Only what needs Tauri lives here: the window and its plugins (dialog, opener, notification),
+//! how its web view paints on a machine with no GPU (`painting`), the commands the UI calls
+//! (thin: parse the arguments, call the core, map errors), the channel a stream's events travel
+//! on, the `records-changed` event, and the save dialog of exports. Everything
 //! the app *does* — the request pipeline, streaming, paging, keys, session, settings, state,
 //! errors — is in `crates/core`, which knows nothing of Tauri.
 
@@ -12,6 +13,7 @@ pub mod evidence;
 pub mod export;
 pub mod investigations;
 pub mod monitors;
+pub mod painting;
 pub mod provenance;
 
 use std::path::PathBuf;
@@ -203,6 +205,7 @@ fn resolve_data_dir(
 }
 
 pub fn run() {
+    painting::choose_for_this_machine();
     let secrets: Arc<dyn SecretStore> = Arc::new(KeyringStore::new(KEYCHAIN_SERVICE));
     // `SIGHTLINE_STARTUP_PROBE=1`: say when the page has loaded, as tools/bare-window does, so
     // scripts/bench-startup.py can time both the same way.
