@@ -2,7 +2,7 @@
 //!
 //! WebKitGTK paints page tiles with Skia on the GPU. A machine with no GPU render node (a virtual
 //! machine, a remote desktop, CI) gets Mesa's software rasteriser instead, and GPU painting on it
-//! costs the web process about 75 MiB more from the start and keeps growing as new content is
+//! costs the web process about 70 MiB more from the start and keeps growing as new content is
 //! painted: measured with Sightline's AI answers, most of what stayed behind after each one was
 //! allocated inside Mesa. WebKit's own CPU painting (`WEBKIT_SKIA_ENABLE_CPU_RENDERING`) is the
 //! path meant for such machines; compositing, and WebGL, still go through GL.
