@@ -108,6 +108,15 @@ describe('provenance', () => {
     const dialog = $('dialog.provenance');
     await dialog.waitForDisplayed({ timeout: 10_000 });
     await expect(dialog).toHaveText(expect.stringMatching(/[0-9a-f]{64}/));
+    // The row keeps its own line on one line; the record opened from it wraps within its width
+    // (it once inherited the row's nowrap, its parameters running far past the dialog's edge).
+    const overflow = await browser.execute(() => {
+      const record = document.querySelector('dialog.provenance') as HTMLElement;
+      return { scroll: record.scrollWidth, client: record.clientWidth, wrap: getComputedStyle(record).whiteSpace };
+    });
+    expect(overflow.wrap).toBe('normal');
+    expect(overflow.scroll).toBeLessThanOrEqual(overflow.client);
+    await screenshotBothThemes('provenance-record-from-history-row');
     await browser.keys(['Escape']);
     await expect(dialog).not.toBeDisplayed();
 
