@@ -1,9 +1,10 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { render, screen, within } from '@testing-library/svelte';
 import userEvent from '@testing-library/user-event';
 import AddTo from './AddTo.svelte';
 import { mockBackend } from '../test/backend';
 import { makeInvestigation } from '../test/investigations';
+import { refreshInvestigations } from '../lib/investigations.svelte';
 
 const flood = makeInvestigation({ id: 1, name: 'Flood response' });
 const fires = makeInvestigation({ id: 2, name: 'Wildfires' });
@@ -91,6 +92,71 @@ describe('AddTo', () => {
     expect(screen.queryByRole('dialog')).toBeNull();
     expect(button).toHaveFocus();
     expect(button).toHaveAttribute('aria-expanded', 'false');
+  });
+
+  it('keeps the focus on a ticked box while the memberships reload, so Esc still closes the panel', async () => {
+    // The reload after a tick is held open until the test lets it go.
+    let release: () => void = () => {};
+    let holders: number[] = [];
+    const calls = mockBackend({
+      investigation_list: () => [flood, fires],
+      investigation_active: () => null,
+      investigation_memberships: (args, call) => {
+        const answer = (args.items as unknown[]).map((item) => ({ item, investigationIds: holders }));
+        return call === 1 ? answer : new Promise((resolve) => (release = () => resolve(answer)));
+      },
+      investigation_add: () => {
+        holders = [2];
+        return { requests: 0, posts: 1 };
+      },
+    });
+    await refreshInvestigations();
+    render(AddTo, { items: [{ kind: 'post', postId: '42' }] });
+    const button = screen.getByRole('button', { name: 'Add to…' });
+    await userEvent.click(button);
+    const box = await screen.findByRole('checkbox', { name: 'Wildfires' });
+    box.focus();
+    await userEvent.keyboard(' ');
+    await vi.waitFor(() => expect(screen.getByRole('group', { name: 'Investigations' })).toHaveAttribute('aria-busy', 'true'));
+    // While it reloads, the box keeps the focus and stays usable (a disabled control drops it).
+    expect(box).toHaveFocus();
+    expect(box).toBeEnabled();
+    // A second press while it reloads files nothing twice and leaves the box as it was.
+    await userEvent.keyboard(' ');
+    expect(box).toBeChecked();
+    expect(calls.investigation_add).toHaveLength(1);
+    release();
+    await vi.waitFor(() => expect(screen.getByRole('group', { name: 'Investigations' })).toHaveAttribute('aria-busy', 'false'));
+    expect(box).toHaveFocus();
+    await userEvent.keyboard('{Escape}');
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(button).toHaveFocus();
+  });
+
+  it('gives the focus to the new investigation\'s box once it is created and the item added', async () => {
+    let list = [flood];
+    mockBackend({
+      investigation_list: () => list,
+      investigation_active: () => null,
+      investigation_memberships: (args) => (args.items as unknown[]).map((item) => ({ item, investigationIds: list.length > 1 ? [9] : [] })),
+      investigation_create: (args) => {
+        const created = makeInvestigation({ id: 9, name: String(args.name) });
+        list = [created, ...list];
+        return created;
+      },
+      investigation_add: () => ({ requests: 0, posts: 1 }),
+    });
+    await refreshInvestigations();
+    render(AddTo, { items: [{ kind: 'post', postId: '42' }] });
+    const button = screen.getByRole('button', { name: 'Add to…' });
+    await userEvent.click(button);
+    await userEvent.click(await screen.findByRole('button', { name: 'New investigation…' }));
+    await userEvent.type(screen.getByRole('textbox', { name: 'Name' }), 'Dam leak{Enter}');
+    expect(await screen.findByText('Added to Dam leak, a new investigation.')).toBeInTheDocument();
+    await vi.waitFor(() => expect(screen.getByRole('checkbox', { name: 'Dam leak' })).toHaveFocus());
+    await userEvent.keyboard('{Escape}');
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(button).toHaveFocus();
   });
 
   it('says plainly when filing fails', async () => {
