@@ -1,7 +1,6 @@
 //! What the sandbox billed: every response that carried a cost header, as sent. Tests compare
 //! a client's own accounting against it (`GET /__sandbox/billed`, or [`crate::Sandbox::billed`]).
 
-use std::str::FromStr;
 use std::sync::Mutex;
 
 use rust_decimal::Decimal;
@@ -29,11 +28,11 @@ impl BilledLog {
         self.lock().clone()
     }
 
-    /// The exact sum of every cost header sent.
+    /// The exact sum of every cost header sent (decimal or exponent form).
     pub fn total(&self) -> Decimal {
         self.lock()
             .iter()
-            .filter_map(|r| Decimal::from_str(&r.cost_usd).ok())
+            .filter_map(|r| crate::billing::parse_cost(&r.cost_usd))
             .sum()
     }
 
@@ -46,6 +45,23 @@ impl BilledLog {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::str::FromStr;
+
+    #[test]
+    fn float_texts_are_summed_exactly() {
+        let log = BilledLog::default();
+        for cost in ["0.00010499999999999999", "1.5e-05", "0.0008999999999999999"] {
+            log.record(BilledResponse {
+                route: "/twitter/search".into(),
+                cost_usd: cost.into(),
+                service: "x".into(),
+            });
+        }
+        assert_eq!(
+            log.total(),
+            Decimal::from_str("0.00101999999999999989").unwrap()
+        );
+    }
 
     #[test]
     fn the_total_is_the_exact_sum_of_the_headers() {

@@ -42,7 +42,7 @@ mod server;
 pub mod validate;
 pub mod world;
 
-pub use billing::{Rates, Service};
+pub use billing::{CostStyle, Rates, Service};
 pub use clock::Clock;
 pub use faults::{Fault, FaultQueue};
 pub use world::live::DEFAULT_LIVE_RATE;
@@ -68,6 +68,7 @@ pub struct SandboxBuilder {
     keys: Option<Vec<String>>,
     rate_limit: Option<u32>,
     rates: Rates,
+    cost_style: billing::CostStyle,
     now: Option<chrono::DateTime<chrono::Utc>>,
     balance_usd: Option<rust_decimal::Decimal>,
     forecast_duration: Duration,
@@ -88,6 +89,7 @@ impl Default for SandboxBuilder {
             keys: None,
             rate_limit: None,
             rates: Rates::default(),
+            cost_style: billing::CostStyle::Exact,
             now: None,
             balance_usd: None,
             forecast_duration: ops::forecast::DEFAULT_DURATION,
@@ -134,6 +136,17 @@ impl SandboxBuilder {
     /// Prices per 1,000 units (default: the contract's public price list).
     pub fn rates(mut self, rates: Rates) -> Self {
         self.rates = rates;
+        self
+    }
+    /// Computes each cost in binary floating point and writes it as a Python service does
+    /// (`0.00010499999999999999`, `1.5e-05`), in the header and the body alike, instead of as
+    /// an exact decimal (the default). See [`billing::CostStyle`].
+    pub fn float_costs(mut self, float: bool) -> Self {
+        self.cost_style = if float {
+            billing::CostStyle::Float
+        } else {
+            billing::CostStyle::Exact
+        };
         self
     }
     /// The world's "now" (default: the current time; a world of the same seed generated in the
@@ -218,6 +231,7 @@ impl SandboxBuilder {
             faults_enabled: self.faults,
             pace: Duration::from_millis(self.pace_ms),
             rates: self.rates,
+            cost_style: self.cost_style,
             tweets: render::TweetCache::new(&world),
             balances: self.balance_usd.map(balance::Balances::new),
             billed: billed.clone(),

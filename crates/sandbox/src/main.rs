@@ -4,7 +4,7 @@ use sightline_sandbox::Sandbox;
 use std::io::Write;
 use std::process::ExitCode;
 
-const USAGE: &str = "Usage: sightline-sandbox [--port N] [--seed N] [--keys k1,k2] [--rate-limit N] [--pace-ms N] [--faults] [--balance-usd X] [--forecast-ms N] [--jobs-file PATH] [--body-log PATH] [--live-rate N]
+const USAGE: &str = "Usage: sightline-sandbox [--port N] [--seed N] [--keys k1,k2] [--rate-limit N] [--pace-ms N] [--faults] [--balance-usd X] [--forecast-ms N] [--jobs-file PATH] [--body-log PATH] [--live-rate N] [--float-costs]
 
 Serves a local stand-in of the service on 127.0.0.1 and prints, on two lines,
   base_url=http://127.0.0.1:PORT
@@ -23,7 +23,10 @@ Serves a local stand-in of the service on 127.0.0.1 and prints, on two lines,
                    and query, status, SHA-256 of the body bytes as sent (default: off)
   --live-rate N    new posts per minute while it runs, seeded (default 12; 0 for none;
                    at most 6000); with --faults, POST /__sandbox/clock {\"advance_ms\": N}
-                   moves the clock forward";
+                   moves the clock forward
+  --float-costs    compute each cost in binary floating point and write it as a Python
+                   service does (0.00010499999999999999, 1.5e-05) instead of as an exact
+                   decimal";
 
 struct Args {
     port: u16,
@@ -37,6 +40,7 @@ struct Args {
     jobs_file: Option<std::path::PathBuf>,
     body_log: Option<std::path::PathBuf>,
     live_rate: u32,
+    float_costs: bool,
 }
 
 fn value<T: std::str::FromStr>(flag: &str, v: Option<String>) -> Result<T, String> {
@@ -58,6 +62,7 @@ fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Option<Args>, Stri
         jobs_file: None,
         body_log: None,
         live_rate: sightline_sandbox::DEFAULT_LIVE_RATE,
+        float_costs: false,
     };
     while let Some(arg) = it.next() {
         let (flag, inline) = match arg.split_once('=') {
@@ -81,6 +86,7 @@ fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Option<Args>, Stri
             "--rate-limit" => args.rate_limit = Some(value(&flag, next())?),
             "--pace-ms" => args.pace_ms = value(&flag, next())?,
             "--faults" => args.faults = true,
+            "--float-costs" => args.float_costs = true,
             "--balance-usd" => args.balance_usd = Some(value(&flag, next())?),
             "--forecast-ms" => args.forecast_ms = value(&flag, next())?,
             "--jobs-file" => args.jobs_file = Some(value::<String>(&flag, next())?.into()),
@@ -142,7 +148,8 @@ async fn main() -> ExitCode {
         .rate_limit(args.rate_limit)
         .balance_usd(args.balance_usd)
         .forecast_duration(std::time::Duration::from_millis(args.forecast_ms))
-        .live_rate(args.live_rate);
+        .live_rate(args.live_rate)
+        .float_costs(args.float_costs);
     if let Some(keys) = args.keys {
         builder = builder.keys(keys);
     }
@@ -193,6 +200,8 @@ mod tests {
         ])
         .unwrap()
         .unwrap();
+        assert!(!a.float_costs);
+        assert!(parse(&["--float-costs"]).unwrap().unwrap().float_costs);
         assert_eq!(
             (a.port, a.seed, a.rate_limit, a.pace_ms, a.faults),
             (0, 7, Some(5), 0, true)

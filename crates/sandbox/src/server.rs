@@ -2,7 +2,7 @@
 //! (auth → rate limit → fault → operation → billing → ETag).
 
 use crate::auth::{classify, Verdict};
-use crate::billing::{Charge, Rates};
+use crate::billing::{Charge, CostStyle, Rates, Service};
 use crate::faults::{Fault, FaultQueue, FaultRequest};
 use crate::ops::{Ctx, Op, Outcome, StreamEvent};
 use crate::rate_limit::{retry_after_secs, RateLimiter};
@@ -32,6 +32,8 @@ pub struct AppState {
     pub faults_enabled: bool,
     pub pace: Duration,
     pub rates: Rates,
+    /// How costs are computed and written (`--float-costs`).
+    pub cost_style: CostStyle,
     pub tweets: crate::render::TweetCache,
     pub balances: Option<crate::balance::Balances>,
     pub billed: Arc<crate::billed::BilledLog>,
@@ -44,6 +46,11 @@ impl AppState {
     /// The service clock: running with real time, or a test's manual clock.
     fn now_ms(&self) -> i64 {
         self.clock.now_ms(&self.world)
+    }
+
+    /// What `usage` units of `service` cost, written in this sandbox's style.
+    fn charge(&self, service: Service, usage: u64) -> Charge {
+        Charge::new(service, usage, &self.rates, self.cost_style)
     }
 }
 
@@ -200,7 +207,9 @@ async fn handle(state: Arc<AppState>, op: Op, req: Request) -> Response {
             service: header("x-service-service").unwrap_or_default(),
         });
         // What the answer says it cost is what the key is charged.
-        if let (Some(balances), Ok(cost)) = (&state.balances, cost_text.parse()) {
+        if let (Some(balances), Some(cost)) =
+            (&state.balances, crate::billing::parse_cost(&cost_text))
+        {
             balances.charge(&key, cost);
         }
     }
@@ -323,10 +332,7 @@ fn custom_body(
             (Value::Array(a), crate::billing::Service::X) => a.len() as u64,
             _ => 1,
         };
-        add_billing(
-            r.headers_mut(),
-            &Charge::new(op.service(), usage, &state.rates),
-        );
+        add_billing(r.headers_mut(), &state.charge(op.service(), usage));
     }
     r
 }
@@ -364,7 +370,7 @@ fn respond(
         Outcome::Error { status, body } => json_response(status_code(status), &body),
         Outcome::Unbilled { body } => json_response(StatusCode::OK, &body),
         Outcome::Accepted { body, usage } => {
-            let charge = Charge::new(service, usage, &state.rates);
+            let charge = state.charge(service, usage);
             let mut r = Response::new(Body::from(charge.mirror_into_object(body)));
             *r.status_mut() = StatusCode::ACCEPTED;
             r.headers_mut().insert(
@@ -375,7 +381,7 @@ fn respond(
             r
         }
         Outcome::Json { body, usage } => {
-            let charge = Charge::new(service, usage, &state.rates);
+            let charge = state.charge(service, usage);
             let body = charge.mirror_into_object(body);
             send_body(
                 method,
@@ -391,7 +397,7 @@ fn respond(
             content_type,
             usage,
         } => {
-            let charge = Charge::new(service, usage, &state.rates);
+            let charge = state.charge(service, usage);
             send_body(
                 method,
                 req_headers,
@@ -402,7 +408,7 @@ fn respond(
             )
         }
         Outcome::Stream { events, usage } => {
-            let charge = Charge::new(service, usage, &state.rates);
+            let charge = state.charge(service, usage);
             let mut r = Response::new(stream_body(events, fault));
             let h = r.headers_mut();
             h.insert(

@@ -333,3 +333,45 @@ async fn the_billed_log_holds_every_cost_header_as_sent() {
     assert_eq!(over_http["total_usd"], sum.to_string());
     assert_eq!(over_http["responses"].as_array().unwrap().len(), 3);
 }
+
+#[tokio::test]
+async fn float_costs_are_sent_as_a_python_service_sends_them() {
+    let sb = Sandbox::builder()
+        .pace_ms(0)
+        .now(fixed_now())
+        .float_costs(true)
+        .balance_usd(Some(Decimal::from_str("0.01").unwrap()))
+        .start()
+        .await
+        .unwrap();
+    // 7 posts at 0.30 per 1,000 in binary floating point: 7 * 0.3 / 1000 in Python.
+    let r = get(&sb, "/twitter", &[("query", "solar"), ("count", "7")]).await;
+    assert_eq!(
+        r.header("x-service-cost-usd"),
+        Some("0.0021000000000000003")
+    );
+    let r = get(&sb, "/twitter", &[("query", "solar"), ("count", "3")]).await;
+    assert_eq!(
+        r.header("x-service-cost-usd"),
+        Some("0.0008999999999999999")
+    );
+    // An object's body carries the same float, as the same JSON number text.
+    let r = get(&sb, "/twitter/trends", &[("woeid", "1"), ("count", "34")]).await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    let header = r.header("x-service-cost-usd").unwrap().to_owned();
+    assert_eq!(header, "0.010199999999999999");
+    assert!(
+        r.text.contains(&format!("\"cost_usd\":{header},")),
+        "{}",
+        &r.text[..120]
+    );
+    // The billed log and the balance read every form exactly.
+    let billed = Decimal::from_str("0.0021000000000000003").unwrap()
+        + Decimal::from_str("0.0008999999999999999").unwrap()
+        + Decimal::from_str("0.010199999999999999").unwrap();
+    assert_eq!(sb.billed().total(), billed);
+    // 0.01 prepaid, more than that spent: the next request is refused.
+    assert!(billed > Decimal::from_str("0.01").unwrap());
+    let refused = get(&sb, "/twitter", &[("query", "solar"), ("count", "1")]).await;
+    assert_eq!(refused.status, 402);
+}
