@@ -13,6 +13,7 @@ use crate::key::KeyProblem;
 use crate::stream::PartialStream;
 use crate::transport::NetworkCause;
 use crate::validation::FieldError;
+use crate::wait::{self, plain_wait};
 use crate::words::count_of;
 
 /// Everything that can go wrong calling the service.
@@ -210,7 +211,7 @@ impl ApiError {
             ApiError::RateLimited { retry_after } => match retry_after {
                 Some(wait) => format!(
                     "Too many requests in a short time. Please wait {} and try again.",
-                    plain_duration(*wait)
+                    plain_wait(*wait)
                 ),
                 None => {
                     "Too many requests in a short time. Please wait a minute and try again.".into()
@@ -328,52 +329,25 @@ impl Serialize for ApiError {
     }
 }
 
-fn plain_duration(d: Duration) -> String {
-    let secs = d.as_secs().max(1);
-    match secs {
-        1 => "1 second".into(),
-        2..=119 => format!("{secs} seconds"),
-        _ => format!("{} minutes", secs.div_ceil(60)),
-    }
-}
-
-/// Reads `Retry-After` (seconds) or the body's `retry_after` (`"60 seconds"`, `60`).
+/// Reads `Retry-After` (seconds, or an HTTP date) or the body's `retry_after` (`"60 seconds"`,
+/// `60`), through [`crate::wait`]: capped at a day, and unknown when it is not a wait at all.
 pub fn retry_after(headers: &HeaderMap, body: Option<&Value>) -> Option<Duration> {
+    let now = chrono::Utc::now();
     let from_header = headers
         .get(reqwest::header::RETRY_AFTER)
         .and_then(|v| v.to_str().ok())
-        .and_then(parse_wait);
+        .and_then(|text| wait::parse(text, now));
     from_header.or_else(|| {
         let detail = body?.get("detail").unwrap_or(body?);
         match detail
             .get("retry_after")
             .or_else(|| body?.get("retry_after"))?
         {
-            Value::Number(n) => n.as_f64().map(|s| Duration::from_secs_f64(s.max(0.0))),
-            Value::String(s) => parse_wait(s),
+            Value::Number(n) => n.as_f64().and_then(wait::from_secs),
+            Value::String(s) => wait::parse(s, now),
             _ => None,
         }
     })
-}
-
-/// `"60"`, `"60 seconds"`, `"2 minutes"`, `"1.5s"`.
-fn parse_wait(text: &str) -> Option<Duration> {
-    let text = text.trim().to_ascii_lowercase();
-    let split = text
-        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
-        .unwrap_or(text.len());
-    let number: f64 = text[..split].parse().ok()?;
-    let unit = text[split..].trim();
-    let scale = if unit.starts_with("min") || unit == "m" {
-        60.0
-    } else if unit.starts_with("h") {
-        3600.0
-    } else if unit.is_empty() || unit.starts_with('s') {
-        1.0
-    } else {
-        return None;
-    };
-    Some(Duration::from_secs_f64((number * scale).max(0.0)))
 }
 
 /// A readable text from `detail` (string, object with `message`/`description`, or array)

@@ -24,6 +24,8 @@
 //! - [`validation`]: the shared checks behind `validate()`. [`transport`]: why a connection
 //!   failed ([`NetworkCause`]: no such host, refused, bad certificate, offline).
 //! - [`words`]: a count with its noun ("1 part", "12 parts"), as the UI says it.
+//! - [`wait`]: every wait, checked: a `Retry-After` (seconds, units or an HTTP date) or a
+//!   backoff, capped at a day and never a panic; conversions to chrono; a wait in words.
 
 pub mod billing;
 pub mod cancel;
@@ -40,6 +42,7 @@ pub mod request;
 pub mod stream;
 pub mod transport;
 pub mod validation;
+pub mod wait;
 pub mod words;
 
 pub use billing::Charge;

@@ -93,9 +93,38 @@ fn rate_limit_wait_from_header_or_body() {
         class(429, r#"{"detail":"slow down"}"#),
         ApiError::RateLimited { retry_after: None }
     );
-    assert_eq!(parse_wait("2 minutes"), Some(Duration::from_secs(120)));
-    assert_eq!(parse_wait("1.5s"), Some(Duration::from_millis(1500)));
-    assert_eq!(parse_wait("soon"), None);
+    // A header that is not a wait falls back to the body's; one past a day is a day.
+    let mut h = HeaderMap::new();
+    h.insert("retry-after", HeaderValue::from_static("nan"));
+    assert_eq!(
+        classify(429, &h, body, None),
+        ApiError::RateLimited {
+            retry_after: Some(Duration::from_secs(60))
+        }
+    );
+    h.insert(
+        "retry-after",
+        HeaderValue::from_static("99999999999999999999"),
+    );
+    assert_eq!(
+        classify(429, &h, body, None),
+        ApiError::RateLimited {
+            retry_after: Some(crate::wait::LONGEST_WAIT)
+        }
+    );
+    for body in [
+        r#"{"retry_after": -3}"#,
+        r#"{"retry_after": 1e300}"#,
+        r#"{"detail": {"retry_after": "inf"}}"#,
+    ] {
+        let ApiError::RateLimited { retry_after } = class(429, body) else {
+            panic!("{body}")
+        };
+        assert!(
+            retry_after.is_none_or(|wait| wait <= crate::wait::LONGEST_WAIT),
+            "{body}: {retry_after:?}"
+        );
+    }
 }
 
 #[test]
