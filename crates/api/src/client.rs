@@ -26,7 +26,10 @@ pub mod streaming;
 
 pub use streaming::{AiSearchStream, CapturedRead, StreamOutcome};
 
-/// How often and how patiently GETs are retried on 429, 5xx and network errors.
+/// How often and how patiently GETs are retried: on a 429 or a 5xx (the contract bills only
+/// successful answers), and when no connection was made (nothing reached the service). Never
+/// after a timeout or a cut answer: the first may have been billed (see
+/// [`ApiError::may_repeat_unasked`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RetryPolicy {
     /// Total attempts including the first; 1 disables retries.
@@ -286,7 +289,7 @@ impl Client {
                     }
                     *wait
                 }
-                Err(e) if e.is_transient() => retry.backoff(attempt),
+                Err(e) if e.may_repeat_unasked() => retry.backoff(attempt),
                 Err(_) => return result.map(|a| (a, attempt)),
             };
             tracing::debug!(
@@ -333,8 +336,9 @@ impl Client {
                     }
                 }
             }
-            // The bytes, not `text()`: their hash must be of what the service sent.
-            let bytes = response.bytes().await.map_err(transport_error)?.to_vec();
+            // The bytes, not `text()`: their hash must be of what the service sent. A body
+            // that stops part-way was an answer, maybe billed: never the network's error.
+            let bytes = response.bytes().await.map_err(cut_answer)?.to_vec();
             if status.is_success() || status == StatusCode::NOT_MODIFIED {
                 return Ok(Answer {
                     status: status.as_u16(),
@@ -480,14 +484,28 @@ fn is_json_object(text: &str) -> bool {
     text.trim_start().starts_with('{')
 }
 
+/// A failed send: `network` when no connection was made (nothing reached the service: a
+/// name, a refusal, a certificate, a connection that timed out), else the request went out
+/// and the service may have billed it: `timeout`, or `answer_cut` for a broken connection.
 fn transport_error(e: reqwest::Error) -> ApiError {
-    if e.is_timeout() {
-        ApiError::Timeout
-    } else {
+    if e.is_connect() || e.is_builder() {
         // Strip the URL: it holds the user's query, which need not be in logs.
         let cause = network_cause(&e);
         let detail = e.without_url().to_string();
         ApiError::Network { cause, detail }
+    } else {
+        cut_answer(e)
+    }
+}
+
+/// The connection failed after the request went out: no answer in time, or one cut short.
+fn cut_answer(e: reqwest::Error) -> ApiError {
+    if e.is_timeout() {
+        ApiError::Timeout
+    } else {
+        ApiError::AnswerCut {
+            detail: e.without_url().to_string(),
+        }
     }
 }
 

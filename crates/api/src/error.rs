@@ -46,9 +46,13 @@ pub enum ApiError {
     /// Could not reach the service; `cause` says why, as far as the transport can tell.
     #[error("network error: {detail}")]
     Network { cause: NetworkCause, detail: String },
-    /// No answer in time.
+    /// No answer in time after the request was sent: the service may have billed it.
     #[error("timed out")]
     Timeout,
+    /// The connection broke after the request was sent, before the whole answer arrived (a
+    /// reset, a body cut short): the service may have billed it.
+    #[error("answer cut: {detail}")]
+    AnswerCut { detail: String },
     /// The answer could not be read.
     #[error("malformed response: {detail}")]
     Malformed { status: u16, detail: String },
@@ -97,6 +101,8 @@ pub enum ErrorKind {
     Moved,
     Network,
     Timeout,
+    /// The connection broke after the request went out, before the whole answer arrived.
+    AnswerCut,
     MalformedResponse,
     UnexpectedStatus,
     StreamCut,
@@ -104,7 +110,7 @@ pub enum ErrorKind {
 }
 
 impl ErrorKind {
-    pub const ALL: [ErrorKind; 14] = [
+    pub const ALL: [ErrorKind; 15] = [
         ErrorKind::MissingKey,
         ErrorKind::KeyRefused,
         ErrorKind::NotAnApiKey,
@@ -115,6 +121,7 @@ impl ErrorKind {
         ErrorKind::Moved,
         ErrorKind::Network,
         ErrorKind::Timeout,
+        ErrorKind::AnswerCut,
         ErrorKind::MalformedResponse,
         ErrorKind::UnexpectedStatus,
         ErrorKind::StreamCut,
@@ -134,11 +141,27 @@ impl ErrorKind {
             ErrorKind::Moved => "moved",
             ErrorKind::Network => "network",
             ErrorKind::Timeout => "timeout",
+            ErrorKind::AnswerCut => "answer_cut",
             ErrorKind::MalformedResponse => "malformed_response",
             ErrorKind::UnexpectedStatus => "unexpected_status",
             ErrorKind::StreamCut => "stream_cut",
             ErrorKind::StreamFailed => "stream_failed",
         }
+    }
+
+    /// The kind named `name` on the wire (`rate_limited`), as history rows store it.
+    pub fn from_name(name: &str) -> Option<ErrorKind> {
+        ErrorKind::ALL
+            .into_iter()
+            .find(|kind| kind.as_str() == name)
+    }
+
+    /// The request went out and no whole answer came back (a timeout, a cut answer): the
+    /// service may have billed it, and only the user decides to send it again (a new request).
+    /// Every other failure either had no billing (a 429, a 5xx, a refusal: the contract bills
+    /// only successful answers) or never reached the service (`network`: no connection).
+    pub fn may_have_billed(self) -> bool {
+        matches!(self, ErrorKind::Timeout | ErrorKind::AnswerCut)
     }
 }
 
@@ -162,6 +185,7 @@ impl ApiError {
             ApiError::Moved { .. } => ErrorKind::Moved,
             ApiError::Network { .. } => ErrorKind::Network,
             ApiError::Timeout => ErrorKind::Timeout,
+            ApiError::AnswerCut { .. } => ErrorKind::AnswerCut,
             ApiError::Malformed { .. } => ErrorKind::MalformedResponse,
             ApiError::UnexpectedStatus { .. } => ErrorKind::UnexpectedStatus,
             ApiError::StreamCut { .. } => ErrorKind::StreamCut,
@@ -177,7 +201,19 @@ impl ApiError {
                 | ApiError::Server { .. }
                 | ApiError::Network { .. }
                 | ApiError::Timeout
+                | ApiError::AnswerCut { .. }
                 | ApiError::StreamCut { .. }
+        )
+    }
+
+    /// Whether the client may send the same request again by itself: only when the service
+    /// billed nothing for this attempt — a 429 or a 5xx (errors carry no billing), or no
+    /// connection at all (`network`: no such host, refused, a certificate refused, offline).
+    /// After a timeout or a cut answer the first may have been billed: never automatically.
+    pub fn may_repeat_unasked(&self) -> bool {
+        matches!(
+            self,
+            ApiError::RateLimited { .. } | ApiError::Server { .. } | ApiError::Network { .. }
         )
     }
 
@@ -241,8 +277,13 @@ impl ApiError {
                      try again."
                     .into(),
             },
-            ApiError::Timeout => "The service took too long to answer. Try again; if it keeps \
-                 happening, ask for fewer results."
+            ApiError::Timeout => "The service took too long to answer. It may have billed this \
+                 request even so; send it again only if you need the answer (it may be billed \
+                 again). If it keeps happening, ask for fewer results."
+                .into(),
+            ApiError::AnswerCut { .. } => "The connection broke after the request was sent, \
+                 before the whole answer arrived. The service may have billed this request; \
+                 send it again only if you need the answer (it may be billed again)."
                 .into(),
             ApiError::Malformed { .. } => "The service sent an answer the app could not read. \
                  Try again later; if it persists, the app may need an update."

@@ -98,6 +98,7 @@ impl SetupProblem {
             ErrorKind::KeyRefused | ErrorKind::MissingKey => Self::KeyRefused,
             ErrorKind::NotAnApiKey => Self::NotAKey,
             ErrorKind::Timeout => Self::NoAnswer,
+            ErrorKind::AnswerCut => Self::Unreachable,
             ErrorKind::RateLimited | ErrorKind::ServerError => Self::ServiceTrouble,
             ErrorKind::Network => match error.network_cause {
                 Some(NetworkCause::NoSuchHost) => Self::NoSuchHost,

@@ -49,6 +49,22 @@ describe('ErrorBanner', () => {
     expect(onretry).toHaveBeenCalledOnce();
   });
 
+  it('asks before sending again what the service may have billed (a timeout, a cut answer)', async () => {
+    for (const kind of ['timeout', 'answer_cut'] as const) {
+      const onretry = vi.fn();
+      const { unmount } = render(ErrorBanner, { error: serviceError(kind), onretry });
+      expect(screen.getByRole('alert')).toHaveTextContent('The service may have billed this request; send again?');
+      expect(screen.queryByRole('button', { name: 'Retry' })).toBeNull();
+      await userEvent.click(screen.getByRole('button', { name: 'Send again' }));
+      expect(onretry).toHaveBeenCalledOnce();
+      unmount();
+    }
+    // What billed nothing keeps its plain Retry.
+    render(ErrorBanner, { error: serviceError('server_error'), onretry: vi.fn() });
+    expect(screen.getByRole('alert')).not.toHaveTextContent('may have billed');
+    expect(screen.getByRole('button', { name: 'Retry' })).toBeInTheDocument();
+  });
+
   it('asks to send anyway on a budget warning, with the numbers', async () => {
     const onconfirm = vi.fn();
     render(ErrorBanner, { error: { kind: 'budget_warning', message: 'near the limit', check: makeCheck('0.006', 'warn').budget }, onconfirm });

@@ -19,7 +19,15 @@ export interface ErrorText {
   settings?: boolean;
   /** Said in a key form (Welcome, Settings) in place of the service's own message. */
   inKeyForm?: string;
+  /**
+   * The request went out and no whole answer came back (`ErrorKind::may_have_billed` in
+   * crates/api): the service may have billed it, so the banner asks before sending it again.
+   */
+  mayHaveBilled?: boolean;
 }
+
+/** What the banner asks when the service may have billed a request that gave no answer. */
+export const MAY_HAVE_BILLED = 'The service may have billed this request; send again?';
 
 const SERVICE: Record<ErrorKind, ErrorText> = {
   missing_key: { title: 'No API key is set.', advice: 'Add a key in Settings, or switch to demo data.', retry: false, settings: true },
@@ -46,7 +54,8 @@ const SERVICE: Record<ErrorKind, ErrorText> = {
   server_error: { title: 'The service had a problem on its side.', advice: 'This is usually brief: try again in a moment.', retry: true },
   moved: { title: 'The service address has moved.', advice: 'Check the service address in Settings.', retry: false, settings: true },
   network: { title: 'The service could not be reached.', advice: 'Check your internet connection, then try again.', retry: true },
-  timeout: { title: 'The service took too long to answer.', advice: 'Try again; a smaller count may help.', retry: true },
+  timeout: { title: 'The service took too long to answer.', advice: MAY_HAVE_BILLED, retry: true, mayHaveBilled: true },
+  answer_cut: { title: 'The connection broke before the whole answer arrived.', advice: MAY_HAVE_BILLED, retry: true, mayHaveBilled: true },
   malformed_response: { title: 'The service sent an answer Sightline could not read.', advice: 'Try again; if it repeats, the service may be changing.', retry: true },
   unexpected_status: { title: 'The service answered in an unexpected way.', advice: 'Try again in a moment.', retry: true },
   stream_cut: { title: 'The answer stopped part-way.', advice: 'What arrived is kept. Try again for the rest.', retry: true },

@@ -191,6 +191,7 @@ fn kinds_keep_their_wire_names() {
             "moved",
             "network",
             "timeout",
+            "answer_cut",
             "malformed_response",
             "unexpected_status",
             "stream_cut",
@@ -228,6 +229,9 @@ fn every_kind_has_a_plain_message_and_serialises_tagged() {
             detail: "connection refused".into(),
         },
         ApiError::Timeout,
+        ApiError::AnswerCut {
+            detail: "connection reset".into(),
+        },
         ApiError::Malformed {
             status: 200,
             detail: "eof".into(),
@@ -251,4 +255,40 @@ fn every_kind_has_a_plain_message_and_serialises_tagged() {
     assert_eq!(rl["retry_after_secs"], 150);
     assert!(rl["message"].as_str().unwrap().contains("3 minutes"));
     assert_eq!(ApiError::from(KeyProblem::Empty), ApiError::MissingKey);
+}
+
+/// A request that went out and got no whole answer may have been billed: it is never sent
+/// again by the client itself, and its message says so. What billed nothing may be.
+#[test]
+fn only_what_billed_nothing_is_repeated_unasked() {
+    let cut = ApiError::AnswerCut {
+        detail: "reset".into(),
+    };
+    for error in [ApiError::Timeout, cut] {
+        assert!(error.kind().may_have_billed());
+        assert!(!error.may_repeat_unasked());
+        assert!(
+            error.user_message().contains("may have billed"),
+            "{error:?}"
+        );
+    }
+    let unbilled = [
+        ApiError::RateLimited { retry_after: None },
+        ApiError::Server {
+            status: 503,
+            detail: None,
+        },
+        ApiError::Network {
+            cause: crate::transport::NetworkCause::Refused,
+            detail: "refused".into(),
+        },
+    ];
+    for error in unbilled {
+        assert!(!error.kind().may_have_billed());
+        assert!(error.may_repeat_unasked(), "{error:?}");
+    }
+    for kind in ErrorKind::ALL {
+        assert_eq!(ErrorKind::from_name(kind.as_str()), Some(kind));
+    }
+    assert_eq!(ErrorKind::from_name("storage"), None);
 }

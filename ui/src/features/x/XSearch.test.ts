@@ -136,6 +136,27 @@ describe('X search', () => {
     expect(sent[1]?.request).toEqual(sent[0]?.request);
   });
 
+  it('after a timeout asks whether to send again, and sends it as a new request', async () => {
+    const sent = backend((_, call) =>
+      call === 1
+        ? new Rejection({
+            kind: 'service',
+            message: 'The service took too long to answer.',
+            error: { kind: 'timeout', message: 'timeout', fields: [], retry_after_secs: null, status: null, received_events: null },
+          })
+        : outcome([makePost()]),
+    );
+    render(XSearch);
+    await userEvent.type(screen.getByRole('textbox', { name: 'Search X' }), 'flood{Enter}');
+    expect(await screen.findByText('The service may have billed this request; send again?')).toBeInTheDocument();
+    expect(sent).toHaveLength(1);
+    await userEvent.click(screen.getByRole('button', { name: 'Send again' }));
+    expect(await screen.findByRole('article')).toBeInTheDocument();
+    expect(sent).toHaveLength(2);
+    expect(sent[1]?.send.requestId).not.toBe(sent[0]?.send.requestId);
+    expect(sent[1]?.request).toEqual(sent[0]?.request);
+  });
+
   it('shows a 429 countdown with a retry', async () => {
     backend(() => new Rejection({
       kind: 'service',

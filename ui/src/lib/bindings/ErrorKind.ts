@@ -4,4 +4,4 @@
  * The stable class of an API error, one per kind of failure: what history rows store, logs
  * show and the UI branches on. It crosses IPC as its snake_case name, e.g. `rate_limited`.
  */
-export type ErrorKind = "missing_key" | "key_refused" | "not_an_api_key" | "validation" | "out_of_credit" | "rate_limited" | "server_error" | "moved" | "network" | "timeout" | "malformed_response" | "unexpected_status" | "stream_cut" | "stream_failed";
+export type ErrorKind = "missing_key" | "key_refused" | "not_an_api_key" | "validation" | "out_of_credit" | "rate_limited" | "server_error" | "moved" | "network" | "timeout" | "answer_cut" | "malformed_response" | "unexpected_status" | "stream_cut" | "stream_failed";
