@@ -184,15 +184,10 @@ pub fn utc_iso(t: DateTime<Utc>) -> String {
     t.to_rfc3339_opts(SecondsFormat::Millis, true)
 }
 
-/// `2026-11-23 19:04:12 CET (Europe/Berlin)`: the local time, labelled so it cannot be misread.
+/// `2026-11-23 19:04:12 CET (Europe/Berlin)`, `… GMT+5:45 (Asia/Kathmandu)`: the local time,
+/// its zone named as the screens name it and by its IANA name, so it cannot be misread.
 pub fn zone_time(t: DateTime<Utc>, zone: Tz) -> String {
-    let local = t.with_timezone(&zone);
-    format!(
-        "{} {} ({})",
-        local.format("%Y-%m-%d %H:%M:%S"),
-        local.format("%Z"),
-        zone.name()
-    )
+    sightline_store::zone_names::local_seconds(t, zone)
 }
 
 /// `2026-11-23 18:04:12 UTC`

@@ -4,8 +4,9 @@
 //!
 //! Every time is written twice, so no reader has to guess a zone: the UTC ISO time
 //! (`created_at_utc` in CSV; the field itself in JSON, ending in `Z`) and the time in the display
-//! zone the caller passes, its offset and zone named (`created_at_local`:
-//! `2026-11-23 19:04:12 +01:00 CET (Europe/Paris)`). Citations give UTC and the local time.
+//! zone the caller passes, its zone named as the screens name it, then its IANA name
+//! (`created_at_local`: `2026-11-23 19:04:12 CET (Europe/Paris)`, `… GMT+5:45 (Asia/Kathmandu)`;
+//! [`crate::zone_names`]). Citations give UTC and the local time.
 //!
 //! CSV cells that a spreadsheet would run as a formula (starting with `=`, `+`, `-`, `@`, tab
 //! or carriage return) are prefixed with `'`: the files are opened by people in spreadsheet
@@ -33,21 +34,17 @@ fn utc(t: DateTime<Utc>) -> String {
     t.to_rfc3339_opts(SecondsFormat::Secs, true)
 }
 
-/// `2026-11-23 19:04:12 +01:00 CET (Europe/Paris)`: the time in `tz` with its offset and zone
-/// named; `… +00:00 UTC` in UTC. The offset keeps it exact where an abbreviation is shared.
+/// `2026-11-23 19:04:12 CET (Europe/Paris)`, `… GMT+5:30 (Asia/Kolkata)`: the time in `tz`,
+/// its zone named as on screen ([`crate::zone_names`], whose letters are never shared between
+/// offsets) and by its IANA name; `… UTC` in UTC.
 pub fn local_exact(t: DateTime<Utc>, tz: Tz) -> String {
-    let local = t.with_timezone(&tz).format("%Y-%m-%d %H:%M:%S %:z %Z");
-    if tz == Tz::UTC {
-        local.to_string()
-    } else {
-        format!("{local} ({})", tz.name())
-    }
+    crate::zone_names::local_seconds(t, tz)
 }
 
 /// A citation's time: `2026-11-23 18:04 UTC = 2026-11-23 19:04 CET (Europe/Paris)`.
 fn cited(t: DateTime<Utc>, tz: Tz) -> String {
     let utc = t.format("%Y-%m-%d %H:%M UTC");
-    if tz == Tz::UTC {
+    if crate::zone_names::zone_abbreviation(t, tz) == "UTC" {
         utc.to_string()
     } else {
         format!("{utc} = {}", local_time(t, tz))

@@ -20,7 +20,7 @@
 //!   and reads are apart in `archive/types.rs`, `write.rs` and `read.rs`;
 //! * [`cache`]: ETag + body per GET URL for conditional requests;
 //! * [`export`]: CSV, JSON Lines and Markdown citations to any writer, every time in UTC and
-//!   in the zone the caller names (its offset and name written); forecasts with their own
+//!   in the zone the caller names (named as [`zone_names`] names it); forecasts with their own
 //!   fields (question, state, probability, forecaster, times, reasoning, job id, cost);
 //! * [`settings`]: app settings as JSON values;
 //! * [`investigations`]: cases filing requests and posts (by the active investigation, inside
@@ -37,7 +37,9 @@
 //!   whole archive's top lists from tallies that migration 0009's triggers keep), and the
 //!   scope's posts themselves, paged;
 //! * [`runs`]: the run log of both (outcome, new items, error in words), with each run's cost
-//!   from the ledger rows of exactly its requests.
+//!   from the ledger rows of exactly its requests;
+//! * [`zone_names`]: the one rule naming a zone beside a local time (`CET`, `GMT+5:30`), on
+//!   screen and in every file.
 //!
 //! All writes for one request happen in one transaction ([`Store::record_request`], in
 //! [`record`], which calls the ledger's and the archive's writes).
@@ -62,6 +64,7 @@ pub mod runs;
 pub mod settings;
 pub mod spend;
 pub mod time;
+pub mod zone_names;
 
 use std::path::Path;
 use std::str::FromStr;

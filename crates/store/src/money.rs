@@ -1,12 +1,25 @@
 //! Exact money: the database holds INTEGER nano-dollars (summable in SQL without rounding);
-//! the public API speaks `rust_decimal::Decimal`. Values with more than 9 decimals are refused,
-//! never rounded silently.
+//! the public API speaks `rust_decimal::Decimal`.
+//!
+//! Two rules, one per source of an amount:
+//! * **A charge the service stated** ([`charge_nanos`]) is always recorded. Where its text has
+//!   more digits than the nano-dollar (a service that computes in binary floating point writes
+//!   `0.00010499999999999999` for 7 units at 0.015 per 1,000), it is rounded to the nearest
+//!   nano-dollar, a tie to the even one (half-even: over many charges it favours neither the
+//!   service nor the user). The text as the service wrote it is kept beside the rounded value;
+//!   spend, budgets and exports count the rounded value.
+//! * **An amount the user typed** (a budget limit) is taken exactly or refused ([`to_nanos`]):
+//!   more than 9 decimals is a typo, never rounded silently.
+//!
+//! Both refuse what an `i64` of nano-dollars cannot hold (beyond about ±9.2 billion dollars).
 
-use rust_decimal::Decimal;
+use rust_decimal::prelude::ToPrimitive;
+use rust_decimal::{Decimal, RoundingStrategy};
 
 use crate::error::{Result, StoreError};
 
 const NANO_SCALE: u32 = 9;
+const NANOS_PER_UNIT: i64 = 1_000_000_000;
 
 /// Converts an amount to nano-units, refusing anything that would lose precision.
 pub fn to_nanos(amount: Decimal) -> Result<i64> {
@@ -19,59 +32,23 @@ pub fn to_nanos(amount: Decimal) -> Result<i64> {
     i64::try_from(scaled.mantissa()).map_err(|_| StoreError::InexactMoney(amount.to_string()))
 }
 
+/// A charge the service stated, in nano-units: rounded half-even to the nano-dollar. `None`
+/// only for an amount beyond what the ledger holds (about ±9.2 billion dollars), which is no
+/// real charge: the caller records it as unreadable rather than lose every other sum.
+pub fn charge_nanos(amount: Decimal) -> Option<i64> {
+    let rounded = amount.round_dp_with_strategy(NANO_SCALE, RoundingStrategy::MidpointNearestEven);
+    rounded.checked_mul(Decimal::from(NANOS_PER_UNIT))?.to_i64()
+}
+
+/// A stated charge as it is recorded: [`charge_nanos`] as a decimal amount.
+pub fn rounded_charge(amount: Decimal) -> Option<Decimal> {
+    charge_nanos(amount).map(from_nanos)
+}
+
 /// Converts nano-units back to a decimal amount (normalized: `0.00015`, not `0.000150000`).
 pub fn from_nanos(nanos: i64) -> Decimal {
     Decimal::from_i128_with_scale(i128::from(nanos), NANO_SCALE).normalize()
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use std::str::FromStr;
-
-    fn dec(s: &str) -> Decimal {
-        Decimal::from_str(s).unwrap()
-    }
-
-    #[test]
-    fn round_trips_exact_values() {
-        for s in [
-            "0",
-            "0.00015",
-            "4.00",
-            "0.000000001",
-            "1234567.123456789",
-            "-2.5",
-        ] {
-            let nanos = to_nanos(dec(s)).unwrap();
-            assert_eq!(from_nanos(nanos), dec(s).normalize(), "{s}");
-        }
-        assert_eq!(to_nanos(dec("0.00015")).unwrap(), 150_000);
-        assert_eq!(to_nanos(dec("4")).unwrap(), 4_000_000_000);
-    }
-
-    #[test]
-    fn trailing_zeros_beyond_nine_decimals_are_fine() {
-        assert_eq!(to_nanos(dec("0.1000000000000")).unwrap(), 100_000_000);
-    }
-
-    #[test]
-    fn refuses_more_than_nine_decimals() {
-        assert!(matches!(
-            to_nanos(dec("0.0000000001")),
-            Err(StoreError::InexactMoney(_))
-        ));
-    }
-
-    #[test]
-    fn refuses_out_of_range() {
-        assert!(to_nanos(dec("10000000000000")).is_err());
-    }
-
-    #[test]
-    fn sums_are_exact() {
-        // 0.1 + 0.2 in binary floating point is not 0.3; in nanos it is.
-        let sum = to_nanos(dec("0.1")).unwrap() + to_nanos(dec("0.2")).unwrap();
-        assert_eq!(from_nanos(sum), dec("0.3"));
-    }
-}
+mod tests;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import countTable from '../../../crates/api/tests/fixtures/count-cases.json';
+import zoneNames from '../../../crates/store/tests/fixtures/zone-names.json';
 import { compactCount, compactNumber, countOf, exactUtc, initials, nounFor, parseCreatedAt, relativeTime, timeTitle, utcOffset, zoneAbbreviation, zonedDay, zoneDay, zoneDayStart, zonedTime, zoneLabel, zoneWallClock } from './format';
 
 describe('compactNumber', () => {
@@ -95,6 +96,14 @@ describe('times in the display zone', () => {
     expect(zonedTime('Mon Nov 23 18:04:12 +0000 2026', 'Asia/Kolkata')).toBe('23 Nov 2026, 23:34 GMT+5:30');
     expect(zonedTime('not a time', 'UTC')).toBe('not a time');
     expect(zonedDay(evening, 'Asia/Tokyo')).toBe('24 Nov 2026');
+  });
+
+  it('names zones by the rule the exported files follow, case for case', () => {
+    // The table crates/store/src/zone_names.rs runs too: letters only where they cannot be
+    // misread (CET, EST), else the offset (India's, China's and Cuba's own letters are other zones').
+    expect(zoneNames.cases.length).toBeGreaterThanOrEqual(40);
+    for (const { zone, utc, name } of zoneNames.cases) expect(`${zone} ${utc} ${zoneAbbreviation(new Date(utc), zone)}`).toBe(`${zone} ${utc} ${name}`);
+    expect(zoneLabel(evening, 'Asia/Kathmandu')).toBe('GMT+5:45 (Asia/Kathmandu)');
   });
 
   it('gives UTC one hover away', () => {

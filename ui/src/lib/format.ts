@@ -17,6 +17,7 @@
  * Each takes an optional zone last (tests, and a time deliberately shown in another zone).
  */
 import { zoneSetting } from './displayZone.svelte';
+import { ZONE_LETTERS } from './bindings/ZoneLetters';
 
 /** 999 → "999", 1234 → "1.2K", 15300 → "15K", 2_500_000 → "2.5M". */
 export function compactNumber(value: number): string {
@@ -67,12 +68,10 @@ export function toDate(value: Date | string | number): Date | null {
   return date && !Number.isNaN(date.getTime()) ? date : null;
 }
 
-/** An instant's wall clock in a zone, and the zone's short British name then ("CET", "GMT+5:30"). */
-type Fields = { year: number; month: number; day: number; hour: number; minute: number; second: number; name: string };
+/** An instant's wall clock in a zone. */
+type Fields = { year: number; month: number; day: number; hour: number; minute: number; second: number };
 
 const fieldFormats = new Map<string, Intl.DateTimeFormat>();
-/** Formats of the zone's American name ("EST"), where the British one is only an offset. */
-const americanNames = new Map<string, Intl.DateTimeFormat>();
 const knownZones = new Map<string, boolean>();
 let lastFields: { zone: string; time: number; fields: Fields } | null = null;
 
@@ -101,10 +100,9 @@ function fieldsIn(date: Date, wanted: string): Fields {
   if (lastFields?.zone === zone && lastFields.time === date.getTime()) return lastFields.fields;
   let format = fieldFormats.get(zone);
   if (!format) {
-    // One format for the clock and the zone's name: formatting is what a long list pays for.
+    // One format per zone, kept: formatting is what a long list pays for.
     format = new Intl.DateTimeFormat('en-GB', {
       timeZone: zone,
-      timeZoneName: 'short',
       hourCycle: 'h23',
       year: 'numeric',
       month: 'numeric',
@@ -123,7 +121,6 @@ function fieldsIn(date: Date, wanted: string): Fields {
     hour: Number(parts.hour) % 24,
     minute: Number(parts.minute),
     second: Number(parts.second),
-    name: parts.timeZoneName ?? zone,
   };
   lastFields = { zone, time: date.getTime(), fields };
   return fields;
@@ -136,21 +133,24 @@ function offsetMs(date: Date, zone: string): number {
   return wall - Math.floor(date.getTime() / 1000) * 1000;
 }
 
+/** "GMT+5:30", "GMT-3", "GMT": an offset in minutes east of UTC, as zones without letters are named. */
+export function offsetName(minutes: number): string {
+  if (minutes === 0) return 'GMT';
+  const size = Math.abs(minutes);
+  const rest = size % 60;
+  return `GMT${minutes < 0 ? '-' : '+'}${Math.floor(size / 60)}${rest ? `:${pad(rest)}` : ''}`;
+}
+
 /**
- * The zone's short name at an instant: "CET", "BST", "EDT", or its offset where the language has
- * no abbreviation ("GMT+5:30", "GMT+9"); never a guess between zones.
+ * The zone's short name at an instant, by the rule the exported files follow too
+ * (crates/store/src/zone_names.rs, whose table of letters Rust writes to bindings/ZoneLetters.ts):
+ * "CET", "BST", "EDT", "UTC" where those letters cannot be misread, else the offset ("GMT+5:30",
+ * "GMT+9"); never a guess between zones.
  */
 export function zoneAbbreviation(date: Date, wanted: string = zoneSetting.zone): string {
   const zone = usableZone(wanted);
-  const british = fieldsIn(date, zone).name;
-  if (!/^GMT[+-]/.test(british)) return british;
-  let american = americanNames.get(zone);
-  if (!american) {
-    american = new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: 'short' });
-    americanNames.set(zone, american);
-  }
-  const name = american.formatToParts(date).find((part) => part.type === 'timeZoneName')?.value ?? british;
-  return /^[A-Z]{2,5}$/.test(name) ? name : british;
+  const minutes = Math.round(offsetMs(date, zone) / 60_000);
+  return ZONE_LETTERS[zone]?.[String(minutes)] ?? offsetName(minutes);
 }
 
 /** "CET (Europe/Paris)", "UTC": the zone as the screens and hovers name it. */

@@ -42,13 +42,10 @@ pub struct ForecastExport {
     pub mode: String,
 }
 
-/// `2026-11-23 19:04 CET (Europe/Berlin)`; just `… UTC` when the zone is UTC.
+/// `2026-11-23 19:04 CET (Europe/Berlin)`, `… GMT+5:30 (Asia/Kolkata)`; just `… UTC` in UTC
+/// ([`crate::zone_names`]).
 pub fn local_time(t: DateTime<Utc>, tz: Tz) -> String {
-    let local = t.with_timezone(&tz);
-    if tz == Tz::UTC {
-        return local.format("%Y-%m-%d %H:%M UTC").to_string();
-    }
-    format!("{} ({})", local.format("%Y-%m-%d %H:%M %Z"), tz.name())
+    crate::zone_names::local_minutes(t, tz)
 }
 
 /// `27 %`; a whole number unless the service said more (`27.5 %`).
@@ -176,7 +173,10 @@ pub fn forecast_citations_markdown<'a>(
             }
         };
         writeln!(out, "{}. {line}{id}, via Sightline", n + 1)?;
-        if let Some(at) = f.forecasted_at.filter(|_| tz != Tz::UTC) {
+        if let Some(at) = f
+            .forecasted_at
+            .filter(|at| crate::zone_names::zone_abbreviation(*at, tz) != "UTC")
+        {
             writeln!(out, "   (local time: {})", local_time(at, tz))?;
         }
         writeln!(out)?;
@@ -245,12 +245,12 @@ mod tests {
         assert_eq!(get(0, "forecasted_at_utc"), "2026-11-23T18:04:00Z");
         assert_eq!(
             get(0, "forecasted_at_local"),
-            "2026-11-23 19:04:00 +01:00 CET (Europe/Berlin)"
+            "2026-11-23 19:04:00 CET (Europe/Berlin)"
         );
         assert_eq!(get(0, "asked_at_utc"), "2026-11-23T18:00:00Z");
         assert_eq!(
             get(0, "asked_at_local"),
-            "2026-11-23 19:00:00 +01:00 CET (Europe/Berlin)"
+            "2026-11-23 19:00:00 CET (Europe/Berlin)"
         );
         assert_eq!(
             get(0, "reasoning"),
@@ -278,12 +278,12 @@ mod tests {
         assert_eq!(line["forecasted_at"], "2026-11-23T18:04:00Z");
         assert_eq!(
             line["forecasted_at_local"],
-            "2026-11-23 19:04:00 +01:00 CET (Europe/Berlin)"
+            "2026-11-23 19:04:00 CET (Europe/Berlin)"
         );
         assert_eq!(line["asked_at"], "2026-11-23T18:00:00Z");
         assert_eq!(
             line["asked_at_local"],
-            "2026-11-23 19:00:00 +01:00 CET (Europe/Berlin)"
+            "2026-11-23 19:00:00 CET (Europe/Berlin)"
         );
     }
 

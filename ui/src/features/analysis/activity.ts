@@ -6,7 +6,7 @@
 import type { ActivitySeries } from '../../lib/bindings/ActivitySeries';
 import type { StackBy } from '../../lib/bindings/StackBy';
 import { LANGUAGES } from '../../lib/languages';
-import { zoneAbbreviation, zoneDay, zoneDayStart, zonedDay, zonedTime } from '../../lib/format';
+import { zoneDay, zoneDayStart, zonedDay, zonedTime, zoneLabel } from '../../lib/format';
 import type { ChartColors } from './chartTheme';
 import { xmlText } from './chartSave';
 import type { TimeRange } from './scopeState.svelte';
@@ -104,11 +104,9 @@ export function activitySummary(series: ActivitySeries): string {
   return `${posts.toLocaleString('en-US')} posts over ${count} ${unit}; the busiest ${series.bucket} was ${bucketLabel(series, peak)} with ${(series.totals[peak] ?? 0).toLocaleString('en-US')}.`;
 }
 
-/** The zone the chart's times are in, as printed on it: "UTC", "IST (Asia/Kolkata)". */
+/** The zone the chart's times are in, as printed on it: "UTC", "GMT+5:30 (Asia/Kolkata)". */
 export function chartZoneName(series: ActivitySeries): string {
-  const at = new Date(series.starts[0] ?? Date.now());
-  const short = zoneAbbreviation(at, series.zone);
-  return short === 'UTC' || short === series.zone ? short : `${short} (${series.zone})`;
+  return zoneLabel(new Date(series.starts[0] ?? Date.now()), series.zone);
 }
 
 /** The chart as an SVG picture: stacked bars, the engagement line on its own scale, axes and a legend. */
