@@ -44,7 +44,7 @@ describe('sanitizeHtml', () => {
     expect(host.innerHTML).not.toMatch(/onerror|tracker/);
   });
 
-  it('strips javascript:, data: and vbscript: links but keeps their text', () => {
+  it('turns javascript:, data: and vbscript: links into plain text', () => {
     const cases = [
       'javascript:window.pwned=1',
       ' JaVaScRiPt:window.pwned=1',
@@ -56,8 +56,9 @@ describe('sanitizeHtml', () => {
     ];
     for (const href of cases) {
       const host = dom(sanitizeHtml(`<a href="${href}">claim prize</a>`));
-      const link = host.querySelector('a');
-      expect(link?.hasAttribute('href'), href).toBe(false);
+      // Not a link that looks like one and does nothing: text, as the words around it.
+      expect(host.querySelector('a'), href).toBeNull();
+      expect(host.querySelector('span.defused-link')?.textContent, href).toBe('claim prize');
       expect(host.textContent).toBe('claim prize');
       host.remove();
     }
@@ -75,9 +76,9 @@ describe('sanitizeHtml', () => {
     expect(dom(sanitizeHtml('<a href="/about">about</a>', 'https://news.example/story/1')).querySelector('a')?.getAttribute('href')).toBe(
       'https://news.example/about',
     );
-    expect(dom(sanitizeHtml('<a href="/about">about</a>')).querySelector('a')?.hasAttribute('href')).toBe(false);
+    expect(dom(sanitizeHtml('<a href="/about">about</a>')).querySelector('a')).toBeNull();
     // An in-app route in foreign content must not navigate the app.
-    expect(dom(sanitizeHtml('<a href="#/settings">settings</a>')).querySelector('a')?.hasAttribute('href')).toBe(false);
+    expect(dom(sanitizeHtml('<a href="#/settings">settings</a>')).querySelector('a')).toBeNull();
   });
 
   it('removes iframes, frames, objects and embeds with their content', () => {
@@ -168,7 +169,7 @@ describe('renderMarkdown', () => {
       ),
     );
     expect(host.querySelector('img, script, svg, iframe')).toBeNull();
-    expect(host.querySelector('a')?.hasAttribute('href')).toBe(false);
+    expect(host.querySelector('a')).toBeNull();
     expect(attributes(host).filter((a) => /\[on/.test(a))).toEqual([]);
     expect(host.textContent).toContain('claim prize');
   });
@@ -185,7 +186,31 @@ describe('renderMarkdown', () => {
     const links = host.querySelectorAll('a');
     expect(links[0]?.getAttribute('href')).toBe('https://img.example/chart.png');
     expect(links[0]?.textContent).toBe('Image: chart of "rain"');
-    expect(links[1]?.hasAttribute('href')).toBe(false);
+    expect(links).toHaveLength(1);
+    expect(host.querySelector('span.defused-link')?.textContent).toBe('Image: x');
+  });
+
+  it('shows, where the reader wrote it, what was taken out and a defused link\'s address', () => {
+    const source =
+      'See <img src="https://tracker.example/p.gif"> and <script>window.pwned=1</script> then [the claim](javascript:alert(1)) ' +
+      'and [notes](notes.md). <iframe src="https://example.com">in</iframe><form><input name="q"><b>kept</b></form>';
+    const host = dom(renderMarkdown(source, { showRemoved: true }));
+    expect(host.querySelector('img, script, iframe, input, form, a')).toBeNull();
+    expect(Array.from(host.querySelectorAll('.removed-note')).map((note) => note.textContent)).toEqual([
+      '[image removed]',
+      '[script removed]',
+      ' (link not opened: javascript:alert(1))',
+      ' (link not opened: notes.md)',
+      '[embedded page removed]',
+      '[form field removed]',
+    ]);
+    expect(host.textContent).toContain('the claim (link not opened: javascript:alert(1))');
+    expect(host.textContent).toContain('kept');
+    expect((window as { pwned?: unknown }).pwned).toBeUndefined();
+    // Elsewhere (an AI answer, a crawled page) nothing is added.
+    const quiet = dom(renderMarkdown(source));
+    expect(quiet.querySelector('.removed-note')).toBeNull();
+    expect(quiet.textContent).not.toContain('removed');
   });
 
   it('renders an unfinished answer (cut mid-token) without throwing', () => {

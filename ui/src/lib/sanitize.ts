@@ -5,6 +5,11 @@
  * media or images (an image would load from a third party and tell it what is being read), no
  * `id`/`class`/`style`/`data-*` attributes (they could pose as the app's own elements), and links
  * only to absolute http(s) addresses, which the app opens in the system browser.
+ *
+ * A link whose address is not allowed becomes plain text (it would look like a link and do
+ * nothing). Where the reader wrote the text (the notebook: `{ showRemoved: true }`), such a
+ * link shows the address it had, and each element taken out with its content (an image, a
+ * script, an embedded page) leaves a short note in its place, so nothing vanishes unexplained.
  */
 import DOMPurify from 'dompurify';
 import { Marked } from 'marked';
@@ -33,7 +38,29 @@ function webHref(raw: string | null, base: string | undefined): string | null {
   }
 }
 
+/** What a note says was taken out, by element. Elements not here either keep their content
+ * (their text stays) or had nothing to show (`<meta>`, `<head>`). */
+const REMOVED_NOUNS: Record<string, string> = {
+  img: 'image', picture: 'image', svg: 'drawing', canvas: 'drawing', math: 'formula', video: 'video',
+  audio: 'sound', iframe: 'embedded page', frame: 'embedded page', frameset: 'embedded page',
+  object: 'embedded content', embed: 'embedded content', script: 'script', style: 'style sheet',
+  input: 'form field', select: 'form field', textarea: 'form field', button: 'button',
+};
+
+/** Marks the sanitiser leaves for the second pass (data-* attributes are stripped from the
+ * input before these are set, so they can only be the sanitiser's own). */
+const DEFUSED = 'data-sightline-defused';
+const REMOVED = 'data-sightline-removed';
+
 let currentBase: string | undefined;
+let showingRemoved = false;
+/** Each link's address as written, before the allow-list may drop it (a `javascript:` one). */
+let writtenHrefs = new WeakMap<Element, string>();
+
+purifier.addHook('beforeSanitizeAttributes', (node) => {
+  const href = node.tagName === 'A' ? node.getAttribute('href') : null;
+  if (href !== null) writtenHrefs.set(node, href);
+});
 
 // Links keep an http(s) href or lose it (their text stays); they never open a window of the app
 // and never pass on where they came from.
@@ -42,17 +69,59 @@ purifier.addHook('afterSanitizeAttributes', (node) => {
   const href = webHref(node.getAttribute('href'), currentBase);
   if (href === null) {
     node.removeAttribute('href');
+    node.setAttribute(DEFUSED, writtenHrefs.get(node) ?? '');
     return;
   }
   node.setAttribute('href', href);
   node.setAttribute('rel', 'noopener noreferrer');
 });
 
-/** Untrusted HTML made inert. `baseUrl` is the page's own address, for its relative links. */
-export function sanitizeHtml(html: string, baseUrl?: string): string {
+// An element taken out leaves a mark before it; the walk has passed that place, so the mark is
+// kept as it is.
+purifier.addHook('uponSanitizeElement', (node, data) => {
+  const noun = REMOVED_NOUNS[data.tagName];
+  if (!showingRemoved || !noun || ALLOWED_TAGS.includes(data.tagName) || !node.parentNode) return;
+  const mark = node.ownerDocument!.createElement('span');
+  mark.setAttribute(REMOVED, noun);
+  node.parentNode.insertBefore(mark, node);
+});
+
+/** The second pass: defused links as plain text, marks as notes. */
+function finish(fragment: DocumentFragment): string {
+  for (const link of fragment.querySelectorAll(`a[${DEFUSED}]`)) {
+    const written = link.getAttribute(DEFUSED)?.trim() ?? '';
+    const text = link.ownerDocument.createElement('span');
+    text.className = 'defused-link';
+    text.append(...link.childNodes);
+    if (showingRemoved && written) {
+      const address = link.ownerDocument.createElement('span');
+      address.className = 'removed-note';
+      address.textContent = ` (link not opened: ${written})`;
+      text.append(address);
+    }
+    link.replaceWith(text);
+  }
+  for (const mark of fragment.querySelectorAll(`span[${REMOVED}]`)) {
+    const note = mark.ownerDocument.createElement('span');
+    note.className = 'removed-note';
+    note.textContent = `[${mark.getAttribute(REMOVED)} removed]`;
+    note.title = 'Sightline shows no images, scripts, styles, embedded pages or form fields from text.';
+    mark.replaceWith(note);
+  }
+  const holder = fragment.ownerDocument.createElement('div');
+  holder.append(fragment);
+  return holder.innerHTML;
+}
+
+/**
+ * Untrusted HTML made inert. `baseUrl` is the page's own address, for its relative links;
+ * `showRemoved` leaves a note where an element was taken out and shows a defused link's address.
+ */
+export function sanitizeHtml(html: string, baseUrl?: string, options: { showRemoved?: boolean } = {}): string {
   currentBase = baseUrl;
+  showingRemoved = options.showRemoved ?? false;
   try {
-    return purifier.sanitize(html, {
+    const fragment = purifier.sanitize(html, {
       ALLOWED_TAGS,
       ALLOWED_ATTR,
       ALLOW_DATA_ATTR: false,
@@ -63,10 +132,13 @@ export function sanitizeHtml(html: string, baseUrl?: string): string {
       FORBID_CONTENTS: DROP_WITH_CONTENT,
       KEEP_CONTENT: true,
       WHOLE_DOCUMENT: false,
-      RETURN_TRUSTED_TYPE: false,
+      RETURN_DOM_FRAGMENT: true,
     });
+    return finish(fragment);
   } finally {
     currentBase = undefined;
+    showingRemoved = false;
+    writtenHrefs = new WeakMap();
   }
 }
 
@@ -85,7 +157,7 @@ markdown.use({
   },
 });
 
-/** The service's Markdown as inert HTML, ready for `{@html}`. */
-export function renderMarkdown(source: string): string {
-  return sanitizeHtml(markdown.parse(source, { async: false }));
+/** Markdown (the service's, or the user's notebook) as inert HTML, ready for `{@html}`. */
+export function renderMarkdown(source: string, options: { showRemoved?: boolean } = {}): string {
+  return sanitizeHtml(markdown.parse(source, { async: false }), undefined, options);
 }

@@ -12,8 +12,12 @@ describe('Notebook', () => {
     const rendered = screen.getByTestId('notebook-rendered');
     expect(rendered.querySelector('h1')).toHaveTextContent('Leads');
     expect(screen.getByRole('link', { name: 'report' })).toHaveAttribute('href', 'https://example.org/r');
-    expect(rendered.innerHTML).not.toMatch(/script|onerror|javascript:|<img/);
-    expect(rendered).toHaveTextContent('bad');
+    expect(rendered.innerHTML).not.toMatch(/<script|onerror|href="javascript:|<img/);
+    // The defused link is plain text with the address it had, not a blue link that does nothing;
+    // what was taken out leaves a note.
+    expect(screen.queryByRole('link', { name: /bad/ })).toBeNull();
+    expect(rendered).toHaveTextContent('bad (link not opened: javascript:alert(1))');
+    expect(rendered).toHaveTextContent('[script removed][image removed]');
   });
 
   it('says when the text is not saved yet, saves it on leaving the field, then says Saved', async () => {
