@@ -72,6 +72,9 @@ pub struct BundleRequest {
     pub entry: HistoryEntry,
     /// `None` when the request was made before provenance was kept.
     pub capture: Option<CaptureRecord>,
+    /// Not one of the bundle's own requests: here only because it brought posts added on their
+    /// own, so each post carries its capture. Its cost is not in the bundle's.
+    pub only_brought_posts: bool,
 }
 
 /// A response's provenance, as recorded when it arrived.
@@ -627,6 +630,9 @@ fn provenance_lines(
         app_version: Option<&'r str>,
         sha256: Option<&'r str>,
         body_file: Option<&'r str>,
+        /// `false` for a response here only because it brought posts added on their own
+        /// (its cost is not the bundle's).
+        in_cost: bool,
         #[serde(skip_serializing_if = "Option::is_none")]
         note: Option<&'static str>,
     }
@@ -653,6 +659,7 @@ fn provenance_lines(
             app_version: capture.map(|c| c.app_version.as_str()),
             sha256: capture.map(|c| c.sha256.as_str()),
             body_file: body_file.as_deref(),
+            in_cost: !request.only_brought_posts,
             note: capture
                 .is_none()
                 .then_some("captured before provenance was kept"),

@@ -198,3 +198,114 @@ async fn a_selection_costs_what_the_ledger_holds_for_its_requests() {
         .collect();
     assert_eq!(operations, vec![("twitter_search", total, 3)]);
 }
+
+/// A post added on its own, from a search made while no investigation was filing, carries
+/// into the bundle the capture the app shows for it: its `posts.csv` row names the response
+/// that brought it, with its time and hash, the report says when it was captured, and that
+/// response's body is in `responses/` (outside the investigation's cost, which stays its own).
+#[tokio::test]
+async fn a_post_added_by_hand_keeps_its_capture_in_the_bundle() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open(dir.path().join("sightline.db")).await.unwrap();
+    let id = seed::seed(&store, 2, 3).await;
+    // The second search, with filing stopped: nothing of it is filed until "Add to…".
+    let later = chrono::Utc::now();
+    let picked = (seed::FIRST_ID + 100).to_string();
+    let record = seed::request(
+        9,
+        vec![
+            seed::post(seed::FIRST_ID + 100, 100),
+            seed::post(seed::FIRST_ID + 101, 101),
+        ],
+        later,
+    );
+    let sha256 = record.provenance.as_ref().unwrap().sha256.clone();
+    let history_id = store.record_request(&record).await.unwrap().history_id();
+    store
+        .add_to_investigation(
+            id,
+            &[sightline_store::investigations::InvestigationItem::Post {
+                post_id: picked.clone(),
+            }],
+            later,
+        )
+        .await
+        .unwrap();
+    let shown = store
+        .post_captures(std::slice::from_ref(&picked))
+        .await
+        .unwrap();
+    assert_eq!(
+        shown[0].capture.as_ref().map(|c| c.history_id),
+        Some(history_id),
+        "the app shows this capture"
+    );
+
+    let bundle = gather::investigation(&store, id, Tz::UTC, "0.1.0")
+        .await
+        .unwrap();
+    assert_eq!(bundle.posts.len(), 7);
+    assert_eq!(
+        bundle.cost.total.to_string(),
+        "0.0009",
+        "the case's own cost"
+    );
+    let path = dir.path().join("floods.zip");
+    let outcome = write_bundle(
+        &bundle,
+        &StoredBodies(&store),
+        &path,
+        &mut |_| {},
+        &CancelToken::new(),
+    )
+    .await
+    .unwrap();
+    assert!(
+        matches!(outcome, BundleOutcome::Written { responses: 3, .. }),
+        "{outcome:?}"
+    );
+    let out = dir.path().join("unzipped");
+    zip::ZipArchive::new(std::fs::File::open(&path).unwrap())
+        .unwrap()
+        .extract(&out)
+        .unwrap();
+
+    let csv = std::fs::read_to_string(out.join("posts.csv")).unwrap();
+    let mut reader = csv::Reader::from_reader(csv.trim_start_matches('\u{feff}').as_bytes());
+    let header = reader.headers().unwrap().clone();
+    let column = |name: &str| header.iter().position(|h| h == name).unwrap();
+    let row = reader
+        .records()
+        .map(Result::unwrap)
+        .find(|r| r[column("id")].trim() == picked)
+        .unwrap();
+    assert_eq!(&row[column("capture_sha256")], sha256);
+    assert_eq!(row[column("found_by_history_id")], history_id.to_string());
+    assert!(
+        row[column("captured_at_utc")].starts_with(&later.format("%Y-%m-%d").to_string()),
+        "{row:?}"
+    );
+
+    let report = std::fs::read_to_string(out.join("report.html")).unwrap();
+    assert!(!report.contains("first seen"), "every post has its capture");
+    assert_eq!(
+        report.matches(&sha256).count(),
+        2,
+        "its query card and its post card"
+    );
+
+    let provenance = std::fs::read_to_string(out.join("provenance.jsonl")).unwrap();
+    let line: serde_json::Value = provenance
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .find(|l| l["history_id"] == history_id)
+        .expect("the response that brought the post is in the bundle");
+    let body = std::fs::read(out.join(line["body_file"].as_str().unwrap())).unwrap();
+    let hash: String =
+        sha2::Digest::finalize(<sha2::Sha256 as sha2::Digest>::new_with_prefix(&body))
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect();
+    assert_eq!(hash, sha256);
+    assert!(verify_bundle(&path).unwrap().intact);
+}

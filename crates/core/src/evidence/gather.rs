@@ -3,7 +3,7 @@
 //! hand-picked selection of history rows and posts (its cost, too, from the ledger rows of its
 //! requests).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use chrono::Utc;
 use sightline_store::investigations::{InvestigationCost, InvestigationPostQuery};
@@ -45,7 +45,7 @@ pub async fn investigation(
     };
     let mut entries = history_rows(store, &query, None).await?;
     entries.reverse();
-    let requests = with_provenance(store, entries).await?;
+    let mut requests = with_provenance(store, entries).await?;
 
     let mut posts = Vec::new();
     loop {
@@ -70,12 +70,16 @@ pub async fn investigation(
             break;
         }
     }
+    // The case's cost is its own requests'; computed before the responses of posts added on
+    // their own join the bundle.
+    let cost = cost_of(detail.cost, currency_of(&requests));
+    with_post_captures(store, &mut requests, &mut posts).await?;
     Ok(Bundle {
         investigation_id: Some(id),
         name: detail.summary.name,
         description: detail.summary.description,
         notebook: detail.notebook,
-        cost: cost_of(detail.cost, currency_of(&requests)),
+        cost,
         requests,
         posts,
         zone,
@@ -94,13 +98,7 @@ pub async fn selection(
 ) -> Result<Bundle, CommandError> {
     let mut entries = history_rows(store, &HistoryQuery::default(), Some(history_ids)).await?;
     entries.sort_by_key(|e| (e.started_at, e.id));
-    let requests = with_provenance(store, entries).await?;
-    let found_by: BTreeMap<String, i64> = store
-        .post_captures(&post_ids)
-        .await?
-        .into_iter()
-        .filter_map(|c| Some((c.post_id, c.capture?.history_id)))
-        .collect();
+    let mut requests = with_provenance(store, entries).await?;
     let mut posts = Vec::with_capacity(post_ids.len());
     for id in &post_ids {
         if let Some(post) = store.post(id).await? {
@@ -108,7 +106,7 @@ pub async fn selection(
                 post,
                 note: String::new(),
                 tags: Vec::new(),
-                found_by: found_by.get(id).copied(),
+                found_by: None,
             });
         }
     }
@@ -119,6 +117,7 @@ pub async fn selection(
         store.requests_cost(&ids, zone).await?,
         currency_of(&requests),
     );
+    with_post_captures(store, &mut requests, &mut posts).await?;
     Ok(Bundle {
         investigation_id: None,
         name: "Selection".into(),
@@ -137,6 +136,53 @@ pub async fn selection(
     })
 }
 
+/// Gives each post that has no response among the bundle's requests the capture the app shows
+/// for it (the earliest captured response that found it), and adds those responses to the
+/// bundle, oldest first after its own and marked as such: every post in a bundle carries the
+/// response it came in, checkable like any other.
+async fn with_post_captures(
+    store: &Store,
+    requests: &mut Vec<BundleRequest>,
+    posts: &mut [BundlePost],
+) -> Result<(), CommandError> {
+    let held: BTreeSet<i64> = requests.iter().map(|r| r.entry.id).collect();
+    let lacking: Vec<String> = posts
+        .iter()
+        .filter(|p| p.found_by.is_none_or(|id| !held.contains(&id)))
+        .map(|p| p.post.id.clone())
+        .collect();
+    if lacking.is_empty() {
+        return Ok(());
+    }
+    let found_by: BTreeMap<String, i64> = store
+        .post_captures(&lacking)
+        .await?
+        .into_iter()
+        .filter_map(|c| Some((c.post_id, c.capture?.history_id)))
+        .collect();
+    let mut extra = BTreeSet::new();
+    for post in posts.iter_mut() {
+        if let Some(&id) = found_by.get(&post.post.id) {
+            post.found_by = Some(id);
+            if !held.contains(&id) {
+                extra.insert(id);
+            }
+        }
+    }
+    let mut entries = history_rows(
+        store,
+        &HistoryQuery::default(),
+        Some(extra.into_iter().collect()),
+    )
+    .await?;
+    entries.sort_by_key(|e| (e.started_at, e.id));
+    for mut request in with_provenance(store, entries).await? {
+        request.only_brought_posts = true;
+        requests.push(request);
+    }
+    Ok(())
+}
+
 async fn with_provenance(
     store: &Store,
     entries: Vec<HistoryEntry>,
@@ -147,7 +193,11 @@ async fn with_provenance(
             Provenance::Captured { record } => Some(capture_of(&entry, record)),
             Provenance::BeforeProvenance | Provenance::NotReceived => None,
         };
-        requests.push(BundleRequest { entry, capture });
+        requests.push(BundleRequest {
+            entry,
+            capture,
+            only_brought_posts: false,
+        });
     }
     Ok(requests)
 }

@@ -100,18 +100,32 @@ pub fn write(
 
     cost_section(bundle, out)?;
 
-    writeln!(
-        out,
-        "<section>\n<h2>Queries ({})</h2>",
-        bundle.requests.len()
-    )?;
-    if bundle.requests.is_empty() {
+    let (own, bringing): (Vec<_>, Vec<_>) = bundle
+        .requests
+        .iter()
+        .zip(body_files)
+        .partition(|(request, _)| !request.only_brought_posts);
+    writeln!(out, "<section>\n<h2>Queries ({})</h2>", own.len())?;
+    if own.is_empty() {
         writeln!(out, "<p class=\"muted\">No queries.</p>")?;
     }
-    for (request, file) in bundle.requests.iter().zip(body_files) {
+    for (request, file) in own {
         query_card(bundle, request, file.as_deref(), out)?;
     }
     writeln!(out, "</section>")?;
+    if !bringing.is_empty() {
+        writeln!(
+            out,
+            "<section>\n<h2>Responses that brought posts added on their own ({})</h2>\n\
+             <p class=\"meta\">The posts added on their own came in these responses. They are \
+             here so that every post carries its capture; their cost is not counted above.</p>",
+            bringing.len()
+        )?;
+        for (request, file) in bringing {
+            query_card(bundle, request, file.as_deref(), out)?;
+        }
+        writeln!(out, "</section>")?;
+    }
 
     writeln!(out, "<section>\n<h2>Notebook</h2>")?;
     if bundle.notebook.trim().is_empty() {

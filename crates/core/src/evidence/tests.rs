@@ -97,10 +97,12 @@ pub(super) fn sample() -> (Bundle, Bodies) {
         BundleRequest {
             entry: entry(7, "twitter_search", r#"{"query":"flood"}"#, "0.0003"),
             capture: Some(capture(&search_body, 1_795_021_452_345)),
+            only_brought_posts: false,
         },
         BundleRequest {
             entry: entry(8, "twitter_post", r#"{"id":"5"}"#, "0.00015"),
             capture: None,
+            only_brought_posts: false,
         },
     ];
     let posts = vec![

@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 use std::str::FromStr;
 
-use chrono::{Duration, TimeZone, Utc};
+use chrono::{DateTime, Duration, TimeZone, Utc};
 use rust_decimal::Decimal;
 use sha2::{Digest, Sha256};
 use sightline_store::provenance::NewProvenance;
@@ -57,59 +57,64 @@ pub async fn seed(store: &Store, requests: usize, posts_per_request: usize) -> i
                 post(FIRST_ID + n as u64, n)
             })
             .collect();
-        let body = serde_json::to_vec(
-            &posts
-                .iter()
-                .map(|p| serde_json::from_str::<serde_json::Value>(&p.raw_json).unwrap())
-                .collect::<Vec<_>>(),
-        )
-        .unwrap();
-        let at = now + Duration::seconds(r as i64);
-        let cost = Decimal::from_str("0.00015").unwrap() * Decimal::from(posts.len());
-        records.push(RequestRecord {
-            request_id: format!("req-{r}"),
-            started_at: at,
-            operation: "twitter_search".into(),
-            params_json: format!(r#"{{"query":"flood {r}","count":{posts_per_request}}}"#),
-            key_label: Some("work".into()),
-            mode: "live".into(),
-            status: RequestStatus::Ok,
-            error_class: None,
-            error_message: None,
-            duration_ms: 300,
-            result_count: posts.len() as i64,
-            billing: Some(Billing {
-                cost,
-                usage_count: posts.len() as i64,
-                service: "twitter".into(),
-                currency: "USD".into(),
-            }),
-            cursor: None,
-            next_cursor: None,
-            parent_id: None,
-            result_json: Some(String::from_utf8(body.clone()).unwrap()),
-            posts,
-            users: vec![],
-            links: vec![],
-            provenance: Some(NewProvenance {
-                captured_at: at + Duration::milliseconds(345),
-                service_url: "http://127.0.0.1:8787".into(),
-                response_url: format!("http://127.0.0.1:8787/twitter?query=flood+{r}"),
-                http_status: 200,
-                billing_headers: BTreeMap::from([("x-billing-cost".to_owned(), cost.to_string())]),
-                app_version: "0.1.0".into(),
-                sha256: Sha256::digest(&body)
-                    .iter()
-                    .map(|b| format!("{b:02x}"))
-                    .collect(),
-                body,
-                from_cache: false,
-            }),
-        });
+        records.push(request(r, posts, now + Duration::seconds(r as i64)));
     }
     for chunk in records.chunks(100) {
         store.record_requests(chunk).await.unwrap();
     }
     store.set_active_investigation(None).await.unwrap();
     id
+}
+
+/// A billed X search `req-{r}` sent at `at` that found `posts`, with its exact body and
+/// provenance.
+pub fn request(r: usize, posts: Vec<NewPost>, at: DateTime<Utc>) -> RequestRecord {
+    let body = serde_json::to_vec(
+        &posts
+            .iter()
+            .map(|p| serde_json::from_str::<serde_json::Value>(&p.raw_json).unwrap())
+            .collect::<Vec<_>>(),
+    )
+    .unwrap();
+    let cost = Decimal::from_str("0.00015").unwrap() * Decimal::from(posts.len());
+    RequestRecord {
+        request_id: format!("req-{r}"),
+        started_at: at,
+        operation: "twitter_search".into(),
+        params_json: format!(r#"{{"query":"flood {r}","count":{}}}"#, posts.len()),
+        key_label: Some("work".into()),
+        mode: "live".into(),
+        status: RequestStatus::Ok,
+        error_class: None,
+        error_message: None,
+        duration_ms: 300,
+        result_count: posts.len() as i64,
+        billing: Some(Billing {
+            cost,
+            usage_count: posts.len() as i64,
+            service: "twitter".into(),
+            currency: "USD".into(),
+        }),
+        cursor: None,
+        next_cursor: None,
+        parent_id: None,
+        result_json: Some(String::from_utf8(body.clone()).unwrap()),
+        posts,
+        users: vec![],
+        links: vec![],
+        provenance: Some(NewProvenance {
+            captured_at: at + Duration::milliseconds(345),
+            service_url: "http://127.0.0.1:8787".into(),
+            response_url: format!("http://127.0.0.1:8787/twitter?query=flood+{r}"),
+            http_status: 200,
+            billing_headers: BTreeMap::from([("x-billing-cost".to_owned(), cost.to_string())]),
+            app_version: "0.1.0".into(),
+            sha256: Sha256::digest(&body)
+                .iter()
+                .map(|b| format!("{b:02x}"))
+                .collect(),
+            body,
+            from_cache: false,
+        }),
+    }
 }
