@@ -19,6 +19,18 @@ pub enum StoreError {
     Csv(#[from] csv::Error),
     #[error("write error: {0}")]
     Io(#[from] std::io::Error),
+    /// The database was written by a Sightline that knows migrations this one does not: it is
+    /// never migrated or written by this one (see [`crate::upgrade`]).
+    #[error(
+        "the database was written by a newer Sightline (schema versions {unknown:?}; this one knows up to {latest_known})"
+    )]
+    NewerSchema {
+        unknown: Vec<i64>,
+        latest_known: i64,
+    },
+    /// SQLite's check of the file failed, or SQLite found it malformed: its report, first lines.
+    #[error("the database file is damaged: {}", report.join("; "))]
+    Damaged { report: Vec<String> },
 }
 
 pub type Result<T, E = StoreError> = std::result::Result<T, E>;
@@ -36,6 +48,33 @@ impl StoreError {
             Self::Database(sqlx::Error::Io(error)) | Self::Io(error) => {
                 error.kind() == std::io::ErrorKind::StorageFull
             }
+            _ => false,
+        }
+    }
+
+    /// SQLite found the file malformed (SQLITE_CORRUPT) or not a database at all
+    /// (SQLITE_NOTADB), or its check failed.
+    pub fn is_damage(&self) -> bool {
+        const SQLITE_CORRUPT: i32 = 11;
+        const SQLITE_NOTADB: i32 = 26;
+        match self {
+            Self::Damaged { .. } => true,
+            Self::Database(sqlx::Error::Database(error)) => error
+                .code()
+                .and_then(|code| code.parse::<i32>().ok())
+                .is_some_and(|code| matches!(code & 0xff, SQLITE_CORRUPT | SQLITE_NOTADB)),
+            _ => false,
+        }
+    }
+
+    /// A write refused because the database was opened read-only (SQLITE_READONLY).
+    pub fn is_read_only(&self) -> bool {
+        const SQLITE_READONLY: i32 = 8;
+        match self {
+            Self::Database(sqlx::Error::Database(error)) => error
+                .code()
+                .and_then(|code| code.parse::<i32>().ok())
+                .is_some_and(|code| code & 0xff == SQLITE_READONLY),
             _ => false,
         }
     }

@@ -39,7 +39,12 @@
 //! * [`runs`]: the run log of both (outcome, new items, error in words), with each run's cost
 //!   from the ledger rows of exactly its requests;
 //! * [`zone_names`]: the one rule naming a zone beside a local time (`CET`, `GMT+5:30`), on
-//!   screen and in every file.
+//!   screen and in every file;
+//! * [`upgrade`]: opening the file in steps: SQLite's check (a damaged file told apart), a
+//!   file from a newer Sightline refused before anything is written, a copy made before a
+//!   migration that rewrites tables (`upgrade/backup.rs`, which also sets a file aside and
+//!   restores a copy), then each pending migration in its own transaction with its progress
+//!   told in posts; [`Store::open_read_only`] for a file this build must not migrate.
 //!
 //! All writes for one request happen in one transaction ([`Store::record_request`], in
 //! [`record`], which calls the ledger's and the archive's writes).
@@ -64,6 +69,7 @@ pub mod runs;
 pub mod settings;
 pub mod spend;
 pub mod time;
+pub mod upgrade;
 pub mod zone_names;
 
 use std::path::Path;
@@ -106,6 +112,7 @@ pub use provenance::{
 pub use record::{PendingRequest, RecordOutcome, RequestRecord};
 pub use runs::{RunOwner, StoredRun};
 pub use spend::{DaySpend, LearnedRate, SpendBreakdown, SpendDimension, SpendLine, SpendTotals};
+pub use upgrade::{BackupFile, BackupOutcome, Check, Upgrade, UpgradeStep};
 
 /// The embedded schema migrations (see `migrations/`).
 static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations");
@@ -120,10 +127,45 @@ pub struct Store {
 }
 
 impl Store {
-    /// Opens (creating if missing) the database file at `path` and applies pending migrations.
+    /// Opens (creating if missing) the database file at `path`: checks it, refuses one from a
+    /// newer Sightline, and applies pending migrations (see [`upgrade`]; no copy is made).
     pub async fn open(path: impl AsRef<Path>) -> Result<Self> {
+        Self::open_upgrading(path, &Upgrade::default()).await
+    }
+
+    /// [`Store::open`], copying the file into `upgrade.backups` before a migration that rewrites
+    /// tables and telling each step to `upgrade.progress` (the app's start screen).
+    pub async fn open_upgrading(path: impl AsRef<Path>, upgrade: &Upgrade) -> Result<Self> {
+        let options = Self::file_options(path.as_ref());
+        upgrade::prepare(&options, path.as_ref(), upgrade).await?;
+        Self::pool(options).await
+    }
+
+    /// Opens an existing database file read-only, as it is: no check, no migration, and every
+    /// write refused by SQLite ([`StoreError::is_read_only`]). For a file from a newer
+    /// Sightline or a damaged one, whose records the user still wants to read.
+    pub async fn open_read_only(path: impl AsRef<Path>) -> Result<Self> {
         let options = SqliteConnectOptions::new()
             .filename(path.as_ref())
+            .read_only(true)
+            .foreign_keys(true)
+            .busy_timeout(BUSY_TIMEOUT)
+            .pragma("cache_size", "-32768")
+            .pragma("temp_store", "memory");
+        Self::pool(options).await
+    }
+
+    /// Opens a database file brought up to migration `version` only, as a Sightline of that
+    /// version left it: for tests and benchmarks of upgrades. Writes that need a later
+    /// migration's tables fail.
+    pub async fn open_at_version(path: impl AsRef<Path>, version: i64) -> Result<Self> {
+        upgrade::migrate_to(path.as_ref(), version).await?;
+        Self::pool(Self::file_options(path.as_ref())).await
+    }
+
+    fn file_options(path: &Path) -> SqliteConnectOptions {
+        SqliteConnectOptions::new()
+            .filename(path)
             .create_if_missing(true)
             .journal_mode(SqliteJournalMode::Wal)
             // FULL: a committed request survives power loss too, not just a process crash.
@@ -133,17 +175,15 @@ impl Store {
             // The default 2 MB page cache makes every index insert into a large archive a
             // read from the OS; 32 MB per connection keeps the hot index pages in memory.
             .pragma("cache_size", "-32768")
-            .pragma("temp_store", "memory");
-        Self::open_with(options).await
+            .pragma("temp_store", "memory")
     }
 
-    async fn open_with(options: SqliteConnectOptions) -> Result<Self> {
+    async fn pool(options: SqliteConnectOptions) -> Result<Self> {
         let pool = SqlitePoolOptions::new()
             .max_connections(4)
             .min_connections(1)
             .connect_with(options)
             .await?;
-        MIGRATOR.run(&pool).await?;
         Ok(Self { pool })
     }
 
@@ -160,6 +200,13 @@ impl Store {
             .await?;
         MIGRATOR.run(&pool).await?;
         Ok(Self { pool })
+    }
+
+    /// Runs `PRAGMA quick_check` (see [`upgrade::check`]) on one of the pool's connections:
+    /// `["ok"]`, or its first findings. For a store opened with [`upgrade::Check::BeforeMigrating`].
+    pub async fn quick_check(&self) -> Result<Vec<String>> {
+        let mut conn = self.pool.acquire().await?;
+        upgrade::check(&mut conn).await
     }
 
     /// Runs `PRAGMA integrity_check`; `Ok(())` when SQLite reports `ok`.
