@@ -6,7 +6,7 @@
 
 use std::collections::BTreeMap;
 
-use chrono::{Duration, NaiveDate, Offset};
+use chrono::{Datelike, Duration, NaiveDate, Offset};
 use chrono_tz::Tz;
 use sqlx::{QueryBuilder, Sqlite};
 
@@ -22,8 +22,13 @@ use crate::Store;
 const HOUR_MS: i64 = 60 * 60 * 1000;
 const DAY_MS: i64 = 24 * HOUR_MS;
 
-/// Spans up to this long are shown per hour unless asked otherwise.
+/// Spans up to this long are shown per hour unless asked otherwise,
 const HOURLY_SPAN: Duration = Duration::days(3);
+/// up to this long per day (at most about 92 bars),
+const DAILY_SPAN: Duration = Duration::days(92);
+/// up to this long per week (at most 53), and longer ones per month: a chart, its table and its
+/// range lists stay readable however long the scope.
+const WEEKLY_SPAN: Duration = Duration::days(366);
 
 /// More hourly bars than this (about 2 years and 3 months) are shown per day instead.
 const MAX_HOUR_BUCKETS: i64 = 20_000;
@@ -34,9 +39,18 @@ pub(crate) fn zone_name(tz: Tz) -> String {
 }
 
 fn bucket_for_span(first: Option<i64>, last: Option<i64>) -> Bucket {
-    match (first, last) {
-        (Some(first), Some(last)) if last - first > HOURLY_SPAN.num_milliseconds() => Bucket::Day,
-        _ => Bucket::Hour,
+    let span = match (first, last) {
+        (Some(first), Some(last)) => last - first,
+        _ => 0,
+    };
+    if span > WEEKLY_SPAN.num_milliseconds() {
+        Bucket::Month
+    } else if span > DAILY_SPAN.num_milliseconds() {
+        Bucket::Week
+    } else if span > HOURLY_SPAN.num_milliseconds() {
+        Bucket::Day
+    } else {
+        Bucket::Hour
     }
 }
 
@@ -98,6 +112,25 @@ fn day_of(number: i64) -> NaiveDate {
     NaiveDate::from_ymd_opt(1970, 1, 1).expect("a valid date") + Duration::days(number)
 }
 
+/// The week (Monday to Sunday) of day number `day`: 1 January 1970 was a Thursday, so week 0
+/// begins on day -3.
+fn week_of(day: i64) -> i64 {
+    (day + 3).div_euclid(7)
+}
+
+/// The month of day number `day`, counted from year 0 (`year * 12 + month - 1`).
+fn month_of(day: i64) -> i64 {
+    let date = day_of(day);
+    i64::from(date.year()) * 12 + i64::from(date.month0())
+}
+
+/// The first day of month `number` (as [`month_of`] counts them).
+fn first_of_month(number: i64) -> NaiveDate {
+    let year = i32::try_from(number.div_euclid(12)).unwrap_or(1970);
+    let month = u32::try_from(number.rem_euclid(12)).unwrap_or(0) + 1;
+    NaiveDate::from_ymd_opt(year, month, 1).expect("a valid month")
+}
+
 /// The offset's part below a whole hour (Kolkata's 30 minutes): hours on the zone's clock
 /// begin that much before the UTC hour.
 fn below_hour(offset: i64) -> i64 {
@@ -127,8 +160,9 @@ impl Store {
         }))
     }
 
-    /// Posts per hour or day on `tz`'s clock (`bucket` chosen from the span when `None`),
-    /// stacked by language or account kind, with the engagement per bucket.
+    /// Posts per hour, day, week (from Monday) or month on `tz`'s clock (`bucket` chosen from
+    /// the span when `None`), stacked by language or account kind, with the engagement per
+    /// bucket.
     pub async fn analysis_activity(
         &self,
         scope: &AnalysisScope,
@@ -153,8 +187,9 @@ impl Store {
                 bucket_for_span(first, last)
             }
         };
+        // Weeks and months are counted per local day in SQL, then added up below.
         let key_sql = match bucket {
-            Bucket::Day => format!(
+            Bucket::Day | Bucket::Week | Bucket::Month => format!(
                 "(f.created_at + {}) / {DAY_MS}",
                 offset_sql(&changes, |o| o)
             ),
@@ -173,11 +208,23 @@ impl Store {
         push_from(&mut sql, &resolved);
         sql.push(" GROUP BY bucket, layer)");
         let rows: String = sql.build_query_scalar().fetch_one(&self.pool).await?;
-        let rows: Vec<(i64, String, i64, i64)> = serde_json::from_str(&rows)?;
+        let mut rows: Vec<(i64, String, i64, i64)> = serde_json::from_str(&rows)?;
+        let to_bucket: Option<fn(i64) -> i64> = match bucket {
+            Bucket::Week => Some(week_of),
+            Bucket::Month => Some(month_of),
+            Bucket::Hour | Bucket::Day => None,
+        };
+        if let Some(to_bucket) = to_bucket {
+            for row in &mut rows {
+                row.0 = to_bucket(row.0);
+            }
+        }
 
         // Each bucket number's start as an instant.
         let start_of = |number: i64| match bucket {
             Bucket::Day => local_day_start(tz, day_of(number)).timestamp_millis(),
+            Bucket::Week => local_day_start(tz, day_of(number * 7 - 3)).timestamp_millis(),
+            Bucket::Month => local_day_start(tz, first_of_month(number)).timestamp_millis(),
             Bucket::Hour => {
                 let at = number * HOUR_MS;
                 at - below_hour(offset_ms(tz, at))

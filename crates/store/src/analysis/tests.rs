@@ -711,6 +711,7 @@ async fn the_migration_backfills_posts_stored_before_it() {
     );
 }
 
+mod buckets;
 mod conversation;
 mod nested;
 mod network;

@@ -50,12 +50,15 @@ pub struct AnalysisScope {
     pub filters: ScopeFilters,
 }
 
-/// How wide one bar of the activity chart is.
+/// How wide one bar of the activity chart is: chosen from the scope's span (an hour up to 3
+/// days, a day up to 92, a week from Monday up to a year, else a month), or asked for.
 #[derive(Serialize, Deserialize, TS, Clone, Copy, Debug, PartialEq, Eq)]
 #[serde(rename_all = "snake_case")]
 pub enum Bucket {
     Hour,
     Day,
+    Week,
+    Month,
 }
 
 /// The scope named at the top of the analysis: its name, post count and date span.

@@ -4,6 +4,7 @@
  * SVG for reports (uPlot draws on canvas only).
  */
 import type { ActivitySeries } from '../../lib/bindings/ActivitySeries';
+import type { Bucket } from '../../lib/bindings/Bucket';
 import type { StackBy } from '../../lib/bindings/StackBy';
 import { LANGUAGES } from '../../lib/languages';
 import { zoneDay, zoneDayStart, zonedDay, zonedTime, zoneLabel } from '../../lib/format';
@@ -22,20 +23,44 @@ export function layerName(key: string, stackBy: StackBy): string {
   return known ? `${known.name} (${key})` : key;
 }
 
-/** A bucket's start as its row and axis say it: the day, or the day and hour, in the chart's zone. */
+/** "hour", "days", "weeks": a bucket's width as a noun, for `count` of them. */
+export function bucketNoun(bucket: Bucket, count = 1): string {
+  return count === 1 ? bucket : `${bucket}s`;
+}
+
+/**
+ * A bucket's start as its row, range list and axis say it, in the chart's zone: the day and hour
+ * ("9 Feb 2026, 20:00 CET"), the day ("9 Feb 2026"), the week ("week of 9 Feb 2026", from
+ * Monday) or the month ("Feb 2026").
+ */
 export function bucketLabel(series: ActivitySeries, index: number): string {
   const start = series.starts[index];
   if (!start) return '';
-  return series.bucket === 'day' ? zonedDay(start, series.zone) : zonedTime(start, series.zone);
+  switch (series.bucket) {
+    case 'hour':
+      return zonedTime(start, series.zone);
+    case 'day':
+      return zonedDay(start, series.zone);
+    case 'week':
+      return `week of ${zonedDay(start, series.zone)}`;
+    case 'month':
+      return zonedDay(start, series.zone).replace(/^\d+ /, '');
+  }
 }
 
-/** When bucket `index` ends (the next one's start; the zone's next midnight after the last day). */
+/** When bucket `index` ends (the next one's start; after the last, the zone's next hour, day, week or month). */
 export function bucketEnd(series: ActivitySeries, index: number): Date {
   const next = series.starts[index + 1];
   if (next) return new Date(next);
   const start = new Date(series.starts[index] ?? 0);
   if (series.bucket === 'hour') return new Date(start.getTime() + 3_600_000);
-  return zoneDayStart(zoneDay(start, 1, series.zone), series.zone) ?? new Date(start.getTime() + 86_400_000);
+  const day = zoneDay(start, 0, series.zone);
+  let after = zoneDay(start, series.bucket === 'week' ? 7 : 1, series.zone);
+  if (series.bucket === 'month') {
+    const [year, month] = day.split('-').map(Number) as [number, number];
+    after = new Date(Date.UTC(year, month, 1)).toISOString().slice(0, 10);
+  }
+  return zoneDayStart(after, series.zone) ?? new Date(start.getTime() + 86_400_000);
 }
 
 /** The bucket holding an instant (ms), clamped to the chart's ends. */
@@ -100,8 +125,8 @@ export function activitySummary(series: ActivitySeries): string {
     if (total > (series.totals[peak] ?? 0)) peak = index;
   });
   const posts = series.totals.reduce((sum, total) => sum + total, 0);
-  const unit = series.bucket === 'day' ? (count === 1 ? 'day' : 'days') : count === 1 ? 'hour' : 'hours';
-  return `${posts.toLocaleString('en-US')} posts over ${count} ${unit}; the busiest ${series.bucket} was ${bucketLabel(series, peak)} with ${(series.totals[peak] ?? 0).toLocaleString('en-US')}.`;
+  const busiest = bucketLabel(series, peak).replace(/^week of/, 'the week of');
+  return `${posts.toLocaleString('en-US')} posts over ${count} ${bucketNoun(series.bucket, count)}; the busiest ${series.bucket} was ${busiest} with ${(series.totals[peak] ?? 0).toLocaleString('en-US')}.`;
 }
 
 /** The zone the chart's times are in, as printed on it: "UTC", "GMT+5:30 (Asia/Kolkata)". */

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { ActivitySeries } from '../../lib/bindings/ActivitySeries';
 import type { Heatmap } from '../../lib/bindings/Heatmap';
 import { analysisHref, conversationHref } from '../../lib/navigate';
-import { activitySummary, activitySvg, axisTicks, bucketEnd, layerName, snapRange, stackedData } from './activity';
+import { activitySummary, activitySvg, axisTicks, bucketEnd, bucketLabel, bucketNoun, layerName, snapRange, stackedData } from './activity';
 import type { ChartColors } from './chartTheme';
 import { heatmapSummary, heatmapSvg, heatmapZoneName, level } from './heatmap';
 import { readRoute } from './route';
@@ -71,6 +71,28 @@ describe('activity over time', () => {
     const days: ActivitySeries = { ...hours, bucket: 'day', zone: 'America/New_York', starts: ['2026-03-08T05:00:00Z'], totals: [1], layers: [], engagement: [0] };
     // 8 March 2026 in New York has 23 hours: midnight EST to midnight EDT.
     expect(bucketEnd(days, 0).toISOString()).toBe('2026-03-09T04:00:00.000Z');
+  });
+
+  it('labels weeks and months, ends the last at the next one, and sums them in words', () => {
+    // Weeks from Monday in New York: 2 March 2026 and the week across the clock change.
+    const weeks: ActivitySeries = {
+      ...hours,
+      bucket: 'week',
+      zone: 'America/New_York',
+      starts: ['2026-03-02T05:00:00Z', '2026-03-09T04:00:00Z'],
+      totals: [3, 9],
+      engagement: [0, 0],
+      layers: [],
+    };
+    expect(bucketLabel(weeks, 0)).toBe('week of 2 Mar 2026');
+    expect(bucketEnd(weeks, 1).toISOString()).toBe('2026-03-16T04:00:00.000Z');
+    expect(activitySummary(weeks)).toBe('12 posts over 2 weeks; the busiest week was the week of 9 Mar 2026 with 9.');
+    const months: ActivitySeries = { ...weeks, bucket: 'month', starts: ['2026-02-01T05:00:00Z', '2026-03-01T05:00:00Z'] };
+    expect(bucketLabel(months, 1)).toBe('Mar 2026');
+    // April begins in daylight time: 04:00 UTC.
+    expect(bucketEnd(months, 1).toISOString()).toBe('2026-04-01T04:00:00.000Z');
+    expect(activitySummary(months)).toBe('12 posts over 2 months; the busiest month was Mar 2026 with 9.');
+    expect(bucketNoun('day', 2)).toBe('days');
   });
 
   it("labels the time axis in the chart's zone, by the span between ticks", () => {
