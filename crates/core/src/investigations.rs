@@ -1,8 +1,9 @@
 //! Investigations as the app runs them: names checked field by field, each read and write
 //! turned into the one error the UI knows, days of the cost in the display zone, and the
 //! "still there?" check — an estimate first, then the investigation's posts re-fetched by id
-//! through the pipeline (so every batch is budget-checked, billed, recorded, archived and
-//! filed like any request) and compared with the copies stored before the re-fetch.
+//! through the pipeline (so every batch is budget-checked, billed, recorded and archived like
+//! any request, and filed under the investigation alone, without the posts it fetches) and
+//! compared with the copies stored before the re-fetch.
 //!
 //! The filing of requests sent while an investigation is active happens in the store, inside
 //! each request's record transaction (see `sightline_store::investigations`), so every kind
@@ -14,9 +15,9 @@ use chrono::Utc;
 use rust_decimal::Decimal;
 use sightline_api::request::TwitterUrlsRequest;
 use sightline_api::{FieldError, Operation};
-use sightline_store::investigations::{FiledHow, PostSnapshot, MAX_NAME_CHARS};
+use sightline_store::investigations::{PostSnapshot, MAX_NAME_CHARS};
 use sightline_store::{
-    CheckItem, CheckOutcome, CheckReport, CheckSummary, FieldChange, FilingChange,
+    CheckItem, CheckOutcome, CheckReport, CheckSummary, FieldChange, Filing, FilingChange,
     InvestigationChanges, InvestigationDetail, InvestigationItem, InvestigationPostPage,
     InvestigationPostQuery, InvestigationSummary, ItemMemberships, NewPost, Store,
 };
@@ -236,11 +237,13 @@ async fn refetch_cost(store: &Store, posts: i64) -> Result<CostCheck, CommandErr
 /// through the pipeline, compares each with the copy stored before, and stores the dated
 /// check. The whole check's estimate passes the budget first (a block stops it, a warning
 /// needs `send.confirm_budget`); each batch is then checked again, so a block met part way
-/// still stops it. Each batch's request is filed under the investigation, so its cost counts
-/// there. Batch `n` is sent with request id `{send.request_id}-{n}`: a check replayed with
-/// the same id returns the check it made, and one cut short (a 429, the network gone) and run
-/// again with the same id re-uses the batches it had fetched instead of paying for them
-/// again, and sends the failed batch afresh ([`batch_request_id`]).
+/// still stops it. Each batch's request is filed under the investigation alone, so its cost
+/// counts there; the posts it fetches are filed nowhere (a post that quotes another brings the
+/// quoted one too, which the case does not hold). Batch `n` is sent with request id
+/// `{send.request_id}-{n}`: a check replayed with the same id returns the check it made, and
+/// one cut short (a 429, the network gone) and run again with the same id re-uses the batches
+/// it had fetched instead of paying for them again, and sends the failed batch afresh
+/// ([`batch_request_id`]).
 pub async fn check(
     state: &AppState,
     session: &Session,
@@ -278,11 +281,14 @@ pub async fn check(
             confirm_budget: true,
             paging: Paging::default(),
         };
-        let outcome = pipeline::execute(state, session, request, options, None).await?;
-        // Checking is spending on the investigation: it counts in its cost.
-        store
-            .file_request_for(id, outcome.history_id, FiledHow::Check, Utc::now())
-            .await?;
+        // Checking is spending on the investigation: filed there as it begins, so its cost
+        // counts there, and under no other (the active one included). What it fetches is
+        // not filed: a check reads the case, it never adds to it.
+        let filing = Filing::Check {
+            investigation_id: id,
+        };
+        let outcome =
+            pipeline::execute_filed(state, session, request, options, None, filing).await?;
         history_ids.push(outcome.history_id);
         cost += match &outcome.billing {
             Some(billing) => billing.cost,

@@ -12,8 +12,8 @@ use chrono::Utc;
 use serde::{Deserialize, Serialize};
 use sightline_api::{ApiKey, ApiRequest, ExpectedUnits};
 use sightline_store::{
-    Billing, NewProvenance, PendingRequest, RecordOutcome, RequestRecord, RequestStatus, Store,
-    Verdict,
+    Billing, Filing, NewProvenance, PendingRequest, RecordOutcome, RequestRecord, RequestStatus,
+    Store, Verdict,
 };
 use ts_rs::TS;
 
@@ -169,6 +169,26 @@ where
     Step: FnOnce(Claimed) -> Fut,
     Fut: Future<Output = Sent<R::Output>>,
 {
+    run_filed(state, session, request, options, key, Filing::Active, send).await
+}
+
+/// [`run`], the request filed as `filing` says (a still-there check's re-fetch is filed
+/// under its investigation only, without the posts it fetches).
+pub async fn run_filed<R, Step, Fut>(
+    state: &AppState,
+    session: &Session,
+    request: &R,
+    options: SendOptions,
+    key: Option<KeyForRequest>,
+    filing: Filing,
+    send: Step,
+) -> Result<Outcome<R::Output>, CommandError>
+where
+    R: ApiRequest + ExpectedUnits + Serialize,
+    R::Output: Findable,
+    Step: FnOnce(Claimed) -> Fut,
+    Fut: Future<Output = Sent<R::Output>>,
+{
     request.validate().map_err(CommandError::invalid)?;
     let store = &session.store;
     guard_budget(
@@ -191,7 +211,7 @@ where
         key_label: label,
         mode: session.mode.as_str().to_owned(),
     };
-    let history_id = match store.begin_request(&pending).await? {
+    let history_id = match store.begin_filed_request(&pending, filing).await? {
         // A pending row holds no results, so none can be left out of it.
         RecordOutcome::Recorded { history_id }
         | RecordOutcome::RecordedWithoutResult { history_id } => history_id,
@@ -255,13 +275,30 @@ where
     R: ApiRequest + ExpectedUnits + Serialize,
     R::Output: Findable,
 {
+    execute_filed(state, session, request, options, key, Filing::Active).await
+}
+
+/// [`execute`], the request filed as `filing` says.
+pub async fn execute_filed<R>(
+    state: &AppState,
+    session: &Session,
+    request: R,
+    options: SendOptions,
+    key: Option<KeyForRequest>,
+    filing: Filing,
+) -> Result<Outcome<R::Output>, CommandError>
+where
+    R: ApiRequest + ExpectedUnits + Serialize,
+    R::Output: Findable,
+{
     let request = &request;
-    run(
+    run_filed(
         state,
         session,
         request,
         options,
         key,
+        filing,
         |claimed| async move {
             match session.client.send(request, &claimed.key).await {
                 Ok(response) => Sent::Answered(Answer {

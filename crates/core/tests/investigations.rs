@@ -15,7 +15,7 @@ use send::send;
 
 use chrono::Utc;
 use rust_decimal::Decimal;
-use sightline_api::request::{AiSearchRequest, Tool};
+use sightline_api::request::{AiSearchRequest, Tool, TwitterUrlsRequest};
 use sightline_core::errors::CommandError;
 use sightline_core::investigations::{self, CHECK_BATCH};
 use sightline_core::pipeline::{self, SendParams};
@@ -345,6 +345,80 @@ async fn a_check_cut_short_and_run_again_pays_only_for_the_batches_it_lacked() {
         .map(|r| r.cost_usd.parse::<Decimal>().unwrap())
         .sum();
     assert_eq!(report.summary.cost, billed);
+}
+
+/// A checked post that quotes another brings the quoted post in the re-fetch; the check files
+/// neither it nor anything else, under its own investigation (active or not) or under another
+/// active one: the case holds what it held, and the next check costs what this one did.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_check_never_changes_what_the_case_holds() {
+    let Live {
+        sandbox,
+        state,
+        _data,
+    } = live().await;
+    let session = state.session().await.unwrap();
+    let store = &session.store;
+    let quoting = sandbox
+        .world()
+        .posts
+        .iter()
+        .find(|p| p.quote_of.is_some())
+        .expect("the sandbox world has quotes")
+        .id
+        .to_string();
+    let request = TwitterUrlsRequest {
+        urls: vec![format!("https://x.com/i/web/status/{quoting}")],
+    };
+    let fetched = pipeline::execute(&state, &session, request, send("q1"), None)
+        .await
+        .unwrap();
+    assert_eq!(
+        found_post_ids(store, fetched.history_id).await.len(),
+        2,
+        "the post and the one it quotes"
+    );
+    let case = investigations::create(store, "Quotes", "")
+        .await
+        .unwrap()
+        .id;
+    let item = InvestigationItem::Post {
+        post_id: quoting.clone(),
+    };
+    investigations::add(store, case, &[item]).await.unwrap();
+    let other = investigations::create(store, "Other", "").await.unwrap().id;
+
+    // Checked while the case is active, then while another one is.
+    for (n, active) in [case, other].into_iter().enumerate() {
+        investigations::set_active(store, Some(active))
+            .await
+            .unwrap();
+        let report = investigations::check(&state, &session, case, params(&format!("k{n}"), false))
+            .await
+            .unwrap();
+        assert_eq!(report.items.len(), 1);
+        assert_eq!(report.items[0].post_id, quoting);
+        assert_eq!(filed_post_ids(store, case).await, vec![quoting.clone()]);
+        let summary = investigations::summary(store, case).await.unwrap();
+        assert_eq!(summary.post_count, 1);
+        assert_eq!(
+            summary.request_count,
+            n as i64 + 1,
+            "each check's re-fetch, for its cost"
+        );
+        let estimate = investigations::check_estimate(store, case).await.unwrap();
+        assert_eq!(
+            estimate.estimate.units,
+            Some(1),
+            "the next check fetches one post"
+        );
+    }
+    let elsewhere = investigations::summary(store, other).await.unwrap();
+    assert_eq!(
+        (elsewhere.post_count, elsewhere.request_count),
+        (0, 0),
+        "another case's check is not this one's"
+    );
 }
 
 /// A re-fetch recorded by hand, unbilled, holding `posts`: how a test puts copies of posts the

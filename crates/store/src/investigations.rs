@@ -6,8 +6,9 @@
 //! * `investigations/types.rs`: what crosses IPC (summaries, detail, posts, filters, checks);
 //! * `investigations/write.rs`: create, change, archive, delete; the active investigation (a
 //!   setting) and the filing it does inside each request's record transaction
-//!   ([`crate::record`] calls it), so a request is never recorded without its filing;
-//!   filing by hand; a post's note and tags;
+//!   ([`crate::record`] calls it), so a request is never recorded without its filing (a
+//!   still-there check's re-fetch is filed under its investigation alone, and files none of
+//!   the posts it fetches: [`crate::record::Filing`]); filing by hand; a post's note and tags;
 //! * `investigations/read.rs`: the list, the detail (cost from the ledger rows of exactly its
 //!   requests, by day in a given zone and by operation, summed the same way for any set of
 //!   history rows, as an evidence bundle of a selection asks; tag counts; latest check), a page of

@@ -109,7 +109,7 @@ pub use provenance::{
     CaptureState, CaptureSummary, HistoryCapture, NewProvenance, PostCapture, Provenance,
     ProvenanceCheck, ProvenanceRecord,
 };
-pub use record::{PendingRequest, RecordOutcome, RequestRecord};
+pub use record::{Filing, PendingRequest, RecordOutcome, RequestRecord};
 pub use runs::{RunOwner, StoredRun};
 pub use spend::{DaySpend, LearnedRate, SpendBreakdown, SpendDimension, SpendLine, SpendTotals};
 pub use upgrade::{BackupFile, BackupOutcome, Check, Upgrade, UpgradeStep};

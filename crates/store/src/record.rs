@@ -98,10 +98,32 @@ impl RecordOutcome {
     }
 }
 
+/// Where a request is filed when it begins.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Filing {
+    /// Under the active investigation, if any, with the posts it finds (every request the
+    /// user sends).
+    #[default]
+    Active,
+    /// Under this investigation only, as one of its still-there checks' re-fetches: its cost
+    /// counts there, but the posts it fetches (the checked ones, and any post they quote) are
+    /// filed nowhere, so a check never changes what a case holds.
+    Check { investigation_id: i64 },
+}
+
 impl Store {
     /// Registers a request before it is sent. `AlreadyRecorded` means this request id was used
     /// before: the app must not send it again.
     pub async fn begin_request(&self, pending: &PendingRequest) -> Result<RecordOutcome> {
+        self.begin_filed_request(pending, Filing::Active).await
+    }
+
+    /// [`Store::begin_request`], filed as `filing` says.
+    pub async fn begin_filed_request(
+        &self,
+        pending: &PendingRequest,
+        filing: Filing,
+    ) -> Result<RecordOutcome> {
         let mut tx = self.begin_write().await?;
         if let Some((id, _)) = find_request(&mut tx, &pending.request_id).await? {
             return Ok(RecordOutcome::AlreadyRecorded { history_id: id });
@@ -118,7 +140,7 @@ impl Store {
         .bind(&pending.mode)
         .fetch_one(&mut *tx)
         .await?;
-        investigations::file_begun(&mut tx, id, to_ms(pending.started_at)).await?;
+        investigations::file_begun(&mut tx, id, to_ms(pending.started_at), filing).await?;
         tx.commit().await?;
         Ok(RecordOutcome::Recorded { history_id: id })
     }

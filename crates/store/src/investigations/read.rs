@@ -176,6 +176,7 @@ impl Store {
                (SELECT min(s.history_id) FROM post_sightings s
                 JOIN investigation_requests r
                   ON r.history_id = s.history_id AND r.investigation_id = ip.investigation_id
+                     AND r.how <> 'check'
                 WHERE s.post_pk = ip.post_pk) AS found_by
              FROM investigation_posts ip JOIN posts p ON p.pk = ip.post_pk
              WHERE ip.investigation_id = "

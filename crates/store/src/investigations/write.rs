@@ -7,6 +7,7 @@ use sqlx::SqliteConnection;
 
 use super::types::{FiledHow, FilingChange, InvestigationChanges, InvestigationItem};
 use crate::error::{Result, StoreError};
+use crate::record::Filing;
 use crate::time::to_ms;
 use crate::Store;
 
@@ -182,23 +183,6 @@ impl Store {
         Ok(change)
     }
 
-    /// Files one request the app sent for this investigation (a still-there re-fetch) with
-    /// the posts it found, whichever investigation is active.
-    pub async fn file_request_for(
-        &self,
-        id: i64,
-        history_id: i64,
-        how: FiledHow,
-        now: DateTime<Utc>,
-    ) -> Result<()> {
-        let at = to_ms(now);
-        let mut tx = self.begin_write().await?;
-        file_request(&mut tx, id, history_id, at, how).await?;
-        file_request_posts(&mut tx, history_id, at).await?;
-        tx.commit().await?;
-        Ok(())
-    }
-
     /// Takes items out. A request takes out the posts it brought, except those another filed
     /// request also found, those added on their own, and those with a note or tags (the
     /// user's work is never dropped as a side effect). A post taken out loses its note and tags.
@@ -233,7 +217,8 @@ impl Store {
                                            WHERE t.investigation_id = ?1 AND t.post_pk = ip.post_pk)
                            AND NOT EXISTS (SELECT 1 FROM post_sightings s
                                            JOIN investigation_requests r ON r.history_id = s.history_id
-                                           WHERE r.investigation_id = ?1 AND s.post_pk = ip.post_pk)",
+                                           WHERE r.investigation_id = ?1 AND s.post_pk = ip.post_pk
+                                             AND r.how <> 'check')",
                     )
                     .bind(id)
                     .bind(history_id)
@@ -316,14 +301,22 @@ impl Store {
     }
 }
 
-/// Files a request the moment it is registered (a stream or a forecast, begun before its
-/// answer) under the active investigation, in the caller's transaction.
+/// Files a request the moment it is registered (begun before its answer) as `filing` says:
+/// under the active investigation, or as a check's under its investigation, in the caller's
+/// transaction.
 pub(crate) async fn file_begun(
     conn: &mut SqliteConnection,
     history_id: i64,
     at: i64,
+    filing: Filing,
 ) -> Result<()> {
-    file_under_active(conn, history_id, at).await
+    match filing {
+        Filing::Active => file_under_active(conn, history_id, at).await,
+        Filing::Check { investigation_id } => {
+            file_request(conn, investigation_id, history_id, at, FiledHow::Check).await?;
+            Ok(())
+        }
+    }
 }
 
 /// Files a recorded request, in the record's own transaction: under the active investigation
@@ -379,8 +372,9 @@ async fn file_request(
     Ok(done.rows_affected() == 1)
 }
 
-/// Files the posts a request found under every investigation that holds the request; how
-/// many were new there.
+/// Files the posts a request found under every investigation that holds the request, except
+/// where it is a check's re-fetch (a check reads the case, it does not add to it); how many
+/// were new there.
 async fn file_request_posts(conn: &mut SqliteConnection, history_id: i64, at: i64) -> Result<u64> {
     let done = sqlx::query(
         "INSERT OR IGNORE INTO investigation_posts (investigation_id, post_pk, created_at, added_at)
@@ -388,7 +382,7 @@ async fn file_request_posts(conn: &mut SqliteConnection, history_id: i64, at: i6
          FROM investigation_requests r
          JOIN post_sightings s ON s.history_id = r.history_id
          JOIN posts p ON p.pk = s.post_pk
-         WHERE r.history_id = ?2",
+         WHERE r.history_id = ?2 AND r.how <> 'check'",
     )
     .bind(at)
     .bind(history_id)
