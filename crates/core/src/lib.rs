@@ -44,6 +44,8 @@
 //! * [`session`], [`state`], [`settings`], [`environment`]: live or demo mode, each mode's
 //!   database, preferences, and the `SIGHTLINE_*` overrides;
 //! * [`errors`]: the one error every operation returns to the UI ([`errors::CommandError`]);
+//! * [`logging`]: the log file a person can send (`<data folder>/logs/`, a file a day, seven
+//!   kept): warnings and errors, never the key or a body;
 //! * [`external`]: which links may leave the app for the system browser;
 //! * [`zone`]: the display zone ([`time_zone`]): the system's or the one Settings names; times
 //!   are shown, Spend's days and budgets counted, and exports' local times written in it.
@@ -70,6 +72,7 @@ pub mod investigations;
 pub mod key_check;
 pub mod keychain;
 pub mod keys;
+pub mod logging;
 pub mod monitors;
 pub mod paging;
 pub mod pipeline;
