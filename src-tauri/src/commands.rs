@@ -53,6 +53,24 @@ pub fn open_link<R: Runtime>(app: AppHandle<R>, url: String) -> CommandResult<()
         })
 }
 
+/// Shows a file an export saved, selected in its folder in the system's file manager. Only a
+/// file that is still there: the path is one an export returned.
+#[tauri::command]
+pub fn show_in_folder<R: Runtime>(app: AppHandle<R>, path: String) -> CommandResult<()> {
+    use tauri_plugin_opener::OpenerExt;
+    let file = std::path::Path::new(&path);
+    if !file.is_absolute() || !file.is_file() {
+        return Err(CommandError::not_found(format!(
+            "{path} is not there any more: it was moved or deleted."
+        )));
+    }
+    app.opener()
+        .reveal_item_in_dir(file)
+        .map_err(|error| CommandError::Storage {
+            message: format!("The file manager could not be opened: {error}"),
+        })
+}
+
 #[tauri::command]
 pub fn app_status(state: State<'_, AppState>) -> AppStatus {
     state.status()

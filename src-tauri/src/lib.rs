@@ -49,6 +49,7 @@ pub fn configure<R: Runtime>(
             commands::app_info,
             commands::app_status,
             commands::open_link,
+            commands::show_in_folder,
             commands::key_add,
             commands::key_connect,
             commands::key_rename,

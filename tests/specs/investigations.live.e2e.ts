@@ -324,7 +324,7 @@ describe('an investigation, end to end against the service', () => {
     await pathField.setValue(bundle);
     await $('button=Verify').click();
     const verdict = $('.verify p.verdict');
-    await expect(verdict).toHaveText(expect.stringMatching(/^Every file matches \(\d+\): this bundle is exactly as Sightline wrote it\.$/), {
+    await expect(verdict).toHaveText(expect.stringMatching(/^All \d+ files SHA256SUMS lists match: this bundle is exactly as Sightline wrote it\.$/), {
       wait: 15_000,
     });
     await verdict.scrollIntoView({ block: 'center' });

@@ -95,6 +95,14 @@ impl CommandError {
             Self::Storage { .. } => "storage".into(),
         }
     }
+
+    /// The HTTP status the service answered with, when it answered.
+    pub fn status(&self) -> Option<u16> {
+        match self {
+            Self::Service { error, .. } => error.status,
+            _ => None,
+        }
+    }
 }
 
 impl From<ApiError> for CommandError {

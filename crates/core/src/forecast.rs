@@ -356,6 +356,10 @@ impl Job {
         let response = match response {
             Ok(response) => response,
             Err(ApiError::UnexpectedStatus { status: 404, .. }) => {
+                tracing::warn!(
+                    history = self.history_id,
+                    "a forecast's job is unknown to the service (404)"
+                );
                 let failed = JobState::Failed {
                     message: JOB_UNKNOWN.into(),
                 };
@@ -376,7 +380,15 @@ impl Job {
             }
             Err(error) => {
                 let go_on = error.is_transient();
-                let message = CommandError::from(error).message().to_owned();
+                let error = CommandError::from(error);
+                tracing::warn!(
+                    history = self.history_id,
+                    kind = %error.class(),
+                    status = error.status(),
+                    again = go_on,
+                    "a forecast's poll failed"
+                );
+                let message = error.message().to_owned();
                 let problem = if go_on {
                     format!("{message} Trying again shortly.")
                 } else {
@@ -414,6 +426,11 @@ impl Job {
         {
             // The answer stays with the service: stop, and let a resume fetch it again.
             let problem = CommandError::from(error).message().to_owned();
+            tracing::warn!(
+                history = self.history_id,
+                problem = %problem,
+                "a forecast's answer could not be stored"
+            );
             self.report(job.status, Some(job), false, Some(problem));
             return Step::Done;
         }

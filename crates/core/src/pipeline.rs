@@ -249,6 +249,7 @@ where
             })
         }
         Sent::Failed { error, partial } => {
+            log_failure(&pending.operation, history_id, &error);
             let record = match partial {
                 Some(answer) => RequestRecord {
                     status: RequestStatus::Interrupted,
@@ -412,6 +413,18 @@ pub(crate) fn failed_record(
     error: &CommandError,
 ) -> RequestRecord {
     with_error(finished(pending, elapsed), error)
+}
+
+/// A failed request in the log: its kind and status only, as a message may quote the
+/// service's answer.
+pub(crate) fn log_failure(operation: &str, history_id: i64, error: &CommandError) {
+    tracing::warn!(
+        operation,
+        history = history_id,
+        kind = %error.class(),
+        status = error.status(),
+        "a request failed"
+    );
 }
 
 fn with_error(mut record: RequestRecord, error: &CommandError) -> RequestRecord {

@@ -124,7 +124,7 @@ describe('PostList', () => {
     await userEvent.click(within(feed).getAllByRole('checkbox', { name: /^Select the post by/ })[0]!);
     await userEvent.click(within(feed).getAllByRole('checkbox', { name: /^Select the post by/ })[2]!);
     await userEvent.click(exportButton);
-    expect(await screen.findByText('Saved /exports/selection.zip: 2 posts, 1 response as received, 7 files, 40 kB.')).toBeInTheDocument();
+    expect(await screen.findByText('Saved /exports/selection.zip: 2 posts, 1 response as received, 40 kB in 7 files (SHA256SUMS and the 6 it lists).')).toBeInTheDocument();
     expect(exported).toHaveLength(1);
     expect(exported[0]).toMatchObject({ investigationId: null, historyIds: [], postIds: ['1864029172638449665', '3'] });
   });

@@ -32,15 +32,20 @@ function megabytes(bytes: number): string {
   return bytes < 1_000_000 ? `${Math.max(1, Math.round(bytes / 1000))} kB` : `${(bytes / 1_000_000).toFixed(1)} MB`;
 }
 
+/**
+ * What an export wrote. Its files are counted as a check counts them: every file SHA256SUMS lists
+ * (a check's "all 8 match"), and SHA256SUMS itself, which holds their hashes.
+ */
 export function writtenWords(outcome: BundleOutcome): string {
   if (outcome.outcome === 'cancelled') return 'Export cancelled. Nothing was saved.';
-  return `Saved ${outcome.path}: ${countOf(outcome.posts, 'post', 'posts')}, ${countOf(outcome.responses, 'response', 'responses')} as received, ${countOf(outcome.files, 'file', 'files')}, ${megabytes(outcome.bytes)}.`;
+  const listed = outcome.files - 1;
+  return `Saved ${outcome.path}: ${countOf(outcome.posts, 'post', 'posts')}, ${countOf(outcome.responses, 'response', 'responses')} as received, ${megabytes(outcome.bytes)} in ${countOf(outcome.files, 'file', 'files')} (SHA256SUMS and the ${listed} it lists).`;
 }
 
-/** The one sentence that heads a check. */
+/** The one sentence that heads a check; its count is of the files SHA256SUMS lists, as the export's is. */
 export function verdictWords(check: BundleCheck): string {
   if (check.intact) {
-    return `Every file matches (${check.files.length}): this bundle is exactly as Sightline wrote it.`;
+    return `All ${check.files.length} files SHA256SUMS lists match: this bundle is exactly as Sightline wrote it.`;
   }
   const wrong = check.files.filter((file) => file.outcome !== 'matches').length;
   const lists = check.listsAgree ? '' : ' Its two lists of hashes (SHA256SUMS and manifest.json) do not agree.';

@@ -158,6 +158,11 @@ fn money(amount: &rust_decimal::Decimal, currency: &str) -> String {
     }
 }
 
+/// `1 repost`, `2 reposts`, `0 reposts`.
+fn count(n: i64, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
 fn cost_section(bundle: &Bundle, out: &mut dyn Write) -> std::io::Result<()> {
     let cost = &bundle.cost;
     writeln!(
@@ -289,19 +294,19 @@ fn post_card(
         out,
         "<article class=\"card\">\n<div><strong>{}</strong> <span class=\"muted\">@{}</span>{}\
          </div>\n<div class=\"meta\">posted {} · {}</div>\n<p class=\"text\">{}</p>\n\
-         <div class=\"meta\">{} replies · {} reposts · {} likes · {} quotes{} · post {}</div>",
+         <div class=\"meta\">{} · {} · {} · {}{} · post {}</div>",
         e(&post.author_name),
         e(&post.author_username),
         if post.author_verified { " ✓" } else { "" },
         e(&utc_words(post.created_at)),
         e(&zone_time(post.created_at, bundle.zone)),
         e(&post.text),
-        post.reply_count,
-        post.retweet_count,
-        post.like_count,
-        post.quote_count,
+        count(post.reply_count, "reply", "replies"),
+        count(post.retweet_count, "repost", "reposts"),
+        count(post.like_count, "like", "likes"),
+        count(post.quote_count, "quote", "quotes"),
         post.view_count
-            .map(|v| format!(" · {v} views"))
+            .map(|v| format!(" · {}", count(v, "view", "views")))
             .unwrap_or_default(),
         e(&post.id),
     )?;

@@ -290,6 +290,11 @@ async fn the_report_is_one_offline_page_without_script() {
     assert!(html.contains("2026-11-23 16:00:00 UTC"), "post time in UTC");
     assert!(html.contains("2026-11-23 17:00:00 CET (Europe/Berlin)"));
     assert!(html.contains("$0.00045"));
+    // Counts agree with their number: one reply, never "1 replies".
+    assert!(
+        html.contains("1 reply · 2 reposts · 3 likes · 0 quotes · 120 views"),
+        "counts in words"
+    );
     assert!(html.contains("By day (Europe/Berlin)</caption>"));
     assert!(html.contains("<th scope=\"col\">Day</th>"));
     assert!(html.contains("<th scope=\"col\">Operation</th>"));

@@ -4,24 +4,27 @@
  */
 import { analysisSaveChart, asCommandError } from '../../lib/ipc';
 import type { ChartFormat } from '../../lib/bindings/ChartFormat';
+import { notSaved, savedTo, type SaveNote } from '../../lib/saveNote';
 
-/** "Saved to /path" or "Not saved: …"; null when the dialog was closed. */
-export async function saveChart(name: string, format: ChartFormat, bytes: Uint8Array): Promise<string | null> {
+export { notSaved, savedTo, type SaveNote };
+
+/** "Saved to /path" (with the path, for "Show in folder") or "Not saved: …"; null when the dialog was closed. */
+export async function saveChart(name: string, format: ChartFormat, bytes: Uint8Array): Promise<SaveNote | null> {
   try {
     const path = await analysisSaveChart(name, format, bytes);
-    return path ? `Saved to ${path}` : null;
+    return path ? savedTo(path) : null;
   } catch (failure) {
-    return `Not saved: ${asCommandError(failure).message}`;
+    return notSaved(asCommandError(failure).message);
   }
 }
 
-export function saveSvg(name: string, svg: string): Promise<string | null> {
+export function saveSvg(name: string, svg: string): Promise<SaveNote | null> {
   return saveChart(name, 'svg', new TextEncoder().encode(svg));
 }
 
-export async function savePng(name: string, canvas: HTMLCanvasElement): Promise<string | null> {
+export async function savePng(name: string, canvas: HTMLCanvasElement): Promise<SaveNote | null> {
   const blob = await new Promise<Blob | null>((resolve) => canvas.toBlob(resolve, 'image/png'));
-  if (!blob) return 'Not saved: the chart could not be drawn as a picture.';
+  if (!blob) return notSaved('the chart could not be drawn as a picture.');
   return saveChart(name, 'png', new Uint8Array(await blob.arrayBuffer()));
 }
 

@@ -272,7 +272,7 @@ describe('History', () => {
     await userEvent.click(boxes[0]!);
     await userEvent.click(boxes[2]!);
     await userEvent.click(screen.getByRole('button', { name: 'Export evidence bundle…' }));
-    expect(await screen.findByText('Saved /exports/requests.zip: 4 posts, 2 responses as received, 8 files, 2.4 MB.')).toBeInTheDocument();
+    expect(await screen.findByText('Saved /exports/requests.zip: 4 posts, 2 responses as received, 2.4 MB in 8 files (SHA256SUMS and the 7 it lists).')).toBeInTheDocument();
     expect(calls.evidence_export).toHaveLength(1);
     expect(calls.evidence_export?.[0]).toMatchObject({ investigationId: null, historyIds: [3, 1], postIds: [] });
   });

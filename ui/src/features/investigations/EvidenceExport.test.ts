@@ -30,9 +30,13 @@ describe('EvidenceExport', () => {
 
     finish({ outcome: 'written', path: '/exports/b.zip', files: 9, posts: 1200, responses: 12, bytes: 2_400_000 });
     expect(await screen.findByRole('status')).toHaveTextContent(
-      'Saved /exports/b.zip: 1,200 posts, 12 responses as received, 9 files, 2.4 MB.',
+      'Saved /exports/b.zip: 1,200 posts, 12 responses as received, 2.4 MB in 9 files (SHA256SUMS and the 8 it lists).',
     );
     expect(screen.getByRole('button', { name: 'Export evidence bundle' })).toBeEnabled();
+
+    // The file is one click from the system's file manager.
+    await userEvent.click(screen.getByRole('button', { name: 'Show in folder' }));
+    expect(calls.show_in_folder?.[0]).toEqual({ path: '/exports/b.zip' });
   });
 
   it('cancels, and says nothing was saved', async () => {
@@ -110,7 +114,9 @@ describe('VerifyBundle', () => {
   });
 
   it('says an intact bundle is exactly as written', () => {
-    const intact = { ...tampered, files: [tampered.files[0]!], listsAgree: true, disagreements: [], intact: true };
-    expect(verdictWords(intact)).toBe('Every file matches (1): this bundle is exactly as Sightline wrote it.');
+    // The 8 files SHA256SUMS lists, as in a 9-file bundle the export counted.
+    const files = Array.from({ length: 8 }, (_, n) => ({ path: `file-${n}`, outcome: 'matches' as const, expected: 'a', actual: 'a' }));
+    const intact = { ...tampered, files, listsAgree: true, disagreements: [], intact: true };
+    expect(verdictWords(intact)).toBe('All 8 files SHA256SUMS lists match: this bundle is exactly as Sightline wrote it.');
   });
 });
