@@ -1,8 +1,9 @@
 /// Every command the UI may call; capabilities/default.json grants them by name.
-const COMMANDS: [&str; 113] = [
+const COMMANDS: [&str; 114] = [
     "app_info",
     "app_status",
     "open_link",
+    "open_log_folder",
     "show_in_folder",
     "key_add",
     "key_connect",

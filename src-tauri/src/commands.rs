@@ -17,7 +17,7 @@ use sightline_core::settings::AppSettings;
 use sightline_core::state::{AppInfo, AppState, AppStatus};
 use sightline_core::streaming::{self, StreamMessage};
 use sightline_core::zone::{self, DisplayZone};
-use sightline_core::{external, key_check, keys, paging, time_zone};
+use sightline_core::{external, key_check, keys, logging, paging, time_zone};
 use sightline_store::{
     BudgetLimits, DaySpend, HistoryQuery, LearnedRate, LinkQuery, PostQuery, SpendBreakdown,
     SpendDimension, SpendTotals, StoredLink, StoredResult,
@@ -68,6 +68,30 @@ pub fn show_in_folder<R: Runtime>(app: AppHandle<R>, path: String) -> CommandRes
         .reveal_item_in_dir(file)
         .map_err(|error| CommandError::Storage {
             message: format!("The file manager could not be opened: {error}"),
+        })
+}
+
+/// Opens the log folder in the system's file manager, creating it first if it is missing.
+#[tauri::command]
+pub fn open_log_folder<R: Runtime>(
+    app: AppHandle<R>,
+    state: State<'_, AppState>,
+) -> CommandResult<()> {
+    use tauri_plugin_opener::OpenerExt;
+    let dir = logging::log_dir(&state.data_dir);
+    std::fs::create_dir_all(&dir).map_err(|error| CommandError::Storage {
+        message: format!(
+            "The log folder {} could not be created: {error}",
+            dir.display()
+        ),
+    })?;
+    app.opener()
+        .open_path(dir.to_string_lossy(), None::<&str>)
+        .map_err(|error| CommandError::Storage {
+            message: format!(
+                "No file manager could open the log folder ({error}). It is at {}",
+                dir.display()
+            ),
         })
 }
 

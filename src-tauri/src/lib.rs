@@ -3,7 +3,8 @@
 //! Only what needs Tauri lives here: the window and its plugins (dialog, opener, notification),
 //! how its web view paints on a machine with no GPU (`painting`), the commands the UI calls
 //! (thin: parse the arguments, call the core, map errors), the channel a stream's events travel
-//! on, the `records-changed` event, and the save dialog of exports. Everything
+//! on, the `records-changed` event, the save dialog of exports, and the log file started before
+//! the window opens (`run`; "Open the log folder" in Settings). Everything
 //! the app *does* — the request pipeline, streaming, paging, keys, session, settings, state,
 //! errors — is in `crates/core`, which knows nothing of Tauri.
 
@@ -24,6 +25,7 @@ use tauri::{Manager, Runtime};
 use sightline_core::environment::{self, Environment};
 use sightline_core::forecast::{self, Backoff, Following};
 use sightline_core::keychain::{KeyringStore, SecretStore};
+use sightline_core::logging;
 use sightline_core::state::AppState;
 use sightline_core::KEYCHAIN_SERVICE;
 
@@ -49,6 +51,7 @@ pub fn configure<R: Runtime>(
             commands::app_info,
             commands::app_status,
             commands::open_link,
+            commands::open_log_folder,
             commands::show_in_folder,
             commands::key_add,
             commands::key_connect,
@@ -211,18 +214,40 @@ pub fn run() {
     // `SIGHTLINE_STARTUP_PROBE=1`: say when the page has loaded, as tools/bare-window does, so
     // scripts/bench-startup.py can time both the same way.
     let probe = std::env::var_os(environment::STARTUP_PROBE_VAR).is_some();
-    configure(
-        tauri::Builder::default(),
-        Environment::from_process(),
-        secrets,
-    )
-    .on_page_load(move |_, payload| {
-        if probe && matches!(payload.event(), tauri::webview::PageLoadEvent::Finished) {
-            println!("startup-probe: ready");
+    let environment = Environment::from_process();
+    let app = configure(tauri::Builder::default(), environment.clone(), secrets)
+        .on_page_load(move |_, payload| {
+            if probe && matches!(payload.event(), tauri::webview::PageLoadEvent::Finished) {
+                println!("startup-probe: ready");
+            }
+        })
+        .build(tauri::generate_context!())
+        .expect("Sightline could not start");
+    let mut log = start_log(&environment, &app);
+    app.run(move |_, event| {
+        if let tauri::RunEvent::Exit = event {
+            // Writes out the log's last lines before the process ends.
+            log.take();
         }
-    })
-    .run(tauri::generate_context!())
-    .expect("Sightline could not start");
+    });
+}
+
+/// The log file in `<data folder>/logs` (`sightline_core::logging`), started before the window
+/// opens. Without it (no data folder, a read-only disk) Sightline still runs, and says why on
+/// stderr.
+fn start_log<R: Runtime>(
+    environment: &Environment,
+    app: &tauri::App<R>,
+) -> Option<logging::LogGuard> {
+    let started = resolve_data_dir(environment, app.path().app_data_dir())
+        .and_then(|data_dir| logging::start(&data_dir));
+    match started {
+        Ok(guard) => Some(guard),
+        Err(problem) => {
+            eprintln!("Sightline runs without its log file: {problem}");
+            None
+        }
+    }
 }
 
 #[cfg(test)]

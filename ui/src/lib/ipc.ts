@@ -129,6 +129,8 @@ export const appInfo = () => invoke<AppInfo>('app_info');
 export const appStatus = () => invoke<AppStatus>('app_status');
 /** Opens an http(s) address in the system browser; Rust refuses any other scheme. */
 export const openLink = (url: string) => invoke<void>('open_link', { url });
+/** Opens the log folder (created if missing) in the system's file manager. */
+export const openLogFolder = () => invoke<void>('open_log_folder');
 /** Shows a saved file selected in its folder, in the system's file manager. */
 export const showInFolder = (path: string) => invoke<void>('show_in_folder', { path });
 export const keyAdd = (label: string, value: string) => invoke<AppStatus>('key_add', { label, value });
