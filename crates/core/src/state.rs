@@ -28,6 +28,8 @@ use crate::settings::{AppSettings, JsonFile, KeyList, KeyMeta};
 pub struct AppInfo {
     pub version: String,
     pub data_dir: String,
+    /// The folder of the log files (`logging`), shown beside "Open the log folder".
+    pub log_dir: String,
     pub keychain: KeychainStatus,
     /// True when `SIGHTLINE_DEMO=1` forces demo mode.
     pub demo_forced: bool,
@@ -95,6 +97,9 @@ impl AppState {
         Ok(AppInfo {
             version: version.to_owned(),
             data_dir: self.data_dir.display().to_string(),
+            log_dir: crate::logging::log_dir(&self.data_dir)
+                .display()
+                .to_string(),
             keychain,
             demo_forced: self.environment.force_demo,
         })

@@ -8,6 +8,7 @@ import type { AppInfo } from '../../lib/ipc';
 const info: AppInfo = {
   version: '0.1.0',
   dataDir: '/home/reader/.local/share/app.sightline.desktop',
+  logDir: '/home/reader/.local/share/app.sightline.desktop/logs',
   keychain: { reachable: true, detail: 'Secret Service (GNOME Keyring or KWallet)' },
   demoForced: false,
 };
@@ -34,6 +35,30 @@ describe('Settings', () => {
     expect(screen.getByText(/unlock\s+or start it/)).toBeInTheDocument();
     await userEvent.click(screen.getByRole('button', { name: 'Check again' }));
     expect(await screen.findByText('Reachable')).toBeInTheDocument();
+  });
+
+  it('opens the log folder, and says so when it cannot', async () => {
+    const opened: string[] = [];
+    let works = true;
+    mockIPC((cmd) => {
+      if (cmd === 'app_info') return info;
+      if (cmd === 'open_log_folder') {
+        opened.push(cmd);
+        if (!works) throw { kind: 'storage', message: 'No file manager could open the log folder.' };
+      }
+      return undefined;
+    });
+    render(Settings);
+    expect(await screen.findByTestId('log-dir')).toHaveTextContent(info.logDir);
+    expect(screen.getByText(/never holds your API key/)).toBeInTheDocument();
+    const button = screen.getByRole('button', { name: 'Open the log folder' });
+    await userEvent.click(button);
+    expect(opened).toHaveLength(1);
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+
+    works = false;
+    await userEvent.click(button);
+    expect(await screen.findByRole('alert')).toHaveTextContent('No file manager could open the log folder.');
   });
 
   it('says what failed when the command fails, with a retry', async () => {

@@ -4,7 +4,11 @@ import type { KeychainStatus } from "./KeychainStatus";
 /**
  * What Settings shows about this installation.
  */
-export type AppInfo = { version: string, dataDir: string, keychain: KeychainStatus, 
+export type AppInfo = { version: string, dataDir: string, 
+/**
+ * The folder of the log files (`logging`), shown beside "Open the log folder".
+ */
+logDir: string, keychain: KeychainStatus, 
 /**
  * True when `SIGHTLINE_DEMO=1` forces demo mode.
  */
