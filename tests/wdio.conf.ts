@@ -34,6 +34,8 @@ export const config: WebdriverIO.Config = {
       // Every live spec may read the sandbox's log of each response it sent (the SHA-256 of the
       // bytes on the wire), to hold the app's provenance and requests against it.
       process.env.SIGHTLINE_E2E_BODY_LOG = path.join(root, 'sandbox-bodies.jsonl');
+      // And the app's data folder, to read its log files.
+      process.env.SIGHTLINE_E2E_DATA_DIR = env.SIGHTLINE_DATA_DIR;
       const extra = ['--body-log', process.env.SIGHTLINE_E2E_BODY_LOG, ...(monitors ? ['--live-rate', '600'] : [])];
       env.SIGHTLINE_BASE_URL = (await startSandbox(extra)).baseUrl;
     }
@@ -41,6 +43,11 @@ export const config: WebdriverIO.Config = {
     // asks for the address. The spec reads the data folder to see that nothing was kept.
     if (specs.some((spec) => spec.endsWith('.first-run.e2e.ts'))) {
       await startSandbox();
+      process.env.SIGHTLINE_E2E_DATA_DIR = env.SIGHTLINE_DATA_DIR;
+    }
+    // A `*.recovery.e2e.ts` spec changes the app's database between restarts (a newer version's
+    // mark, a damaged page), so it is told where the data folder is.
+    if (specs.some((spec) => spec.endsWith('.recovery.e2e.ts'))) {
       process.env.SIGHTLINE_E2E_DATA_DIR = env.SIGHTLINE_DATA_DIR;
     }
     if (specs.some((spec) => spec.endsWith('.disk-full.e2e.ts'))) {

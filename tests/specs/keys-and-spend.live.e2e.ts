@@ -1,5 +1,5 @@
 import { browser, $, $$, expect } from '@wdio/globals';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { screenshotBothThemes } from '../support/screenshots.ts';
@@ -36,10 +36,12 @@ async function spentAllTime(): Promise<string> {
 /**
  * A user with a real key (the sandbox stands in for the service, as SIGHTLINE_BASE_URL): key set-up,
  * a mixed session whose Spend total must equal what the service billed, a budget that blocks,
- * exports read back from disk, and everything re-opened once the service is gone.
+ * exports read back from disk, everything re-opened once the service is gone, and a log file that
+ * says what went wrong without the key or a result in it.
  */
 describe('with a key, against the service', () => {
   let fetchedWord = '';
+  let fetchedText = '';
   const exportFolder = mkdtempSync(path.join(tmpdir(), 'sightline-exports-'));
 
   it('refuses a placeholder key in plain words, then accepts and verifies a real one', async () => {
@@ -68,6 +70,7 @@ describe('with a key, against the service', () => {
   it('spends exactly what the service billed, to the last digit', async () => {
     await search('#JWST');
     const firstText = await $('article.post p.text').getText();
+    fetchedText = firstText;
     fetchedWord = firstText.split(/[^A-Za-z]+/).find((word) => word.length >= 5) ?? '';
     await search('bitcoin');
     await open('Trends');
@@ -164,5 +167,31 @@ describe('with a key, against the service', () => {
     await browser.keys(['Enter']);
     await expect($('p=The service could not be reached.')).toBeDisplayed({ wait: 30_000 });
     await screenshotBothThemes('x-search-offline');
+  });
+
+  it('logs what went wrong, never the key or a result', async () => {
+    const dataDir = process.env.SIGHTLINE_E2E_DATA_DIR;
+    if (!dataDir) throw new Error('wdio.conf passes live specs their data folder');
+    const logs = path.join(dataDir, 'logs');
+    const logText = () =>
+      readdirSync(logs)
+        .map((name) => readFileSync(path.join(logs, name), 'utf8'))
+        .join('');
+    // The log is written off the app's threads: the failed search's line may take a moment.
+    await browser.waitUntil(async () => /WARN .*a request failed.*kind=network/.test(logText()), {
+      timeout: 10_000,
+      timeoutMsg: `The offline search's warning is not in the log:\n${logText()}`,
+    });
+    const text = logText();
+    // One file a day (two, should the run cross midnight UTC).
+    for (const name of readdirSync(logs)) expect(name).toMatch(/^sightline\.\d{4}-\d{2}-\d{2}\.log$/);
+    expect(text).toContain('Sightline started');
+    expect(text.includes(sandbox().key)).toBe(false);
+    expect(fetchedText.length).toBeGreaterThan(20);
+    expect(text.includes(fetchedText)).toBe(false);
+
+    await open('Settings');
+    await expect($('[data-testid="log-dir"]')).toHaveText(logs);
+    await expect($('button=Open the log folder')).toBeDisplayed();
   });
 });

@@ -6,10 +6,10 @@ import path from 'node:path';
 import { screenshotBothThemes } from '../support/screenshots.ts';
 import { sandbox } from '../support/sandbox.ts';
 
-/** The app's data folder (wdio.conf passes it on for first-run specs). */
+/** The app's data folder (wdio.conf passes it on for first-run and live specs). */
 function dataDir(): string {
   const dir = process.env.SIGHTLINE_E2E_DATA_DIR;
-  if (!dir) throw new Error('No data folder: only *.first-run.e2e.ts specs are given one');
+  if (!dir) throw new Error('No data folder: only *.first-run.e2e.ts and *.live.e2e.ts specs are given one');
   return dir;
 }
 
