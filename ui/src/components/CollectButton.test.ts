@@ -38,8 +38,14 @@ describe('CollectButton', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Collect…' }));
     await userEvent.click(screen.getByRole('radio', { name: 'Back to a date' }));
     await userEvent.click(screen.getByRole('button', { name: 'Start collecting' }));
-    expect(screen.getByText('Pick the oldest day to collect.')).toBeInTheDocument();
-    await userEvent.type(screen.getByLabelText('Oldest day to collect (UTC)'), '2026-11-01');
+    expect(screen.getByText('Type the oldest day to collect, as YYYY-MM-DD.')).toBeInTheDocument();
+    // A typed field in the app's order (YYYY-MM-DD); month-first is not read as a day.
+    const day = screen.getByLabelText('Oldest day to collect (UTC)');
+    expect(day).toHaveValue('');
+    await userEvent.type(day, '11/01/2026');
+    expect(screen.getByText('Write the date as YYYY-MM-DD, for example 2026-03-01 (you entered "11/01/2026").')).toBeInTheDocument();
+    await userEvent.clear(day);
+    await userEvent.type(day, '2026-11-01');
     await userEvent.click(screen.getByRole('button', { name: 'Start collecting' }));
     expect(calls.collection_start?.[0]?.draft).toMatchObject({ until: { kind: 'date', date: '2026-11-01' } });
 

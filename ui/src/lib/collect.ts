@@ -1,4 +1,5 @@
 /** The Collect dialog's choice of when a collection stops, and the form's own checks of it. */
+import { dayMessage, isDay } from './rules';
 
 export const COLLECT_LIMITS = {
   /** Distinct posts (or accounts) a collection asks for: at least one page's worth, at most 100,000. */
@@ -9,7 +10,7 @@ export interface UntilForm {
   kind: 'count' | 'date' | 'end';
   /** The number, as typed. */
   items: string;
-  /** `YYYY-MM-DD` from a date field. */
+  /** `YYYY-MM-DD`, as typed in the date field. */
   date: string;
 }
 
@@ -21,6 +22,10 @@ export function untilProblem(form: UntilForm): string | null {
     const value = Number(text);
     if (!/^\d+$/.test(text) || value < min || value > max) return `Choose a number from ${min} to ${max.toLocaleString('en')}.`;
   }
-  if (form.kind === 'date' && !/^\d{4}-\d{2}-\d{2}$/.test(form.date)) return 'Pick the oldest day to collect.';
+  if (form.kind === 'date') {
+    const day = form.date.trim();
+    if (!day) return 'Type the oldest day to collect, as YYYY-MM-DD.';
+    if (!isDay(day)) return dayMessage(day);
+  }
   return null;
 }

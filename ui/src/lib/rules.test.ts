@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LIMITS, bareHandle, countFieldError, isPostUrl } from './rules';
+import { LIMITS, bareHandle, countFieldError, dayMessage, dayRangeProblems, isPostUrl } from './rules';
 import { parseTool } from './tools';
 import { requestProblems } from './validate';
 
@@ -44,5 +44,15 @@ describe('tool names', () => {
     expect(parseTool('x')).toBe('twitter');
     expect(parseTool('search')).toBeNull();
     expect(parseTool('myspace')).toBeNull();
+  });
+});
+
+describe('a pair of date filters', () => {
+  it('reads empty fields as no filter, a real YYYY-MM-DD day as a day, and says what is wrong otherwise', () => {
+    expect(dayRangeProblems('', '')).toEqual({ from: null, to: null });
+    expect(dayRangeProblems(' 2026-11-02 ', '2026-11-30')).toEqual({ from: null, to: null });
+    expect(dayRangeProblems('11/27/2026', '')).toEqual({ from: dayMessage('11/27/2026'), to: null });
+    expect(dayRangeProblems('2026-02-30', '2026-13-01')).toEqual({ from: dayMessage('2026-02-30'), to: dayMessage('2026-13-01') });
+    expect(dayRangeProblems('2026-11-30', '2026-11-02')).toEqual({ from: null, to: 'The end date is before the start date.' });
   });
 });

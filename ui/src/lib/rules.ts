@@ -114,6 +114,18 @@ export function dayMessage(entered: string): string {
   return `Write the date as YYYY-MM-DD, for example 2026-03-01 (you entered "${entered}").`;
 }
 
+/**
+ * Form-only: a pair of date filters (History, the Archive, an investigation's posts), either
+ * empty: each a real `YYYY-MM-DD` day, in the words and order the requests' own rules use (the
+ * format first, then the end not before the start). A message per field, or null.
+ */
+export function dayRangeProblems(from: string, to: string): { from: string | null; to: string | null } {
+  const [start, end] = [from.trim(), to.trim()];
+  const fromProblem = start && !isDay(start) ? dayMessage(start) : null;
+  if (end && !isDay(end)) return { from: fromProblem, to: dayMessage(end) };
+  return { from: fromProblem, to: !fromProblem && start && end && end < start ? MESSAGES.endBeforeStart : null };
+}
+
 export const MESSAGES = {
   prompt: 'Type what you want to search for.',
   xQuery: 'Type what to search for on X.',

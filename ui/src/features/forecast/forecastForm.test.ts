@@ -16,6 +16,15 @@ describe('the forecast form', () => {
     });
   });
 
+  it('reads a time typed in the app\'s order, and says how to write one it cannot read', () => {
+    expect(localToUtc('2099-03-01 09:30', 'Asia/Kolkata')).toBe('2099-03-01T04:00:00Z');
+    expect(validate({ ...emptyForm(), query: 'q', cutoff: '2099-03-01 09:30' })).toEqual({});
+    // Month-first, as WebKitGTK's picker showed it, is not read as a day.
+    expect(validate({ ...emptyForm(), query: 'q', cutoff: '03/01/2099 09:30' })).toEqual({
+      cutoff: 'Write the time as YYYY-MM-DD HH:MM, for example 2027-03-01 09:30 (you entered "03/01/2099 09:30").',
+    });
+  });
+
   it('keeps topics trimmed and once each', () => {
     expect(addTopic(['eu'], ' Climate, ')).toEqual(['eu', 'Climate']);
     expect(addTopic(['eu'], 'EU')).toEqual(['eu']);

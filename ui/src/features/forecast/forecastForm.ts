@@ -1,8 +1,8 @@
 /**
  * The Forecast form and the words around an answer. The form holds the question in plain words,
- * or a title with a description, a resolution time picked in the user's own zone and topics as
- * chips; the rules are the request's own (lib/validate.ts), plus what only the picker can get
- * wrong. Times go to the service in UTC and are shown back with their zone.
+ * or a title with a description, a resolution time typed in the user's own zone (YYYY-MM-DD HH:MM,
+ * the app's order) and topics as chips; the rules are the request's own (lib/validate.ts), plus
+ * the typed time's format, which only the form can get wrong. Times go to the service in UTC and are shown back with their zone.
  */
 import type { ForecastJob } from '../../lib/bindings/ForecastJob';
 import type { ForecastRequest } from '../../lib/bindings/ForecastRequest';
@@ -16,7 +16,7 @@ export interface ForecastForm {
   query: string;
   title: string;
   description: string;
-  /** The picker's value, `YYYY-MM-DDTHH:MM` in the display zone; empty for none. */
+  /** As typed, `YYYY-MM-DD HH:MM` in the display zone (a `T` for the space is read too); empty for none. */
   cutoff: string;
   topics: string[];
 }
@@ -25,9 +25,9 @@ export function emptyForm(): ForecastForm {
   return { query: '', title: '', description: '', cutoff: '', topics: [] };
 }
 
-/** The picker's time (in the display zone) as the service takes it: `2027-03-01T08:30:00Z`, or null if unreadable. */
+/** The typed time (in the display zone) as the service takes it: `2027-03-01T08:30:00Z`, or null if unreadable. */
 export function localToUtc(local: string, zone: string = zoneSetting.zone): string | null {
-  const date = zoneWallClock(local, zone);
+  const date = zoneWallClock(local.trim().replace(/^(\d{4}-\d{2}-\d{2}) +/, '$1T'), zone);
   return date ? `${date.toISOString().slice(0, 19)}Z` : null;
 }
 
@@ -38,7 +38,7 @@ export function toRequest(form: ForecastForm): ForecastRequest {
     query: text(form.query),
     title: text(form.title),
     description: text(form.description),
-    // An unreadable picker value is sent to the check as typed, so the rule's words explain it.
+    // An unreadable time is sent to the check as typed (validate() says how to write it).
     cutoff: cutoff ? (localToUtc(cutoff) ?? cutoff) : null,
     topics: form.topics,
     agent_version_id: null,
@@ -46,7 +46,11 @@ export function toRequest(form: ForecastForm): ForecastRequest {
 }
 
 export function validate(form: ForecastForm): FieldMessages {
-  return formProblems('forecast', toRequest(form));
+  const problems = formProblems('forecast', toRequest(form));
+  const cutoff = form.cutoff.trim();
+  // The service's rule speaks of UTC (2027-03-01T00:00:00Z); the field is typed in the user's zone.
+  if (cutoff && !localToUtc(cutoff)) problems.cutoff = `Write the time as YYYY-MM-DD HH:MM, for example 2027-03-01 09:30 (you entered "${cutoff}").`;
+  return problems;
 }
 
 /** Adds a topic typed in the chip field (trimmed, once); returns the new list. */

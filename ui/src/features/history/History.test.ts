@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { render, screen, within } from '@testing-library/svelte';
+import { render, screen, waitFor, within } from '@testing-library/svelte';
 import userEvent from '@testing-library/user-event';
 import { mockIPC } from '@tauri-apps/api/mocks';
 import History from './History.svelte';
@@ -136,6 +136,28 @@ describe('History', () => {
     const last = queries.at(-1);
     expect(last?.from).toBe(new Date(2026, 10, 2).toISOString());
     expect(last?.to).toBe(new Date(2026, 10, 3).toISOString());
+  });
+
+  it('shows empty date fields as empty, and says how to write a day it cannot read instead of filtering', async () => {
+    const queries: Partial<HistoryQuery>[] = [];
+    mockHistory(queries);
+    render(History);
+    await screen.findByText('3 requests');
+    const from = screen.getByLabelText('From');
+    // A plain field in the app's order: no greyed month-first date when empty.
+    expect(from).toHaveAttribute('type', 'text');
+    expect(from).toHaveValue('');
+    expect(from).toHaveAttribute('placeholder', 'YYYY-MM-DD');
+    const asked = queries.length;
+    await userEvent.type(from, '11/27/2026');
+    expect(screen.getByText('From: Write the date as YYYY-MM-DD, for example 2026-03-01 (you entered "11/27/2026").')).toBeInTheDocument();
+    expect(from).toHaveAttribute('aria-invalid', 'true');
+    // Nothing was asked with a day half-typed or unreadable.
+    expect(queries.slice(asked).every((query) => !query.from)).toBe(true);
+    await userEvent.clear(from);
+    await userEvent.type(from, '2026-11-27');
+    await waitFor(() => expect(queries.at(-1)?.from).toBe(new Date(2026, 10, 27).toISOString()));
+    expect(from).not.toHaveAttribute('aria-invalid');
   });
 
   it('opens a stored result offline as readable post lines, pins and deletes after confirming', async () => {
