@@ -45,7 +45,7 @@ describe('Forecasts, in demo mode', () => {
     await expect(state).toHaveText(expect.stringMatching(/^(Done|Failed)$/), { wait: 30_000 });
     if ((await state.getText()) === 'Done') {
       await expect($('[data-testid="forecast-probability"]')).toHaveText(expect.stringMatching(/^\d+(\.\d)?%$/));
-      await expect($('.reading')).toHaveText(expect.stringMatching(/^likely: about /));
+      await expect($('.reading')).toHaveText(expect.stringMatching(/^chance: (very unlikely|unlikely|as likely as not|likely|very likely)/));
       await expect($('[data-testid="forecast-reasoning"]')).toHaveText(expect.stringContaining('Base rate'));
       await expect($('h3=How the service read the question')).toBeDisplayed();
     }

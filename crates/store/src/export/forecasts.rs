@@ -48,13 +48,13 @@ pub fn local_time(t: DateTime<Utc>, tz: Tz) -> String {
     crate::zone_names::local_minutes(t, tz)
 }
 
-/// `27 %`; a whole number unless the service said more (`27.5 %`).
+/// `27%`, as the screen writes it; a whole number unless the service said more (`27.5%`).
 pub fn percent(p: f64) -> String {
     let tenths = (p * 1000.0).round() / 10.0;
     if tenths.fract() == 0.0 {
-        format!("{tenths:.0} %")
+        format!("{tenths:.0}%")
     } else {
-        format!("{tenths:.1} %")
+        format!("{tenths:.1}%")
     }
 }
 
@@ -106,7 +106,7 @@ pub fn forecasts_csv<'a>(
                 .unwrap_or_default(),
             cell(&opt(&f.reasoning)),
             cell(&opt(&f.error)),
-            billing.map(|b| b.cost.to_string()).unwrap_or_default(),
+            billing.map(Billing::cost_words).unwrap_or_default(),
             cell(&billing.map(|b| b.currency.clone()).unwrap_or_default()),
             cell(&opt(&f.key_label)),
             cell(&f.mode),
@@ -292,7 +292,7 @@ mod tests {
         let mut buf = Vec::new();
         forecast_citations_markdown(&[done(), failed()], BERLIN, &mut buf).unwrap();
         let expected = "\
-1. **Numinous Ensemble**, “Will the \\*EU\\* adopt the flood directive?”, forecast 27 % on 2026-11-23 18:04 UTC, prediction id 6f1c2a9e-0b1d-4c3e-8f00-1234567890ab, via Sightline
+1. **Numinous Ensemble**, “Will the \\*EU\\* adopt the flood directive?”, forecast 27% on 2026-11-23 18:04 UTC, prediction id 6f1c2a9e-0b1d-4c3e-8f00-1234567890ab, via Sightline
    (local time: 2026-11-23 19:04 CET (Europe/Berlin))
 
 2. “Will the \\*EU\\* adopt the flood directive?”, no forecast: No forecaster could resolve this event. (asked 2026-11-23 18:00 UTC), prediction id 6f1c2a9e-0b1d-4c3e-8f00-1234567890ab, via Sightline
@@ -303,9 +303,9 @@ mod tests {
 
     #[test]
     fn percentages_are_whole_unless_the_service_said_more() {
-        assert_eq!(percent(0.27), "27 %");
-        assert_eq!(percent(0.275), "27.5 %");
-        assert_eq!(percent(0.03), "3 %");
+        assert_eq!(percent(0.27), "27%");
+        assert_eq!(percent(0.275), "27.5%");
+        assert_eq!(percent(0.03), "3%");
         assert_eq!(
             local_time(Utc.with_ymd_and_hms(2026, 7, 1, 9, 30, 0).unwrap(), Tz::UTC),
             "2026-07-01 09:30 UTC"

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { addTopic, elapsed, emptyForm, localToUtc, percent, plainOdds, toRequest, validate } from './forecastForm';
+import { addTopic, displayZone, elapsed, emptyForm, formFromParams, localToUtc, percent, plainOdds, toRequest, utcToLocal, validate } from './forecastForm';
+import { setDisplayZone } from '../../lib/displayZone.svelte';
 
 describe('the forecast form', () => {
   it('asks for a question or a title', () => {
@@ -32,15 +33,37 @@ describe('the forecast form', () => {
   });
 
   it('reads a probability in plain words', () => {
-    expect(plainOdds(0.25)).toBe('about 1 in 4');
-    expect(plainOdds(0.8)).toBe('about 4 in 5');
-    expect(plainOdds(0.33)).toBe('about 1 in 3');
-    expect(plainOdds(0.28)).toBe('about 3 in 10');
-    expect(plainOdds(0.5)).toBe('about even: as likely as not');
-    expect(plainOdds(0.04)).toBe('about 1 in 25');
-    expect(plainOdds(0.97)).toBe('about 32 in 33');
+    expect(plainOdds(0.25)).toBe('unlikely: about 1 in 4');
+    expect(plainOdds(0.8)).toBe('likely: about 4 in 5');
+    expect(plainOdds(0.33)).toBe('unlikely: about 1 in 3');
+    expect(plainOdds(0.28)).toBe('unlikely: about 3 in 10');
+    expect(plainOdds(0.5)).toBe('as likely as not');
+    expect(plainOdds(0.06)).toBe('very unlikely: about 1 in 17');
+    expect(plainOdds(0.04)).toBe('very unlikely: about 1 in 25');
+    expect(plainOdds(0.97)).toBe('very likely: would not happen about 1 time in 33');
+    // Never "unlikely: about 1 in 2": near even is said so.
+    expect(plainOdds(0.45)).toBe('as likely as not');
+    expect(plainOdds(0.44)).toBe('unlikely: about 2 in 5');
+    expect(plainOdds(0.6)).toBe('likely: about 3 in 5');
     expect(percent(0.25)).toBe('25%');
     expect(percent(0.004)).toBe('0.4%');
+  });
+
+  it('fills the form from an earlier forecast, its time back in the display zone', () => {
+    const params = JSON.stringify({ query: null, title: 'EU flood directive', description: 'Adopted by the Council', cutoff: '2027-03-01T08:30:00Z', topics: ['eu', 'floods'], agent_version_id: null });
+    expect(formFromParams(params, 'Europe/Paris')).toEqual({ query: '', title: 'EU flood directive', description: 'Adopted by the Council', cutoff: '2027-03-01 09:30', topics: ['eu', 'floods'] });
+    expect(utcToLocal('2027-03-01T08:30:00Z', 'Asia/Kolkata')).toBe('2027-03-01 14:00');
+    // The time read back is the one that was sent.
+    expect(localToUtc(utcToLocal('2027-03-01T08:30:00Z', 'Asia/Kolkata'), 'Asia/Kolkata')).toBe('2027-03-01T08:30:00Z');
+    expect(formFromParams('not json')).toEqual(emptyForm());
+  });
+
+  it('names the zone the picked time is in as the other screens do', () => {
+    setDisplayZone('Etc/UTC');
+    expect(displayZone()).toBe('UTC');
+    setDisplayZone('Asia/Kolkata');
+    expect(displayZone()).toBe('GMT+5:30 (Asia/Kolkata)');
+    setDisplayZone('UTC');
   });
 
   it('reads the picked time in the display zone, not the machine zone', () => {

@@ -9,7 +9,7 @@ import type { ForecastRequest } from '../../lib/bindings/ForecastRequest';
 import type { ForecastState } from '../../lib/bindings/ForecastState';
 import type { FieldMessages } from '../../lib/rules';
 import { formProblems } from '../../lib/validate';
-import { zoneWallClock } from '../../lib/format';
+import { usableZone, zoneDay, zoneLabel, zoneWallClock } from '../../lib/format';
 import { zoneSetting } from '../../lib/displayZone.svelte';
 
 export interface ForecastForm {
@@ -29,6 +29,34 @@ export function emptyForm(): ForecastForm {
 export function localToUtc(local: string, zone: string = zoneSetting.zone): string | null {
   const date = zoneWallClock(local.trim().replace(/^(\d{4}-\d{2}-\d{2}) +/, '$1T'), zone);
   return date ? `${date.toISOString().slice(0, 19)}Z` : null;
+}
+
+/** `2027-03-01T08:30:00Z` as typed in the form in the display zone: `2027-03-01 09:30` (Paris); '' if unreadable. */
+export function utcToLocal(utc: string, zone: string = zoneSetting.zone): string {
+  const date = new Date(utc);
+  if (Number.isNaN(date.getTime())) return '';
+  const clock = new Intl.DateTimeFormat('en-GB', { timeZone: usableZone(zone), hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(date);
+  return `${zoneDay(date, 0, zone)} ${clock}`;
+}
+
+/**
+ * The form as an earlier forecast asked it (its History row's parameters), so the question box
+ * shows the forecast opened, not the last one typed; an empty form if they cannot be read.
+ */
+export function formFromParams(paramsJson: string, zone: string = zoneSetting.zone): ForecastForm {
+  try {
+    const asked = JSON.parse(paramsJson) as Partial<Record<keyof ForecastRequest, unknown>>;
+    const text = (value: unknown) => (typeof value === 'string' ? value : '');
+    return {
+      query: text(asked.query),
+      title: text(asked.title),
+      description: text(asked.description),
+      cutoff: typeof asked.cutoff === 'string' ? utcToLocal(asked.cutoff, zone) : '',
+      topics: Array.isArray(asked.topics) ? asked.topics.filter((topic): topic is string => typeof topic === 'string') : [],
+    };
+  } catch {
+    return emptyForm();
+  }
 }
 
 export function toRequest(form: ForecastForm): ForecastRequest {
@@ -59,9 +87,9 @@ export function addTopic(topics: string[], typed: string): string[] {
   return topic && !topics.some((t) => t.toLowerCase() === topic.toLowerCase()) ? [...topics, topic] : topics;
 }
 
-/** The display zone (Settings → Preferences), as the picker and every time on the screen use it. */
+/** The display zone (Settings → Preferences) as the other screens name it: "UTC", "CET (Europe/Paris)". */
 export function displayZone(): string {
-  return zoneSetting.zone;
+  return zoneLabel(new Date(), zoneSetting.zone);
 }
 
 
@@ -71,18 +99,24 @@ export function percent(p: number): string {
   return value < 1 || value > 99 ? `${value.toFixed(1)}%` : `${Math.round(value)}%`;
 }
 
-/** A probability in plain words: 0.25 → "about 1 in 4", 0.5 → "about even", 0.8 → "about 4 in 5". */
+/**
+ * A probability in plain words, how likely first and then as odds a reader can picture:
+ * 0.06 → "very unlikely: about 1 in 17", 0.25 → "unlikely: about 1 in 4", 0.5 → "as likely as
+ * not", 0.8 → "likely: about 4 in 5", 0.97 → "very likely: would not happen about 1
+ * time in 33".
+ */
 export function plainOdds(p: number): string {
   if (!(p >= 0 && p <= 1)) return '';
-  if (Math.abs(p - 0.5) < 0.03) return 'about even: as likely as not';
-  if (p < 0.1) return `about 1 in ${Math.round(1 / Math.max(p, 0.001))}`;
-  if (p > 0.9) {
-    const against = Math.round(1 / Math.max(1 - p, 0.001));
-    return `about ${against - 1} in ${against}`;
-  }
-  // The nearest fraction people count in: halves, thirds, quarters, fifths, tenths.
-  let best = { top: 1, bottom: 2, gap: Infinity };
-  for (const bottom of [2, 3, 4, 5, 10]) {
+  if (Math.abs(p - 0.5) < 0.06) return 'as likely as not';
+  if (p < 0.1) return `very unlikely: about 1 in ${Math.round(1 / Math.max(p, 0.001))}`;
+  if (p > 0.9) return `very likely: would not happen about 1 time in ${Math.round(1 / Math.max(1 - p, 0.001))}`;
+  return `${p < 0.5 ? 'unlikely' : 'likely'}: ${nearestFraction(p)}`;
+}
+
+/** "about 3 in 10": the nearest fraction people count in (thirds, quarters, fifths, tenths; halves are "as likely as not"). */
+function nearestFraction(p: number): string {
+  let best = { top: 1, bottom: 3, gap: Infinity };
+  for (const bottom of [3, 4, 5, 10]) {
     const top = Math.round(p * bottom);
     const gap = Math.abs(p - top / bottom);
     if (top > 0 && top < bottom && gap < best.gap - 1e-9) best = { top, bottom, gap };
