@@ -10,6 +10,7 @@ import { LANGUAGES } from '../../lib/languages';
 import { zoneDay, zoneDayStart, zonedDay, zonedTime, zoneLabel } from '../../lib/format';
 import type { ChartColors } from './chartTheme';
 import { xmlText } from './chartSave';
+import { busiestWords } from './heatmap';
 import type { TimeRange } from './scopeState.svelte';
 
 const ACCOUNT_KINDS: Record<string, string> = { verified: 'Verified', blue: 'Blue check', other: 'Other accounts' };
@@ -120,13 +121,10 @@ export function axisTicks(splits: number[], zone: string): string[] {
 export function activitySummary(series: ActivitySeries): string {
   const count = series.totals.length;
   if (count === 0) return 'No posts in this scope.';
-  let peak = 0;
-  series.totals.forEach((total, index) => {
-    if (total > (series.totals[peak] ?? 0)) peak = index;
-  });
+  const best = Math.max(...series.totals);
+  const tied = series.totals.flatMap((total, index) => (total === best ? [bucketLabel(series, index).replace(/^week of/, 'the week of')] : []));
   const posts = series.totals.reduce((sum, total) => sum + total, 0);
-  const busiest = bucketLabel(series, peak).replace(/^week of/, 'the week of');
-  return `${posts.toLocaleString('en-US')} posts over ${count} ${bucketNoun(series.bucket, count)}; the busiest ${series.bucket} was ${busiest} with ${(series.totals[peak] ?? 0).toLocaleString('en-US')}.`;
+  return `${posts.toLocaleString('en-US')} posts over ${count} ${bucketNoun(series.bucket, count)}; ${busiestWords(tied, best, series.bucket, 'was')}.`;
 }
 
 /** The zone the chart's times are in, as printed on it: "UTC", "GMT+5:30 (Asia/Kolkata)". */

@@ -9,7 +9,7 @@ import type { Heatmap } from '../../lib/bindings/Heatmap';
 import { analysisHref, conversationHref } from '../../lib/navigate';
 import { activitySummary, activitySvg, axisTicks, bucketEnd, bucketLabel, bucketNoun, layerName, snapRange, stackedData } from './activity';
 import type { ChartColors } from './chartTheme';
-import { heatmapSummary, heatmapSvg, heatmapZoneName, level } from './heatmap';
+import { busiestWords, heatmapSummary, heatmapSvg, heatmapZoneName, level } from './heatmap';
 import { readRoute } from './route';
 
 const colors: ChartColors = {
@@ -141,6 +141,10 @@ describe('posting hours', () => {
     cells[6]![0] = 1;
     const map: Heatmap = { zone: 'Asia/Kolkata', cells, total: 6 };
     expect(heatmapSummary(map)).toBe('6 posts; the busiest hour is Wednesday 21:00 with 5, in Asia/Kolkata (UTC+05:30).');
+    // Two hours tie: both are named, not the first found alone.
+    const tie = { ...map, total: 10, cells: map.cells.map((row, day) => row.map((count, hour) => (day === 0 && hour === 9 ? 5 : count))) };
+    expect(heatmapSummary(tie)).toBe('10 posts; the busiest hours are Monday 09:00 and Wednesday 21:00, with 5 each, in Asia/Kolkata (UTC+05:30).');
+    expect(busiestWords(['a', 'b', 'c', 'd'], 2, 'day', 'was')).toBe('4 days tie as the busiest, with 2 each, the first a');
     const svg = heatmapSvg(map, 'Posting hours', colors);
     const doc = new DOMParser().parseFromString(svg, 'image/svg+xml');
     expect(doc.querySelector('parsererror')).toBeNull();

@@ -50,10 +50,25 @@ export function busiestCell(map: Heatmap): { day: number; hour: number; count: n
   return best;
 }
 
+/**
+ * "the busiest hour is Friday 13:00 with 3"; when several tie, each is named ("the busiest hours
+ * are Monday 09:00 and Friday 13:00, with 3 each"), and past three only how many and the first.
+ * `noun` is the bucket ("hour", "day"); `verb` "is" or "was".
+ */
+export function busiestWords(labels: string[], count: number, noun: string, verb: 'is' | 'was'): string {
+  const figure = count.toLocaleString('en-US');
+  const plural = verb === 'is' ? 'are' : 'were';
+  if (labels.length <= 1) return `the busiest ${noun} ${verb} ${labels[0] ?? ''} with ${figure}`;
+  if (labels.length <= 3) return `the busiest ${noun}s ${plural} ${labels.slice(0, -1).join(', ')} and ${labels.at(-1)}, with ${figure} each`;
+  return `${labels.length} ${noun}s tie as the busiest, with ${figure} each, the first ${labels[0]}`;
+}
+
 export function heatmapSummary(map: Heatmap): string {
   if (map.total === 0) return 'No posts in this scope.';
-  const best = busiestCell(map);
-  return `${map.total.toLocaleString('en-US')} posts; the busiest hour is ${WEEKDAYS[best.day]} ${HOURS[best.hour]}:00 with ${best.count.toLocaleString('en-US')}, in ${heatmapZoneName(map.zone)}.`;
+  const best = busiestCell(map).count;
+  const tied: string[] = [];
+  map.cells.forEach((row, day) => row.forEach((count, hour) => count === best && tied.push(`${WEEKDAYS[day]} ${HOURS[hour]}:00`)));
+  return `${map.total.toLocaleString('en-US')} posts; ${busiestWords(tied, best, 'hour', 'is')}, in ${heatmapZoneName(map.zone)}.`;
 }
 
 const CELL = 30;
