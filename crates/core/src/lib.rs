@@ -21,13 +21,16 @@
 //! * [`monitors`]: saved X searches and accounts' posts run on an interval for only what is
 //!   new (a window from the newest post seen, posts already found dropped), within the budget
 //!   (a block pauses, a warning waits for the user, a 429's wait is honoured), their new posts
-//!   stored unseen before any notification; the [`monitors::Scheduler`] runs each due monitor
-//!   once, a long gap caught up with one run;
+//!   stored unseen before any notification; a failed run says why on the monitor, and its
+//!   next run waits (the interval, doubled for each failure in a row, at most a day); the
+//!   [`monitors::Scheduler`] runs each due monitor once, a long gap caught up with one run;
 //! * [`collections`]: long collections paged until a number, a date or the end, each page
 //!   under its own request id and written with its cursor, so one resumed after a restart
-//!   never fetches a recorded page again; pause, resume, cancel; stopped by the budget;
-//! * [`runs`]: what both share — a page's send (a repeat is a replay), what a failed page
-//!   means for a run, the run log; [`announce`]: how they tell the window (events, the
+//!   never fetches a recorded page again; pause, resume, cancel; stopped by the budget or by
+//!   a failure, in words;
+//! * [`runs`]: what both share — a page's send (a repeat is a replay; a page that may have
+//!   been billed is never sent again), what a failed page means for a run, the backoff, the
+//!   run log; [`announce`]: how they tell the window (events, the
 //!   desktop notification) without knowing it;
 //! * [`analysis`]: analysis at no cost over stored posts (scope summary, activity, heatmap in
 //!   any zone, top lists, network; counted by the store), a post's conversation tree and the

@@ -4,9 +4,13 @@
 //! * `monitors/types.rs`: what crosses IPC (the draft, the monitor, its estimate, posts, run log);
 //! * `monitors/rules.rs`: a draft's rules, by field (the UI repeats them);
 //! * `monitors/run.rs`: one run — only what is new, every request through the pipeline, new
-//!   posts stored unseen before anything is announced, the budget's block and warning, a 429's wait;
+//!   posts stored unseen before anything is announced, the budget's block and warning, a 429's
+//!   wait; any other failure (the service's, or a record the database refused after the send)
+//!   ends the run in words, on the monitor too, and the next waits (the interval, doubled for
+//!   each failure in a row, at most a day); a page that may have been billed is never re-sent;
 //! * `monitors/scheduler.rs`: runs each due monitor once (after a long gap too: catching up,
-//!   not once per missed interval), never two runs of one monitor at a time.
+//!   not once per missed interval), never two runs of one monitor at a time; a run that could
+//!   not even be recorded holds its monitor back; its clock can be a test's.
 //!
 //! This file: saving, changing, pausing and deleting monitors, their estimate, posts, unseen
 //! counts and run log.
@@ -27,7 +31,7 @@ use crate::estimate::cost_check;
 
 pub use rules::{check, MIN_INTERVAL_VAR};
 pub use run::run;
-pub use scheduler::Scheduler;
+pub use scheduler::{Scheduler, SchedulerClock};
 pub use types::{
     Monitor, MonitorDraft, MonitorEstimate, MonitorPost, MonitorPostPage, MonitorPostQuery,
     MonitorState, MonitorTarget, MonitorUnseen, MonitorsChanged, RunLogEntry, RunOutcome,

@@ -1,12 +1,14 @@
 //! What monitors and collections share: sending one page through the pipeline under a
-//! request id that makes a repeat a replay (never a second charge), what a failed page means
-//! for the run, and the run log as the window shows it.
+//! request id that makes a repeat a replay (never a second charge), and never sending again a
+//! page whose request may have been billed; what a failed page means for the run; the backoff
+//! after failed runs; and the run log as the window shows it.
 
 use std::time::Duration;
 
 use serde::Serialize;
+use sightline_api::wait;
 use sightline_api::{ApiRequest, ErrorKind, ExpectedUnits};
-use sightline_store::{RequestStatus, StoredRun};
+use sightline_store::{HistoryEntry, RequestStatus, StoredRun};
 
 use crate::errors::CommandError;
 use crate::findings::Findable;
@@ -19,9 +21,13 @@ use crate::state::AppState;
 pub(crate) enum PageSent<T> {
     /// Answered now, or replayed from History (recorded before a crash: not sent again).
     Got(T),
-    /// This request id was already used and ended without a result (failed, or cut by a
-    /// crash): the caller moves to the next attempt, whose id is new.
+    /// This request id was already used and ended without a result or a charge (the service
+    /// refused it, or it never went out): the caller moves to the next attempt, whose id is new.
     UsedWithoutResult,
+    /// This request id went out and the service may have billed it, but its answer is not
+    /// recorded (a timeout, a cut answer, a record the database refused, a crash): nothing is
+    /// sent; the words say why, for the run log.
+    MayHaveBilled(String),
 }
 
 impl<T> PageSent<T> {
@@ -29,12 +35,47 @@ impl<T> PageSent<T> {
         match self {
             Self::Got(value) => PageSent::Got(f(value)),
             Self::UsedWithoutResult => PageSent::UsedWithoutResult,
+            Self::MayHaveBilled(words) => PageSent::MayHaveBilled(words),
         }
     }
 }
 
+/// Whether a page's earlier request, recorded without a result, may have been billed: it has
+/// a charge, or it went out and its end is unknown (still running, cut, stopped with the app),
+/// or it failed as a request the service may have billed (a timeout, a cut answer).
+fn may_have_billed(entry: &HistoryEntry) -> bool {
+    entry.billing.is_some()
+        || matches!(
+            entry.status,
+            RequestStatus::Running | RequestStatus::Interrupted | RequestStatus::Cancelled
+        )
+        || entry
+            .error_class
+            .as_deref()
+            .and_then(ErrorKind::from_name)
+            .is_some_and(ErrorKind::may_have_billed)
+}
+
+/// The run log's words for a page that is not sent again.
+fn not_sent_again(entry: &HistoryEntry) -> String {
+    let why = match entry.status {
+        RequestStatus::Running => "its answer could not be recorded".to_owned(),
+        _ => entry
+            .error_message
+            .clone()
+            .unwrap_or_else(|| "it did not finish".to_owned()),
+    };
+    format!(
+        "A page was sent and the service may have billed it, but it has no recorded answer \
+         ({}). Sightline does not send it again by itself, so as not to pay twice.",
+        why.trim_end_matches('.')
+    )
+}
+
 /// Sends one page under `request_id` (the owner's, page's and attempt's own: the same page is
-/// always asked under the same id until it has a result).
+/// always asked under the same id until it has a result). An id already used is replayed when
+/// it has a result, moved past when it billed nothing, and never sent again when it may have
+/// been billed.
 pub(crate) async fn send_page<R>(
     state: &AppState,
     session: &Session,
@@ -49,7 +90,11 @@ where
 {
     if let Some(entry) = session.store.history_by_request_id(&request_id).await? {
         if !matches!(entry.status, RequestStatus::Ok | RequestStatus::NotModified) {
-            return Ok(PageSent::UsedWithoutResult);
+            return Ok(if may_have_billed(&entry) {
+                PageSent::MayHaveBilled(not_sent_again(&entry))
+            } else {
+                PageSent::UsedWithoutResult
+            });
         }
     }
     let options = SendOptions {
@@ -86,7 +131,7 @@ impl Stop {
             CommandError::Service { message, error } if error.kind == ErrorKind::RateLimited => {
                 Self::RateLimited {
                     // The service gave no wait: a minute, as its usual answer says.
-                    wait: Duration::from_secs(error.retry_after_secs.unwrap_or(60)),
+                    wait: wait::capped(Duration::from_secs(error.retry_after_secs.unwrap_or(60))),
                     message: message.clone(),
                 }
             }
@@ -138,12 +183,20 @@ pub(crate) fn log_entry(run: StoredRun) -> RunLogEntry {
     }
 }
 
-/// Words for a wait: "45 seconds", "3 minutes".
-pub(crate) fn plain_wait(wait: Duration) -> String {
-    let secs = wait.as_secs().max(1);
-    match secs {
-        1 => "1 second".into(),
-        s if s < 120 => format!("{s} seconds"),
-        s => format!("{} minutes", s.div_ceil(60)),
-    }
+/// How long an owner waits after `failures` failed runs in a row (this one included): its
+/// interval after the first, doubled for each further one, at most a day. A good run resets
+/// the count, so the next wait is the interval again.
+pub(crate) fn backoff(interval: Duration, failures: u32) -> Duration {
+    wait::doubling(interval, failures)
+}
+
+/// How many runs in a row failed before `current`, newest first from `runs`.
+pub(crate) fn failures_before(runs: &[StoredRun], current: i64) -> u32 {
+    let failed = RunOutcome::Failed.as_str();
+    let count = runs
+        .iter()
+        .filter(|run| run.id != current)
+        .take_while(|run| run.outcome == failed)
+        .count();
+    u32::try_from(count).unwrap_or(u32::MAX)
 }

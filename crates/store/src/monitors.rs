@@ -278,6 +278,8 @@ impl Store {
 
     /// Ends a monitor's run as `end` says; the monitor goes on from its next run (active,
     /// unless the user paused it meanwhile), its next window from the run's end when it had one.
+    /// The run's error in words is the monitor's reason too (shown on its card) until a run
+    /// ends without one.
     pub async fn finish_monitor_run(
         &self,
         monitor_id: i64,
@@ -290,10 +292,11 @@ impl Store {
         sqlx::query(
             // Paused while the run went on: it stays paused, with its reason.
             "UPDATE monitors SET state = CASE state WHEN 'paused' THEN 'paused' ELSE 'active' END,
-                 state_reason = CASE state WHEN 'paused' THEN state_reason END,
+                 state_reason = CASE state WHEN 'paused' THEN state_reason ELSE ? END,
                  window_end = COALESCE(?, window_end), next_run_at = ?, updated_at = ?
              WHERE id = ?",
         )
+        .bind(end.error)
         .bind(end.window_end.map(to_ms))
         .bind(to_ms(end.next_run_at))
         .bind(to_ms(now))

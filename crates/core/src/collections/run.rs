@@ -6,7 +6,11 @@
 //! service's for timelines and reposters; a search goes back in time (`until_time:` the oldest
 //! post's second), a post's replies forward in reading order (`since_time:` the newest's), and
 //! the post of that same second asked again is counted once. Pause and cancel take effect
-//! between pages; a 429 waits the time the service asked.
+//! between pages; a 429 waits the time the service asked (and longer each time in a row).
+//! Any other failure, a record the database refused after the send included, stops the
+//! collection with its words, to be resumed by the user: nothing pages on by itself, and a
+//! page that may have been billed without a recorded answer is sent again only when the user
+//! resumes.
 
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -18,6 +22,7 @@ use sightline_api::request::{
     Sort, TwitterRepliesPostRequest, TwitterRetweetersRequest, TwitterSearchRequest,
     TwitterUserPostsRequest,
 };
+use sightline_api::wait::{self, plain_wait};
 use sightline_store::{InvestigationItem, RunOwner, StoredCollection};
 
 use super::{
@@ -26,7 +31,7 @@ use super::{
 use crate::announce::Announce;
 use crate::errors::CommandError;
 use crate::monitors::RunOutcome;
-use crate::runs::{plain_wait, send_page, PageSent, Stop};
+use crate::runs::{send_page, PageSent, Stop};
 use crate::session::Session;
 use crate::state::AppState;
 
@@ -264,9 +269,42 @@ fn cursor_after(source: &CollectionSource, page: &Page) -> Option<String> {
     }
 }
 
+/// How a drive ends: the collection's state, the run's outcome, why in words, and whether a
+/// budget warning waits for the user.
+struct Ending {
+    state: CollectionState,
+    outcome: RunOutcome,
+    reason: Option<String>,
+    confirm: bool,
+}
+
+impl Ending {
+    fn new(state: CollectionState, outcome: RunOutcome, reason: Option<String>) -> Self {
+        Self {
+            state,
+            outcome,
+            reason,
+            confirm: false,
+        }
+    }
+
+    fn done() -> Self {
+        Self::new(CollectionState::Done, RunOutcome::Done, None)
+    }
+
+    /// Stopped by a failure: its words, and how to go on.
+    fn failed(words: &str) -> Self {
+        let reason = format!(
+            "{} Resume to go on from the last page saved.",
+            words.trim_end()
+        );
+        Self::new(CollectionState::Failed, RunOutcome::Failed, Some(reason))
+    }
+}
+
 /// Pages collection `id` on until it reaches its target, the end, the budget, a failure, or
 /// the user's pause or cancel; returns it as it then stands. Paging one already being paged
-/// here changes nothing. Only a failure to read or write the database is an error here:
+/// here changes nothing. Only a failure to start or to write how it ended is an error here:
 /// everything else is the collection's state, its reason and its run log.
 pub async fn drive(
     state: &AppState,
@@ -287,12 +325,6 @@ pub async fn drive(
     if matches!(stored.state.as_str(), "done" | "cancelled") {
         return collection_of(store, stored).await;
     }
-    let source: CollectionSource = serde_json::from_str(&stored.source_json).map_err(|error| {
-        CommandError::storage(format!("A saved collection could not be read: {error}"))
-    })?;
-    let until: CollectUntil = serde_json::from_str(&stored.until_json).map_err(|error| {
-        CommandError::storage(format!("A saved collection could not be read: {error}"))
-    })?;
     let now = Utc::now();
     store
         .set_collection_state(id, "running", None, false, now)
@@ -308,142 +340,200 @@ pub async fn drive(
     };
     progress(store, announce, id).await;
 
-    let end =
-        |state: CollectionState, outcome: RunOutcome, reason: Option<String>, confirm: bool| {
-            let reason = reason.clone();
-            async move {
-                let now = Utc::now();
-                store
-                    .set_collection_state(id, state.as_str(), reason.as_deref(), confirm, now)
-                    .await?;
-                store
-                    .finish_run(run_id, outcome.as_str(), reason.as_deref(), now)
-                    .await?;
-                progress(store, announce, id).await;
-                get(store, id).await
-            }
-        };
-    let cut = cutoff(&until);
-    loop {
-        match collector.take_stop(id) {
-            Some(StopRequest::Pause) => {
-                return end(
-                    CollectionState::Paused,
-                    RunOutcome::Paused,
-                    Some("Paused by you.".into()),
-                    false,
-                )
-                .await;
-            }
-            Some(StopRequest::Cancel) => {
-                return end(
-                    CollectionState::Cancelled,
-                    RunOutcome::Cancelled,
-                    Some("Cancelled by you.".into()),
-                    false,
-                )
-                .await;
-            }
-            None => {}
-        }
-        let stored = store
-            .collection(id)
-            .await?
-            .ok_or_else(|| CommandError::not_found("That collection no longer exists."))?;
-        if let CollectUntil::Count { items } = until {
-            if stored.items >= items {
-                return end(CollectionState::Done, RunOutcome::Done, None, false).await;
-            }
-        }
-        let page = match next_page(state, &session, &stored, &source, &until, confirm_budget).await
-        {
-            Ok(PageSent::Got(page)) => page,
-            Ok(PageSent::UsedWithoutResult) => {
-                store.bump_collection_attempt(id).await?;
-                continue;
-            }
-            Err(error) => match Stop::of(&error) {
-                Stop::Blocked(reason) => {
-                    return end(
-                        CollectionState::StoppedByBudget,
-                        RunOutcome::BudgetBlocked,
-                        Some(reason),
-                        false,
-                    )
-                    .await;
-                }
-                Stop::Warned(reason) => {
-                    return end(
+    let paging = Paging {
+        state,
+        session: &session,
+        collector,
+        announce,
+        id,
+        run_id,
+    };
+    let ending = match paging.page_on(&stored, confirm_budget).await {
+        Ok(ending) => ending,
+        // Whatever failed once paging began (a record refused after the send, a saved
+        // source unreadable) stops it with the words, like the service's own failures.
+        Err(error) => Ending::failed(error.message()),
+    };
+    if ending.outcome == RunOutcome::Failed {
+        tracing::warn!(collection = id, "a collection stopped on a failure");
+    }
+    let now = Utc::now();
+    let reason = ending.reason.as_deref();
+    store
+        .set_collection_state(id, ending.state.as_str(), reason, ending.confirm, now)
+        .await?;
+    store
+        .finish_run(run_id, ending.outcome.as_str(), reason, now)
+        .await?;
+    progress(store, announce, id).await;
+    get(store, id).await
+}
+
+/// One drive of a collection: where it writes and whom it tells.
+struct Paging<'a> {
+    state: &'a AppState,
+    session: &'a Session,
+    collector: &'a Collector,
+    announce: &'a dyn Announce,
+    id: i64,
+    run_id: i64,
+}
+
+impl Paging<'_> {
+    async fn page_on(
+        &self,
+        stored: &StoredCollection,
+        confirm_budget: bool,
+    ) -> Result<Ending, CommandError> {
+        let (store, id) = (&self.session.store, self.id);
+        let source: CollectionSource =
+            serde_json::from_str(&stored.source_json).map_err(unreadable)?;
+        let until: CollectUntil = serde_json::from_str(&stored.until_json).map_err(unreadable)?;
+        let cut = cutoff(&until);
+        // The user asked for this drive (started or resumed it): the page it begins with may
+        // be sent again even if an earlier try of it may have been billed. Never after that.
+        let mut resumed_by_user = true;
+        let mut rate_limits_in_a_row = 0;
+        loop {
+            match self.collector.take_stop(id) {
+                Some(StopRequest::Pause) => {
+                    return Ok(Ending::new(
                         CollectionState::Paused,
-                        RunOutcome::NeedsConfirmation,
-                        Some(reason),
-                        true,
-                    )
-                    .await;
+                        RunOutcome::Paused,
+                        Some("Paused by you.".into()),
+                    ));
                 }
-                Stop::RateLimited { wait, .. } => {
-                    tracing::info!(collection = id, wait = %plain_wait(wait), "the service asked to wait");
-                    pause_for(collector, id, wait).await;
+                Some(StopRequest::Cancel) => {
+                    return Ok(Ending::new(
+                        CollectionState::Cancelled,
+                        RunOutcome::Cancelled,
+                        Some("Cancelled by you.".into()),
+                    ));
+                }
+                None => {}
+            }
+            let stored = store
+                .collection(id)
+                .await?
+                .ok_or_else(|| CommandError::not_found("That collection no longer exists."))?;
+            if let CollectUntil::Count { items } = until {
+                if stored.items >= items {
+                    return Ok(Ending::done());
+                }
+            }
+            let sent = next_page(
+                self.state,
+                self.session,
+                &stored,
+                &source,
+                &until,
+                confirm_budget,
+            )
+            .await;
+            let page = match sent {
+                Ok(PageSent::Got(page)) => page,
+                Ok(PageSent::UsedWithoutResult) => {
+                    store.bump_collection_attempt(id).await?;
                     continue;
                 }
-                Stop::Failed(reason) => {
-                    return end(
-                        CollectionState::Failed,
-                        RunOutcome::Failed,
-                        Some(reason),
-                        false,
-                    )
-                    .await;
+                Ok(PageSent::MayHaveBilled(words)) => {
+                    if !resumed_by_user {
+                        return Ok(Ending::failed(&words));
+                    }
+                    tracing::info!(
+                        collection = id,
+                        "resumed: a page that may have been billed is asked again"
+                    );
+                    store.bump_collection_attempt(id).await?;
+                    resumed_by_user = false;
+                    continue;
                 }
-            },
-        };
-        let reached_date = page
-            .items
-            .iter()
-            .any(|(_, at)| matches!((at, cut), (Some(at), Some(cut)) if *at < cut));
-        let counted: Vec<String> = page
-            .items
-            .iter()
-            .filter(|(_, at)| !matches!((at, cut), (Some(at), Some(cut)) if *at < cut))
-            .map(|(item, _)| item.clone())
-            .collect();
-        let next = cursor_after(&source, &page);
-        let new = store
-            .record_collection_page(
-                id,
-                run_id,
-                page.history_id,
-                &counted,
-                next.as_deref(),
-                Utc::now(),
-            )
-            .await?;
-        if let Some(investigation) = stored.investigation_id {
-            let item = InvestigationItem::Request {
-                history_id: page.history_id,
+                Err(error) => match Stop::of(&error) {
+                    Stop::Blocked(reason) => {
+                        return Ok(Ending::new(
+                            CollectionState::StoppedByBudget,
+                            RunOutcome::BudgetBlocked,
+                            Some(reason),
+                        ));
+                    }
+                    Stop::Warned(reason) => {
+                        return Ok(Ending {
+                            confirm: true,
+                            ..Ending::new(
+                                CollectionState::Paused,
+                                RunOutcome::NeedsConfirmation,
+                                Some(reason),
+                            )
+                        });
+                    }
+                    Stop::RateLimited { wait, .. } => {
+                        // Longer each time in a row, so that even a wait of nothing is no loop.
+                        rate_limits_in_a_row += 1;
+                        let wait =
+                            wait.max(wait::doubling(Duration::from_secs(1), rate_limits_in_a_row));
+                        tracing::info!(collection = id, wait = %plain_wait(wait), "the service asked to wait");
+                        pause_for(self.collector, id, wait).await;
+                        resumed_by_user = false;
+                        continue;
+                    }
+                    Stop::Failed(reason) => return Ok(Ending::failed(&reason)),
+                },
             };
-            if let Err(error) = store
-                .add_to_investigation(investigation, &[item], Utc::now())
-                .await
-            {
-                tracing::warn!(%error, "a collection's page could not be filed under its investigation");
+            resumed_by_user = false;
+            rate_limits_in_a_row = 0;
+            let reached_date = page
+                .items
+                .iter()
+                .any(|(_, at)| matches!((at, cut), (Some(at), Some(cut)) if *at < cut));
+            let counted: Vec<String> = page
+                .items
+                .iter()
+                .filter(|(_, at)| !matches!((at, cut), (Some(at), Some(cut)) if *at < cut))
+                .map(|(item, _)| item.clone())
+                .collect();
+            let next = cursor_after(&source, &page);
+            let new = store
+                .record_collection_page(
+                    id,
+                    self.run_id,
+                    page.history_id,
+                    &counted,
+                    next.as_deref(),
+                    Utc::now(),
+                )
+                .await?;
+            if let Some(investigation) = stored.investigation_id {
+                let item = InvestigationItem::Request {
+                    history_id: page.history_id,
+                };
+                if let Err(error) = store
+                    .add_to_investigation(investigation, &[item], Utc::now())
+                    .await
+                {
+                    tracing::warn!(%error, "a collection's page could not be filed under its investigation");
+                }
             }
-        }
-        announce.records_changed();
-        progress(store, announce, id).await;
-        // A time-cursor source is over when a page brings nothing new.
-        let exhausted = matches!(
-            source,
-            CollectionSource::Search { .. } | CollectionSource::Replies { .. }
-        ) && new == 0;
-        if next.is_none() || reached_date || exhausted {
-            return end(CollectionState::Done, RunOutcome::Done, None, false).await;
+            self.announce.records_changed();
+            progress(store, self.announce, id).await;
+            // A time-cursor source is over when a page brings nothing new.
+            let exhausted = matches!(
+                source,
+                CollectionSource::Search { .. } | CollectionSource::Replies { .. }
+            ) && new == 0;
+            if next.is_none() || reached_date || exhausted {
+                return Ok(Ending::done());
+            }
         }
     }
 }
 
+fn unreadable(error: serde_json::Error) -> CommandError {
+    CommandError::storage(format!("A saved collection could not be read: {error}"))
+}
+
 /// Waits out a 429, looking every second whether the user paused or cancelled.
 async fn pause_for(collector: &Collector, id: i64, wait: Duration) {
+    let wait = wait::capped(wait);
     let until = tokio::time::Instant::now() + wait;
     while tokio::time::Instant::now() < until {
         if collector

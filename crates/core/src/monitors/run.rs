@@ -6,18 +6,25 @@
 //! older than the last run or one already found — and drops posts this monitor has found
 //! before. Each page goes through the pipeline (History, the ledger, the Archive, provenance,
 //! the active investigation) under an id that is its own, so a run cut by a crash goes on
-//! where it was and never pays twice for a page it recorded. New posts are stored unseen in the
-//! page's transaction; only then is anything announced.
+//! where it was and never pays twice for a page it recorded; a page that may have been billed
+//! without a recorded answer is never sent again. New posts are stored unseen in the page's
+//! transaction; only then is anything announced.
+//!
+//! A run that ends in any error (the service's, or a database that refused a record after the
+//! send) is finished as failed with the error in words, in its run log and on the monitor, and
+//! the next run waits: the interval after one failure, doubled for each failure in a row, at
+//! most a day. So nothing in the background can send a billed request in a loop.
 
 use chrono::{DateTime, Duration, Utc};
 use sightline_api::model::{Tweet, TweetList, UserPostsPage};
 use sightline_api::request::{Sort, TwitterSearchRequest, TwitterUserPostsRequest};
+use sightline_api::wait::{self, plain_wait};
 use sightline_store::{InvestigationItem, PageItem, RunEnd, RunOwner, StoredMonitor, StoredRun};
 
 use super::{MonitorTarget, MonitorsChanged, RunOutcome};
 use crate::announce::Announce;
 use crate::errors::CommandError;
-use crate::runs::{plain_wait, send_page, PageSent, Stop};
+use crate::runs::{backoff, failures_before, send_page, PageSent, Stop};
 use crate::session::Session;
 use crate::state::AppState;
 
@@ -58,9 +65,14 @@ struct Page {
     next_cursor: Option<String>,
 }
 
+/// The clock a run reads its times from (when it ran, its next run): the system's, or the
+/// scheduler's.
+pub(crate) type Now<'a> = &'a (dyn Fn() -> DateTime<Utc> + Sync);
+
 /// Runs monitor `id` once (or goes on with its unfinished run). `confirm_budget`: the user
-/// confirmed the budget's warning. A run's own failure (the budget, the service) is in its log
-/// and the monitor's state; only a failure to read or write the database is an error here.
+/// confirmed the budget's warning. A run's own failure (the budget, the service, a record the
+/// database refused) is in its log and the monitor's state, and its next run waits; only a
+/// failure to start the run or to write how it ended is an error here.
 pub async fn run(
     state: &AppState,
     session: &Session,
@@ -68,15 +80,24 @@ pub async fn run(
     id: i64,
     confirm_budget: bool,
 ) -> Result<(), CommandError> {
+    run_at(state, session, announce, id, confirm_budget, &Utc::now).await
+}
+
+/// [`run`], its times read from `now`.
+pub(crate) async fn run_at(
+    state: &AppState,
+    session: &Session,
+    announce: &dyn Announce,
+    id: i64,
+    confirm_budget: bool,
+    now: Now<'_>,
+) -> Result<(), CommandError> {
     let store = &session.store;
     let monitor = store
         .monitor(id)
         .await?
         .ok_or_else(|| CommandError::not_found("That monitor no longer exists."))?;
-    let target: MonitorTarget = serde_json::from_str(&monitor.target_json).map_err(|error| {
-        CommandError::storage(format!("A saved monitor could not be read: {error}"))
-    })?;
-    let now = Utc::now();
+    let started = now();
     let run = match store.open_run(RunOwner::Monitor(id)).await? {
         Some(run) => {
             store
@@ -86,13 +107,47 @@ pub async fn run(
         }
         None => {
             let run_id = store
-                .start_run(RunOwner::Monitor(id), (monitor.window_end, None), now)
+                .start_run(RunOwner::Monitor(id), (monitor.window_end, None), started)
                 .await?;
             store.run(run_id).await?.expect("the run just started")
         }
     };
     changed(session, announce, id).await;
+    let stop = match pages(
+        state,
+        session,
+        announce,
+        &monitor,
+        &run,
+        confirm_budget,
+        now,
+    )
+    .await
+    {
+        Ok(None) => return finished(session, announce, &monitor, &run, now()).await,
+        Ok(Some(stop)) => stop,
+        // Whatever failed after the run began (a record refused after the send, a saved
+        // target unreadable) ends it with the words, like the service's own failures.
+        Err(error) => Stop::Failed(error.message().to_owned()),
+    };
+    stopped(session, announce, &monitor, &run, stop, now()).await
+}
 
+/// Sends the run's pages and records each; `Some` when a page stopped the run.
+async fn pages(
+    state: &AppState,
+    session: &Session,
+    announce: &dyn Announce,
+    monitor: &StoredMonitor,
+    run: &StoredRun,
+    confirm_budget: bool,
+    now: Now<'_>,
+) -> Result<Option<Stop>, CommandError> {
+    let store = &session.store;
+    let id = monitor.id;
+    let target: MonitorTarget = serde_json::from_str(&monitor.target_json).map_err(|error| {
+        CommandError::storage(format!("A saved monitor could not be read: {error}"))
+    })?;
     let mut cursor = run.cursor.clone();
     let mut pages = run.pages;
     let mut attempt = run.attempt;
@@ -130,11 +185,8 @@ pub async fn run(
                 attempt += 1;
                 continue;
             }
-            Err(error @ CommandError::Storage { .. }) => return Err(error),
-            Err(error) => {
-                stopped(session, announce, &monitor, &run, Stop::of(&error)).await?;
-                return Ok(());
-            }
+            Ok(PageSent::MayHaveBilled(words)) => return Ok(Some(Stop::Failed(words))),
+            Err(error) => return Ok(Some(Stop::of(&error))),
         };
         let new = store
             .record_monitor_page(
@@ -143,7 +195,7 @@ pub async fn run(
                 page.history_id,
                 &page.items,
                 page.next_cursor.as_deref(),
-                Utc::now(),
+                now(),
             )
             .await?;
         if let Some(investigation) = monitor.investigation_id {
@@ -151,7 +203,7 @@ pub async fn run(
                 history_id: page.history_id,
             };
             if let Err(error) = store
-                .add_to_investigation(investigation, &[item], Utc::now())
+                .add_to_investigation(investigation, &[item], now())
                 .await
             {
                 tracing::warn!(%error, "a monitor's request could not be filed under its investigation");
@@ -171,20 +223,33 @@ pub async fn run(
             && !reached_known
             && new_posts < monitor.cap;
         if !more {
-            break;
+            return Ok(None);
         }
         cursor = page.next_cursor;
     }
+}
 
-    let done = Utc::now();
-    let newest = store.run(run.id).await?.and_then(|run| run.window_end);
+/// A run that went through: its window moves on, the next run is at the interval, and new
+/// posts are announced.
+async fn finished(
+    session: &Session,
+    announce: &dyn Announce,
+    monitor: &StoredMonitor,
+    run: &StoredRun,
+    done: DateTime<Utc>,
+) -> Result<(), CommandError> {
+    let store = &session.store;
+    let id = monitor.id;
+    let recorded = store.run(run.id).await?;
+    let newest = recorded.as_ref().and_then(|run| run.window_end);
+    let new_posts = recorded.map_or(0, |run| run.new_items);
     let previous_end = store
         .runs(RunOwner::Monitor(id), 2)
         .await?
         .into_iter()
         .filter(|earlier| earlier.id != run.id)
         .find_map(|earlier| earlier.finished_at);
-    let window_end = next_window_start(&run, newest, previous_end);
+    let window_end = next_window_start(run, newest, previous_end);
     store
         .finish_monitor_run(
             id,
@@ -193,7 +258,7 @@ pub async fn run(
                 outcome: RunOutcome::Done.as_str(),
                 error: None,
                 window_end,
-                next_run_at: done + Duration::minutes(monitor.interval_minutes),
+                next_run_at: wait::after(done, interval(monitor)),
             },
             done,
         )
@@ -207,6 +272,10 @@ pub async fn run(
         announce.new_posts(&monitor.name, &body);
     }
     Ok(())
+}
+
+fn interval(monitor: &StoredMonitor) -> std::time::Duration {
+    std::time::Duration::from_secs(u64::try_from(monitor.interval_minutes.max(1)).unwrap_or(1) * 60)
 }
 
 /// How long after an earlier run's answer this run must have started for the second of that
@@ -253,18 +322,18 @@ fn account_page(history_id: i64, body: &UserPostsPage) -> Page {
 }
 
 /// A page failed: the budget pauses the monitor or makes the run wait for the user; a 429
-/// puts the next try after the service's wait; anything else ends the run with its words,
-/// and the next run comes at the interval. A run that did not finish its window does not
-/// move it: the next run asks again from the same point.
+/// puts the next try after the service's wait (a minute at least); anything else ends the run
+/// with its words, and the next run waits for the backoff. A run that did not finish its
+/// window does not move it: the next run asks again from the same point.
 async fn stopped(
     session: &Session,
     announce: &dyn Announce,
     monitor: &StoredMonitor,
     run: &StoredRun,
     stop: Stop,
+    now: DateTime<Utc>,
 ) -> Result<(), CommandError> {
     let store = &session.store;
-    let now = Utc::now();
     match stop {
         Stop::Blocked(reason) => {
             store
@@ -286,8 +355,9 @@ async fn stopped(
                 .await?;
         }
         Stop::RateLimited { wait, message } => {
+            // A wait of nothing would be asked again at once: a minute at least.
+            let wait = wait.max(std::time::Duration::from_secs(60));
             let words = format!("{message} The next try is in {}.", plain_wait(wait));
-            let next = now + Duration::from_std(wait).unwrap_or_else(|_| Duration::minutes(1));
             store
                 .finish_monitor_run(
                     monitor.id,
@@ -296,14 +366,34 @@ async fn stopped(
                         outcome: RunOutcome::RateLimited.as_str(),
                         error: Some(&words),
                         window_end: None,
-                        next_run_at: next,
+                        next_run_at: wait::after(now, wait),
                     },
                     now,
                 )
                 .await?;
         }
         Stop::Failed(words) => {
-            let next = now + Duration::minutes(monitor.interval_minutes);
+            let earlier = store.runs(RunOwner::Monitor(monitor.id), 64).await?;
+            let failures = failures_before(&earlier, run.id).saturating_add(1);
+            let wait = backoff(interval(monitor), failures);
+            let words = format!(
+                "{} The next run is in {}{}.",
+                words.trim_end(),
+                plain_wait(wait),
+                if failures > 1 {
+                    format!(
+                        " ({failures} failed runs in a row: each waits twice as long, up to a day)"
+                    )
+                } else {
+                    String::new()
+                }
+            );
+            tracing::warn!(
+                monitor = monitor.id,
+                failures,
+                "a monitor's run failed; the next waits {}",
+                plain_wait(wait)
+            );
             store
                 .finish_monitor_run(
                     monitor.id,
@@ -312,7 +402,7 @@ async fn stopped(
                         outcome: RunOutcome::Failed.as_str(),
                         error: Some(&words),
                         window_end: None,
-                        next_run_at: next,
+                        next_run_at: wait::after(now, wait),
                     },
                     now,
                 )

@@ -3,12 +3,19 @@
 //! that fell due meanwhile is due once at launch: its run sets the next time from when it ran,
 //! so a long gap is caught up with one run, never one per missed interval. One run of a
 //! monitor at a time: "run now" while it runs changes nothing.
+//!
+//! Nothing here can loop on money: a failed run sets its own next time after a backoff
+//! (`run.rs`), and a run that could not even write how it ended (the database refusing every
+//! write) is held here, in memory, for the same backoff from a quarter of an hour.
 
-use std::collections::HashSet;
-use std::sync::Mutex;
+use std::collections::{HashMap, HashSet};
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use chrono::Utc;
+use chrono::{DateTime, Utc};
+use sightline_api::wait;
 use tokio::sync::Notify;
 
 use crate::announce::Announce;
@@ -18,11 +25,50 @@ use crate::state::AppState;
 /// The longest sleep between looks at the database (a monitor made due by a change this
 /// process did not announce, or the clock jumping, is found within it).
 const LONGEST_NAP: Duration = Duration::from_secs(60);
+/// The shortest: a monitor due now that another task is running is looked at again soon.
+const SHORTEST_NAP: Duration = Duration::from_millis(200);
+/// How long a monitor whose run could not be recorded at all is left alone, the first time
+/// (the shortest interval a user can choose), doubling with each such failure in a row.
+const FIRST_HOLD: Duration = Duration::from_secs(15 * 60);
 
-#[derive(Default)]
+/// The scheduler's time: the system's, unless a test runs it on a clock of its own.
+pub trait SchedulerClock: Send + Sync {
+    fn now(&self) -> DateTime<Utc>;
+    /// Sleeps for `duration` of this clock's time.
+    fn nap(&self, duration: Duration) -> Pin<Box<dyn Future<Output = ()> + Send + '_>>;
+}
+
+/// The system's clock and tokio's sleep.
+struct SystemClock;
+
+impl SchedulerClock for SystemClock {
+    fn now(&self) -> DateTime<Utc> {
+        Utc::now()
+    }
+
+    fn nap(&self, duration: Duration) -> Pin<Box<dyn Future<Output = ()> + Send + '_>> {
+        Box::pin(tokio::time::sleep(duration))
+    }
+}
+
+/// A monitor left alone until `until`, after `strikes` runs in a row that could not be recorded.
+#[derive(Debug, Clone, Copy)]
+struct Hold {
+    until: DateTime<Utc>,
+    strikes: u32,
+}
+
 pub struct Scheduler {
     running: Mutex<HashSet<i64>>,
+    held: Mutex<HashMap<i64, Hold>>,
     wake: Notify,
+    clock: Arc<dyn SchedulerClock>,
+}
+
+impl Default for Scheduler {
+    fn default() -> Self {
+        Self::with_clock(Arc::new(SystemClock))
+    }
 }
 
 /// Takes a monitor's "running" mark for as long as it lives.
@@ -42,6 +88,16 @@ impl Drop for RunningMark<'_> {
 }
 
 impl Scheduler {
+    /// A scheduler on `clock` (tests move it; the app uses [`Scheduler::default`]).
+    pub fn with_clock(clock: Arc<dyn SchedulerClock>) -> Self {
+        Self {
+            running: Mutex::default(),
+            held: Mutex::default(),
+            wake: Notify::new(),
+            clock,
+        }
+    }
+
     /// Looks at the monitors again now (one was created, resumed or changed).
     pub fn wake(&self) {
         self.wake.notify_one();
@@ -55,7 +111,8 @@ impl Scheduler {
         })
     }
 
-    /// Runs monitor `id` now, unless it is already running (then false).
+    /// Runs monitor `id` now, unless it is already running (then false). A run that could not
+    /// be recorded holds the monitor back from the scheduler for a while.
     pub async fn run_one(
         &self,
         state: &AppState,
@@ -67,8 +124,45 @@ impl Scheduler {
             return Ok(false);
         };
         let session = state.session().await?;
-        super::run(state, &session, announce, id, confirm_budget).await?;
-        Ok(true)
+        let now = || self.clock.now();
+        match super::run::run_at(state, &session, announce, id, confirm_budget, &now).await {
+            Ok(()) => {
+                self.held.lock().expect("held lock").remove(&id);
+                Ok(true)
+            }
+            Err(error) => {
+                self.hold(id);
+                Err(error)
+            }
+        }
+    }
+
+    fn hold(&self, id: i64) {
+        let now = self.clock.now();
+        let mut held = self.held.lock().expect("held lock");
+        let strikes = held.get(&id).map_or(0, |hold| hold.strikes) + 1;
+        let until = wait::after(now, wait::doubling(FIRST_HOLD, strikes));
+        held.insert(id, Hold { until, strikes });
+    }
+
+    fn is_held(&self, id: i64, now: DateTime<Utc>) -> bool {
+        self.held
+            .lock()
+            .expect("held lock")
+            .get(&id)
+            .is_some_and(|hold| hold.until > now)
+    }
+
+    /// When the soonest hold ends, if any monitor is held.
+    fn next_release(&self) -> Option<DateTime<Utc>> {
+        let now = self.clock.now();
+        self.held
+            .lock()
+            .expect("held lock")
+            .values()
+            .map(|hold| hold.until)
+            .filter(|until| *until > now)
+            .min()
     }
 
     /// Runs every monitor due now, once each; how many ran.
@@ -77,14 +171,15 @@ impl Scheduler {
         state: &AppState,
         announce: &dyn Announce,
     ) -> Result<usize, CommandError> {
-        let due = state.store().await?.due_monitors(Utc::now()).await?;
+        let now = self.clock.now();
+        let due = state.store().await?.due_monitors(now).await?;
         let mut ran = 0;
-        for id in due {
+        for id in due.into_iter().filter(|id| !self.is_held(*id, now)) {
             match self.run_one(state, announce, id, false).await {
                 Ok(true) => ran += 1,
                 Ok(false) => {}
                 // One monitor's trouble (a keychain error, a full disk) is logged; the
-                // others still run, and it is tried again at its next look.
+                // others still run, and it is held back before it is tried again.
                 Err(error) => tracing::warn!(
                     monitor = id,
                     error = error.message(),
@@ -95,23 +190,34 @@ impl Scheduler {
         Ok(ran)
     }
 
+    /// How long to sleep before the next look: until the next monitor is due, or, when the
+    /// one due is held back, until the soonest hold ends.
+    async fn nap_length(&self, state: &AppState) -> Duration {
+        let now = self.clock.now();
+        let due = match state.store().await {
+            Ok(store) => store.next_monitor_due().await.ok().flatten(),
+            Err(_) => None,
+        };
+        let until = |at: DateTime<Utc>| wait::until(now, at);
+        let nap = match (due, self.next_release()) {
+            (Some(at), Some(release)) if at <= now => until(release),
+            (Some(at), release) => release.map_or(until(at), |release| until(at.min(release))),
+            (None, Some(release)) => until(release),
+            (None, None) => LONGEST_NAP,
+        };
+        // A monitor paused by the budget or waiting for the user is not due: no busy loop.
+        nap.clamp(SHORTEST_NAP, LONGEST_NAP)
+    }
+
     /// Runs monitors as they fall due, for as long as the app is open.
     pub async fn serve(&self, state: &AppState, announce: &dyn Announce) {
         loop {
             if let Err(error) = self.run_due(state, announce).await {
                 tracing::warn!(error = error.message(), "monitors could not be read");
             }
-            let nap = match state.store().await {
-                Ok(store) => match store.next_monitor_due().await {
-                    Ok(Some(at)) => (at - Utc::now()).to_std().unwrap_or(Duration::ZERO),
-                    _ => LONGEST_NAP,
-                },
-                Err(_) => LONGEST_NAP,
-            };
-            // A monitor paused by the budget or waiting for the user is not due: no busy loop.
-            let nap = nap.clamp(Duration::from_millis(200), LONGEST_NAP);
+            let nap = self.nap_length(state).await;
             tokio::select! {
-                _ = tokio::time::sleep(nap) => {}
+                _ = self.clock.nap(nap) => {}
                 _ = self.wake.notified() => {}
             }
         }

@@ -23,6 +23,20 @@ describe('MonitorList', () => {
     expect(within(items[1]!).getByRole('button', { name: 'Resume Met Office' })).toBeInTheDocument();
   });
 
+  it('shows on the card why the last run failed and when the next one is', async () => {
+    const failed =
+      'Sightline could not use its local database: the ledger refuses this row. Your earlier history is untouched. The next run is in 30 minutes (2 failed runs in a row: each waits twice as long, up to a day).';
+    mockBackend({
+      monitor_list: () => [makeMonitor({ stateReason: failed, nextRunAt: '2026-11-23T18:45:00Z' })],
+      investigation_list: () => [],
+      investigation_active: () => null,
+    });
+    render(MonitorList);
+    const card = within(await screen.findByRole('list', { name: 'Monitors' })).getAllByRole('listitem')[0]!;
+    expect(card).toHaveTextContent(/Active · next run .*2026/);
+    expect(card).toHaveTextContent(`Last run: ${failed}`);
+  });
+
   it('offers Confirm and Skip for a run waiting on a budget warning, and deletes only after saying what stays', async () => {
     let list = [makeMonitor({ state: 'needs_confirmation', stateReason: 'Monthly budget: $9.00 of $10.00 spent; this run would make $9.01.' })];
     const calls = mockBackend({
