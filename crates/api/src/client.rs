@@ -15,7 +15,7 @@ use serde_json::Value;
 
 use crate::billing::{self, Charge};
 use crate::capture::Capture;
-use crate::error::{classify, ApiError};
+use crate::error::{classify, ApiError, UnreadAnswer};
 use crate::key::ApiKey;
 use crate::model::*;
 use crate::operation::{Method, Operation};
@@ -399,13 +399,16 @@ impl Client {
         let op = R::OPERATION;
         if answer.status == StatusCode::NOT_MODIFIED.as_u16() {
             // We only send If-None-Match when we hold a copy, so a 304 without one is odd.
+            // A 304 is free: nothing to keep from it.
             let cached = cached.ok_or(ApiError::Malformed {
                 status: 304,
                 detail: "not modified, but no cached copy was offered".into(),
+                answer: None,
             })?;
             let body = R::decode(&cached.body).map_err(|e| ApiError::Malformed {
                 status: 304,
                 detail: format!("cached copy unreadable: {e}"),
+                answer: None,
             })?;
             // A 304 sends no body: what it vouches for is the stored one it points back to.
             let capture = Capture {
@@ -440,14 +443,7 @@ impl Client {
         // UTF-8, as the service declares; a byte that is not is shown as U+FFFD here, and kept
         // as it came in `capture`.
         let text = String::from_utf8_lossy(&capture.bytes).into_owned();
-        let body = R::decode(&text).map_err(|e| ApiError::Malformed {
-            status: answer.status,
-            detail: e.to_string(),
-        })?;
-        let json: Option<Value> = is_json_object(&text)
-            .then(|| serde_json::from_str(&text).ok())
-            .flatten();
-        let billing = billing::read(&answer.headers, json.as_ref());
+        let billing = billing::read(&answer.headers, Some(&text));
         if let Some(issue) = &billing.issue {
             tracing::warn!(
                 operation = op.as_str(),
@@ -455,6 +451,21 @@ impl Client {
                 "billing metadata problem"
             );
         }
+        let body = match R::decode(&text) {
+            Ok(body) => body,
+            // Paid for all the same: the charge and the bytes go with the error, to be recorded.
+            Err(e) => {
+                return Err(ApiError::Malformed {
+                    status: answer.status,
+                    detail: e.to_string(),
+                    answer: Some(Box::new(UnreadAnswer {
+                        billing: billing.billing,
+                        billing_issue: billing.issue,
+                        capture,
+                    })),
+                })
+            }
+        };
         let etag = answer
             .headers
             .get(ETAG)
@@ -477,11 +488,6 @@ impl Client {
             capture,
         })
     }
-}
-
-/// Only object bodies carry billing fields; skip the second parse for arrays and text.
-fn is_json_object(text: &str) -> bool {
-    text.trim_start().starts_with('{')
 }
 
 /// A failed send: `network` when no connection was made (nothing reached the service: a

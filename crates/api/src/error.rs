@@ -9,6 +9,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use ts_rs::TS;
 
+use crate::billing::Charge;
+use crate::capture::Capture;
 use crate::key::KeyProblem;
 use crate::stream::PartialStream;
 use crate::transport::NetworkCause;
@@ -53,9 +55,14 @@ pub enum ApiError {
     /// reset, a body cut short): the service may have billed it.
     #[error("answer cut: {detail}")]
     AnswerCut { detail: String },
-    /// The answer could not be read.
+    /// The answer could not be read. One that arrived whole keeps what it cost and its bytes
+    /// (`answer`), so that its charge is recorded and the answer kept as it came.
     #[error("malformed response: {detail}")]
-    Malformed { status: u16, detail: String },
+    Malformed {
+        status: u16,
+        detail: String,
+        answer: Option<Box<UnreadAnswer>>,
+    },
     /// A status the contract does not list (e.g. 404).
     #[error("unexpected status {status}")]
     UnexpectedStatus { status: u16, detail: Option<String> },
@@ -71,6 +78,16 @@ pub enum ApiError {
         message: String,
         received: Box<PartialStream>,
     },
+}
+
+/// An answer that arrived but could not be decoded: the charge its headers (or body) stated
+/// and the bytes exactly as received.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnreadAnswer {
+    pub billing: Option<Charge>,
+    /// A billing header that could not be read, or headers and body disagreeing.
+    pub billing_issue: Option<String>,
+    pub capture: Capture,
 }
 
 impl From<KeyProblem> for ApiError {

@@ -53,7 +53,7 @@ pub use client::{
     EtagCache, Response, RetryPolicy, StreamOutcome,
 };
 pub use decoder::{StreamDecoder, StreamEvent};
-pub use error::{ApiError, ErrorKind, ErrorPayload};
+pub use error::{ApiError, ErrorKind, ErrorPayload, UnreadAnswer};
 pub use key::{ApiKey, KeyProblem};
 pub use operation::Operation;
 pub use pagination::{Paged, Pages};
@@ -88,7 +88,7 @@ mod ts_tests {
             crate::Operation::export_to_string(&cfg).unwrap(),
         ];
         assert!(decls[0].contains("[key in string]"), "{}", decls[0]);
-        assert!(decls[6].contains("cost_usd: string"), "{}", decls[6]);
+        assert!(decls[6].contains("cost_usd: string | null"), "{}", decls[6]);
         assert!(decls[4].contains("\"kind\": \"text\""), "{}", decls[4]);
     }
 }

@@ -482,7 +482,7 @@ async fn a_spent_balance_answers_out_of_credit() {
     let mut refusal = None;
     for _ in 0..10 {
         match c.links_twitter(&ai_req(), &k).await {
-            Ok(r) => spent += r.billing.expect("billed").cost_usd,
+            Ok(r) => spent += r.billing.expect("billed").cost_usd.expect("a stated cost"),
             Err(e) => {
                 refusal = Some(e);
                 break;

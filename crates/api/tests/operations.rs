@@ -16,7 +16,7 @@ fn assert_billed(billing: &Option<Charge>, units: u64) {
     assert_eq!(b.currency, "USD");
     assert!(!b.service.is_empty());
     if units > 0 {
-        assert!(b.cost_usd > Decimal::ZERO, "{b:?}");
+        assert!(b.cost_usd > Some(Decimal::ZERO), "{b:?}");
     }
 }
 

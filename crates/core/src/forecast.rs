@@ -179,10 +179,12 @@ pub async fn ask(
             Ok((started, key))
         }
         Err(error) => {
-            let error = CommandError::from(error);
-            let record = pipeline::failed_record(&pending, clock.elapsed(), &error);
-            store.record_request(&record).await?;
-            Err(error)
+            // An acceptance that could not be read keeps its charge and bytes all the same.
+            let failure = pipeline::failure(session, error);
+            pipeline::log_failure(&pending.operation, history_id, &failure.error);
+            let record = pipeline::failed_record(&pending, clock.elapsed(), &failure.error);
+            store.record_request(&failure.record(record)).await?;
+            Err(failure.error)
         }
     }
 }
@@ -279,7 +281,9 @@ pub async fn resume_all(
     Ok(resumed)
 }
 
-/// Follows the job of one forecast again (after a stop, or a failed poll).
+/// Follows the job of one forecast again (after a stop, or a failed poll). True when the job
+/// is followed now: again, or still (a job resumed at start-up is followed already, and asking
+/// again must not say it stopped); false when it is over.
 pub async fn resume(
     state: &AppState,
     following: Arc<Following>,
@@ -299,8 +303,12 @@ pub async fn resume(
     else {
         return Ok(false);
     };
+    if following.is_following(history_id) {
+        return Ok(true);
+    }
     let key = keys::for_request(state, &session).await?.key;
-    Ok(follow(
+    // Another follower may have claimed it meanwhile: followed either way.
+    follow(
         session,
         key,
         following,
@@ -308,8 +316,8 @@ pub async fn resume(
         prediction_id,
         backoff,
         on_update,
-    )
-    .is_some())
+    );
+    Ok(true)
 }
 
 /// One followed job.

@@ -291,13 +291,15 @@ pub async fn check(
             pipeline::execute_filed(state, session, request, options, None, filing).await?;
         history_ids.push(outcome.history_id);
         cost += match &outcome.billing {
-            Some(billing) => billing.cost,
+            Some(billing) => pipeline::known_cost(Some(billing)),
             // A batch re-used from a run cut short was paid for this check all the same.
-            None if outcome.replayed => store
-                .history_entry(outcome.history_id)
-                .await?
-                .and_then(|entry| entry.billing)
-                .map_or(Decimal::ZERO, |billing| billing.cost),
+            None if outcome.replayed => pipeline::known_cost(
+                store
+                    .history_entry(outcome.history_id)
+                    .await?
+                    .and_then(|entry| entry.billing)
+                    .as_ref(),
+            ),
             None => Decimal::ZERO,
         };
         for post in outcome.body.findings().posts {

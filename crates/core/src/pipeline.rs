@@ -10,7 +10,8 @@ use std::time::Instant;
 
 use chrono::Utc;
 use serde::{Deserialize, Serialize};
-use sightline_api::{ApiKey, ApiRequest, ExpectedUnits};
+use sightline_api::{ApiError, ApiKey, ApiRequest, ExpectedUnits, UnreadAnswer};
+use sightline_store::money;
 use sightline_store::{
     Billing, Filing, NewProvenance, PendingRequest, RecordOutcome, RequestRecord, RequestStatus,
     Store, Verdict,
@@ -91,14 +92,23 @@ impl From<SendParams> for SendOptions {
     }
 }
 
-/// The store's record of what the service charged, as its response said.
+/// The store's record of what the service charged, as its response said: the cost rounded
+/// half-even to the nano-dollar, as the ledger counts it (`None` when it was not a number), and
+/// its text exactly as sent.
 pub fn store_billing(billing: &sightline_api::Charge) -> Billing {
     Billing {
-        cost: billing.cost_usd,
+        cost: billing.cost_usd.and_then(money::rounded_charge),
+        cost_text: Some(billing.cost_text.clone()),
         usage_count: i64::try_from(billing.usage_count).unwrap_or(i64::MAX),
         service: billing.service.clone(),
         currency: billing.currency.clone(),
     }
+}
+
+/// What an answer is known to have cost (nothing for a free one, or one whose cost could not be
+/// read: that one is on the ledger, counted as unknown in Spend).
+pub fn known_cost(billing: Option<&Billing>) -> rust_decimal::Decimal {
+    billing.and_then(|b| b.cost).unwrap_or_default()
 }
 
 /// What a send step received, to be recorded and returned.
@@ -123,6 +133,70 @@ pub enum Sent<T> {
         error: CommandError,
         partial: Option<Answer<T>>,
     },
+    /// An answer arrived whole but could not be read: recorded as failed, with its charge and
+    /// its bytes ([`failure`]).
+    Unread(Failure),
+}
+
+/// A failed send, as it is recorded: the error, and for an answer that arrived but could not
+/// be read, what its headers said it cost and its bytes as received.
+pub struct Failure {
+    pub error: CommandError,
+    pub billing: Option<Billing>,
+    pub provenance: Option<NewProvenance>,
+}
+
+impl Failure {
+    /// `record` (a request's row, unanswered) as this failure ends it.
+    pub(crate) fn record(&self, record: RequestRecord) -> RequestRecord {
+        RequestRecord {
+            billing: self.billing.clone(),
+            provenance: self.provenance.clone(),
+            ..with_error(record, &self.error)
+        }
+    }
+}
+
+/// What `error` leaves to record. A billed answer that could not be decoded was paid for all
+/// the same: its charge and bytes travel with the error, and History says what could not be
+/// read (the decoder's words) and that the cost is recorded.
+pub fn failure(session: &Session, error: ApiError) -> Failure {
+    let ApiError::Malformed {
+        status,
+        detail,
+        answer: Some(answer),
+    } = error
+    else {
+        return Failure {
+            error: error.into(),
+            billing: None,
+            provenance: None,
+        };
+    };
+    let UnreadAnswer {
+        billing, capture, ..
+    } = *answer;
+    let kept = match billing {
+        Some(_) => "It was billed: its cost is recorded, and the answer is kept as it came",
+        None => "The answer is kept as it came",
+    };
+    let message = format!(
+        "The service's answer could not be read ({detail}). {kept} (see its capture record)."
+    );
+    let payload = ApiError::Malformed {
+        status,
+        detail,
+        answer: None,
+    }
+    .payload();
+    Failure {
+        error: CommandError::Service {
+            message,
+            error: Box::new(payload),
+        },
+        billing: billing.as_ref().map(store_billing),
+        provenance: Some(provenance::received(session, capture)),
+    }
 }
 
 impl<T> From<sightline_api::ApiError> for Sent<T> {
@@ -261,6 +335,11 @@ where
             store.record_request(&record).await?;
             Err(error)
         }
+        Sent::Unread(failure) => {
+            log_failure(&pending.operation, history_id, &failure.error);
+            store.record_request(&failure.record(record)).await?;
+            Err(failure.error)
+        }
     }
 }
 
@@ -314,7 +393,16 @@ where
                     provenance: Some(provenance::received(session, response.capture)),
                     body: response.body,
                 }),
-                Err(error) => error.into(),
+                Err(error) => match failure(session, error) {
+                    unread @ Failure {
+                        provenance: Some(_),
+                        ..
+                    } => Sent::Unread(unread),
+                    failed => Sent::Failed {
+                        error: failed.error,
+                        partial: None,
+                    },
+                },
             }
         },
     )

@@ -306,7 +306,7 @@ async fn a_posts_conversation_tree_matches_its_replies_and_missing_ones_are_fetc
         .unwrap()
         .iter()
         .filter(|entry| entry.operation == "twitter_replies_post")
-        .map(|entry| entry.cost)
+        .map(|entry| entry.cost.expect("a stated cost"))
         .sum();
     assert_eq!(
         fetched.cost, billed,

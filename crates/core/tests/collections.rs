@@ -78,7 +78,9 @@ async fn served(store: &Store) -> Vec<String> {
 
 async fn ledger_total(store: &Store) -> Decimal {
     let rows = store.ledger(Tz::UTC, None).await.unwrap();
-    rows.iter().map(|row| row.cost).sum()
+    rows.iter()
+        .map(|row| row.cost.expect("a stated cost"))
+        .sum()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

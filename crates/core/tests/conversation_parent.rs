@@ -26,7 +26,7 @@ async fn ledger_total(store: &Store) -> Decimal {
         .await
         .unwrap()
         .iter()
-        .map(|entry| entry.cost)
+        .map(|entry| entry.cost.expect("a stated cost"))
         .sum()
 }
 

@@ -73,7 +73,7 @@ async fn a_forecast_is_billed_once_followed_to_its_answer_and_reopens_offline() 
     let (started, key) = forecast::ask(&state, &session, &question(), send("f-1"))
         .await
         .unwrap();
-    assert_eq!(started.billing.as_ref().unwrap().cost.to_string(), "0.01");
+    assert_eq!(started.billing.as_ref().unwrap().cost_words(), "0.01");
     // The job's id is on disk before anything polls.
     let row = session
         .store
@@ -260,6 +260,40 @@ async fn a_stopped_job_stays_pending_and_a_restart_resumes_it_and_records_it_onc
     );
     assert_eq!(sb.billed().responses().len(), 1);
     assert!(store.followed_jobs("forecast").await.unwrap().is_empty());
+}
+
+/// After a restart, a forecast resumed at start-up is followed: asked to follow it again, the
+/// core says so (it does not say the job stopped), and the job is not followed twice.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn following_again_a_job_resumed_at_start_up_says_it_is_followed() {
+    let sb = sandbox(Duration::from_secs(30)).await;
+    let data = tempfile::tempdir().unwrap();
+    let secrets: Arc<dyn SecretStore> = Arc::new(MemoryStore::default());
+    let history_id = {
+        let state = app(&sb, data.path(), secrets.clone()).await;
+        let session = state.session().await.unwrap();
+        let (started, _) = forecast::ask(&state, &session, &question(), send("f-again"))
+            .await
+            .unwrap();
+        session.store.close().await;
+        started.history_id
+    };
+
+    let state = app(&sb, data.path(), secrets).await;
+    let following = Arc::new(Following::default());
+    let (on_update, _) = recorder();
+    let resumed = forecast::resume_all(&state, following.clone(), FAST, on_update.clone())
+        .await
+        .unwrap();
+    assert_eq!(resumed, 1);
+    assert!(following.is_following(history_id));
+    let again = forecast::resume(&state, following.clone(), history_id, FAST, on_update)
+        .await
+        .unwrap();
+    assert!(again, "the job is pending and followed");
+    assert!(following.is_following(history_id));
+    assert!(following.stop(history_id), "one follower, stopped once");
+    assert!(!following.stop(history_id));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

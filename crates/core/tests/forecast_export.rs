@@ -106,7 +106,7 @@ async fn forecasts_export_with_their_own_fields_in_every_format() {
     assert!(answered.forecaster.is_some() && answered.forecasted_at.is_some());
     assert!(answered.reasoning.as_deref().unwrap().contains("Base rate"));
     assert!(answered.cutoff.is_some(), "the cutoff the service read");
-    assert_eq!(answered.billing.as_ref().unwrap().cost.to_string(), "0.01");
+    assert_eq!(answered.billing.as_ref().unwrap().cost_words(), "0.01");
     let failed = rows.iter().find(|r| r.history_id == ids[1].0).unwrap();
     assert_eq!(failed.state, "FAILED");
     assert_eq!(failed.probability, None);

@@ -56,7 +56,7 @@ async fn a_request_is_checked_billed_recorded_and_never_sent_twice() {
         billed > rust_decimal::Decimal::ZERO,
         "five posts are billed"
     );
-    assert_eq!(outcome.billing.as_ref().map(|b| b.cost), Some(billed));
+    assert_eq!(outcome.billing.as_ref().and_then(|b| b.cost), Some(billed));
     let entry = session
         .store
         .history_entry(outcome.history_id)

@@ -143,7 +143,7 @@ async fn an_x_search_and_a_post_by_id_are_recorded_as_the_sandbox_sent_them() {
         record.params_json
     );
     assert!(!record.from_cache);
-    let cost = found.billing.unwrap().cost;
+    let cost = found.billing.unwrap().cost.unwrap();
     assert_eq!(
         record.billing_headers["x-service-cost-usd"]
             .parse::<rust_decimal::Decimal>()

@@ -81,7 +81,8 @@ fn request(r: usize, first_post: usize, start: DateTime<Utc>) -> RequestRecord {
         duration_ms: 300,
         result_count: POSTS_PER_REQUEST as i64,
         billing: Some(Billing {
-            cost: Decimal::from_str("0.03").unwrap(),
+            cost: Decimal::from_str("0.03").ok(),
+            cost_text: None,
             usage_count: POSTS_PER_REQUEST as i64,
             service: "x".into(),
             currency: "USD".into(),

@@ -92,7 +92,8 @@ fn search(n: usize, run: u128) -> RequestRecord {
         duration_ms: 400,
         result_count: POSTS as i64,
         billing: Some(Billing {
-            cost: Decimal::from_str("0.03").unwrap(),
+            cost: Decimal::from_str("0.03").ok(),
+            cost_text: None,
             usage_count: POSTS as i64,
             service: "x".into(),
             currency: "USD".into(),

@@ -276,8 +276,10 @@ fn request(
         duration_ms: 200 + rng.below(3000) as i64,
         result_count: if failed { 0 } else { units },
         billing: (!failed).then(|| Billing {
-            cost: Decimal::from_i128_with_scale(i128::from(op.nanos_per_unit * units), 9)
-                .normalize(),
+            cost: Some(
+                Decimal::from_i128_with_scale(i128::from(op.nanos_per_unit * units), 9).normalize(),
+            ),
+            cost_text: None,
             usage_count: units,
             service: op.service.into(),
             currency: "USD".into(),
@@ -438,7 +440,8 @@ async fn insert_rate(
                 duration_ms: 300,
                 result_count: posts_per_request as i64,
                 billing: Some(Billing {
-                    cost: Decimal::from_str("0.03").unwrap(),
+                    cost: Decimal::from_str("0.03").ok(),
+                    cost_text: None,
                     usage_count: posts_per_request as i64,
                     service: "x".into(),
                     currency: "USD".into(),

@@ -276,7 +276,8 @@ fn record(
         duration_ms: 150 + rng.below(if op.max_units > 1 { 2_500 } else { 9_000 }) as i64,
         result_count: units as i64,
         billing: Some(Billing {
-            cost,
+            cost: Some(cost),
+            cost_text: None,
             usage_count: units as i64,
             service: op.service.into(),
             currency: "USD".into(),
@@ -342,7 +343,11 @@ async fn main() -> ExitCode {
         for offset in offsets {
             let at = day_start + Duration::milliseconds(offset as i64);
             let record = record(&mut rng, n, at, &args.mode, &rates);
-            spent += record.billing.as_ref().map_or(Decimal::ZERO, |b| b.cost);
+            spent += record
+                .billing
+                .as_ref()
+                .and_then(|b| b.cost)
+                .unwrap_or(Decimal::ZERO);
             batch.push(record);
             n += 1;
             if batch.len() == BATCH {

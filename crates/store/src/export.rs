@@ -20,7 +20,7 @@ use serde::Serialize;
 
 use crate::archive::{StoredLink, StoredPost};
 use crate::error::Result;
-use crate::history::HistoryEntry;
+use crate::history::{Billing, HistoryEntry};
 use crate::ledger::LedgerEntry;
 
 mod forecasts;
@@ -107,7 +107,7 @@ pub fn history_csv<'a>(
             cell(&opt(&e.error_message)),
             e.duration_ms.to_string(),
             e.result_count.to_string(),
-            billing.map(|b| b.cost.to_string()).unwrap_or_default(),
+            billing.map(Billing::cost_words).unwrap_or_default(),
             billing
                 .map(|b| b.usage_count.to_string())
                 .unwrap_or_default(),
@@ -350,7 +350,8 @@ pub fn citations_markdown<'a>(
     Ok(())
 }
 
-/// Ledger rows as CSV, oldest first: one line per billed answer, money exactly as billed;
+/// Ledger rows as CSV, oldest first: one line per billed answer, its cost as the ledger counts
+/// it (rounded half-even to the nano-dollar, or `unreadable`) and as the service wrote it;
 /// local times in `tz` (the zone Spend counts its days in).
 pub fn ledger_csv<'a>(
     entries: impl IntoIterator<Item = &'a LedgerEntry>,
@@ -368,6 +369,7 @@ pub fn ledger_csv<'a>(
         "currency",
         "usage_count",
         "history_id",
+        "cost_as_sent",
     ])?;
     for e in entries {
         w.write_record([
@@ -376,10 +378,11 @@ pub fn ledger_csv<'a>(
             cell(&e.service),
             cell(&e.operation),
             cell(&opt(&e.key_label)),
-            e.cost.to_string(),
+            e.cost_words(),
             cell(&e.currency),
             e.usage_count.to_string(),
             opt(&e.history_id),
+            cell(&opt(&e.cost_text)),
         ])?;
     }
     w.flush()?;

@@ -10,7 +10,7 @@ use sqlx::{QueryBuilder, Row, Sqlite};
 use ts_rs::TS;
 
 use crate::error::{Result, StoreError};
-use crate::money::from_nanos;
+use crate::money::{charge_nanos, from_nanos};
 use crate::time::{from_ms, to_ms};
 use crate::Store;
 
@@ -64,12 +64,37 @@ impl RequestStatus {
 /// Billing metadata as the service reported it.
 #[derive(Serialize, Deserialize, TS, Clone, Debug, PartialEq, Eq)]
 pub struct Billing {
-    #[ts(type = "string")]
-    pub cost: Decimal,
+    /// What the answer cost as the ledger counts it: the stated cost rounded half-even to the
+    /// nano-dollar ([`crate::money`]). `None` when the service's cost was not a number: the
+    /// charge is recorded as "cost unreadable", counted apart, never as zero.
+    #[ts(type = "string | null")]
+    pub cost: Option<Decimal>,
+    /// The cost exactly as the service wrote it (`None` for rows recorded before it was kept).
+    #[serde(default)]
+    pub cost_text: Option<String>,
     pub usage_count: i64,
     pub service: String,
     pub currency: String,
 }
+
+impl Billing {
+    /// The cost in nano-dollars as the ledger records it: rounded half-even
+    /// ([`charge_nanos`]); `None` for a cost that cannot be counted ("cost unreadable").
+    pub fn nanos(&self) -> Option<i64> {
+        self.cost.and_then(charge_nanos)
+    }
+
+    /// The cost for a person or a file: the rounded amount, or `unreadable`.
+    pub fn cost_words(&self) -> String {
+        match self.nanos() {
+            Some(nanos) => from_nanos(nanos).to_string(),
+            None => UNREADABLE.to_owned(),
+        }
+    }
+}
+
+/// What a file or a screen says for a cost the service stated in a form that is not a number.
+pub const UNREADABLE: &str = "unreadable";
 
 /// One history row as shown in the history list.
 #[derive(Serialize, Deserialize, TS, Clone, Debug, PartialEq)]
@@ -127,14 +152,17 @@ pub(crate) const HISTORY_COLUMNS: &str =
     "h.id, h.request_id, h.started_at, h.operation, h.params_json, \
     h.key_label, h.mode, h.status, h.error_class, h.error_message, h.duration_ms, \
     h.result_count, h.cost_nanos, h.usage_count, h.service, h.currency, h.cursor, \
-    h.next_cursor, h.parent_id, h.pinned, \
+    h.next_cursor, h.parent_id, h.pinned, h.cost_text, h.cost_unreadable, \
     EXISTS (SELECT 1 FROM results r WHERE r.history_id = h.id) AS has_result";
 
 pub(crate) fn entry_from_row(row: &SqliteRow) -> Result<HistoryEntry> {
     let cost: Option<i64> = row.try_get("cost_nanos")?;
-    let billing = match cost {
-        Some(nanos) => Some(Billing {
-            cost: from_nanos(nanos),
+    let unreadable: bool = row.try_get("cost_unreadable")?;
+    let billing = match (cost, unreadable) {
+        (None, false) => None,
+        (cost, unreadable) => Some(Billing {
+            cost: cost.filter(|_| !unreadable).map(from_nanos),
+            cost_text: row.try_get("cost_text")?,
             usage_count: row.try_get::<Option<i64>, _>("usage_count")?.unwrap_or(0),
             service: row
                 .try_get::<Option<String>, _>("service")?
@@ -143,7 +171,6 @@ pub(crate) fn entry_from_row(row: &SqliteRow) -> Result<HistoryEntry> {
                 .try_get::<Option<String>, _>("currency")?
                 .unwrap_or_default(),
         }),
-        None => None,
     };
     Ok(HistoryEntry {
         id: row.try_get("id")?,

@@ -19,7 +19,6 @@ use sqlx::SqliteConnection;
 use crate::error::{Result, StoreError};
 use crate::history::{Billing, RequestStatus};
 use crate::ledger::{self, BilledRequest};
-use crate::money::to_nanos;
 use crate::provenance::{self, NewProvenance};
 use crate::record;
 use crate::time::to_ms;
@@ -82,7 +81,7 @@ impl Store {
             provenance::write(&mut tx, id, asked, packed).await?;
         }
         if let Some(billing) = billing {
-            record::bill_row(&mut tx, id, billing, to_nanos(billing.cost)?).await?;
+            record::bill_row(&mut tx, id, billing).await?;
         }
         tx.commit().await?;
         Ok(true)
@@ -142,7 +141,7 @@ impl Store {
     /// A charge that arrived on a later answer of the same request (a billed poll): its own
     /// ledger row, and the row's cost and units grow by it.
     pub async fn add_charge(&self, history_id: i64, billing: &Billing) -> Result<()> {
-        let nanos = to_nanos(billing.cost)?;
+        let nanos = billing.nanos();
         let mut tx = self.begin_write().await?;
         let row: Option<(String, Option<String>)> =
             sqlx::query_as("SELECT operation, key_label FROM history WHERE id = ?")
@@ -157,13 +156,16 @@ impl Store {
         sqlx::query(
             "UPDATE history SET cost_nanos = COALESCE(cost_nanos, 0) + ?,
                  usage_count = COALESCE(usage_count, 0) + ?,
-                 service = COALESCE(service, ?), currency = COALESCE(currency, ?)
+                 service = COALESCE(service, ?), currency = COALESCE(currency, ?),
+                 cost_unreadable = max(cost_unreadable, ?)
              WHERE id = ?",
         )
-        .bind(nanos)
+        .bind(nanos.unwrap_or(0))
         .bind(billing.usage_count)
         .bind(&billing.service)
         .bind(&billing.currency)
+        // One unreadable part makes the whole row's cost unknown (the ledger keeps each part).
+        .bind(nanos.is_none())
         .bind(history_id)
         .execute(&mut *tx)
         .await?;
@@ -174,7 +176,7 @@ impl Store {
             operation: &operation,
             key_label: key_label.as_deref(),
         };
-        ledger::insert(&mut tx, &billed, billing, nanos).await?;
+        ledger::insert(&mut tx, &billed, billing).await?;
         tx.commit().await?;
         Ok(())
     }

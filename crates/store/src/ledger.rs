@@ -28,45 +28,48 @@ pub(crate) struct BilledRequest<'a> {
 
 /// Adds the ledger row of a request unless it has one already (a stream's billing may have
 /// been recorded when it started), inside the caller's write transaction, which holds the
-/// database from the check to the insert. `cost_nanos` is `billing.cost` already checked to be
-/// exact in nano-dollars.
+/// database from the check to the insert.
 pub(crate) async fn insert_once(
     conn: &mut SqliteConnection,
     request: &BilledRequest<'_>,
     billing: &Billing,
-    cost_nanos: i64,
 ) -> Result<()> {
     let billed: Option<i64> = sqlx::query_scalar("SELECT 1 FROM ledger WHERE history_id = ?")
         .bind(request.history_id)
         .fetch_optional(&mut *conn)
         .await?;
     if billed.is_none() {
-        insert(conn, request, billing, cost_nanos).await?;
+        insert(conn, request, billing).await?;
     }
     Ok(())
 }
 
 /// Adds a ledger row for a charge of a request (its first, through [`insert_once`], or a further
-/// one, such as a job's billed poll), inside the caller's transaction.
+/// one, such as a job's billed poll), inside the caller's transaction. Its cost is the stated
+/// one rounded half-even to the nano-dollar, with the text as sent beside it; a cost that is
+/// no number is a row too, marked unreadable (its 0 nano-dollars are no value: Spend counts
+/// such rows apart).
 pub(crate) async fn insert(
     conn: &mut SqliteConnection,
     request: &BilledRequest<'_>,
     billing: &Billing,
-    cost_nanos: i64,
 ) -> Result<()> {
+    let nanos = billing.nanos();
     sqlx::query(
         "INSERT INTO ledger (history_id, at, service, operation, key_label, cost_nanos,
-             usage_count, currency)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+             usage_count, currency, cost_text, cost_unreadable)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
     )
     .bind(request.history_id)
     .bind(request.at)
     .bind(&billing.service)
     .bind(request.operation)
     .bind(request.key_label.unwrap_or(""))
-    .bind(cost_nanos)
+    .bind(nanos.unwrap_or(0))
     .bind(billing.usage_count)
     .bind(&billing.currency)
+    .bind(&billing.cost_text)
+    .bind(nanos.is_none())
     .execute(&mut *conn)
     .await?;
     Ok(())
@@ -81,15 +84,38 @@ pub struct LedgerEntry {
     pub operation: String,
     /// `None` when the request had no key label (demo data).
     pub key_label: Option<String>,
-    #[ts(type = "string")]
-    pub cost: Decimal,
+    /// Rounded half-even to the nano-dollar; `None` when the service's cost was no number.
+    #[ts(type = "string | null")]
+    pub cost: Option<Decimal>,
+    /// The cost exactly as the service wrote it (`None` for rows from before it was kept).
+    pub cost_text: Option<String>,
     pub usage_count: i64,
     pub currency: String,
     /// The history row it belongs to; `None` once that row was deleted (the money stays).
     pub history_id: Option<i64>,
 }
 
-type LedgerRow = (i64, String, String, String, i64, i64, String, Option<i64>);
+impl LedgerEntry {
+    /// The cost for a person or a file: the rounded amount, or `unreadable`.
+    pub fn cost_words(&self) -> String {
+        self.cost
+            .map_or_else(|| crate::history::UNREADABLE.to_owned(), |c| c.to_string())
+    }
+}
+
+#[derive(sqlx::FromRow)]
+struct LedgerRow {
+    at: i64,
+    service: String,
+    operation: String,
+    key_label: String,
+    cost_nanos: i64,
+    usage_count: i64,
+    currency: String,
+    history_id: Option<i64>,
+    cost_text: Option<String>,
+    cost_unreadable: bool,
+}
 
 impl Store {
     /// Ledger rows, oldest first, for local days `first..=last`, or all of them when `days` is `None`.
@@ -103,7 +129,8 @@ impl Store {
             None => (i64::MIN, i64::MAX),
         };
         let rows: Vec<LedgerRow> = sqlx::query_as(
-            "SELECT at, service, operation, key_label, cost_nanos, usage_count, currency, history_id
+            "SELECT at, service, operation, key_label, cost_nanos, usage_count, currency,
+                    history_id, cost_text, cost_unreadable
              FROM ledger WHERE at >= ? AND at < ? ORDER BY at, id",
         )
         .bind(from)
@@ -112,75 +139,20 @@ impl Store {
         .await?;
         Ok(rows
             .into_iter()
-            .map(
-                |(
-                    at,
-                    service,
-                    operation,
-                    key_label,
-                    cost_nanos,
-                    usage_count,
-                    currency,
-                    history_id,
-                )| {
-                    LedgerEntry {
-                        at: from_ms(at),
-                        service,
-                        operation,
-                        key_label: (!key_label.is_empty()).then_some(key_label),
-                        cost: from_nanos(cost_nanos),
-                        usage_count,
-                        currency,
-                        history_id,
-                    }
-                },
-            )
+            .map(|row| LedgerEntry {
+                at: from_ms(row.at),
+                service: row.service,
+                operation: row.operation,
+                key_label: (!row.key_label.is_empty()).then_some(row.key_label),
+                cost: (!row.cost_unreadable).then(|| from_nanos(row.cost_nanos)),
+                cost_text: row.cost_text,
+                usage_count: row.usage_count,
+                currency: row.currency,
+                history_id: row.history_id,
+            })
             .collect())
     }
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::test_support::{billing, record, temp_store};
-    use chrono::TimeZone;
-    use std::str::FromStr;
-
-    #[tokio::test]
-    async fn ledger_rows_are_exact_and_bounded_by_local_days() {
-        let (store, _dir) = temp_store().await;
-        let tz: Tz = "Europe/Berlin".parse().unwrap();
-        let at = |d, h| Utc.with_ymd_and_hms(2026, 5, d, h, 0, 0).unwrap();
-        // 22:30 UTC on the 1st is already the 2nd in Berlin (UTC+2).
-        for (id, when, cost) in [
-            ("a", at(1, 12), "0.00015"),
-            ("b", at(1, 22), "1.5"),
-            ("c", at(3, 9), "2"),
-        ] {
-            let mut r = record(id, when);
-            r.billing = Some(billing(cost, 3, "x"));
-            store.record_request(&r).await.unwrap();
-        }
-        store
-            .record_request(&record("unbilled", at(2, 9)))
-            .await
-            .unwrap();
-
-        let all = store.ledger(tz, None).await.unwrap();
-        assert_eq!(all.len(), 3);
-        assert_eq!(all[0].cost, Decimal::from_str("0.00015").unwrap());
-        assert_eq!(all[0].key_label.as_deref(), Some("work"));
-
-        let day = NaiveDate::from_ymd_opt(2026, 5, 2).unwrap();
-        let second = store.ledger(tz, Some((day, day))).await.unwrap();
-        assert_eq!(second.len(), 1);
-        assert_eq!(second[0].cost, Decimal::from_str("1.5").unwrap());
-
-        // Deleting the history row keeps the money, without its link.
-        let history_id = second[0].history_id.unwrap();
-        store.delete_history(history_id).await.unwrap();
-        let kept = store.ledger(tz, Some((day, day))).await.unwrap();
-        assert_eq!(kept[0].history_id, None);
-        assert_eq!(kept[0].cost, Decimal::from_str("1.5").unwrap());
-    }
-}
+mod tests;

@@ -25,7 +25,6 @@ use crate::error::{Result, StoreError};
 use crate::history::{Billing, RequestStatus};
 use crate::investigations;
 use crate::ledger::{self, BilledRequest};
-use crate::money::to_nanos;
 use crate::provenance::{self, NewProvenance};
 use crate::time::to_ms;
 use crate::Store;
@@ -226,7 +225,6 @@ impl Store {
     /// before the stream ends. False when no such request is running. Finishing the request
     /// later does not add the cost a second time.
     pub async fn record_billing(&self, request_id: &str, billing: &Billing) -> Result<bool> {
-        let nanos = to_nanos(billing.cost)?;
         let mut tx = self.begin_write().await?;
         let Some((id, status)) = find_request(&mut tx, request_id).await? else {
             return Ok(false);
@@ -234,7 +232,7 @@ impl Store {
         if !awaits_its_record(&mut tx, id, status).await? {
             return Ok(false);
         }
-        bill_row(&mut tx, id, billing, nanos).await?;
+        bill_row(&mut tx, id, billing).await?;
         tx.commit().await?;
         Ok(true)
     }
@@ -254,23 +252,26 @@ fn validate(record: &RequestRecord) -> Result<()> {
 
 /// Puts a request's charge on its history row and, once, on the ledger, inside the caller's
 /// transaction: the one place a request's own billing is written (a stream's early billing, a
-/// job's acceptance). `nanos` is `billing.cost` already checked to be exact in nano-dollars.
+/// job's acceptance). Any stated cost is taken: rounded to the nano-dollar, or unreadable.
 pub(crate) async fn bill_row(
     conn: &mut SqliteConnection,
     id: i64,
     billing: &Billing,
-    nanos: i64,
 ) -> Result<()> {
     let (at, operation, key_label): (i64, String, Option<String>) =
         sqlx::query_as("SELECT started_at, operation, key_label FROM history WHERE id = ?")
             .bind(id)
             .fetch_one(&mut *conn)
             .await?;
+    let nanos = billing.nanos();
     sqlx::query(
-        "UPDATE history SET cost_nanos = ?, usage_count = ?, service = ?, currency = ?
+        "UPDATE history SET cost_nanos = ?, cost_text = ?, cost_unreadable = ?, usage_count = ?,
+             service = ?, currency = ?
          WHERE id = ?",
     )
     .bind(nanos)
+    .bind(&billing.cost_text)
+    .bind(nanos.is_none())
     .bind(billing.usage_count)
     .bind(&billing.service)
     .bind(&billing.currency)
@@ -283,7 +284,7 @@ pub(crate) async fn bill_row(
         operation: &operation,
         key_label: key_label.as_deref(),
     };
-    ledger::insert_once(conn, &billed, billing, nanos).await
+    ledger::insert_once(conn, &billed, billing).await
 }
 
 pub(crate) async fn find_request(
@@ -339,8 +340,8 @@ fn holds_findings(r: &RequestRecord) -> bool {
 
 type HistoryWrite<'q> = sqlx::query::Query<'q, Sqlite, SqliteArguments<'q>>;
 
-/// Binds a record's history columns, from `started_at` to `parent_id`, in the order both the
-/// insert and the update of [`write_record`] name them.
+/// Binds a record's history columns, from `started_at` to `cost_unreadable`, in the order both
+/// the insert and the update of [`write_record`] name them.
 fn bind_columns<'q>(
     query: HistoryWrite<'q>,
     r: &'q RequestRecord,
@@ -364,6 +365,8 @@ fn bind_columns<'q>(
         .bind(&r.cursor)
         .bind(&r.next_cursor)
         .bind(r.parent_id)
+        .bind(r.billing.as_ref().and_then(|b| b.cost_text.as_ref()))
+        .bind(r.billing.as_ref().map(|_| cost_nanos.is_none()))
 }
 
 /// The body of [`Store::record_request`], inside the caller's transaction.
@@ -373,7 +376,8 @@ async fn write_record(
     r: &RequestRecord,
     packed: Option<&provenance::Packed<'_>>,
 ) -> Result<RecordOutcome> {
-    let cost_nanos = r.billing.as_ref().map(|b| to_nanos(b.cost)).transpose()?;
+    // Any stated cost is taken: rounded to the nano-dollar, or marked unreadable.
+    let cost_nanos = r.billing.as_ref().and_then(Billing::nanos);
     let existing = find_request(conn, &r.request_id).await?;
     let history_id = match existing {
         Some((id, status)) => {
@@ -385,7 +389,9 @@ async fn write_record(
                      mode = ?, status = ?, error_class = ?, error_message = ?, duration_ms = ?,
                      result_count = ?, cost_nanos = COALESCE(?, cost_nanos),
                      usage_count = COALESCE(?, usage_count), service = COALESCE(?, service),
-                     currency = COALESCE(?, currency), cursor = ?, next_cursor = ?, parent_id = ?
+                     currency = COALESCE(?, currency), cursor = ?, next_cursor = ?, parent_id = ?,
+                     cost_text = COALESCE(?, cost_text),
+                     cost_unreadable = COALESCE(?, cost_unreadable)
                  WHERE id = ?",
             );
             bind_columns(update, r, cost_nanos)
@@ -398,8 +404,10 @@ async fn write_record(
             let insert = sqlx::query(
                 "INSERT INTO history (request_id, started_at, operation, params_json, key_label,
                      mode, status, error_class, error_message, duration_ms, result_count,
-                     cost_nanos, usage_count, service, currency, cursor, next_cursor, parent_id)
-                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                     cost_nanos, usage_count, service, currency, cursor, next_cursor, parent_id,
+                     cost_text, cost_unreadable)
+                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, COALESCE(?, 0))
+                 RETURNING id",
             )
             .bind(&r.request_id);
             bind_columns(insert, r, cost_nanos)
@@ -423,14 +431,14 @@ async fn write_record(
         };
         provenance::write(conn, history_id, asked, packed).await?;
     }
-    if let (Some(billing), Some(nanos)) = (&r.billing, cost_nanos) {
+    if let Some(billing) = &r.billing {
         let billed = BilledRequest {
             history_id,
             at: to_ms(r.started_at),
             operation: &r.operation,
             key_label: r.key_label.as_deref(),
         };
-        ledger::insert_once(conn, &billed, billing, nanos).await?;
+        ledger::insert_once(conn, &billed, billing).await?;
     }
     let seen_at = to_ms(r.started_at);
     archive::write_posts(conn, Some(history_id), seen_at, &r.posts).await?;

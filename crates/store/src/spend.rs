@@ -77,7 +77,8 @@ pub struct SpendLine {
     pub usage_count: i64,
 }
 
-/// The three headline figures.
+/// The three headline figures, and in each period how many answers were billed at a cost that
+/// was not a number: their money is unknown, so it is in no figure (never counted as zero).
 #[derive(Serialize, Deserialize, TS, Clone, Debug, PartialEq, Eq)]
 pub struct SpendTotals {
     #[ts(type = "string")]
@@ -86,6 +87,9 @@ pub struct SpendTotals {
     pub this_month: Decimal,
     #[ts(type = "string")]
     pub all_time: Decimal,
+    pub unreadable_today: i64,
+    pub unreadable_this_month: i64,
+    pub unreadable_all_time: i64,
 }
 
 /// One local day of a spend series, stacked by service.
@@ -104,6 +108,8 @@ pub struct SpendBreakdown {
     pub dimension: SpendDimension,
     #[ts(type = "string")]
     pub total: Decimal,
+    /// Answers in the range billed at a cost that was not a number (in no sum: unknown).
+    pub unreadable: i64,
     /// Most expensive first.
     pub lines: Vec<SpendLine>,
 }
@@ -229,6 +235,19 @@ const SUM_PIECES: &str = "
     SELECT json_group_array(json_array(slot, value, requests, usage_count, cost_nanos))
     FROM sums";
 
+/// Today and this month of `tz`'s calendar at `now`, as `[start, end)` in UTC ms.
+fn today_and_month(tz: Tz, now: DateTime<Utc>) -> ((i64, i64), (i64, i64)) {
+    let today = local_date(tz, now);
+    let first = today.with_day(1).expect("day 1 exists");
+    let next_month = first.checked_add_months(Months::new(1)).unwrap_or(today);
+    let day = day_bounds_ms(tz, today);
+    let month = (
+        to_ms(local_day_start(tz, first)),
+        to_ms(local_day_start(tz, next_month)).max(day.1),
+    );
+    (day, month)
+}
+
 fn consecutive_days(first: NaiveDate, last: NaiveDate) -> Result<Vec<NaiveDate>> {
     let days: Vec<NaiveDate> = first
         .iter_days()
@@ -338,27 +357,38 @@ impl Store {
         )
         .fetch_one(&self.pool)
         .await?;
+        let (day, month_ms) = today_and_month(tz, now);
+        // Only the unreadable rows are read (a partial index holds them): usually none.
+        let (unreadable_today, unreadable_this_month, unreadable_all_time): (i64, i64, i64) =
+            sqlx::query_as(
+                "SELECT count(*) FILTER (WHERE at >= ?1 AND at < ?2),
+                        count(*) FILTER (WHERE at >= ?3 AND at < ?4), count(*)
+                 FROM ledger WHERE cost_unreadable = 1",
+            )
+            .bind(day.0)
+            .bind(day.1)
+            .bind(month_ms.0)
+            .bind(month_ms.1)
+            .fetch_one(&self.pool)
+            .await?;
         Ok(SpendTotals {
             today: from_nanos(today),
             this_month: from_nanos(month),
             all_time: from_nanos(all_time),
+            unreadable_today,
+            unreadable_this_month,
+            unreadable_all_time,
         })
     }
 
-    /// Spend of today and of this month in nano-units (for budget checks).
+    /// Spend of today and of this month in nano-units (for budget checks). A charge whose cost
+    /// was unreadable adds nothing here: budgets count what could be read, rounded.
     pub(crate) async fn spent_today_and_month(
         &self,
         tz: Tz,
         now: DateTime<Utc>,
     ) -> Result<(i64, i64)> {
-        let today = local_date(tz, now);
-        let first = today.with_day(1).expect("day 1 exists");
-        let next_month = first.checked_add_months(Months::new(1)).unwrap_or(today);
-        let day = day_bounds_ms(tz, today);
-        let month = (
-            to_ms(local_day_start(tz, first)),
-            to_ms(local_day_start(tz, next_month)).max(day.1),
-        );
+        let (day, month) = today_and_month(tz, now);
         let sums = self
             .sum_ranges(SpendDimension::Service, &[day, month])
             .await?;
@@ -430,12 +460,24 @@ impl Store {
             }
             Some(_) => Vec::new(),
         };
+        let (from, to) = match days {
+            None => (i64::MIN, i64::MAX),
+            Some((first, last)) => (day_bounds_ms(tz, first).0, day_bounds_ms(tz, last).1),
+        };
+        let unreadable: i64 = sqlx::query_scalar(
+            "SELECT count(*) FROM ledger WHERE cost_unreadable = 1 AND at >= ? AND at < ?",
+        )
+        .bind(from)
+        .bind(to)
+        .fetch_one(&self.pool)
+        .await?;
         let total = from_nanos(sums.iter().map(|(_, s)| s.cost_nanos).sum());
         let mut lines = lines_from(sums);
         lines.sort_by(|a, b| b.cost.cmp(&a.cost).then_with(|| a.key.cmp(&b.key)));
         Ok(SpendBreakdown {
             dimension: dim,
             total,
+            unreadable,
             lines,
         })
     }
@@ -487,12 +529,13 @@ impl Store {
         Ok(Some(from_nanos(estimate)))
     }
 
-    /// (cost nanos, units, rows, latest time) over the last billed responses with units.
+    /// (cost nanos, units, rows, latest time) over the last billed responses with units and a
+    /// cost that could be read (an unreadable one says nothing of the rate).
     async fn recent_billing(&self, service: &str) -> Result<Option<(i64, i64, i64, i64)>> {
         let row: (Option<i64>, Option<i64>, i64, Option<i64>) = sqlx::query_as(
             "SELECT sum(cost_nanos), sum(usage_count), count(*), max(at) FROM (
                  SELECT cost_nanos, usage_count, at FROM ledger
-                 WHERE service = ? AND usage_count > 0
+                 WHERE service = ? AND usage_count > 0 AND cost_unreadable = 0
                  ORDER BY at DESC LIMIT ?)",
         )
         .bind(service)

@@ -97,10 +97,12 @@ pub fn record(request_id: &str, at: DateTime<Utc>) -> RequestRecord {
     }
 }
 
-/// Billing in US dollars; `cost` is a decimal string.
+/// Billing in US dollars; `cost` is a decimal string (its text is not kept, as in rows from
+/// before it was).
 pub fn billing(cost: &str, units: i64, service: &str) -> Billing {
     Billing {
-        cost: Decimal::from_str(cost).unwrap(),
+        cost: Some(Decimal::from_str(cost).unwrap()),
+        cost_text: None,
         usage_count: units,
         service: service.into(),
         currency: "USD".into(),

@@ -63,7 +63,8 @@ fn request(id: &str, n: usize) -> RequestRecord {
         duration_ms: 10,
         result_count: POSTS_PER_REQUEST as i64,
         billing: Some(Billing {
-            cost: Decimal::from_str("0.0024").unwrap(),
+            cost: Decimal::from_str("0.0024").ok(),
+            cost_text: None,
             usage_count: POSTS_PER_REQUEST as i64,
             service: "x".into(),
             currency: "USD".into(),

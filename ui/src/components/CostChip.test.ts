@@ -44,7 +44,7 @@ describe('CostChip', () => {
 
   it('shows the exact charge after the answer', () => {
     mockIPC(() => makeCheck('0.1'));
-    render(CostChip, { operation: 'twitter_search', request: null, billing: { cost: '0.00015', usage_count: 10, service: 'x', currency: 'USD' } });
+    render(CostChip, { operation: 'twitter_search', request: null, billing: { cost: '0.00015', cost_text: '0.00015', usage_count: 10, service: 'x', currency: 'USD' } });
     expect(screen.getByTestId('cost-chip')).toHaveTextContent('$0.00015');
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addMoney, formatMoney, isDecimal, percentOf } from './money';
+import { addMoney, costAsSent, formatCharge, formatMoney, formatSpent, isDecimal, percentOf } from './money';
 
 describe('formatMoney', () => {
   it('keeps every digit the service sent', () => {
@@ -59,5 +59,27 @@ describe('addMoney', () => {
   it('keeps refunds (negative amounts) right', () => {
     expect(addMoney('0.01', '-0.02')).toBe('-0.01');
     expect(addMoney('-0.5', '0.5')).toBe('0');
+  });
+});
+
+describe('a charge as the service stated it', () => {
+  it('shows the amount, or "cost unreadable" for a cost that is no number: never zero', () => {
+    expect(formatCharge({ cost: '0.000105', currency: 'USD' })).toBe('$0.000105');
+    expect(formatCharge({ cost: null, currency: 'USD' })).toBe('cost unreadable');
+  });
+
+  it('gives the text as sent only where it says more than the amount', () => {
+    expect(costAsSent({ cost: '0.000105', cost_text: '0.00010499999999999999', currency: 'USD' })).toBe('0.00010499999999999999');
+    expect(costAsSent({ cost: '0.000015', cost_text: '1.5e-05', currency: 'USD' })).toBe('1.5e-05');
+    expect(costAsSent({ cost: null, cost_text: 'n/a', currency: 'USD' })).toBe('n/a');
+    expect(costAsSent({ cost: null, cost_text: '', currency: 'USD' })).toBe('(none given)');
+    expect(costAsSent({ cost: '0.006', cost_text: '0.006', currency: 'USD' })).toBeNull();
+    expect(costAsSent({ cost: '0.006', cost_text: null, currency: 'USD' })).toBeNull();
+    expect(costAsSent({ cost: '0.006', currency: 'USD' })).toBeNull();
+  });
+
+  it('adds the pages whose cost could not be read beside a sum, not into it', () => {
+    expect(formatSpent('0.0063', 'USD', 0)).toBe('$0.0063');
+    expect(formatSpent('0.0063', 'USD', 2)).toBe('$0.0063 + 2 unreadable');
   });
 });

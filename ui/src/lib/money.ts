@@ -19,6 +19,34 @@ export function formatMoney(amount: string, currency = 'USD'): string {
   return symbol ? `${shownSign}${symbol}${digits}.${decimals}` : `${shownSign}${digits}.${decimals} ${currency}`;
 }
 
+/** A charge as the service stated it: its amount (rounded to the nano-dollar) and its text as sent. */
+export type StatedCost = { cost: string | null; cost_text?: string | null; currency: string };
+
+/**
+ * What an answer cost, in words: its amount, or "cost unreadable" when the service's cost was
+ * not a number (such a charge is counted apart in Spend, never as zero).
+ */
+export function formatCharge(charge: StatedCost): string {
+  return charge.cost === null ? 'cost unreadable' : formatMoney(charge.cost, charge.currency);
+}
+
+/** A total over pages: its sum, and how many pages' cost could not be read (not in the sum). */
+export function formatSpent(spent: string, currency: string, unreadable: number): string {
+  const sum = formatMoney(spent, currency);
+  return unreadable > 0 ? `${sum} + ${unreadable} unreadable` : sum;
+}
+
+/**
+ * The cost exactly as the service wrote it, when that differs from the amount recorded (a float's
+ * `0.00010499999999999999`, recorded as `0.000105`; `1.5e-05`; any text that is not a number).
+ * Null when they are the same text, or the text was not kept.
+ */
+export function costAsSent(charge: StatedCost): string | null {
+  const text = charge.cost_text ?? null;
+  if (text === null || text === charge.cost) return null;
+  return text === '' ? '(none given)' : text;
+}
+
 /**
  * How far `spent` is through `limit`, in percent, for a progress bar only (never summed or
  * stored). Null when there is no positive limit.

@@ -23,6 +23,8 @@ export class Pager<Page, Item> {
   currency = $state('USD');
   /** Pages answered from the local copy (304 or a replay): free. */
   freePages = $state(0);
+  /** Pages billed at a cost that was not a number: in no sum (unknown), never counted as zero. */
+  unreadable = $state(0);
   /** The history row of the first page: with the pages after it, the list an analysis reads. */
   firstHistoryId = $state<number | null>(null);
   private historyId: number | null = null;
@@ -51,6 +53,7 @@ export class Pager<Page, Item> {
     this.hasMore = false;
     this.spent = '0';
     this.freePages = 0;
+    this.unreadable = 0;
     this.historyId = null;
     this.firstHistoryId = null;
     this.busy = false;
@@ -111,7 +114,8 @@ export class Pager<Page, Item> {
     this.historyId = outcome.historyId;
     if (this.pages === 1) this.firstHistoryId = outcome.historyId;
     if (outcome.billing) {
-      this.spent = addMoney(this.spent, outcome.billing.cost);
+      if (outcome.billing.cost === null) this.unreadable += 1;
+      else this.spent = addMoney(this.spent, outcome.billing.cost);
       this.currency = outcome.billing.currency;
     } else {
       this.freePages += 1;

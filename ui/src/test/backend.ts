@@ -43,7 +43,7 @@ export function outcome<T>(body: T, historyId = 1, options: { cost?: string | nu
   return {
     historyId,
     body,
-    billing: cost === null ? null : { cost, usage_count: 20, service: 'x', currency: 'USD' },
+    billing: cost === null ? null : { cost, cost_text: cost, usage_count: 20, service: 'x', currency: 'USD' },
     fromCache: cost === null,
     replayed: false,
     hasMore: options.hasMore ?? false,

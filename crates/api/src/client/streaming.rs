@@ -226,9 +226,11 @@ impl AiSearchStream {
         }
         if is_json {
             // The service ignored `streaming` and answered the whole object at once.
+            // Its billing is in the headers, already with the stream (and on the ledger).
             received.result = serde_json::from_slice(raw).map_err(|e| ApiError::Malformed {
                 status: status.as_u16(),
                 detail: e.to_string(),
+                answer: None,
             })?;
             return Ok((received, false));
         }

@@ -235,6 +235,7 @@ fn every_kind_has_a_plain_message_and_serialises_tagged() {
         ApiError::Malformed {
             status: 200,
             detail: "eof".into(),
+            answer: None,
         },
         ApiError::UnexpectedStatus {
             status: 404,

@@ -175,7 +175,7 @@ pub async fn conversation_fetch(
         let request = TwitterPostRequest { id: id.to_owned() };
         match pipeline::execute(state, session, request, options, None).await {
             Ok(outcome) => {
-                cost += outcome.billing.as_ref().map_or(Decimal::ZERO, |b| b.cost);
+                cost += pipeline::known_cost(outcome.billing.as_ref());
                 parent_found = Some(true);
             }
             // Deleted or hidden since: the replies below are still worth fetching.
@@ -193,7 +193,7 @@ pub async fn conversation_fetch(
             paging: Paging::default(),
         };
         let outcome = pipeline::execute(state, session, request, options, None).await?;
-        cost += outcome.billing.as_ref().map_or(Decimal::ZERO, |b| b.cost);
+        cost += pipeline::known_cost(outcome.billing.as_ref());
         replies.extend(outcome.body.0.into_iter().map(|post| post.id));
     }
     // The parent, when a replies answer holds it too, is counted as the parent only.

@@ -230,7 +230,13 @@ fn query_card(
     let cost = entry
         .billing
         .as_ref()
-        .map(|b| money(&b.cost, &b.currency))
+        .map(|b| match &b.cost {
+            Some(cost) => money(cost, &b.currency),
+            None => format!(
+                "cost unreadable (sent as \"{}\")",
+                b.cost_text.as_deref().unwrap_or_default()
+            ),
+        })
         .unwrap_or_else(|| "not billed".into());
     writeln!(
         out,

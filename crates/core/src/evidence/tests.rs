@@ -37,7 +37,8 @@ fn entry(id: i64, operation: &str, params: &str, cost: &str) -> HistoryEntry {
         duration_ms: 300,
         result_count: 2,
         billing: Some(Billing {
-            cost: Decimal::from_str(cost).unwrap(),
+            cost: Decimal::from_str(cost).ok(),
+            cost_text: None,
             usage_count: 2,
             service: "x".into(),
             currency: "USD".into(),

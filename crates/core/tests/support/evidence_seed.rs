@@ -90,7 +90,8 @@ pub fn request(r: usize, posts: Vec<NewPost>, at: DateTime<Utc>) -> RequestRecor
         duration_ms: 300,
         result_count: posts.len() as i64,
         billing: Some(Billing {
-            cost,
+            cost: Some(cost),
+            cost_text: None,
             usage_count: posts.len() as i64,
             service: "twitter".into(),
             currency: "USD".into(),

@@ -411,7 +411,7 @@ async fn cost_is_the_sum_of_the_ledger_rows_of_exactly_its_requests() {
         .unwrap()
         .iter()
         .filter(|row| [a, b, c].contains(&row.history_id.unwrap_or(0)))
-        .map(|row| row.cost)
+        .map(|row| row.cost.unwrap())
         .sum();
     assert_eq!(cost.total, ledger_sum);
     let days: Vec<(&str, Decimal, i64)> = cost

@@ -301,17 +301,17 @@ async fn running_status_is_refused_for_finished_records() {
 }
 
 #[tokio::test]
-async fn inexact_cost_rolls_back_everything() {
+async fn a_cost_past_nine_decimals_is_recorded_not_refused() {
     let (store, _dir) = temp_store().await;
     let mut r = record("r", at(9, 0));
-    r.billing = Some(billing("0.0000000001", 1, "x"));
-    assert!(matches!(
-        store.record_request(&r).await,
-        Err(StoreError::InexactMoney(_))
-    ));
+    r.billing = Some(billing("0.0000000015", 1, "x"));
+    store.record_request(&r).await.unwrap();
+    let entry = store.history_by_request_id("r").await.unwrap().unwrap();
+    let cost = entry.billing.unwrap().cost.unwrap();
     assert_eq!(
-        store.history_count(&HistoryQuery::default()).await.unwrap(),
-        0
+        cost.to_string(),
+        "0.000000002",
+        "half-even to the nano-dollar"
     );
 }
 

@@ -42,7 +42,7 @@ function entry(id: number, operation: string, params: object, overrides: Partial
     error_message: null,
     duration_ms: 1200,
     result_count: 2,
-    billing: { cost: '0.0006', usage_count: 2, service: 'twitter', currency: 'USD' },
+    billing: { cost: '0.0006', cost_text: '0.0006', usage_count: 2, service: 'twitter', currency: 'USD' },
     cursor: null,
     next_cursor: null,
     parent_id: null,
@@ -54,7 +54,7 @@ function entry(id: number, operation: string, params: object, overrides: Partial
 
 const rows = [
   entry(3, 'twitter_search', { query: 'climate', count: 2 }),
-  entry(2, 'web_search', { query: 'solar', start: 0 }, { billing: { cost: '0.0025', usage_count: 1, service: 'web', currency: 'USD' } }),
+  entry(2, 'web_search', { query: 'solar', start: 0 }, { billing: { cost: '0.0025', cost_text: null, usage_count: 1, service: 'web', currency: 'USD' } }),
   entry(1, 'twitter_trends', { woeid: 1, count: 30 }, { status: 'error', has_result: false, billing: null, result_count: 0 }),
 ];
 
@@ -331,5 +331,54 @@ describe('History', () => {
     await userEvent.keyboard('{Enter}');
     expect(await screen.findByRole('dialog', { name: 'Where this response came from' })).toBeInTheDocument();
     expect(calls.provenance_get?.[0]).toMatchObject({ historyId: 3 });
+  });
+});
+
+describe('History: a cost as the service sent it', () => {
+  const stated = [
+    entry(5, 'twitter_search', { query: 'floats', count: 7 }, {
+      billing: { cost: '0.000105', cost_text: '0.00010499999999999999', usage_count: 7, service: 'x', currency: 'USD' },
+    }),
+    entry(4, 'twitter_search', { query: 'odd', count: 3 }, {
+      billing: { cost: null, cost_text: 'n/a', usage_count: 3, service: 'x', currency: 'USD' },
+    }),
+  ];
+
+  function mockStated() {
+    mockIPC((cmd) => (cmd === 'history_list' ? { entries: stated, total: stated.length } : undefined));
+  }
+
+  it('shows the rounded cost, and the exact text as sent where it differs', async () => {
+    mockStated();
+    render(History);
+    const list = await screen.findByRole('list', { name: 'Requests, newest first' });
+    const buttons = await within(list).findAllByRole('button');
+    expect(buttons[0]).toHaveTextContent('$0.000105');
+    await userEvent.click(buttons[0]!);
+    const detail = screen.getByRole('complementary', { name: 'X search' });
+    expect(detail).toHaveTextContent('$0.000105 (7 units, x)');
+    expect(within(detail).getByTestId('cost-as-sent')).toHaveTextContent('cost as sent: 0.00010499999999999999');
+  });
+
+  it('calls a cost that is no number unreadable, never zero, with its text', async () => {
+    mockStated();
+    render(History);
+    const list = await screen.findByRole('list', { name: 'Requests, newest first' });
+    const buttons = await within(list).findAllByRole('button');
+    expect(buttons[1]).toHaveTextContent('cost unreadable');
+    expect(buttons[1]).not.toHaveTextContent('$0');
+    await userEvent.click(buttons[1]!);
+    const detail = screen.getByRole('complementary', { name: 'X search' });
+    expect(detail).toHaveTextContent('cost unreadable (3 units, x)');
+    expect(within(detail).getByTestId('cost-as-sent')).toHaveTextContent('cost as sent: n/a');
+  });
+
+  it('says nothing more when the text is the amount', async () => {
+    mockHistory([]);
+    render(History);
+    const list = await screen.findByRole('list', { name: 'Requests, newest first' });
+    await userEvent.click((await within(list).findAllByRole('button'))[0]!);
+    const detail = screen.getByRole('complementary', { name: 'X search' });
+    expect(within(detail).queryByTestId('cost-as-sent')).toBeNull();
   });
 });

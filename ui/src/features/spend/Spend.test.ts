@@ -5,12 +5,18 @@ import { mockIPC } from '@tauri-apps/api/mocks';
 import Spend from './Spend.svelte';
 import type { BudgetLimits } from '../../lib/bindings/BudgetLimits';
 
-function mockSpend(budget: { current: BudgetLimits; saved: BudgetLimits[] }, calls: [string, unknown][] = []) {
+const none = { unreadable_today: 0, unreadable_this_month: 0, unreadable_all_time: 0 };
+
+function mockSpend(
+  budget: { current: BudgetLimits; saved: BudgetLimits[] },
+  calls: [string, unknown][] = [],
+  unreadable = none,
+) {
   mockIPC((cmd, args) => {
     calls.push([cmd, args]);
     switch (cmd) {
       case 'spend_totals':
-        return { today: '0.00015', this_month: '12.3456789', all_time: '1234.5' };
+        return { today: '0.00015', this_month: '12.3456789', all_time: '1234.5', ...unreadable };
       case 'spend_by_day':
         return [
           { date: '2026-11-20', total: '0.0025', by_service: [{ key: 'web', cost: '0.0025', requests: 1, usage_count: 1 }] },
@@ -25,9 +31,10 @@ function mockSpend(budget: { current: BudgetLimits; saved: BudgetLimits[] }, cal
         ];
       case 'spend_breakdown': {
         const { dimension } = args as { dimension: string };
+        const unknown = unreadable.unreadable_this_month;
         return dimension === 'operation'
-          ? { dimension, total: '0.00665', lines: [{ key: 'ai_search', cost: '0.004', requests: 1, usage_count: 1 }, { key: 'twitter_search', cost: '0.00015', requests: 1, usage_count: 10 }] }
-          : { dimension, total: '0.00665', lines: [{ key: 'work', cost: '0.00665', requests: 3, usage_count: 12 }] };
+          ? { dimension, total: '0.00665', unreadable: unknown, lines: [{ key: 'ai_search', cost: '0.004', requests: 1, usage_count: 1 }, { key: 'twitter_search', cost: '0.00015', requests: 1, usage_count: 10 }] }
+          : { dimension, total: '0.00665', unreadable: unknown, lines: [{ key: 'work', cost: '0.00665', requests: 3, usage_count: 12 }] };
       }
       case 'learned_rates':
         return [{ service: 'twitter', rate_per_1000: '0.30', samples: 4, last_billed_at: '2026-11-21T10:00:00Z' }];
@@ -54,6 +61,32 @@ describe('Spend', () => {
     expect(await screen.findByText('$1,234.50')).toHaveAttribute('data-testid', 'spend-all');
     expect(screen.getByTestId('spend-today')).toHaveTextContent(/^\$0\.00015$/);
     expect(screen.getByTestId('spend-month')).toHaveTextContent('$12.3456789');
+  });
+
+  it('counts answers whose cost could not be read beside the totals, never in them', async () => {
+    mockSpend({ current: { daily: null, monthly: null, warn_percent: 80 }, saved: [] }, [], {
+      unreadable_today: 0,
+      unreadable_this_month: 2,
+      unreadable_all_time: 3,
+    });
+    render(Spend);
+    expect(await screen.findByText('$1,234.50')).toHaveAttribute('data-testid', 'spend-all');
+    expect(screen.getByTestId('spend-unreadable-all')).toHaveTextContent('and 3 answers whose cost could not be read');
+    expect(screen.getByTestId('spend-unreadable-month')).toHaveTextContent('and 2 answers whose cost could not be read');
+    expect(screen.queryByTestId('spend-unreadable-today')).toBeNull();
+    expect(screen.getByText(/billed 3 answers at a cost that is not a number/)).toBeInTheDocument();
+    const byOperation = await screen.findByRole('region', { name: 'By operation' });
+    expect(await within(byOperation).findByRole('row', { name: 'Cost unreadable 2 unknown' })).toBeInTheDocument();
+  });
+
+  it('says nothing of unreadable costs when there are none', async () => {
+    mockSpend({ current: { daily: null, monthly: null, warn_percent: 80 }, saved: [] });
+    render(Spend);
+    await screen.findByText('$1,234.50');
+    expect(screen.queryByTestId('spend-unreadable-all')).toBeNull();
+    expect(screen.queryByText(/not a number/)).toBeNull();
+    const byOperation = await screen.findByRole('region', { name: 'By operation' });
+    expect(within(byOperation).queryByRole('row', { name: /Cost unreadable/ })).toBeNull();
   });
 
   it('breaks spend down by operation and by key, with learned rates and a labelled chart', async () => {

@@ -3,4 +3,14 @@
 /**
  * Billing metadata as the service reported it.
  */
-export type Billing = { cost: string, usage_count: number, service: string, currency: string, };
+export type Billing = { 
+/**
+ * What the answer cost as the ledger counts it: the stated cost rounded half-even to the
+ * nano-dollar ([`crate::money`]). `None` when the service's cost was not a number: the
+ * charge is recorded as "cost unreadable", counted apart, never as zero.
+ */
+cost: string | null, 
+/**
+ * The cost exactly as the service wrote it (`None` for rows recorded before it was kept).
+ */
+cost_text: string | null, usage_count: number, service: string, currency: string, };

@@ -5,6 +5,11 @@
  */
 export type Charge = { 
 /**
- * Exact decimal; crosses IPC as a string.
+ * The cost the text states, exact; `None` when the text is not a number (the charge is
+ * still one: "cost unreadable"). Crosses IPC as a string.
  */
-cost_usd: string, usage_count: number, service: string, currency: string, };
+cost_usd: string | null, 
+/**
+ * The cost exactly as the service wrote it; empty when it wrote none.
+ */
+cost_text: string, usage_count: number, service: string, currency: string, };

@@ -7,7 +7,15 @@ export type LedgerEntry = { at: string, service: string, operation: string,
 /**
  * `None` when the request had no key label (demo data).
  */
-key_label: string | null, cost: string, usage_count: number, currency: string, 
+key_label: string | null, 
+/**
+ * Rounded half-even to the nano-dollar; `None` when the service's cost was no number.
+ */
+cost: string | null, 
+/**
+ * The cost exactly as the service wrote it (`None` for rows from before it was kept).
+ */
+cost_text: string | null, usage_count: number, currency: string, 
 /**
  * The history row it belongs to; `None` once that row was deleted (the money stays).
  */

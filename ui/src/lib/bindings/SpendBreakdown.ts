@@ -7,6 +7,10 @@ import type { SpendLine } from "./SpendLine";
  */
 export type SpendBreakdown = { dimension: SpendDimension, total: string, 
 /**
+ * Answers in the range billed at a cost that was not a number (in no sum: unknown).
+ */
+unreadable: number, 
+/**
  * Most expensive first.
  */
 lines: Array<SpendLine>, };
