@@ -16,9 +16,11 @@
 //! - [`capture`]: a response as received ([`Capture`]): its exact bytes and their SHA-256
 //!   (a stream's hashed as they arrive), status, billing headers as written, the URL that
 //!   answered; every [`Response`] and every stream read carries one.
-//! - [`billing`]: the cost headers read as a [`Charge`] of exact decimals. [`error`]: [`ApiError`], its
-//!   classes as a type ([`ErrorKind`]) and their plain-words messages. [`key`]: the API
-//!   key, never printed.
+//! - [`billing`]: the cost headers read as a [`Charge`] of exact decimals, in any form a
+//!   service writes (`0.00010499999999999999`, `1.5e-05`), its text kept as sent, a cost
+//!   that is no number still a charge. [`error`]: [`ApiError`], its classes as a type
+//!   ([`ErrorKind`]) and their plain-words messages; an answer that could not be decoded
+//!   keeps its charge and bytes ([`UnreadAnswer`]). [`key`]: the API key, never printed.
 //! - [`decoder`]: the stream's bytes to [`StreamEvent`]s. [`stream`]: [`PartialStream`], what a
 //!   stream delivered so far. [`pagination`]: cursor pages. [`cancel`]: [`CancelToken`].
 //! - [`validation`]: the shared checks behind `validate()`. [`transport`]: why a connection

@@ -8,7 +8,8 @@
 //!   posts, and re-hashed on demand. Rows older than it say "captured before provenance";
 //! * [`history`]: reading the history back: the list and its text search, one row, a stored
 //!   result body (offline re-open), paging chains, pins and deletes;
-//! * [`spend`]: the exact spend ledger, aggregates in the user's time zone, learned rates;
+//! * [`spend`]: the exact spend ledger, aggregates in the user's time zone, learned rates, and
+//!   the count of answers whose cost could not be read (in no sum);
 //! * [`ledger`]: the ledger's writes (a billed request's row, added once; a further charge) and
 //!   its rows read back, for export;
 //! * [`jobs`]: requests the service answers with a job (forecasts): the job's id stored with
@@ -48,7 +49,9 @@
 //!
 //! All writes for one request happen in one transaction ([`Store::record_request`], in
 //! [`record`], which calls the ledger's and the archive's writes).
-//! Times are UTC; money is `rust_decimal::Decimal` (stored as integer nano-dollars).
+//! Times are UTC; money is `rust_decimal::Decimal` (stored as integer nano-dollars; a cost the
+//! service states with more digits is rounded half-even to the nano-dollar and its text kept
+//! as sent, one that is no number is recorded as unreadable: [`money`], migration 0010).
 
 pub mod analysis;
 pub mod archive;
