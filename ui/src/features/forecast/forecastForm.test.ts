@@ -33,18 +33,18 @@ describe('the forecast form', () => {
   });
 
   it('reads a probability in plain words', () => {
-    expect(plainOdds(0.25)).toBe('unlikely: about 1 in 4');
-    expect(plainOdds(0.8)).toBe('likely: about 4 in 5');
-    expect(plainOdds(0.33)).toBe('unlikely: about 1 in 3');
-    expect(plainOdds(0.28)).toBe('unlikely: about 3 in 10');
+    expect(plainOdds(0.25)).toBe('unlikely (about 1 in 4)');
+    expect(plainOdds(0.8)).toBe('likely (about 4 in 5)');
+    expect(plainOdds(0.33)).toBe('unlikely (about 1 in 3)');
+    expect(plainOdds(0.28)).toBe('unlikely (about 3 in 10)');
     expect(plainOdds(0.5)).toBe('as likely as not');
-    expect(plainOdds(0.06)).toBe('very unlikely: about 1 in 17');
-    expect(plainOdds(0.04)).toBe('very unlikely: about 1 in 25');
-    expect(plainOdds(0.97)).toBe('very likely: would not happen about 1 time in 33');
-    // Never "unlikely: about 1 in 2": near even is said so.
+    expect(plainOdds(0.06)).toBe('very unlikely (about 1 in 17)');
+    expect(plainOdds(0.04)).toBe('very unlikely (about 1 in 25)');
+    expect(plainOdds(0.97)).toBe('very likely (about 1 in 33 that it does not happen)');
+    // Never "unlikely (about 1 in 2)": near even is said so.
     expect(plainOdds(0.45)).toBe('as likely as not');
-    expect(plainOdds(0.44)).toBe('unlikely: about 2 in 5');
-    expect(plainOdds(0.6)).toBe('likely: about 3 in 5');
+    expect(plainOdds(0.44)).toBe('unlikely (about 2 in 5)');
+    expect(plainOdds(0.6)).toBe('likely (about 3 in 5)');
     expect(percent(0.25)).toBe('25%');
     expect(percent(0.004)).toBe('0.4%');
   });

@@ -101,16 +101,16 @@ export function percent(p: number): string {
 
 /**
  * A probability in plain words, how likely first and then as odds a reader can picture:
- * 0.06 → "very unlikely: about 1 in 17", 0.25 → "unlikely: about 1 in 4", 0.5 → "as likely as
- * not", 0.8 → "likely: about 4 in 5", 0.97 → "very likely: would not happen about 1
- * time in 33".
+ * 0.06 → "very unlikely (about 1 in 17)", 0.25 → "unlikely (about 1 in 4)", 0.5 → "as likely as
+ * not", 0.8 → "likely (about 4 in 5)", 0.97 → "very likely (about 1 in 33 that it does not
+ * happen)".
  */
 export function plainOdds(p: number): string {
   if (!(p >= 0 && p <= 1)) return '';
   if (Math.abs(p - 0.5) < 0.06) return 'as likely as not';
-  if (p < 0.1) return `very unlikely: about 1 in ${Math.round(1 / Math.max(p, 0.001))}`;
-  if (p > 0.9) return `very likely: would not happen about 1 time in ${Math.round(1 / Math.max(1 - p, 0.001))}`;
-  return `${p < 0.5 ? 'unlikely' : 'likely'}: ${nearestFraction(p)}`;
+  if (p < 0.1) return `very unlikely (about 1 in ${Math.round(1 / Math.max(p, 0.001))})`;
+  if (p > 0.9) return `very likely (about 1 in ${Math.round(1 / Math.max(1 - p, 0.001))} that it does not happen)`;
+  return `${p < 0.5 ? 'unlikely' : 'likely'} (${nearestFraction(p)})`;
 }
 
 /** "about 3 in 10": the nearest fraction people count in (thirds, quarters, fifths, tenths; halves are "as likely as not"). */
