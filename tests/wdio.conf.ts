@@ -36,7 +36,15 @@ export const config: WebdriverIO.Config = {
       process.env.SIGHTLINE_E2E_BODY_LOG = path.join(root, 'sandbox-bodies.jsonl');
       // And the app's data folder, to read its log files.
       process.env.SIGHTLINE_E2E_DATA_DIR = env.SIGHTLINE_DATA_DIR;
-      const extra = ['--body-log', process.env.SIGHTLINE_E2E_BODY_LOG, ...(monitors ? ['--live-rate', '600'] : [])];
+      // The float-costs spec's service writes costs as a float-computing one does
+      // (0.0021000000000000003, 1.5e-05), to hold Spend to the bill with the rounding rule.
+      const floatCosts = specs.some((spec) => spec.endsWith('float-costs.live.e2e.ts'));
+      const extra = [
+        '--body-log',
+        process.env.SIGHTLINE_E2E_BODY_LOG,
+        ...(monitors ? ['--live-rate', '600'] : []),
+        ...(floatCosts ? ['--float-costs'] : []),
+      ];
       env.SIGHTLINE_BASE_URL = (await startSandbox(extra)).baseUrl;
     }
     // A `*.first-run.e2e.ts` spec gets a sandbox too, but the app is not told where: the welcome
