@@ -4,7 +4,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { auditBothThemes } from '../support/a11y.ts';
 import { enterDemo, openScreen } from '../support/demo.ts';
-import { screenshotBothThemes } from '../support/screenshots.ts';
+import { countColour, decodePng } from '../support/png.ts';
+import { screenshot, screenshotBothThemes, setTheme } from '../support/screenshots.ts';
+import { screenshotDir } from '../support/app.ts';
 
 /**
  * The network and the conversation tree in the real app (demo mode, the embedded sandbox): an X
@@ -56,6 +58,31 @@ async function listedPosts(): Promise<{ id: string; author: string; setSize: num
     await browser.pause(100);
   }
   return [...seen.values()];
+}
+
+/**
+ * The accounts, drawn by WebGL, are seen in both themes after a switch with the picture open:
+ * discs in the theme's text colour, counted in a screenshot of the stage (the canvas's pixels
+ * cannot be read from the page), below the zoom buttons. They once stayed near-black on the
+ * dark background.
+ */
+async function expectAccountsDrawnInEachTheme(): Promise<void> {
+  await $('[data-testid="network-stage"]').scrollIntoView({ block: 'center' });
+  const drawn: Record<string, number> = {};
+  for (const [theme, disc, tolerance] of [['light', '#1b1f24', 12], ['dark', '#e6edf3', 30], ['light', '#1b1f24', 12]] as const) {
+    await setTheme(theme);
+    await screenshot(`analysis-network-switched-${theme}`);
+    const { box, width } = await browser.execute(() => {
+      const stage = document.querySelector('[data-testid="network-stage"]')!.getBoundingClientRect();
+      const zoom = document.querySelector('.zoom')!.getBoundingClientRect();
+      return { box: { x: stage.x, y: zoom.bottom + 4, width: stage.width, height: stage.bottom - zoom.bottom - 4 }, width: window.innerWidth };
+    });
+    const picture = decodePng(readFileSync(path.join(screenshotDir, `analysis-network-switched-${theme}.png`)));
+    drawn[theme] = countColour(picture, box, disc, tolerance, picture.width / width);
+  }
+  expect(drawn.light).toBeGreaterThan(100);
+  // The same discs in the dark theme's colour: as many, give or take antialiasing.
+  expect(drawn.dark).toBeGreaterThan((drawn.light ?? 0) * 0.6);
 }
 
 describe('network and conversation tree', () => {
@@ -116,6 +143,7 @@ describe('network and conversation tree', () => {
     }
     await browser.waitUntil(async () => /Laid out in/.test(await $('[data-testid="layout-note"]').getText()), { timeout: 30_000, timeoutMsg: 'the layout did not finish' });
     await screenshotBothThemes('analysis-network');
+    await expectAccountsDrawnInEachTheme();
     await auditBothThemes('analysis-network');
   });
 
