@@ -18,7 +18,10 @@ fn letters_only_where_they_cannot_be_misread_else_the_offset() {
     let cases = table["cases"].as_array().unwrap();
     assert!(cases.len() >= 40, "{} cases", cases.len());
     for case in cases {
-        let (name, utc) = (case["zone"].as_str().unwrap(), case["utc"].as_str().unwrap());
+        let (name, utc) = (
+            case["zone"].as_str().unwrap(),
+            case["utc"].as_str().unwrap(),
+        );
         assert_eq!(
             zone_abbreviation(at(utc), zone(name)),
             case["name"].as_str().unwrap(),
