@@ -40,6 +40,17 @@ describe('Pager', () => {
     expect(list.freePages).toBe(1);
   });
 
+  it('counts a page billed at a cost that is no number beside the sum, never as zero', async () => {
+    const odd = page(['c'], 11, false);
+    odd.billing = { cost: null, cost_text: 'n/a', usage_count: 1, service: 'x', currency: 'USD' };
+    const list = pager(async () => page(['a', 'b'], 10, true), async () => odd);
+    await list.start();
+    await list.more();
+    expect(list.spent).toBe('0.006');
+    expect(list.unreadable).toBe(1);
+    expect(list.freePages).toBe(0);
+  });
+
   it('keeps the loaded pages when a later one fails, and retries that page as a new request', async () => {
     const next = vi.fn<(historyId: number, options: SendOptions) => Promise<Outcome<Page>>>()
       .mockRejectedValueOnce(rateLimited)
