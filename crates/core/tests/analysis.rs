@@ -19,7 +19,9 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use quick_xml::events::Event;
 use rust_decimal::Decimal;
 use sightline_api::model::{Tweet, TweetList};
-use sightline_api::request::{TwitterRepliesPostRequest, TwitterRetweetersRequest};
+use sightline_api::request::{
+    TwitterPostRequest, TwitterRepliesPostRequest, TwitterRetweetersRequest,
+};
 use sightline_core::analysis::{self, export};
 use sightline_core::errors::CommandError;
 use sightline_core::pipeline::{self, SendParams};
@@ -349,8 +351,98 @@ async fn a_posts_conversation_tree_matches_its_replies_and_missing_ones_are_fetc
         .map(|n| n.id.clone())
         .collect();
     assert_eq!(held, expected);
+    // Held as the service counts them: the whole thread below the post.
+    let thread: BTreeSet<String> = replies.body.0.iter().map(|t| t.id.clone()).collect();
     let root = &fetched.tree.nodes[0];
-    assert_eq!(root.replies_held, expected.len() as i64);
+    assert_eq!(root.replies_held, thread.len() as i64);
+    live.sandbox.shutdown().await;
+}
+
+/// The tree: a first post whose thread holds a reply to a reply. Once its thread is
+/// fetched, every reply the service counts is held and nothing is said to be missing; a second
+/// fetch is refused before anything is sent or paid, as it could not change the tree.
+#[tokio::test]
+async fn a_fetched_thread_with_replies_to_replies_is_whole_and_not_offered_again() {
+    let live = live().await;
+    let session = live.state.session().await.unwrap();
+    let store = &session.store;
+    let first = {
+        let world = live.sandbox.world();
+        let deep: BTreeSet<u32> = world
+            .posts
+            .iter()
+            .filter_map(|p| world.posts[p.reply_to? as usize].reply_to)
+            .collect();
+        world
+            .posts
+            .iter()
+            .enumerate()
+            .find(|(i, p)| {
+                p.reply_to.is_none()
+                    && (3..=100).contains(&p.replies)
+                    && deep.contains(&(*i as u32))
+            })
+            .expect("the sandbox has threads with replies to replies")
+            .1
+            .id
+            .to_string()
+    };
+    pipeline::execute(
+        &live.state,
+        &session,
+        TwitterPostRequest { id: first.clone() },
+        send("first"),
+        None,
+    )
+    .await
+    .unwrap();
+    let fetched = analysis::conversation_fetch(
+        &live.state,
+        &session,
+        &first,
+        SendParams {
+            request_id: "thread".into(),
+            confirm_budget: true,
+        },
+    )
+    .await
+    .unwrap();
+    let root = &fetched.tree.nodes[0];
+    assert!(
+        fetched
+            .tree
+            .nodes
+            .iter()
+            .any(|n| n.depth >= 2 && n.relation == TreeRelation::Reply),
+        "a reply to a reply is held"
+    );
+    assert_eq!(root.replies_held, root.reply_count, "{:?}", fetched.tree);
+    assert_eq!(fetched.tree.missing, vec![]);
+
+    let spent = live.sandbox.billed().responses().len();
+    let estimate = analysis::conversation_estimate(store, &first)
+        .await
+        .unwrap();
+    assert_eq!((estimate.requests, estimate.replies), (0, 0));
+    let again = analysis::conversation_fetch(
+        &live.state,
+        &session,
+        &first,
+        SendParams {
+            request_id: "again".into(),
+            confirm_budget: true,
+        },
+    )
+    .await;
+    assert!(
+        matches!(again, Err(CommandError::Invalid { .. })),
+        "{again:?}"
+    );
+    assert_eq!(
+        live.sandbox.billed().responses().len(),
+        spent,
+        "nothing paid"
+    );
     live.sandbox.shutdown().await;
 }
 

@@ -33,7 +33,7 @@ mod scope;
 mod top;
 mod types;
 
-pub use conversation::TREE_LIMIT;
+pub use conversation::{REPLIES_PER_REQUEST, TREE_LIMIT};
 pub use posts::{ScopePostPage, ScopePostQuery, SCOPE_POSTS_MAX_PAGE, SCOPE_POSTS_PAGE};
 pub use types::{
     ActivityLayer, ActivitySeries, AnalysisScope, Bucket, ConversationNode, ConversationTree,

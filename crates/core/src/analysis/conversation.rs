@@ -1,11 +1,14 @@
 //! A post's conversation tree from what is stored, and the paid fetch of what it is missing:
 //! the post its first post answers, when that was never fetched (one post-by-id request), and
-//! one replies-to-a-post request for each post of the tree whose replies the service counts
-//! more of than are stored; estimated and budget-checked as a whole first, then each sent
-//! through the pipeline (budget-checked, billed, recorded and archived like any request).
+//! one replies-to-a-post request for each post of the tree whose thread the service counts
+//! more replies in than are stored, and that a request can still bring (the store says which:
+//! not one whose thread was asked for since its count and came back without them, nor one
+//! inside a thread fetched with it); estimated and budget-checked as a whole first, then each
+//! sent through the pipeline (budget-checked, billed, recorded and archived like any request).
 //! Each call fetches one more level, up and down; the tree then shows what came and what is
 //! still missing, and the answer says how many of the replies returned were new to the store
-//! and how many it held already (counted against a mark taken before anything is sent).
+//! and how many it held already (counted against a mark taken before anything is sent). No
+//! paid fetch is offered that cannot change what the tree shows.
 
 use std::collections::BTreeSet;
 
@@ -13,6 +16,7 @@ use rust_decimal::Decimal;
 use serde::Serialize;
 use sightline_api::request::{TwitterPostRequest, TwitterRepliesPostRequest};
 use sightline_api::Operation;
+use sightline_store::analysis::REPLIES_PER_REQUEST;
 use sightline_store::{ConversationTree, Store};
 use ts_rs::TS;
 
@@ -21,9 +25,6 @@ use crate::estimate::{per_post_read_check, CostCheck};
 use crate::pipeline::{self, budget_verdict, Paging, SendOptions, SendParams};
 use crate::session::Session;
 use crate::state::AppState;
-
-/// The replies operation returns at most this many replies a request.
-const REPLIES_PER_REQUEST: i64 = 100;
 
 /// At most this many posts have their replies fetched in one go (the most-missing first).
 pub const FETCH_POSTS_LIMIT: usize = 50;
@@ -82,6 +83,7 @@ pub async fn conversation(store: &Store, post_id: &str) -> Result<ConversationTr
 fn requests_for(tree: &ConversationTree) -> Vec<TwitterRepliesPostRequest> {
     tree.missing
         .iter()
+        .filter(|missing| missing.fetch)
         .take(FETCH_POSTS_LIMIT)
         .filter_map(|missing| {
             let node = tree.nodes.iter().find(|n| n.id == missing.post_id)?;
@@ -146,8 +148,9 @@ pub async fn conversation_fetch(
     let parent = tree.root_parent_missing.as_deref();
     if requests.is_empty() && parent.is_none() {
         return Err(CommandError::Invalid {
-            message: "Every reply the service counts for this conversation is already stored, \
-                      and so is the post it starts from."
+            message: "Nothing more can be fetched for this conversation: every reply the \
+                      service counts is stored or was asked for and not returned, and the post \
+                      it starts from is stored."
                 .into(),
             fields: Vec::new(),
         });

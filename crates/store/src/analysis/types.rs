@@ -274,16 +274,28 @@ pub struct ConversationNode {
     pub author_name: String,
     pub text: String,
     pub created_at: DateTime<Utc>,
-    /// Replies the service counted, and how many of them are stored here.
+    /// Replies the service counted (the whole thread below the post, replies to replies
+    /// included), and how many of them are stored here.
     pub reply_count: i64,
     pub replies_held: i64,
 }
 
-/// A post whose replies are not all stored (the service counts more than are held).
+/// A post whose replies are not all stored: the service counts more in its thread than are
+/// held.
 #[derive(Serialize, Deserialize, TS, Clone, Debug, PartialEq)]
 pub struct MissingReplies {
     pub post_id: String,
     pub missing: i64,
+    /// The nearest post above this one (up the replies) that misses replies too: its count
+    /// holds these, so a total adds only the posts with none above.
+    pub within: Option<String>,
+    /// The service was asked for this thread since the count was taken (for this post, or for
+    /// a post above whose answer held all the service would give) and did not return them:
+    /// asking again cannot bring them until the post is seen with a new count.
+    pub asked: bool,
+    /// A replies request for this post can bring some of them now: not asked, and no post above
+    /// is to be fetched (its answer, the whole thread below it, would hold these).
+    pub fetch: bool,
 }
 
 /// Replies and quotes of a post, as far as they were fetched.

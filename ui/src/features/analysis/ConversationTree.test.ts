@@ -23,9 +23,9 @@ const node = (id: string, parent: string | null, depth: number, relation: Conver
 
 const tree: Tree = {
   root_id: '1',
-  nodes: [node('1', null, 0, 'root', 5, 2), node('2', '1', 1, 'reply', 1, 1), node('3', '2', 2, 'reply'), node('4', '1', 1, 'reply'), node('5', '1', 1, 'quote')],
+  nodes: [node('1', null, 0, 'root', 5, 3), node('2', '1', 1, 'reply', 1, 1), node('3', '2', 2, 'reply'), node('4', '1', 1, 'reply'), node('5', '1', 1, 'quote')],
   root_parent_missing: null,
-  missing: [{ post_id: '1', missing: 3 }],
+  missing: [{ post_id: '1', missing: 2, within: null, asked: false, fetch: true }],
 };
 
 const items = () => screen.getAllByRole('treeitem');
@@ -43,7 +43,8 @@ describe('ConversationTree', () => {
       ['4', '2', null],
       ['5', '2', null],
     ]);
-    expect(within(root).getByTestId('missing-replies')).toHaveTextContent('3 replies not fetched (2 of 5 here)');
+    expect(within(root).getByTestId('missing-replies')).toHaveTextContent('2 replies not fetched (3 of 5 here)');
+    expect(screen.getByTestId('conversation-summary')).toHaveTextContent('5 posts stored in this conversation · 2 replies the service counts are not fetched yet.');
 
     items()[0]?.focus();
     await userEvent.keyboard('{ArrowDown}');
@@ -98,8 +99,9 @@ describe('ConversationTree', () => {
   });
 
   it('says the words of each fetch: both kinds, replies new or stored already, and a parent the service no longer has', () => {
-    expect(fetchLabel(3, true)).toBe('Fetch the post it answers and missing replies');
-    expect(fetchLabel(3, false)).toBe('Fetch missing replies');
+    expect(fetchLabel(true, true)).toBe('Fetch the post it answers and missing replies');
+    expect(fetchLabel(true, false)).toBe('Fetch missing replies');
+    expect(fetchLabel(false, true)).toBe('Fetch the post it answers');
     expect(estimateAsks({ requests: 2, replies: 3, parent: '6', cost: makeCheck('0.0012') })).toBe('2 requests for the post it answers and about 3 replies');
     const fetched = { tree, requests: 2, newReplies: 3, repliesAlreadyHeld: 0, parentFound: true, cost: '0' };
     expect(fetchedWords(fetched)).toBe('Fetched the post it answers and 3 new replies in 2 requests');
@@ -107,6 +109,26 @@ describe('ConversationTree', () => {
     // Replies the service sent again are not counted as fetched: none new, and said so.
     expect(fetchedWords({ ...fetched, requests: 1, newReplies: 0, repliesAlreadyHeld: 2, parentFound: null })).toBe('Fetched no new replies in 1 request; 2 replies were already stored');
     expect(fetchedWords({ ...fetched, newReplies: 1, repliesAlreadyHeld: 1 })).toBe('Fetched the post it answers and 1 new reply in 2 requests; 1 reply was already stored');
+  });
+
+  it('offers no fetch for replies the service was asked for and did not return, and counts a thread once', async () => {
+    const asked: Tree = {
+      ...tree,
+      nodes: [node('1', null, 0, 'root', 5, 3), node('2', '1', 1, 'reply', 2, 1), node('3', '2', 2, 'reply'), node('4', '1', 1, 'reply'), node('5', '1', 1, 'quote')],
+      missing: [
+        { post_id: '1', missing: 2, within: null, asked: true, fetch: false },
+        { post_id: '2', missing: 1, within: '1', asked: true, fetch: false },
+      ],
+    };
+    mockBackend({ analysis_conversation: () => asked });
+    render(ConversationTree, { postId: '1' });
+    // 2's missing reply is one of 1's two: the summary counts two, not three.
+    expect(await screen.findByTestId('conversation-summary')).toHaveTextContent('5 posts stored in this conversation · 2 replies the service counts were not returned when asked.');
+    expect(screen.getAllByTestId('missing-replies').map((line) => line.textContent)).toEqual([
+      '2 replies not returned when asked (3 of 5 here)',
+      '1 reply not returned when asked (1 of 2 here)',
+    ]);
+    expect(screen.queryByRole('button', { name: /^Fetch/ })).toBeNull();
   });
 
   it('sends nothing when the budget blocks, and says a failed read in words', async () => {

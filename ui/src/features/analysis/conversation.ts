@@ -7,13 +7,14 @@ import type { ConversationFetch } from '../../lib/bindings/ConversationFetch';
 import type { ConversationFetchEstimate } from '../../lib/bindings/ConversationFetchEstimate';
 import type { ConversationNode } from '../../lib/bindings/ConversationNode';
 import type { ConversationTree } from '../../lib/bindings/ConversationTree';
+import type { MissingReplies } from '../../lib/bindings/MissingReplies';
 import { countOf } from '../../lib/format';
 
 export interface TreeShape {
   /** Child ids of each post, in display order. */
   children: Map<string, string[]>;
-  /** How many replies the service counts that are not stored here, per post. */
-  missing: Map<string, number>;
+  /** The replies the service counts in each post's thread that are not stored here. */
+  missing: Map<string, MissingReplies>;
 }
 
 export function treeShape(tree: ConversationTree): TreeShape {
@@ -24,7 +25,7 @@ export function treeShape(tree: ConversationTree): TreeShape {
     list.push(node.id);
     children.set(node.parent_id, list);
   }
-  return { children, missing: new Map(tree.missing.map((entry) => [entry.post_id, entry.missing])) };
+  return { children, missing: new Map(tree.missing.map((entry) => [entry.post_id, entry])) };
 }
 
 /** The posts shown: every one whose ancestors are all expanded, in display order. */
@@ -70,9 +71,44 @@ export function treeKey(key: string, focused: string, shown: ConversationNode[],
   }
 }
 
+/**
+ * The replies missing from the whole tree, counted once: a post's count holds the threads below
+ * it, so only the posts with none missing above them add up. `notFetched`: a fetch can still
+ * bring them; `notReturned`: the service was asked for them since they were counted and sent
+ * them not (a fetch would pay for nothing new, so none is offered); `fetchable`: whether any
+ * replies request is worth sending.
+ */
+export function missingSummary(tree: ConversationTree): { notFetched: number; notReturned: number; fetchable: boolean } {
+  let notFetched = 0;
+  let notReturned = 0;
+  for (const entry of tree.missing) {
+    if (entry.within !== null) continue;
+    if (entry.asked) notReturned += entry.missing;
+    else notFetched += entry.missing;
+  }
+  return { notFetched, notReturned, fetchable: tree.missing.some((entry) => entry.fetch) };
+}
+
+/** What the summary line says of the missing replies, after the count of posts held. */
+export function missingWords(summary: { notFetched: number; notReturned: number }): string {
+  const parts: string[] = [];
+  if (summary.notFetched > 0) parts.push(`${countOf(summary.notFetched, 'reply', 'replies')} the service counts are not fetched yet`);
+  if (summary.notReturned > 0) {
+    const were = summary.notReturned === 1 ? 'was' : 'were';
+    parts.push(`${countOf(summary.notReturned, 'reply', 'replies')} the service counts ${were} not returned when asked`);
+  }
+  return parts.length > 0 ? parts.join(' · ') : 'every counted reply is here';
+}
+
+/** A post's own line: "2 replies not fetched (1 of 3 here)", or not returned when asked. */
+export function missingLine(entry: MissingReplies, held: number, counted: number): string {
+  const what = entry.asked ? 'not returned when asked' : 'not fetched';
+  return `${countOf(entry.missing, 'reply', 'replies')} ${what} (${held} of ${counted} here)`;
+}
+
 /** The fetch button's words: the post the first one answers, the missing replies, or both. */
-export function fetchLabel(missingReplies: number, parentMissing: boolean): string {
-  if (parentMissing && missingReplies > 0) return 'Fetch the post it answers and missing replies';
+export function fetchLabel(repliesToFetch: boolean, parentMissing: boolean): string {
+  if (parentMissing && repliesToFetch) return 'Fetch the post it answers and missing replies';
   return parentMissing ? 'Fetch the post it answers' : 'Fetch missing replies';
 }
 

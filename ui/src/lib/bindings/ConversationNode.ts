@@ -10,6 +10,7 @@ export type ConversationNode = { id: string,
  */
 parent_id: string | null, depth: number, relation: TreeRelation, author_username: string, author_name: string, text: string, created_at: string, 
 /**
- * Replies the service counted, and how many of them are stored here.
+ * Replies the service counted (the whole thread below the post, replies to replies
+ * included), and how many of them are stored here.
  */
 reply_count: number, replies_held: number, };
