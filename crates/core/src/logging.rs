@@ -47,8 +47,9 @@ pub struct LogGuard {
     _worker: WorkerGuard,
 }
 
-/// Starts the log in `data_dir`'s log folder (created if missing), also on stderr, and logs a
-/// panic before the default hook reports it. Once per process: a second call fails.
+/// Starts the log in `data_dir`'s log folder (created if missing), its warnings and errors also
+/// on stderr, and logs a panic before the default hook reports it. Once per process: a second
+/// call fails.
 pub fn start(data_dir: &Path) -> Result<LogGuard, String> {
     let dir = log_dir(data_dir);
     fs::create_dir_all(&dir)
@@ -70,13 +71,14 @@ pub fn start(data_dir: &Path) -> Result<LogGuard, String> {
             tracing_subscriber::fmt::layer()
                 .with_ansi(false)
                 .with_writer(writer)
-                .with_filter(filter.clone()),
+                .with_filter(filter),
         )
+        // On stderr, warnings and errors only: a terminal or a test run stays readable.
         .with(
             tracing_subscriber::fmt::layer()
                 .with_ansi(false)
                 .with_writer(io::stderr)
-                .with_filter(filter),
+                .with_filter(LevelFilter::WARN),
         );
     tracing::subscriber::set_global_default(subscriber)
         .map_err(|error| format!("The log was already started: {error}"))?;
