@@ -50,12 +50,14 @@ pub const LETTERS: [(&str, i32); 23] = [
 const FIRST_YEAR: i32 = 2006;
 const LAST_YEAR: i32 = 2040;
 
-/// Each zone's table, worked out once (a few thousand look-ups) and kept.
-static TABLES: Mutex<Option<HashMap<Tz, Arc<BTreeMap<i32, &'static str>>>>> = Mutex::new(None);
+/// A zone's letters by offset in minutes east of UTC (`{60: "CET", 120: "CEST"}`).
+pub type Letters = BTreeMap<i32, &'static str>;
 
-/// The letters `tz` is named by, by offset in minutes east of UTC (`{60: "CET", 120: "CEST"}`);
-/// an offset not in it is named by [`offset_name`].
-pub fn zone_letters(tz: Tz) -> Arc<BTreeMap<i32, &'static str>> {
+/// Each zone's table, worked out once (a few thousand look-ups) and kept.
+static TABLES: Mutex<Option<HashMap<Tz, Arc<Letters>>>> = Mutex::new(None);
+
+/// The letters `tz` is named by, by offset; an offset not in it is named by [`offset_name`].
+pub fn zone_letters(tz: Tz) -> Arc<Letters> {
     let mut tables = TABLES
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner());
@@ -66,7 +68,7 @@ pub fn zone_letters(tz: Tz) -> Arc<BTreeMap<i32, &'static str>> {
         .clone()
 }
 
-fn work_out_letters(tz: Tz) -> BTreeMap<i32, &'static str> {
+fn work_out_letters(tz: Tz) -> Letters {
     // Every name (or none, for a numeric one) each offset has had.
     let mut seen: BTreeMap<i32, BTreeSet<Option<&'static str>>> = BTreeMap::new();
     let start = NaiveDate::from_ymd_opt(FIRST_YEAR, 1, 1).expect("a date");
