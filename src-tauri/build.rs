@@ -1,5 +1,5 @@
 /// Every command the UI may call; capabilities/default.json grants them by name.
-const COMMANDS: [&str; 114] = [
+const COMMANDS: [&str; 115] = [
     "app_info",
     "app_status",
     "open_link",
@@ -35,6 +35,7 @@ const COMMANDS: [&str; 114] = [
     "forecast",
     "forecast_stop",
     "forecast_resume",
+    "forecast_following",
     "retweeters_next_page",
     "user_posts_next_page",
     "estimate_cost",

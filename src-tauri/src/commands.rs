@@ -359,7 +359,18 @@ pub fn forecast_stop(following: State<'_, std::sync::Arc<Following>>, history_id
     following.stop(history_id)
 }
 
-/// Follows a forecast's job again. False when it is over or already followed.
+/// Whether the app follows a forecast's job now (one resumed at start-up is), for a forecast
+/// re-opened from the list.
+#[tauri::command]
+pub fn forecast_following(
+    following: State<'_, std::sync::Arc<Following>>,
+    history_id: i64,
+) -> bool {
+    following.is_following(history_id)
+}
+
+/// Follows a forecast's job again. True when it is followed now (again, or still: one
+/// resumed at start-up is followed already); false when it is over.
 #[tauri::command]
 pub async fn forecast_resume<R: Runtime>(
     app: AppHandle<R>,

@@ -83,6 +83,7 @@ pub fn configure<R: Runtime>(
             commands::forecast,
             commands::forecast_stop,
             commands::forecast_resume,
+            commands::forecast_following,
             commands::retweeters_next_page,
             commands::user_posts_next_page,
             commands::estimate_cost,

@@ -208,6 +208,8 @@ export const forecast = (request: ForecastRequest, options: SendOptions) =>
 /** Stops following a forecast's job; it stays in History, still running, and can be resumed. */
 export const forecastStop = (historyId: number) => invoke<boolean>('forecast_stop', { historyId });
 export const forecastResume = (historyId: number) => invoke<boolean>('forecast_resume', { historyId });
+/** Whether the app follows a forecast's job now (one resumed at start-up is). */
+export const forecastFollowing = (historyId: number) => invoke<boolean>('forecast_following', { historyId });
 
 /** Each step of every followed forecast (waiting, running, done or failed). */
 export function onForecastUpdate(listener: (update: ForecastUpdate) => void): Promise<UnlistenFn> {
