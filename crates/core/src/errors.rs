@@ -133,6 +133,9 @@ impl From<StoreError> for CommandError {
                           space, then try again. Nothing saved earlier was lost."
                     .into(),
             },
+            read_only if read_only.is_read_only() => Self::Storage {
+                message: crate::database::READ_ONLY.into(),
+            },
             other => Self::Storage {
                 message: format!(
                     "Sightline could not use its local database: {other}. Your earlier history is untouched."

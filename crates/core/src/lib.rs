@@ -46,6 +46,11 @@
 //!   is kept, each failure named by the field to fix ([`first_key::SetupProblem`]);
 //! * [`session`], [`state`], [`settings`], [`environment`]: live or demo mode, each mode's
 //!   database, preferences, and the `SIGHTLINE_*` overrides;
+//! * [`database`]: each mode's database at start-up: opened with its progress for the start
+//!   screen (a copy first before an upgrade that rewrites tables, SQLite's check in the
+//!   background when nothing is pending), and the recovery screen's ways on when it cannot be
+//!   (newer Sightline, damaged, other): read-only, the last copy restored, or a new archive,
+//!   the old file always set aside, never deleted;
 //! * [`errors`]: the one error every operation returns to the UI ([`errors::CommandError`]);
 //! * [`logging`]: the log file a person can send (`<data folder>/logs/`, a file a day, seven
 //!   kept): warnings and errors, never the key or a body;
@@ -62,6 +67,7 @@ pub mod analysis;
 pub mod announce;
 pub mod bindings;
 pub mod collections;
+pub mod database;
 pub mod environment;
 pub mod errors;
 pub mod estimate;

@@ -30,7 +30,7 @@ impl Mode {
         }
     }
 
-    fn database_name(self) -> &'static str {
+    pub(crate) fn database_name(self) -> &'static str {
         match self {
             Mode::Live => "sightline.db",
             Mode::Demo => "demo.db",
@@ -86,7 +86,7 @@ pub struct Session {
 }
 
 impl Session {
-    /// The session of `mode` over its already opened `store` (see [`open_store`]).
+    /// The session of `mode` over its already opened `store` (see [`crate::database`]).
     pub fn open(
         mode: Mode,
         store: Store,
@@ -123,15 +123,6 @@ impl Session {
             demo_key,
         })
     }
-}
-
-/// Opens the database of `mode` in `data_dir`: no network and no demo service, so History,
-/// Spend and the Archive read records without starting anything else.
-pub async fn open_store(mode: Mode, data_dir: &Path) -> Result<Store, CommandError> {
-    let store = Store::open(&data_dir.join(mode.database_name())).await?;
-    // Requests left running by a crash are closed, keeping what they had received.
-    store.recover_unfinished().await?;
-    Ok(store)
 }
 
 /// The client's ETag cache, kept in the mode's database (keyed by URL, which never holds the key).

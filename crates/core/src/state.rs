@@ -15,10 +15,11 @@ use tokio::sync::{Mutex as AsyncMutex, OnceCell};
 use serde::Serialize;
 use ts_rs::TS;
 
+use crate::database::Gate;
 use crate::environment::Environment;
 use crate::errors::CommandError;
 use crate::keychain::{KeychainStatus, SecretStore};
-use crate::session::{open_store, DemoService, Mode, Session};
+use crate::session::{DemoService, Mode, Session};
 use crate::settings::{AppSettings, JsonFile, KeyList, KeyMeta};
 
 /// What Settings shows about this installation.
@@ -56,7 +57,9 @@ pub struct AppState {
     keys: Mutex<KeyList>,
     session: AsyncMutex<Option<Arc<Session>>>,
     /// Each mode's database, opened once: settings changes rebuild the session, not the store.
-    stores: AsyncMutex<HashMap<Mode, Store>>,
+    pub(crate) stores: AsyncMutex<HashMap<Mode, Store>>,
+    /// Each mode's database as the start and recovery screens see it (`database`).
+    pub(crate) database: Gate,
     demo: OnceCell<DemoService>,
     /// Streams in flight, by client request id, so a cancel command can stop them.
     pub streams: Mutex<HashMap<String, CancelToken>>,
@@ -79,6 +82,7 @@ impl AppState {
             keys: Mutex::new(keys),
             session: AsyncMutex::new(None),
             stores: AsyncMutex::new(HashMap::new()),
+            database: Gate::default(),
             demo: OnceCell::new(),
             streams: Mutex::new(HashMap::new()),
         })
@@ -171,6 +175,10 @@ impl AppState {
     pub async fn session(&self) -> Result<Arc<Session>, CommandError> {
         let mut current = self.session.lock().await;
         let mode = self.mode();
+        if self.database.is_read_only(mode) {
+            // An answer could not be recorded, so nothing is sent: no charge can go unrecorded.
+            return Err(CommandError::storage(crate::database::READ_ONLY));
+        }
         if let Some(session) = current.as_ref().filter(|session| session.mode == mode) {
             return Ok(session.clone());
         }
@@ -201,9 +209,15 @@ impl AppState {
     pub async fn store_of(&self, mode: Mode) -> Result<Store, CommandError> {
         let mut stores = self.stores.lock().await;
         if let Some(store) = stores.get(&mode) {
-            return Ok(store.clone());
+            if !self.database.is_problem(mode) {
+                return Ok(store.clone());
+            }
+            // Its check in the background found it damaged: closed, for the recovery screen.
+            if let Some(store) = stores.remove(&mode) {
+                store.close().await;
+            }
         }
-        let store = open_store(mode, &self.data_dir).await?;
+        let store = self.database.open(mode, &self.data_dir).await?;
         stores.insert(mode, store.clone());
         Ok(store)
     }
