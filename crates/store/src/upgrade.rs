@@ -30,7 +30,7 @@ use std::time::Duration;
 use serde::Serialize;
 use sqlx::migrate::{Migrate, MigrateError, Migration};
 use sqlx::sqlite::SqliteConnectOptions;
-use sqlx::{Connection, SqliteConnection};
+use sqlx::{ConnectOptions, Connection, SqliteConnection};
 use ts_rs::TS;
 
 pub use backup::{BackupFile, BackupOutcome};
@@ -83,7 +83,7 @@ pub enum UpgradeStep {
     },
     /// Migration `number` of `count` pending. `posts_done` is estimated from the work SQLite has
     /// done (see `steps_per_post`), `None` for a migration whose work does not grow with posts;
-    /// it equals `posts_total` once the migration has committed.
+    /// it stays under `posts_total` until the migration has committed, then equals it.
     Migrating {
         version: i64,
         description: String,
@@ -146,7 +146,9 @@ pub(crate) async fn prepare(
     path: &Path,
     upgrade: &Upgrade,
 ) -> Result<()> {
-    let mut conn = SqliteConnection::connect_with(options)
+    // A migration is slow by nature: sqlx would log its whole text as a slow statement.
+    let options = options.clone().disable_statement_logging();
+    let mut conn = SqliteConnection::connect_with(&options)
         .await
         .map_err(|error| as_damage(error.into()))?;
     let result = steps(&mut conn, path, upgrade).await;
@@ -323,7 +325,9 @@ async fn apply(
         let posts_done = if finished {
             Some(at.posts_total)
         } else {
-            steps_per_post(migration.version).map(|per| (steps / per).min(at.posts_total))
+            // An estimate never says "all" before the commit: at most 99 in 100.
+            steps_per_post(migration.version)
+                .map(|per| (steps / per).min(at.posts_total * 99 / 100))
         };
         upgrade.tell(UpgradeStep::Migrating {
             version: migration.version,

@@ -276,6 +276,10 @@ async fn an_upgrade_that_rewrites_tables_is_copied_first_and_told_in_posts() {
     assert_eq!(of_0008.first().unwrap().1, 1);
     assert_eq!(of_0008.last().unwrap().3, Some(3_000));
     assert!(of_0008.windows(2).all(|w| w[0].3 <= w[1].3));
+    // "All" only once committed: an estimate stays under the total.
+    let (last, before) = of_0008.split_last().unwrap();
+    assert!(before.iter().all(|m| m.3.unwrap() < 3_000), "{before:?}");
+    assert_eq!(last.3, Some(3_000));
     assert_eq!(told.last(), Some(&UpgradeStep::Finishing));
 }
 
