@@ -37,6 +37,9 @@
 //!   from narrow facts that migration 0008's triggers extract from each post once (and the
 //!   whole archive's top lists from tallies that migration 0009's triggers keep), and the
 //!   scope's posts themselves, paged;
+//! * [`fold`]: the one case-folding rule for tags, mentions, cashtags, handles and hosts
+//!   (Unicode lower case), in Rust and as the SQL function every connection registers, which
+//!   the triggers call (migration 0011 refolded what 0008's ASCII-only `lower()` had stored);
 //! * [`runs`]: the run log of both (outcome, new items, error in words), with each run's cost
 //!   from the ledger rows of exactly its requests;
 //! * [`zone_names`]: the one rule naming a zone beside a local time (`CET`, `GMT+5:30`), on
@@ -60,6 +63,7 @@ pub mod cache;
 pub mod collections;
 mod error;
 pub mod export;
+pub mod fold;
 pub mod history;
 pub mod investigations;
 pub mod jobs;
@@ -185,6 +189,7 @@ impl Store {
         let pool = SqlitePoolOptions::new()
             .max_connections(4)
             .min_connections(1)
+            .after_connect(|conn, _| Box::pin(fold::register(conn)))
             .connect_with(options)
             .await?;
         Ok(Self { pool })
@@ -199,6 +204,7 @@ impl Store {
             .min_connections(1)
             .idle_timeout(None)
             .max_lifetime(None)
+            .after_connect(|conn, _| Box::pin(fold::register(conn)))
             .connect_with(options)
             .await?;
         MIGRATOR.run(&pool).await?;

@@ -36,6 +36,7 @@ pub async fn nearly_full_store(dir: &Path, spare_pages: i64) -> Store {
         .pragma("max_page_count", (pages + spare_pages).to_string());
     let pool = SqlitePoolOptions::new()
         .max_connections(1)
+        .after_connect(|conn, _| Box::pin(crate::fold::register(conn)))
         .connect_with(options)
         .await
         .unwrap();

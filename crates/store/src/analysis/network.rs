@@ -289,7 +289,7 @@ async fn network_nodes(
         .collect();
     // One JSON object back rather than a row per account: rows cost more to hand over.
     let labels: String = sqlx::query_scalar(
-        "SELECT json_group_object(lower(j.value), COALESCE(
+        "SELECT json_group_object(sightline_fold(j.value), COALESCE(
              (SELECT u.username FROM users u WHERE u.username = j.value COLLATE NOCASE
               ORDER BY u.last_seen DESC LIMIT 1),
              (SELECT r.label FROM post_reposters r WHERE r.reposter = j.value LIMIT 1),

@@ -7,6 +7,7 @@ use sqlx::{QueryBuilder, Sqlite};
 use super::types::{AnalysisScope, ScopeSource};
 use crate::archive::read::fts_match_expression;
 use crate::error::Result;
+use crate::fold::fold;
 use crate::time::to_ms;
 use crate::Store;
 
@@ -58,9 +59,9 @@ impl Resolved {
     }
 }
 
-/// A handle, tag or host as stored: trimmed, without its sigil, lower-case.
+/// A handle, tag or host as stored: trimmed, without its sigil, folded ([`crate::fold`]).
 pub(super) fn normalise(value: &str, sigil: char) -> String {
-    value.trim().trim_start_matches(sigil).to_lowercase()
+    fold(value.trim().trim_start_matches(sigil))
 }
 
 fn later(a: Option<i64>, b: Option<i64>) -> Option<i64> {
