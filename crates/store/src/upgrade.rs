@@ -358,12 +358,15 @@ async fn apply(
     conn.lock_handle().await?.remove_progress_handler();
     result?;
     tell(true);
-    tracing::info!(
-        version = migration.version,
-        vm_steps = vm_steps.load(Ordering::Relaxed),
-        posts = at.posts_total,
-        "migration applied"
-    );
+    // Said in the log for an archive upgraded, not for each migration of a new file.
+    if at.posts_total > 0 {
+        tracing::info!(
+            version = migration.version,
+            vm_steps = vm_steps.load(Ordering::Relaxed),
+            posts = at.posts_total,
+            "migration applied"
+        );
+    }
     Ok(())
 }
 
