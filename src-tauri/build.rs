@@ -1,7 +1,12 @@
 /// Every command the UI may call; capabilities/default.json grants them by name.
-const COMMANDS: [&str; 115] = [
+const COMMANDS: [&str; 120] = [
     "app_info",
     "app_status",
+    "database_status",
+    "database_open_read_only",
+    "database_restore_backup",
+    "database_start_afresh",
+    "database_retry",
     "open_link",
     "open_log_folder",
     "show_in_folder",

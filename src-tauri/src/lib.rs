@@ -1,7 +1,9 @@
 //! The Sightline desktop shell: the adapter between the window and `sightline-core`.
 //!
 //! Only what needs Tauri lives here: the window and its plugins (dialog, opener, notification),
-//! how its web view paints on a machine with no GPU (`painting`), the commands the UI calls
+//! how its web view paints on a machine with no GPU (`painting`), the database opened (and
+//! upgraded) in the background as the window loads, for the start screen (`database`), the
+//! commands the UI calls
 //! (thin: parse the arguments, call the core, map errors), the channel a stream's events travel
 //! on, the `records-changed` event, the save dialog of exports, and the log file started before
 //! the window opens (`run`; "Open the log folder" in Settings). Everything
@@ -10,6 +12,7 @@
 
 pub mod analysis;
 pub mod commands;
+pub mod database;
 pub mod evidence;
 pub mod export;
 pub mod investigations;
@@ -50,6 +53,11 @@ pub fn configure<R: Runtime>(
         .invoke_handler(tauri::generate_handler![
             commands::app_info,
             commands::app_status,
+            database::database_status,
+            database::database_open_read_only,
+            database::database_restore_backup,
+            database::database_start_afresh,
+            database::database_retry,
             commands::open_link,
             commands::open_log_folder,
             commands::show_in_folder,
@@ -182,10 +190,14 @@ pub fn manage_state<R: Runtime>(
     app.manage(AppState::new(data_dir, environment, secrets)?);
     let following = Arc::new(Following::default());
     app.manage(following.clone());
-    // Forecasts still running when the app last closed are followed again.
+    // The database opens (and upgrades) while the window loads; the start screen follows it.
+    database::open_in_background(app);
+    // Forecasts still running when the app last closed are followed again, once the database
+    // can be written (never while it is read-only or waiting on the recovery screen).
     let handle = app.clone();
     tauri::async_runtime::spawn(async move {
         let state = handle.state::<AppState>();
+        state.until_writable().await;
         let updates = commands::forecast_updates(handle.clone());
         if let Err(error) =
             forecast::resume_all(&state, following, Backoff::default(), updates).await

@@ -108,6 +108,8 @@ pub fn start_background<R: Runtime>(app: &AppHandle<R>) {
     let handle = app.clone();
     tauri::async_runtime::spawn(async move {
         tokio::time::sleep(FIRST_LOOK_AFTER).await;
+        // Nothing runs on a database that is read-only or waiting on the recovery screen.
+        handle.state::<AppState>().until_writable().await;
         pause_left_running(&handle).await;
         let state = handle.state::<AppState>();
         scheduler

@@ -19,6 +19,7 @@ import type { CheckSummary } from './bindings/CheckSummary';
 import type { CommandError } from './bindings/CommandError';
 import type { CostCheck } from './bindings/CostCheck';
 import type { DisplayZone } from './bindings/DisplayZone';
+import type { DatabaseStatus } from './bindings/DatabaseStatus';
 import type { DaySpend } from './bindings/DaySpend';
 import type { ExportFormat } from './bindings/ExportFormat';
 import type { FirstKey } from './bindings/FirstKey';
@@ -47,6 +48,7 @@ import type { LinksWebRequest } from './bindings/LinksWebRequest';
 import type { Operation } from './bindings/Operation';
 import type { Outcome } from './bindings/Outcome';
 import type { PostPage } from './bindings/PostPage';
+import type { Recovered } from './bindings/Recovered';
 import type { PostQuery } from './bindings/PostQuery';
 import type { RetweetersPage } from './bindings/RetweetersPage';
 import type { SpendBreakdown } from './bindings/SpendBreakdown';
@@ -127,6 +129,13 @@ function sendParams(options: SendOptions = {}) {
 
 export const appInfo = () => invoke<AppInfo>('app_info');
 export const appStatus = () => invoke<AppStatus>('app_status');
+
+// The archive at start-up: its opening (asking starts it), and the recovery screen's choices.
+export const databaseStatus = () => invoke<DatabaseStatus>('database_status');
+export const databaseOpenReadOnly = () => invoke<Recovered>('database_open_read_only');
+export const databaseRestoreBackup = () => invoke<Recovered>('database_restore_backup');
+export const databaseStartAfresh = () => invoke<Recovered>('database_start_afresh');
+export const databaseRetry = () => invoke<Recovered>('database_retry');
 /** Opens an http(s) address in the system browser; Rust refuses any other scheme. */
 export const openLink = (url: string) => invoke<void>('open_link', { url });
 /** Opens the log folder (created if missing) in the system's file manager. */

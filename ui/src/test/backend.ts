@@ -1,7 +1,8 @@
 /**
  * A stand-in for the command layer in component tests: each command answers through a handler,
  * every call is recorded, and a handler throws `reject(error)` to make the command fail as
- * Rust would (with a CommandError). Settings and cost estimates answer by default.
+ * Rust would (with a CommandError). The archive's status, settings and cost estimates answer by
+ * default.
  */
 import { mockIPC } from '@tauri-apps/api/mocks';
 import type { CommandError } from '../lib/bindings/CommandError';
@@ -23,13 +24,19 @@ export class Rejection {
 
 export const reject = (error: CommandError) => new Rejection(error);
 
+/** What answers when a test gives no handler: an open archive, settings, a cost estimate. */
+const defaults: Record<string, Handler> = {
+  database_status: () => ({ state: 'ready', readOnly: false, checking: false }),
+  estimate_cost: () => makeCheck('0.006'),
+  settings_get: () => ({ loadRemoteMedia: false }),
+};
+
 export function mockBackend(handlers: Record<string, Handler>) {
   const calls: Record<string, Args[]> = {};
   mockIPC((cmd, args) => {
     const list = (calls[cmd] ??= []);
     list.push((args ?? {}) as Args);
-    const handler =
-      handlers[cmd] ?? (cmd === 'estimate_cost' ? () => makeCheck('0.006') : cmd === 'settings_get' ? () => ({ loadRemoteMedia: false }) : undefined);
+    const handler = handlers[cmd] ?? defaults[cmd];
     const answer = handler?.(list.at(-1) as Args, list.length);
     if (answer instanceof Rejection) throw answer.error;
     return answer;

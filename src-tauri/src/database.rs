@@ -1,0 +1,75 @@
+//! The start and recovery screens' commands: the current mode's database as it opens (polled
+//! by the start screen), and the recovery screen's choices. Thin: `sightline_core::database`
+//! does the work.
+
+use sightline_core::database::{self, DatabaseStatus, Recovered};
+use sightline_core::errors::CommandError;
+use sightline_core::state::AppState;
+use tauri::{AppHandle, Manager, Runtime, State};
+
+use crate::commands::records_changed;
+
+type CommandResult<T> = Result<T, CommandError>;
+
+/// Opens the current mode's database in the background, unless it is open or opening: its
+/// upgrade runs to its end whoever asked, and is never cut by a command that gave up waiting.
+pub fn open_in_background<R: Runtime>(app: &AppHandle<R>) {
+    let handle = app.clone();
+    tauri::async_runtime::spawn(async move {
+        // A problem is recorded for the recovery screen; nothing else to do with it here.
+        let _ = handle.state::<AppState>().store().await;
+    });
+}
+
+/// The current mode's database: opening (with its step), ready, or waiting for a choice.
+#[tauri::command]
+pub fn database_status<R: Runtime>(
+    app: AppHandle<R>,
+    state: State<'_, AppState>,
+) -> DatabaseStatus {
+    let status = database::status(&state);
+    if status == DatabaseStatus::Closed {
+        open_in_background(&app);
+    }
+    status
+}
+
+#[tauri::command]
+pub async fn database_open_read_only<R: Runtime>(
+    app: AppHandle<R>,
+    state: State<'_, AppState>,
+) -> CommandResult<Recovered> {
+    let recovered = database::open_read_only(&state).await?;
+    records_changed(&app);
+    Ok(recovered)
+}
+
+#[tauri::command]
+pub async fn database_restore_backup<R: Runtime>(
+    app: AppHandle<R>,
+    state: State<'_, AppState>,
+) -> CommandResult<Recovered> {
+    let recovered = database::restore_backup(&state).await?;
+    records_changed(&app);
+    Ok(recovered)
+}
+
+#[tauri::command]
+pub async fn database_start_afresh<R: Runtime>(
+    app: AppHandle<R>,
+    state: State<'_, AppState>,
+) -> CommandResult<Recovered> {
+    let recovered = database::start_afresh(&state).await?;
+    records_changed(&app);
+    Ok(recovered)
+}
+
+#[tauri::command]
+pub async fn database_retry<R: Runtime>(
+    app: AppHandle<R>,
+    state: State<'_, AppState>,
+) -> CommandResult<Recovered> {
+    let recovered = database::retry(&state).await?;
+    records_changed(&app);
+    Ok(recovered)
+}
