@@ -58,11 +58,6 @@ export const config: WebdriverIO.Config = {
     if (specs.some((spec) => spec.endsWith('.recovery.e2e.ts'))) {
       process.env.SIGHTLINE_E2E_DATA_DIR = env.SIGHTLINE_DATA_DIR;
     }
-    // A `*.recovery.e2e.ts` spec changes the app's database between restarts (a newer version's
-    // mark, a damaged page), so it is told where the data folder is.
-    if (specs.some((spec) => spec.endsWith('.recovery.e2e.ts'))) {
-      process.env.SIGHTLINE_E2E_DATA_DIR = env.SIGHTLINE_DATA_DIR;
-    }
     if (specs.some((spec) => spec.endsWith('.disk-full.e2e.ts'))) {
       smallDisk = env.SIGHTLINE_DATA_DIR as string;
       const refused = mountSmallDisk(smallDisk, 16 * 1024);
