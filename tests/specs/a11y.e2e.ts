@@ -188,7 +188,7 @@ describe('accessibility of every screen, demo mode', () => {
     await browser.waitUntil(
       async () =>
         (await panel.$$('article.post').length) > 0 ||
-        (await panel.$('p.card.empty*=No replies found').isExisting()) ||
+        (await panel.$('p*=No replies found').isExisting()) ||
         (await panel.$('[role="alert"]').isExisting()),
       { timeout: 90_000, timeoutMsg: 'the replies request had not answered after 90 s' },
     );
