@@ -126,16 +126,19 @@ describe('Ask, in demo mode', () => {
         pwned: (window as { __x?: unknown }).__x ?? null,
         dangerous: region?.querySelectorAll('img, script, iframe, svg, [onerror], [onclick], [style]').length ?? -1,
         scriptLinks: Array.from(region?.querySelectorAll('a[href]') ?? []).filter((a) => !/^https?:/i.test(a.getAttribute('href') ?? '')).length,
-        prize: Array.from(region?.querySelectorAll('a') ?? []).find((a) => a.textContent === 'prize')?.hasAttribute('href') ?? null,
+        // A defused link reads as plain text: no anchor at all, its words kept.
+        prizeLink: Array.from(region?.querySelectorAll('a') ?? []).some((a) => a.textContent === 'prize'),
+        prizeText: Array.from(region?.querySelectorAll('.defused-link') ?? []).some((span) => span.textContent === 'prize'),
         heading: region?.querySelector('h2')?.textContent ?? '',
       };
     });
     expect(found.pwned).toBeNull();
     expect(found.dangerous).toBe(0);
     expect(found.scriptLinks).toBe(0);
-    expect(found.prize).toBe(false);
+    expect(found.prizeLink).toBe(false);
+    expect(found.prizeText).toBe(true);
     expect(found.heading).toContain('bitcoin');
-    await answer().$('a*=prize').click();
+    await answer().$('span*=prize').click();
     expect(await browser.execute(() => (window as { __x?: unknown }).__x ?? null)).toBeNull();
   });
 });

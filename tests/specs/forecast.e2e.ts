@@ -134,7 +134,7 @@ describe('Forecasts, in demo mode', () => {
     await expect(note).toBeDisplayed();
     const file = (await note.getText()).replace('Saved this forecast to ', '');
     const citation = readFileSync(file, 'utf8');
-    expect(citation).toMatch(/^1\. \*\*[^*]+\*\*, “Will .+”, forecast \d+(\.\d)? % on \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC, prediction id [0-9a-f-]{36}, via Sightline\n/);
+    expect(citation).toMatch(/^1\. \*\*[^*]+\*\*, “Will .+”, forecast \d+(\.\d)?% on \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC, prediction id [0-9a-f-]{36}, via Sightline\n/);
     await screenshotBothThemes('forecast-export');
     for (const theme of ['light', 'dark'] as const) {
       await setTheme(theme);
