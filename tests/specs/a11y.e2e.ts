@@ -1,5 +1,6 @@
 import { browser, $, $$, expect } from '@wdio/globals';
 import { auditBothThemes, focused, tabTo, type Focused } from '../support/a11y.ts';
+import { showReplies } from '../support/replies.ts';
 
 /**
  * Every screen, empty and with results, passes the axe-core audit (WCAG 2.1 A and AA) in the light
@@ -180,21 +181,7 @@ describe('accessibility of every screen, demo mode', () => {
     await first.$('a=View post').click();
     await expect($('h1=Post')).toBeDisplayed();
     await $('section[aria-label="The post"] article.post').waitForDisplayed({ timeout: 30_000 });
-    const show = $('button=Show replies');
-    await show.waitForClickable({ timeout: 30_000 });
-    await show.click();
-    // The answer, whatever it is: replies, "No replies found" or an error, said by name.
-    const panel = $('#post-panel-replies');
-    await browser.waitUntil(
-      async () =>
-        (await panel.$$('article.post').length) > 0 ||
-        (await panel.$('p*=No replies found').isExisting()) ||
-        (await panel.$('[role="alert"]').isExisting()),
-      { timeout: 90_000, timeoutMsg: 'the replies request had not answered after 90 s' },
-    );
-    if ((await panel.$$('article.post').length) === 0) {
-      throw new Error(`no replies were shown; the panel said: ${await panel.getText()}`);
-    }
+    await showReplies();
     await auditBothThemes('post-replies');
     // The tabs from the keyboard: Right moves to "Reposted by" and selects it, Tab enters its panel.
     await browser.execute(() => document.querySelector<HTMLElement>('#post-tab-replies')?.focus());

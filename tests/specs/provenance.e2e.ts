@@ -2,6 +2,7 @@ import { browser, $, $$, expect } from '@wdio/globals';
 import { auditBothThemes } from '../support/a11y.ts';
 import { enterDemo, openScreen } from '../support/demo.ts';
 import { screenshotBothThemes } from '../support/screenshots.ts';
+import { showReplies } from '../support/replies.ts';
 
 const captureLine = /^captured \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} UTC · sha256 [0-9a-f]{8}…$/;
 
@@ -47,7 +48,7 @@ describe('provenance', () => {
     await browser.waitUntil(async () => /jwst/i.test(await $('article.post').getText()), { timeout: 30_000, timeoutMsg: 'the #JWST results did not come' });
     await $('article.post').$('a=View post').click();
     await expect($('h1=Post')).toBeDisplayed();
-    await $('button=Show replies').click();
+    await showReplies();
     const replyLine = $('#post-panel-replies article.post button.capture-line');
     await replyLine.waitForDisplayed({ timeout: 30_000 });
     await expect(replyLine).toHaveText(captureLine);
