@@ -103,6 +103,31 @@ mod tests {
         );
     }
 
+    /// The error kinds after which the service may have billed a request that gave no answer,
+    /// from [`sightline_api::ErrorKind::may_have_billed`]: the UI asks before sending again for
+    /// exactly these, so the rule keeps its one home in Rust.
+    #[test]
+    fn export_may_have_billed_kinds() {
+        use sightline_api::ErrorKind;
+        let kinds: Vec<String> = ErrorKind::ALL
+            .into_iter()
+            .filter(|kind| kind.may_have_billed())
+            .map(|kind| format!("'{}'", kind.as_str()))
+            .collect();
+        let ts = format!(
+            "// Written by crates/core/src/bindings.rs from ErrorKind::may_have_billed when the \
+             tests run. Do not edit.\n\
+             import type {{ ErrorKind }} from './ErrorKind';\n\n\
+             export const mayHaveBilledKinds: readonly ErrorKind[] = [{}];\n",
+            kinds.join(", ")
+        );
+        let dir = std::env::var("TS_RS_EXPORT_DIR").expect("set in .cargo/config.toml");
+        let path = std::path::Path::new(&dir).join("mayHaveBilledKinds.ts");
+        if std::fs::read_to_string(&path).ok().as_deref() != Some(ts.as_str()) {
+            std::fs::write(&path, ts).expect("could not write mayHaveBilledKinds.ts");
+        }
+    }
+
     /// The operations' names in words, from [`sightline_api::Operation::label`], as a table the
     /// UI imports: the one home of the words stays in Rust, where reports need them too.
     #[test]

@@ -6,6 +6,7 @@
  */
 import type { CommandError } from './bindings/CommandError';
 import type { ErrorKind } from './bindings/ErrorKind';
+import { mayHaveBilledKinds } from './bindings/mayHaveBilledKinds';
 import type { FirstKeyOutcome } from './bindings/FirstKeyOutcome';
 import type { SetupProblem } from './bindings/SetupProblem';
 
@@ -20,8 +21,9 @@ export interface ErrorText {
   /** Said in a key form (Welcome, Settings) in place of the service's own message. */
   inKeyForm?: string;
   /**
-   * The request went out and no whole answer came back (`ErrorKind::may_have_billed` in
-   * crates/api): the service may have billed it, so the banner asks before sending it again.
+   * The request went out and no whole answer came back: the service may have billed it, so the
+   * banner asks before sending it again. Set from `ErrorKind::may_have_billed` (crates/api),
+   * exported as `bindings/mayHaveBilledKinds.ts`, never by hand.
    */
   mayHaveBilled?: boolean;
 }
@@ -54,8 +56,8 @@ const SERVICE: Record<ErrorKind, ErrorText> = {
   server_error: { title: 'The service had a problem on its side.', advice: 'This is usually brief: try again in a moment.', retry: true },
   moved: { title: 'The service address has moved.', advice: 'Check the service address in Settings.', retry: false, settings: true },
   network: { title: 'The service could not be reached.', advice: 'Check your internet connection, then try again.', retry: true },
-  timeout: { title: 'The service took too long to answer.', advice: MAY_HAVE_BILLED, retry: true, mayHaveBilled: true },
-  answer_cut: { title: 'The connection broke before the whole answer arrived.', advice: MAY_HAVE_BILLED, retry: true, mayHaveBilled: true },
+  timeout: { title: 'The service took too long to answer.', advice: MAY_HAVE_BILLED, retry: true },
+  answer_cut: { title: 'The connection broke before the whole answer arrived.', advice: MAY_HAVE_BILLED, retry: true },
   malformed_response: { title: 'The service sent an answer Sightline could not read.', advice: 'Try again; if it repeats, the service may be changing.', retry: true },
   unexpected_status: { title: 'The service answered in an unexpected way.', advice: 'Try again in a moment.', retry: true },
   stream_cut: { title: 'The answer stopped part-way.', advice: 'What arrived is kept. Try again for the rest.', retry: true },
@@ -75,7 +77,9 @@ export function describeError(error: CommandError): ErrorText {
     case 'invalid':
       return { title: 'Some fields need attention.', advice: 'Correct the fields marked below; nothing was sent or charged.', retry: false };
     case 'service':
-      return SERVICE[error.error.kind] ?? UNKNOWN_SERVICE;
+      return SERVICE[error.error.kind]
+        ? { ...SERVICE[error.error.kind], mayHaveBilled: mayHaveBilledKinds.includes(error.error.kind) }
+        : UNKNOWN_SERVICE;
     case 'budget_blocked':
       return { title: 'Over budget: this request was not sent.', advice: 'Raise the limit in Spend, or wait for the next period.', retry: false };
     case 'budget_warning':
