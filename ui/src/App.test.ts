@@ -55,6 +55,23 @@ describe('App', () => {
     expect(calls.twitter_search).toHaveLength(1);
   });
 
+  it('goes Back to a detail view over the screen it was opened from, and marks that one', async () => {
+    backend();
+    await Promise.all(screens.filter((s) => ['x', 'post', 'settings'].includes(s.id)).map((s) => s.load()));
+    window.location.hash = '#/x';
+    render(App);
+    await go('#/post?id=12');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Post' })).toBeInTheDocument();
+    await go('#/settings');
+    await vi.waitFor(() => expect(screen.getByRole('link', { name: 'Settings' })).toHaveAttribute('aria-current', 'page'));
+
+    // Back: the post again, over X as before, not over Settings.
+    await go('#/post?id=12');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Post' })).toBeInTheDocument();
+    await vi.waitFor(() => expect(screen.getByRole('link', { name: 'X' })).toHaveAttribute('aria-current', 'page'));
+    expect(screen.getByRole('link', { name: 'Settings' })).not.toHaveAttribute('aria-current');
+  });
+
   it('marks no sidebar screen as the page while the welcome of a first run is shown', async () => {
     backend();
     window.localStorage.clear();
