@@ -6,7 +6,8 @@
 //!   own request id and written with its items and next cursor in one transaction, so a page
 //!   recorded is never fetched again; pause and cancel between pages ([`Collector`]).
 //!
-//! This file: starting, listing, stopping and deleting collections, their progress as the
+//! This file: starting, listing, stopping and deleting collections, the cost of a draft before
+//! it starts, a collection's posts (newest first, paged), their progress as the
 //! window shows it (cost from the ledger, the estimated cost to finish from learned rates).
 
 mod run;
@@ -21,11 +22,14 @@ use sightline_api::{ApiRequest, FieldError, Operation};
 use sightline_store::{NewCollection, RunOwner, Store, StoredCollection};
 
 use crate::errors::CommandError;
-use crate::estimate::estimate;
+use crate::estimate::{cost_check, estimate, CostCheck};
 use crate::monitors::RunLogEntry;
 
 pub use run::{drive, Collector};
-pub use types::{CollectUntil, Collection, CollectionDraft, CollectionSource, CollectionState};
+pub use types::{
+    CollectUntil, Collection, CollectionDraft, CollectionPostPage, CollectionSource,
+    CollectionState,
+};
 
 fn gone() -> CommandError {
     CommandError::not_found("That collection no longer exists.")
@@ -252,6 +256,43 @@ pub async fn delete(store: &Store, id: i64) -> Result<(), CommandError> {
         .await?
         .then_some(())
         .ok_or_else(gone)
+}
+
+/// A collection's posts, newest first, `limit` from `offset`. A reposters collection holds
+/// accounts, so it lists none.
+pub async fn posts(
+    store: &Store,
+    id: i64,
+    offset: i64,
+    limit: i64,
+) -> Result<CollectionPostPage, CommandError> {
+    let stored = store.collection(id).await?.ok_or_else(gone)?;
+    let source: CollectionSource = serde_json::from_str(&stored.source_json).map_err(unreadable)?;
+    if matches!(source, CollectionSource::Reposters { .. }) {
+        return Ok(CollectionPostPage {
+            posts: Vec::new(),
+            total: 0,
+        });
+    }
+    let (posts, total) = store.collection_posts(id, offset, limit).await?;
+    Ok(CollectionPostPage { posts, total })
+}
+
+/// Posts (or accounts) a date or the end is estimated by: its length cannot be known before.
+pub const ESTIMATE_PER: i64 = 100;
+
+/// What a draft would cost before it starts, by the rule the monitor form's estimate follows
+/// (the latest billed answer's rate times the units, and the budget's verdict on that): for a
+/// number, all of it; for a date or the end, [`ESTIMATE_PER`] items.
+pub async fn estimate_draft(
+    store: &Store,
+    draft: &CollectionDraft,
+) -> Result<CostCheck, CommandError> {
+    let units = match draft.until {
+        CollectUntil::Count { items } => items.max(0),
+        _ => ESTIMATE_PER,
+    };
+    Ok(cost_check(store, draft.source.operation(), Some(units)).await?)
 }
 
 pub async fn runs(store: &Store, id: i64, limit: i64) -> Result<Vec<RunLogEntry>, CommandError> {

@@ -8,6 +8,8 @@ use rust_decimal::Decimal;
 use sqlx::sqlite::SqliteRow;
 use sqlx::Row;
 
+use crate::archive::read::{post_from_row, POST_COLUMNS};
+use crate::archive::StoredPost;
 use crate::error::Result;
 use crate::money::from_nanos;
 use crate::runs::record_run_page;
@@ -207,6 +209,36 @@ impl Store {
         .fetch_all(&self.pool)
         .await?;
         Ok(ids)
+    }
+
+    /// A collection's posts, newest first, a page at a time, and how many it holds in all.
+    /// Reposters' items are accounts, not posts: a reposters collection lists none.
+    pub async fn collection_posts(
+        &self,
+        id: i64,
+        offset: i64,
+        limit: i64,
+    ) -> Result<(Vec<StoredPost>, i64)> {
+        let rows = sqlx::query(&format!(
+            "SELECT {POST_COLUMNS}
+             FROM collection_items ci JOIN posts p ON p.id = ci.item_id
+             WHERE ci.collection_id = ?
+             ORDER BY p.created_at DESC, p.id DESC LIMIT ? OFFSET ?"
+        ))
+        .bind(id)
+        .bind(limit.clamp(1, 500))
+        .bind(offset.max(0))
+        .fetch_all(&self.pool)
+        .await?;
+        let posts = rows.iter().map(post_from_row).collect::<Result<Vec<_>>>()?;
+        let total = sqlx::query_scalar(
+            "SELECT count(*) FROM collection_items ci JOIN posts p ON p.id = ci.item_id
+             WHERE ci.collection_id = ?",
+        )
+        .bind(id)
+        .fetch_one(&self.pool)
+        .await?;
+        Ok((posts, total))
     }
 
     /// Drops a collection from the list with its run log; history, the archive and the ledger

@@ -32,6 +32,7 @@
 //!   new posts in one transaction;
 //! * [`collections`]: long collections: the cursor of the last page recorded and each item
 //!   collected once, written with the page in one transaction, to resume after a restart;
+//!   a collection's posts, newest first, a page at a time;
 //! * [`analysis`]: counts over stored posts at no cost (activity, heatmap, top lists, network,
 //!   conversation trees) for a request's results, an investigation or an Archive query, read
 //!   from narrow facts that migration 0008's triggers extract from each post once (and the

@@ -7,6 +7,7 @@ use sightline_api::request::{
     TwitterRepliesPostRequest, TwitterRetweetersRequest, TwitterSearchRequest,
     TwitterUserPostsRequest,
 };
+use sightline_store::StoredPost;
 use ts_rs::TS;
 
 /// What a collection pages through.
@@ -103,4 +104,14 @@ pub struct Collection {
     pub needs_confirmation: bool,
     pub created_at: DateTime<Utc>,
     pub updated_at: DateTime<Utc>,
+}
+
+/// A page of a collection's posts, newest first, and how many it holds in all.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(export)]
+pub struct CollectionPostPage {
+    pub posts: Vec<StoredPost>,
+    /// Posts it holds in all (for the list's length); always 0 for reposters (accounts).
+    pub total: i64,
 }
