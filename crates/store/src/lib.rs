@@ -103,7 +103,9 @@ pub use cache::CachedResponse;
 pub use chrono_tz::{Tz, TZ_VARIANTS};
 pub use collections::{NewCollection, StoredCollection};
 pub use error::{Result, StoreError};
-pub use history::{Billing, HistoryEntry, HistoryQuery, RequestStatus, StoredResult};
+pub use history::{
+    Billing, HistoryEntry, HistoryQuery, OriginKind, RequestOrigin, RequestStatus, StoredResult,
+};
 pub use investigations::{
     CheckItem, CheckOutcome, CheckReport, CheckSummary, DayCost, FieldChange, FilingChange,
     InvestigationChanges, InvestigationCost, InvestigationDetail, InvestigationItem,
@@ -118,7 +120,7 @@ pub use provenance::{
     ProvenanceCheck, ProvenanceRecord,
 };
 pub use record::{Filing, PendingRequest, RecordOutcome, RequestRecord};
-pub use runs::{RunOwner, StoredRun};
+pub use runs::{collection_page_request_id, monitor_page_request_id, RunOwner, StoredRun};
 pub use spend::{DaySpend, LearnedRate, SpendBreakdown, SpendDimension, SpendLine, SpendTotals};
 pub use upgrade::{BackupFile, BackupOutcome, Check, Upgrade, UpgradeStep};
 
@@ -235,11 +237,15 @@ impl Store {
         Ok(())
     }
 
-    /// Closes the pool (the last connection checkpoints the WAL). `PRAGMA optimize` first
-    /// refreshes the planner's statistics where they are stale, as SQLite advises at close.
+    /// Closes the pool. `PRAGMA optimize` first refreshes the planner's statistics where they
+    /// are stale, as SQLite advises at close; then the write-ahead log is folded into the file
+    /// and truncated, since the last connection's own checkpoint is skipped whenever another
+    /// connection of the pool still has the file open as it closes.
     pub async fn close(&self) {
-        if let Err(error) = sqlx::query("PRAGMA optimize").execute(&self.pool).await {
-            tracing::debug!(%error, "PRAGMA optimize failed at close");
+        for pragma in ["PRAGMA optimize", "PRAGMA wal_checkpoint(TRUNCATE)"] {
+            if let Err(error) = sqlx::query(pragma).execute(&self.pool).await {
+                tracing::debug!(%error, pragma, "failed at close");
+            }
         }
         self.pool.close().await;
     }
@@ -322,6 +328,27 @@ mod tests {
         store.close().await;
         let again = Store::open(&path).await.unwrap();
         assert_eq!(again.integrity_check().await.unwrap(), vec!["ok"]);
+    }
+
+    #[tokio::test]
+    async fn close_leaves_no_write_ahead_log_behind() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("closing.db");
+        let store = Store::open(&path).await.unwrap();
+        sqlx::query("CREATE TABLE filler (text TEXT)")
+            .execute(&store.pool)
+            .await
+            .unwrap();
+        for _ in 0..200 {
+            sqlx::query("INSERT INTO filler VALUES (hex(randomblob(2000)))")
+                .execute(&store.pool)
+                .await
+                .unwrap();
+        }
+        store.close().await;
+        let wal = dir.path().join("closing.db-wal");
+        let left = std::fs::metadata(&wal).map(|m| m.len()).unwrap_or(0);
+        assert_eq!(left, 0, "{} bytes of log left after close", left);
     }
 
     #[test]
