@@ -1,5 +1,5 @@
 /// Every command the UI may call; capabilities/default.json grants them by name.
-const COMMANDS: [&str; 120] = [
+const COMMANDS: [&str; 122] = [
     "app_info",
     "app_status",
     "database_status",
@@ -108,6 +108,8 @@ const COMMANDS: [&str; 120] = [
     "collection_cancel",
     "collection_delete",
     "collection_runs",
+    "collection_posts",
+    "collection_estimate",
     "analysis_summary",
     "analysis_activity",
     "analysis_heatmap",

@@ -171,6 +171,8 @@ pub fn configure<R: Runtime>(
             monitors::collection_cancel,
             monitors::collection_delete,
             monitors::collection_runs,
+            monitors::collection_posts,
+            monitors::collection_estimate,
         ])
 }
 

@@ -10,8 +10,11 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use sightline_core::announce::Announce;
-use sightline_core::collections::{self, Collection, CollectionDraft, Collector};
+use sightline_core::collections::{
+    self, Collection, CollectionDraft, CollectionPostPage, Collector,
+};
 use sightline_core::errors::CommandError;
+use sightline_core::estimate::CostCheck;
 use sightline_core::monitors::{
     self, Monitor, MonitorDraft, MonitorEstimate, MonitorPostPage, MonitorPostQuery,
     MonitorsChanged, RunLogEntry, Scheduler, UnseenCounts,
@@ -416,4 +419,24 @@ pub async fn collection_runs(
     limit: i64,
 ) -> CommandResult<Vec<RunLogEntry>> {
     collections::runs(&state.store().await?, id, limit).await
+}
+
+/// A collection's posts, newest first, `limit` from `offset`.
+#[tauri::command]
+pub async fn collection_posts(
+    state: State<'_, AppState>,
+    id: i64,
+    offset: i64,
+    limit: i64,
+) -> CommandResult<CollectionPostPage> {
+    collections::posts(&state.store().await?, id, offset, limit).await
+}
+
+/// What a draft collection would cost, before it starts (the Collect dialog).
+#[tauri::command]
+pub async fn collection_estimate(
+    state: State<'_, AppState>,
+    draft: CollectionDraft,
+) -> CommandResult<CostCheck> {
+    collections::estimate_draft(&state.store().await?, &draft).await
 }

@@ -6,7 +6,9 @@ import DetailHeader from './DetailHeader.svelte';
 import { mockBackend } from '../test/backend';
 import { modalDialogs } from '../test/dialog';
 import { makeCollection } from '../features/monitors/testMonitors';
+import { makeCheck } from '../test/fixtures';
 import type { CollectionSource } from '../lib/bindings/CollectionSource';
+import type { CollectUntil } from '../lib/bindings/CollectUntil';
 
 const source: CollectionSource = { kind: 'user_posts', request: { username: 'metoffice', cursor: null } };
 
@@ -53,6 +55,39 @@ describe('CollectButton', () => {
     await userEvent.click(screen.getByRole('radio', { name: /To the end/ }));
     await userEvent.click(screen.getByRole('button', { name: 'Start collecting' }));
     expect(calls.collection_start?.[1]?.draft).toMatchObject({ until: { kind: 'end' } });
+  });
+
+  it('shows the estimated cost before starting, from the core, and says what it depends on', async () => {
+    const calls = mockBackend({
+      collection_estimate: (args) => {
+        const until = (args.draft as { until: CollectUntil }).until;
+        if (until.kind === 'count') return { ...makeCheck('0.045'), estimate: { amount: '0.045', currency: 'USD', units: until.items } };
+        return { ...makeCheck('0.015', 'warn'), estimate: { amount: '0.015', currency: 'USD', units: 100 } };
+      },
+    });
+    const base = makeCollection().source as Extract<CollectionSource, { kind: 'search' }>;
+    const search: CollectionSource = { kind: 'search', request: { ...base.request, sort: 'Top' } };
+    render(CollectButton, { source: () => search });
+    await userEvent.click(screen.getByRole('button', { name: 'Collect…' }));
+    expect(await screen.findByText(/^Estimated cost: about \$0\.045 for 300 posts, at the rate the service charged/)).toBeInTheDocument();
+    expect(calls.collection_estimate?.at(-1)?.draft).toEqual({ name: '', investigationId: null, source: search, until: { kind: 'count', items: 300 } });
+    expect(screen.getByText(/sorted by Top, but a collection goes back in time .* newest posts first/)).toBeInTheDocument();
+
+    await userEvent.click(screen.getByRole('radio', { name: /To the end/ }));
+    expect(await screen.findByText(/^Estimated cost: about \$0\.015 per 100 posts.*The total depends on how many there are to the end, which cannot be known before\.$/)).toBeInTheDocument();
+    expect(screen.getByText(/Near the budget’s limit: it will pause for your confirmation/)).toBeInTheDocument();
+
+    // No rate learned yet: unknown, never a guess.
+    mockBackend({ collection_estimate: () => makeCheck(null) });
+    await userEvent.click(screen.getByRole('radio', { name: 'A number of posts' }));
+    expect(await screen.findByText(/^Cost: unknown until a rate is learned/)).toBeInTheDocument();
+  });
+
+  it('says nothing of Top for an account or a Latest search', async () => {
+    mockBackend({});
+    render(CollectButton, { source: () => source });
+    await userEvent.click(screen.getByRole('button', { name: 'Collect…' }));
+    expect(screen.queryByText(/sorted by Top/)).not.toBeInTheDocument();
   });
 
   it("keeps Esc in its dialog: on an account's or a post's view it does not go Back as well", async () => {

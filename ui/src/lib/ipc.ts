@@ -77,6 +77,7 @@ import type { WebSearchRequest } from './bindings/WebSearchRequest';
 import type { WebSearchResults } from './bindings/WebSearchResults';
 import type { Collection } from './bindings/Collection';
 import type { CollectionDraft } from './bindings/CollectionDraft';
+import type { CollectionPostPage } from './bindings/CollectionPostPage';
 import type { Monitor } from './bindings/Monitor';
 import type { MonitorDraft } from './bindings/MonitorDraft';
 import type { MonitorEstimate } from './bindings/MonitorEstimate';
@@ -382,6 +383,10 @@ export const collectionCancel = (id: number) => invoke<Collection>('collection_c
 /** Drops it from the list; History and the Archive keep everything it fetched. */
 export const collectionDelete = (id: number) => invoke<void>('collection_delete', { id });
 export const collectionRuns = (id: number, limit: number) => invoke<RunLogEntry[]>('collection_runs', { id, limit });
+/** A collection's posts, newest first, `limit` from `offset`. */
+export const collectionPosts = (id: number, offset: number, limit: number) => invoke<CollectionPostPage>('collection_posts', { id, offset, limit });
+/** What a draft collection would cost before it starts: for a number, all of it; for a date or the end, per 100. */
+export const collectionEstimate = (draft: CollectionDraft) => invoke<CostCheck>('collection_estimate', { draft });
 
 /** Any monitor's state, unseen count or run log changed. */
 export function onMonitorsChanged(listener: (change: MonitorsChanged) => void): Promise<UnlistenFn> {

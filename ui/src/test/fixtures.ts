@@ -1,6 +1,7 @@
 /** Realistic records for component tests, shaped as the service sends them. */
 import type { Tweet } from '../lib/bindings/Tweet';
 import type { CostCheck } from '../lib/bindings/CostCheck';
+import type { StoredPost } from '../lib/bindings/StoredPost';
 
 export function makePost(overrides: Partial<Tweet> = {}): Tweet {
   // The generated Tweet type's index signature does not admit `entities` (its `media` is
@@ -57,5 +58,31 @@ export function makeCheck(amount: string | null, verdict: 'allow' | 'warn' | 'bl
   return {
     estimate: { amount, currency: 'USD', units: amount === null ? null : 20 },
     budget: { verdict, estimate: amount ?? '0', warn_percent: 80, daily: verdict === 'allow' ? null : period, monthly: null },
+  };
+}
+
+/** A post as the archive stores it (a monitor's or a collection's posts). */
+export function makeStoredPost(id: string, createdAt = '2026-11-20T10:00:00Z'): StoredPost {
+  return {
+    id,
+    conversation_id: null,
+    author_id: '42',
+    author_username: 'ana_reports',
+    author_name: 'Ana Lima',
+    author_verified: false,
+    text: `Post ${id} about #StormEowyn`,
+    lang: 'en',
+    created_at: createdAt,
+    like_count: 1,
+    retweet_count: 0,
+    reply_count: 0,
+    quote_count: 0,
+    view_count: null,
+    bookmark_count: 0,
+    hashtags: ['StormEowyn'],
+    url: null,
+    raw_json: '{}',
+    first_seen: '2026-11-20T10:00:00Z',
+    last_seen: '2026-11-20T10:00:00Z',
   };
 }
