@@ -1,6 +1,10 @@
 import { defineConfig } from 'vitest/config';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 
+/** `$lib/…` and `$components/…` name the shared code from anywhere (tsconfig.json's `paths` too). */
+const folder = (relative: string) => decodeURIComponent(new URL(relative, import.meta.url).pathname);
+const alias = { $lib: folder('./src/lib'), $components: folder('./src/components') };
+
 // Tauri serves the built files itself; in development it loads this dev server.
 export default defineConfig(({ mode }) => ({
   plugins: [svelte()],
@@ -13,7 +17,7 @@ export default defineConfig(({ mode }) => ({
     sourcemap: false,
   },
   // Vitest runs in Node: make Svelte resolve its browser build, as in the app.
-  resolve: mode === 'test' ? { conditions: ['browser'] } : undefined,
+  resolve: mode === 'test' ? { alias, conditions: ['browser'] } : { alias },
   test: {
     environment: 'jsdom',
     include: ['src/**/*.test.ts'],
