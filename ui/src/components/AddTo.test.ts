@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import AddTo from './AddTo.svelte';
 import { mockBackend } from '../test/backend';
 import { makeInvestigation } from '../test/investigations';
-import { refreshInvestigations } from '../lib/investigations.svelte';
+import { refreshInvestigations } from '$lib/investigations.svelte';
 
 const flood = makeInvestigation({ id: 1, name: 'Flood response' });
 const fires = makeInvestigation({ id: 2, name: 'Wildfires' });

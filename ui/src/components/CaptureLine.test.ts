@@ -7,7 +7,7 @@ import PostCard from './PostCard.svelte';
 import { makePost } from '../test/fixtures';
 import { mockBackend } from '../test/backend';
 import { modalDialogs } from '../test/dialog';
-import type { ProvenanceRecord } from '../lib/bindings/ProvenanceRecord';
+import type { ProvenanceRecord } from '$lib/bindings/ProvenanceRecord';
 
 const sha256 = '1f3a9c0b5e7d2a4f6b8c0d1e2f3a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c';
 

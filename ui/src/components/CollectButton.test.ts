@@ -7,8 +7,8 @@ import { mockBackend } from '../test/backend';
 import { modalDialogs } from '../test/dialog';
 import { makeCollection } from '../features/monitors/testMonitors';
 import { makeCheck } from '../test/fixtures';
-import type { CollectionSource } from '../lib/bindings/CollectionSource';
-import type { CollectUntil } from '../lib/bindings/CollectUntil';
+import type { CollectionSource } from '$lib/bindings/CollectionSource';
+import type { CollectUntil } from '$lib/bindings/CollectUntil';
 
 const source: CollectionSource = { kind: 'user_posts', request: { username: 'metoffice', cursor: null } };
 

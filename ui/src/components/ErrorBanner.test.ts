@@ -2,8 +2,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { render, screen } from '@testing-library/svelte';
 import userEvent from '@testing-library/user-event';
 import ErrorBanner from './ErrorBanner.svelte';
-import type { CommandError } from '../lib/bindings/CommandError';
-import type { ErrorKind } from '../lib/bindings/ErrorKind';
+import type { CommandError } from '$lib/bindings/CommandError';
+import type { ErrorKind } from '$lib/bindings/ErrorKind';
 import { makeCheck } from '../test/fixtures';
 
 function serviceError(kind: ErrorKind, extra: Partial<{ retry_after_secs: number; status: number }> = {}): CommandError {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { render, screen } from '@testing-library/svelte';
 import userEvent from '@testing-library/user-event';
 import Sidebar from './Sidebar.svelte';
-import type { Screen } from '../lib/screens';
+import type { Screen } from '$lib/screens';
 import Settings from '../features/settings/Settings.svelte';
 
 const fixtures: Screen[] = [

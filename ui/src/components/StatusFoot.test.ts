@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { render, screen } from '@testing-library/svelte';
 import { mockIPC } from '@tauri-apps/api/mocks';
 import StatusFoot from './StatusFoot.svelte';
-import { refreshStatus } from '../lib/status.svelte';
-import type { AppStatus } from '../lib/ipc';
+import { refreshStatus } from '$lib/status.svelte';
+import type { AppStatus } from '$lib/ipc';
 
 function status(mode: AppStatus['mode']): AppStatus {
   return {

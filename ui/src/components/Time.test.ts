@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { render } from '@testing-library/svelte';
 import { flushSync } from 'svelte';
 import Time from './Time.svelte';
-import { setDisplayZone } from '../lib/displayZone.svelte';
+import { setDisplayZone } from '$lib/displayZone.svelte';
 
 describe('Time', () => {
   afterEach(() => setDisplayZone('UTC', 'UTC'));

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { render, screen } from '@testing-library/svelte';
 import UnseenBadge from './UnseenBadge.svelte';
 import Sidebar from './Sidebar.svelte';
-import { screens } from '../lib/screens';
+import { screens } from '$lib/screens';
 import { mockBackend } from '../test/backend';
 
 describe('UnseenBadge', () => {

@@ -1,5 +1,5 @@
 import type { Component } from 'svelte';
-import type { IconName } from '../components/icons';
+import type { IconName } from '$components/icons';
 import { startUnseen, unseen } from './unseen.svelte';
 
 /** A screen in the sidebar. Only screens that work are listed: later features add theirs here. */

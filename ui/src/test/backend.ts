@@ -5,10 +5,10 @@
  * default.
  */
 import { mockIPC } from '@tauri-apps/api/mocks';
-import type { CommandError } from '../lib/bindings/CommandError';
-import type { ErrorKind } from '../lib/bindings/ErrorKind';
-import type { Outcome } from '../lib/bindings/Outcome';
-import type { User } from '../lib/bindings/User';
+import type { CommandError } from '$lib/bindings/CommandError';
+import type { ErrorKind } from '$lib/bindings/ErrorKind';
+import type { Outcome } from '$lib/bindings/Outcome';
+import type { User } from '$lib/bindings/User';
 import { makeCheck } from './fixtures';
 
 export type Args = Record<string, unknown> & {

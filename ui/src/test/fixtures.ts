@@ -1,7 +1,7 @@
 /** Realistic records for component tests, shaped as the service sends them. */
-import type { Tweet } from '../lib/bindings/Tweet';
-import type { CostCheck } from '../lib/bindings/CostCheck';
-import type { StoredPost } from '../lib/bindings/StoredPost';
+import type { Tweet } from '$lib/bindings/Tweet';
+import type { CostCheck } from '$lib/bindings/CostCheck';
+import type { StoredPost } from '$lib/bindings/StoredPost';
 
 export function makePost(overrides: Partial<Tweet> = {}): Tweet {
   // The generated Tweet type's index signature does not admit `entities` (its `media` is

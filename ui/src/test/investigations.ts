@@ -1,6 +1,6 @@
 /** Investigations as the commands return them, for component tests. */
-import type { InvestigationSummary } from '../lib/bindings/InvestigationSummary';
-import type { InvestigationDetail } from '../lib/bindings/InvestigationDetail';
+import type { InvestigationSummary } from '$lib/bindings/InvestigationSummary';
+import type { InvestigationDetail } from '$lib/bindings/InvestigationDetail';
 
 export function makeInvestigation(overrides: Partial<InvestigationSummary> = {}): InvestigationSummary {
   return {

@@ -10,8 +10,8 @@ import userEvent from '@testing-library/user-event';
 import AccountPosts from './AccountPosts.svelte';
 import { mockBackend, reject } from '../../test/backend';
 import { makePost } from '../../test/fixtures';
-import type { AnalysisScope } from '../../lib/bindings/AnalysisScope';
-import type { StoredPost } from '../../lib/bindings/StoredPost';
+import type { AnalysisScope } from '$lib/bindings/AnalysisScope';
+import type { StoredPost } from '$lib/bindings/StoredPost';
 import { modalDialogs } from '../../test/dialog';
 
 const scope: AnalysisScope = {

@@ -11,9 +11,9 @@ import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { render, screen, within } from '@testing-library/svelte';
 import userEvent from '@testing-library/user-event';
 import { mockIPC } from '@tauri-apps/api/mocks';
-import type { AnalysisScope } from '../../lib/bindings/AnalysisScope';
-import { analysisHref } from '../../lib/navigate';
-import { setDisplayZone } from '../../lib/displayZone.svelte';
+import type { AnalysisScope } from '$lib/bindings/AnalysisScope';
+import { analysisHref } from '$lib/navigate';
+import { setDisplayZone } from '$lib/displayZone.svelte';
 import Analysis from './Analysis.svelte';
 import { modalDialogs } from '../../test/dialog';
 

@@ -5,8 +5,8 @@ import ConversationTree from './ConversationTree.svelte';
 import { estimateAsks, fetchLabel, fetchedWords } from './conversation';
 import { mockBackend, reject } from '../../test/backend';
 import { makeCheck } from '../../test/fixtures';
-import type { ConversationNode } from '../../lib/bindings/ConversationNode';
-import type { ConversationTree as Tree } from '../../lib/bindings/ConversationTree';
+import type { ConversationNode } from '$lib/bindings/ConversationNode';
+import type { ConversationTree as Tree } from '$lib/bindings/ConversationTree';
 
 const node = (id: string, parent: string | null, depth: number, relation: ConversationNode['relation'], replies = 0, held = 0): ConversationNode => ({
   id,

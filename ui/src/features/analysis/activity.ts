@@ -3,11 +3,11 @@
  * each bucket's label and end, a dragged selection snapped to whole buckets, and the chart as
  * SVG for reports (uPlot draws on canvas only).
  */
-import type { ActivitySeries } from '../../lib/bindings/ActivitySeries';
-import type { Bucket } from '../../lib/bindings/Bucket';
-import type { StackBy } from '../../lib/bindings/StackBy';
-import { LANGUAGES } from '../../lib/languages';
-import { zoneDay, zoneDayStart, zonedDay, zonedTime, zoneLabel } from '../../lib/format';
+import type { ActivitySeries } from '$lib/bindings/ActivitySeries';
+import type { Bucket } from '$lib/bindings/Bucket';
+import type { StackBy } from '$lib/bindings/StackBy';
+import { LANGUAGES } from '$lib/languages';
+import { zoneDay, zoneDayStart, zonedDay, zonedTime, zoneLabel } from '$lib/format';
 import type { ChartColors } from './chartTheme';
 import { xmlText } from './chartSave';
 import { busiestWords } from './heatmap';

@@ -4,9 +4,9 @@
  * its shades, and the SVG pictures saved for reports.
  */
 import { describe, expect, it } from 'vitest';
-import type { ActivitySeries } from '../../lib/bindings/ActivitySeries';
-import type { Heatmap } from '../../lib/bindings/Heatmap';
-import { analysisHref, conversationHref } from '../../lib/navigate';
+import type { ActivitySeries } from '$lib/bindings/ActivitySeries';
+import type { Heatmap } from '$lib/bindings/Heatmap';
+import { analysisHref, conversationHref } from '$lib/navigate';
 import { activitySummary, activitySvg, axisTicks, bucketEnd, bucketLabel, bucketNoun, layerName, snapRange, stackedData } from './activity';
 import type { ChartColors } from './chartTheme';
 import { busiestWords, heatmapSummary, heatmapSvg, heatmapZoneName, level } from './heatmap';

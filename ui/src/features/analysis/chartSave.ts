@@ -2,9 +2,9 @@
  * Saving a chart for a report: PNG bytes from a canvas, or SVG text, written by Rust to the
  * export folder (or where the save dialog says). Each answers what to tell the user.
  */
-import { analysisSaveChart, asCommandError } from '../../lib/ipc';
-import type { ChartFormat } from '../../lib/bindings/ChartFormat';
-import { notSaved, savedTo, type SaveNote } from '../../lib/saveNote';
+import { analysisSaveChart, asCommandError } from '$lib/ipc';
+import type { ChartFormat } from '$lib/bindings/ChartFormat';
+import { notSaved, savedTo, type SaveNote } from '$lib/saveNote';
 
 export { notSaved, savedTo, type SaveNote };
 

@@ -3,12 +3,12 @@
  * collapsed branches, where the arrow keys go (the ARIA tree pattern, over the flat
  * depth-first list Rust sends), and the words of the fetch of what it is missing.
  */
-import type { ConversationFetch } from '../../lib/bindings/ConversationFetch';
-import type { ConversationFetchEstimate } from '../../lib/bindings/ConversationFetchEstimate';
-import type { ConversationNode } from '../../lib/bindings/ConversationNode';
-import type { ConversationTree } from '../../lib/bindings/ConversationTree';
-import type { MissingReplies } from '../../lib/bindings/MissingReplies';
-import { countOf } from '../../lib/format';
+import type { ConversationFetch } from '$lib/bindings/ConversationFetch';
+import type { ConversationFetchEstimate } from '$lib/bindings/ConversationFetchEstimate';
+import type { ConversationNode } from '$lib/bindings/ConversationNode';
+import type { ConversationTree } from '$lib/bindings/ConversationTree';
+import type { MissingReplies } from '$lib/bindings/MissingReplies';
+import { countOf } from '$lib/format';
 
 export interface TreeShape {
   /** Child ids of each post, in display order. */

@@ -2,8 +2,8 @@
  * The posting-time heatmap apart from drawing: the zone as printed on it, each cell's shade,
  * a one-line summary, and the grid as SVG and as a canvas picture for reports.
  */
-import type { Heatmap } from '../../lib/bindings/Heatmap';
-import { utcOffset, zoneAbbreviation } from '../../lib/format';
+import type { Heatmap } from '$lib/bindings/Heatmap';
+import { utcOffset, zoneAbbreviation } from '$lib/format';
 import type { ChartColors } from './chartTheme';
 import { xmlText } from './chartSave';
 

@@ -3,7 +3,7 @@
  * while ForceAtlas2 runs: the nodes go as indexes and the edges as pairs, the positions come
  * back as [x0, y0, x1, y1, …] several times as they settle.
  */
-import type { Network } from '../../lib/bindings/Network';
+import type { Network } from '$lib/bindings/Network';
 import type { LayoutReply, LayoutRequest } from './layoutPlan';
 
 export function layoutRequest(id: number, network: Network): LayoutRequest {

@@ -3,11 +3,11 @@
  * degree, the words that sum the network up, and the picture (positions scaled to a page, drawn
  * as SVG text or onto a canvas) that Save as PNG / SVG writes.
  */
-import type { EdgeKind } from '../../lib/bindings/EdgeKind';
-import type { Network } from '../../lib/bindings/Network';
-import type { NetworkEdge } from '../../lib/bindings/NetworkEdge';
-import type { NetworkNode } from '../../lib/bindings/NetworkNode';
-import { countOf } from '../../lib/format';
+import type { EdgeKind } from '$lib/bindings/EdgeKind';
+import type { Network } from '$lib/bindings/Network';
+import type { NetworkEdge } from '$lib/bindings/NetworkEdge';
+import type { NetworkNode } from '$lib/bindings/NetworkNode';
+import { countOf } from '$lib/format';
 import type { ChartColors } from './chartTheme';
 import { xmlText } from './chartSave';
 

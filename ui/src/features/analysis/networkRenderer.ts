@@ -8,7 +8,7 @@
 import Graph from 'graphology';
 import Sigma from 'sigma';
 import type { Settings } from 'sigma/settings';
-import type { Network } from '../../lib/bindings/Network';
+import type { Network } from '$lib/bindings/Network';
 import type { ChartColors } from './chartTheme';
 import { kindColour, nodeSize, nodeStats } from './network';
 

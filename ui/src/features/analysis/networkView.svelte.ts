@@ -4,13 +4,13 @@
  * picture (sigma.js and the layout worker) stays with the component, which owns the element it
  * draws in.
  */
-import { analysisExportNetwork, analysisNetwork, asCommandError } from '../../lib/ipc';
-import type { AnalysisScope } from '../../lib/bindings/AnalysisScope';
-import type { CommandError } from '../../lib/bindings/CommandError';
-import type { EdgeKind } from '../../lib/bindings/EdgeKind';
-import type { Network } from '../../lib/bindings/Network';
-import type { NetworkFormat } from '../../lib/bindings/NetworkFormat';
-import type { NetworkQuery } from '../../lib/bindings/NetworkQuery';
+import { analysisExportNetwork, analysisNetwork, asCommandError } from '$lib/ipc';
+import type { AnalysisScope } from '$lib/bindings/AnalysisScope';
+import type { CommandError } from '$lib/bindings/CommandError';
+import type { EdgeKind } from '$lib/bindings/EdgeKind';
+import type { Network } from '$lib/bindings/Network';
+import type { NetworkFormat } from '$lib/bindings/NetworkFormat';
+import type { NetworkQuery } from '$lib/bindings/NetworkQuery';
 import { notSaved, savedTo, type SaveNote } from './chartSave';
 import { EDGE_KINDS, kindWord, networkSummary, nodeStats, type NodeStats } from './network';
 

@@ -1,9 +1,9 @@
 import { describe, expect, it, vi } from 'vitest';
 import { flushSync } from 'svelte';
 import { mockBackend } from '../../test/backend';
-import type { AnalysisScope } from '../../lib/bindings/AnalysisScope';
-import type { Network } from '../../lib/bindings/Network';
-import type { NetworkQuery } from '../../lib/bindings/NetworkQuery';
+import type { AnalysisScope } from '$lib/bindings/AnalysisScope';
+import type { Network } from '$lib/bindings/Network';
+import type { NetworkQuery } from '$lib/bindings/NetworkQuery';
 import { NetworkView } from './networkView.svelte';
 
 const scope: AnalysisScope = { source: { kind: 'request', history_id: 4 }, from: null, to: null, filters: { account: null, hashtag: null, mention: null, cashtag: null, domain: null, language: null } };

@@ -3,8 +3,8 @@
  * the view to open on, and for a conversation the post. An address that does not parse names
  * nothing, and the screen says so rather than guessing.
  */
-import type { ScopeSource } from '../../lib/bindings/ScopeSource';
-import { hashParams, type AnalysisView } from '../../lib/navigate';
+import type { ScopeSource } from '$lib/bindings/ScopeSource';
+import { hashParams, type AnalysisView } from '$lib/navigate';
 
 export const VIEWS: AnalysisView[] = ['activity', 'hours', 'top', 'network', 'conversation'];
 

@@ -3,9 +3,9 @@
  * on the activity chart, and the filters clicked in the top lists (or the network). Every view
  * reads `scope`, a new object whenever any of them changes, and fetches again from it.
  */
-import type { AnalysisScope } from '../../lib/bindings/AnalysisScope';
-import type { ScopeFilters } from '../../lib/bindings/ScopeFilters';
-import type { ScopeSource } from '../../lib/bindings/ScopeSource';
+import type { AnalysisScope } from '$lib/bindings/AnalysisScope';
+import type { ScopeFilters } from '$lib/bindings/ScopeFilters';
+import type { ScopeSource } from '$lib/bindings/ScopeSource';
 
 export type FilterKind = keyof ScopeFilters;
 

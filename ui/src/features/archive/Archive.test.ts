@@ -4,10 +4,10 @@ import userEvent from '@testing-library/user-event';
 import { mockIPC } from '@tauri-apps/api/mocks';
 import Archive from './Archive.svelte';
 import { readRoute } from '../analysis/route';
-import type { StoredPost } from '../../lib/bindings/StoredPost';
-import type { PostQuery } from '../../lib/bindings/PostQuery';
+import type { StoredPost } from '$lib/bindings/StoredPost';
+import type { PostQuery } from '$lib/bindings/PostQuery';
 import { makePost } from '../../test/fixtures';
-import { setDisplayZone } from '../../lib/displayZone.svelte';
+import { setDisplayZone } from '$lib/displayZone.svelte';
 
 function stored(index: number, text = `archived post ${index}`): StoredPost {
   return {

@@ -1,6 +1,6 @@
 /** Archived posts keep the service's record as `raw_json`; cards need it back as a Tweet. */
-import type { StoredPost } from '../../lib/bindings/StoredPost';
-import type { Tweet } from '../../lib/bindings/Tweet';
+import type { StoredPost } from '$lib/bindings/StoredPost';
+import type { Tweet } from '$lib/bindings/Tweet';
 
 export function storedToTweet(stored: StoredPost): Tweet {
   let raw: Record<string, unknown> = {};

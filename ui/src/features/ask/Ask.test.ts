@@ -5,10 +5,10 @@ import { mockIPC } from '@tauri-apps/api/mocks';
 import type { Channel } from '@tauri-apps/api/core';
 import Ask from './Ask.svelte';
 import { makeCheck, makePost } from '../../test/fixtures';
-import type { AiSearchResult } from '../../lib/bindings/AiSearchResult';
-import type { CommandError } from '../../lib/bindings/CommandError';
-import type { StreamEvent } from '../../lib/bindings/StreamEvent';
-import type { StreamMessage } from '../../lib/bindings/StreamMessage';
+import type { AiSearchResult } from '$lib/bindings/AiSearchResult';
+import type { CommandError } from '$lib/bindings/CommandError';
+import type { StreamEvent } from '$lib/bindings/StreamEvent';
+import type { StreamMessage } from '$lib/bindings/StreamMessage';
 import { FIRST_DELTA_PAINTED, FIRST_DELTA_RECEIVED } from './marks';
 
 interface Call {

@@ -3,13 +3,13 @@
  * lib/validate.ts), and the request built from it. Dates are picked as whole days in UTC and sent
  * as instants, so the days are checked here, as days.
  */
-import type { AiSearchRequest } from '../../lib/bindings/AiSearchRequest';
-import type { DateFilter } from '../../lib/bindings/DateFilter';
-import type { Model } from '../../lib/bindings/Model';
-import type { ResultType } from '../../lib/bindings/ResultType';
-import type { Tool } from '../../lib/bindings/Tool';
-import { LIMITS, MESSAGES, countField, countValue, dayMessage, isDay, type FieldMessages } from '../../lib/rules';
-import { formProblems } from '../../lib/validate';
+import type { AiSearchRequest } from '$lib/bindings/AiSearchRequest';
+import type { DateFilter } from '$lib/bindings/DateFilter';
+import type { Model } from '$lib/bindings/Model';
+import type { ResultType } from '$lib/bindings/ResultType';
+import type { Tool } from '$lib/bindings/Tool';
+import { LIMITS, MESSAGES, countField, countValue, dayMessage, isDay, type FieldMessages } from '$lib/rules';
+import { formProblems } from '$lib/validate';
 
 export interface AskForm {
   prompt: string;

@@ -4,15 +4,15 @@
  * budget-warning resend and retry come from RequestLifecycle (lib/request.svelte.ts). No DOM
  * here: the screen renders it.
  */
-import { aiSearch, aiSearchStream, asCommandError, cancelStream, type StreamMessage } from '../../lib/ipc';
-import { RequestLifecycle } from '../../lib/request.svelte';
-import type { AiSearchRequest } from '../../lib/bindings/AiSearchRequest';
-import type { AiSearchResult } from '../../lib/bindings/AiSearchResult';
-import type { LinkResult } from '../../lib/bindings/LinkResult';
-import type { LinkScore } from '../../lib/bindings/LinkScore';
-import type { Outcome } from '../../lib/bindings/Outcome';
-import type { Tweet } from '../../lib/bindings/Tweet';
-import { TOOLS } from '../../lib/tools';
+import { aiSearch, aiSearchStream, asCommandError, cancelStream, type StreamMessage } from '$lib/ipc';
+import { RequestLifecycle } from '$lib/request.svelte';
+import type { AiSearchRequest } from '$lib/bindings/AiSearchRequest';
+import type { AiSearchResult } from '$lib/bindings/AiSearchResult';
+import type { LinkResult } from '$lib/bindings/LinkResult';
+import type { LinkScore } from '$lib/bindings/LinkScore';
+import type { Outcome } from '$lib/bindings/Outcome';
+import type { Tweet } from '$lib/bindings/Tweet';
+import { TOOLS } from '$lib/tools';
 import { markFirstDeltaReceived, resetDeltaMarks } from './marks';
 
 /**

@@ -3,8 +3,8 @@ import { render, screen } from '@testing-library/svelte';
 import userEvent from '@testing-library/user-event';
 import Forecast from './Forecast.svelte';
 import { mockBackend } from '../../test/backend';
-import type { HistoryEntry } from '../../lib/bindings/HistoryEntry';
-import { setDisplayZone } from '../../lib/displayZone.svelte';
+import type { HistoryEntry } from '$lib/bindings/HistoryEntry';
+import { setDisplayZone } from '$lib/displayZone.svelte';
 
 const earlier: HistoryEntry = {
   id: 7,

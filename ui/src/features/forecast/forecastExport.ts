@@ -1,6 +1,6 @@
 /** Words and choices for exporting forecasts (the writing itself is in Rust: crates/store/src/export/forecasts.rs). */
-import type { ExportFormat } from '../../lib/bindings/ExportFormat';
-import { countOf } from '../../lib/format';
+import type { ExportFormat } from '$lib/bindings/ExportFormat';
+import { countOf } from '$lib/format';
 
 /** The formats a forecast exports to, the citation first: it is what a text quotes. */
 export const forecastExportFormats: { value: ExportFormat; name: string }[] = [

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { addTopic, displayZone, elapsed, emptyForm, formFromParams, localToUtc, percent, plainOdds, toRequest, utcToLocal, validate } from './forecastForm';
-import { setDisplayZone } from '../../lib/displayZone.svelte';
+import { setDisplayZone } from '$lib/displayZone.svelte';
 
 describe('the forecast form', () => {
   it('asks for a question or a title', () => {

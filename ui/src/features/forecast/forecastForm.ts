@@ -4,13 +4,13 @@
  * the app's order) and topics as chips; the rules are the request's own (lib/validate.ts), plus
  * the typed time's format, which only the form can get wrong. Times go to the service in UTC and are shown back with their zone.
  */
-import type { ForecastJob } from '../../lib/bindings/ForecastJob';
-import type { ForecastRequest } from '../../lib/bindings/ForecastRequest';
-import type { ForecastState } from '../../lib/bindings/ForecastState';
-import type { FieldMessages } from '../../lib/rules';
-import { formProblems } from '../../lib/validate';
-import { usableZone, zoneDay, zoneLabel, zoneWallClock } from '../../lib/format';
-import { zoneSetting } from '../../lib/displayZone.svelte';
+import type { ForecastJob } from '$lib/bindings/ForecastJob';
+import type { ForecastRequest } from '$lib/bindings/ForecastRequest';
+import type { ForecastState } from '$lib/bindings/ForecastState';
+import type { FieldMessages } from '$lib/rules';
+import { formProblems } from '$lib/validate';
+import { usableZone, zoneDay, zoneLabel, zoneWallClock } from '$lib/format';
+import { zoneSetting } from '$lib/displayZone.svelte';
 
 export interface ForecastForm {
   query: string;

@@ -3,14 +3,14 @@
  * resend under the same request id), then each step the core reports for its job. The job runs
  * in the core, not here: leaving the screen or closing the app loses nothing.
  */
-import { forecast, onForecastUpdate } from '../../lib/ipc';
-import type { Billing } from '../../lib/bindings/Billing';
-import type { ForecastJob } from '../../lib/bindings/ForecastJob';
-import type { ForecastRequest } from '../../lib/bindings/ForecastRequest';
-import type { ForecastState } from '../../lib/bindings/ForecastState';
-import type { ForecastUpdate } from '../../lib/bindings/ForecastUpdate';
-import { asCommandError } from '../../lib/ipc';
-import { RequestLifecycle } from '../../lib/request.svelte';
+import { forecast, onForecastUpdate } from '$lib/ipc';
+import type { Billing } from '$lib/bindings/Billing';
+import type { ForecastJob } from '$lib/bindings/ForecastJob';
+import type { ForecastRequest } from '$lib/bindings/ForecastRequest';
+import type { ForecastState } from '$lib/bindings/ForecastState';
+import type { ForecastUpdate } from '$lib/bindings/ForecastUpdate';
+import { asCommandError } from '$lib/ipc';
+import { RequestLifecycle } from '$lib/request.svelte';
 
 /** One forecast as the screen shows it. */
 export interface Watched {

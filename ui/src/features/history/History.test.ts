@@ -3,9 +3,9 @@ import { render, screen, waitFor, within } from '@testing-library/svelte';
 import userEvent from '@testing-library/user-event';
 import { mockIPC } from '@tauri-apps/api/mocks';
 import History from './History.svelte';
-import type { HistoryEntry } from '../../lib/bindings/HistoryEntry';
-import type { HistoryQuery } from '../../lib/bindings/HistoryQuery';
-import type { HistoryCapture } from '../../lib/bindings/HistoryCapture';
+import type { HistoryEntry } from '$lib/bindings/HistoryEntry';
+import type { HistoryQuery } from '$lib/bindings/HistoryQuery';
+import type { HistoryCapture } from '$lib/bindings/HistoryCapture';
 import { mockBackend } from '../../test/backend';
 
 // jsdom lays nothing out: give the scrolling list a size so the virtualiser shows rows.

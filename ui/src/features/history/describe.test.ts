@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { operationName } from '../../lib/operations';
+import { operationName } from '$lib/operations';
 import { postLines, shortQuery } from './describe';
 
 describe('history wording', () => {

@@ -1,6 +1,6 @@
 /** Words for history rows: what was asked, in a form a reader recognises. */
-import type { RequestStatus } from '../../lib/bindings/RequestStatus';
-import { bareHandle } from '../../lib/rules';
+import type { RequestStatus } from '$lib/bindings/RequestStatus';
+import { bareHandle } from '$lib/rules';
 import { placeName } from '../trends/places';
 
 export const statusNames: Record<RequestStatus, string> = {

@@ -1,7 +1,7 @@
 /** Sending a stored request again: the operation's command, and the request as first given. */
-import * as ipc from '../../lib/ipc';
-import type { Operation } from '../../lib/bindings/Operation';
-import type { Outcome } from '../../lib/bindings/Outcome';
+import * as ipc from '$lib/ipc';
+import type { Operation } from '$lib/bindings/Operation';
+import type { Outcome } from '$lib/bindings/Outcome';
 
 type Sender = (request: never, options?: ipc.SendOptions) => Promise<Outcome<unknown>>;
 

@@ -2,13 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { render, screen } from '@testing-library/svelte';
 import userEvent from '@testing-library/user-event';
 import type { Channel } from '@tauri-apps/api/core';
-import EvidenceExport from '../../components/EvidenceExport.svelte';
+import EvidenceExport from '$components/EvidenceExport.svelte';
 import VerifyBundle from './VerifyBundle.svelte';
 import { mockBackend } from '../../test/backend';
-import type { BundleCheck } from '../../lib/bindings/BundleCheck';
-import type { BundleOutcome } from '../../lib/bindings/BundleOutcome';
-import type { BundleProgress } from '../../lib/bindings/BundleProgress';
-import { verdictWords } from '../../lib/evidenceWords';
+import type { BundleCheck } from '$lib/bindings/BundleCheck';
+import type { BundleOutcome } from '$lib/bindings/BundleOutcome';
+import type { BundleProgress } from '$lib/bindings/BundleProgress';
+import { verdictWords } from '$lib/evidenceWords';
 
 describe('EvidenceExport', () => {
   it('shows progress while the bundle is written, then where it was saved', async () => {

@@ -5,8 +5,8 @@ import InvestigationPage from './InvestigationPage.svelte';
 import { readRoute } from '../analysis/route';
 import { mockBackend, type Args } from '../../test/backend';
 import { makeDetail } from '../../test/investigations';
-import type { InvestigationPost } from '../../lib/bindings/InvestigationPost';
-import type { StoredPost } from '../../lib/bindings/StoredPost';
+import type { InvestigationPost } from '$lib/bindings/InvestigationPost';
+import type { StoredPost } from '$lib/bindings/StoredPost';
 
 function filed(id: string, text: string, overrides: Partial<InvestigationPost> = {}): InvestigationPost {
   const post: StoredPost = {

@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import StillThere from './StillThere.svelte';
 import { mockBackend, reject, serviceError } from '../../test/backend';
 import { makeCheck } from '../../test/fixtures';
-import type { CheckReport } from '../../lib/bindings/CheckReport';
+import type { CheckReport } from '$lib/bindings/CheckReport';
 
 const report: CheckReport = {
   summary: { id: 7, checkedAt: '2026-11-23T18:04:12Z', unchanged: 1, changed: 1, gone: 1, cost: '0.0009', historyIds: [12] },

@@ -1,6 +1,6 @@
 /** A still-there check in words: each outcome, and each changed field as "likes 15,300 → 15,420". */
-import type { CheckOutcome } from '../../lib/bindings/CheckOutcome';
-import type { FieldChange } from '../../lib/bindings/FieldChange';
+import type { CheckOutcome } from '$lib/bindings/CheckOutcome';
+import type { FieldChange } from '$lib/bindings/FieldChange';
 
 export const outcomeNames: Record<CheckOutcome, string> = {
   unchanged: 'Unchanged',

@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { mockIPC } from '@tauri-apps/api/mocks';
 import Links from './Links.svelte';
 import { makeCheck, makePost } from '../../test/fixtures';
-import type { CommandError } from '../../lib/bindings/CommandError';
+import type { CommandError } from '$lib/bindings/CommandError';
 
 type Sent = { cmd: string; request: Record<string, unknown>; send: { requestId: string; confirmBudget: boolean } };
 

@@ -3,11 +3,11 @@
  * X posts (`LinksTwitterRequest`). The rules are the requests' own (lib/validate.ts), and the
  * count field must hold a number.
  */
-import type { LinksTwitterRequest } from '../../lib/bindings/LinksTwitterRequest';
-import type { LinksWebRequest } from '../../lib/bindings/LinksWebRequest';
-import type { Tool } from '../../lib/bindings/Tool';
-import { LIMITS, countField, countValue, type FieldMessages } from '../../lib/rules';
-import { formProblems } from '../../lib/validate';
+import type { LinksTwitterRequest } from '$lib/bindings/LinksTwitterRequest';
+import type { LinksWebRequest } from '$lib/bindings/LinksWebRequest';
+import type { Tool } from '$lib/bindings/Tool';
+import { LIMITS, countField, countValue, type FieldMessages } from '$lib/rules';
+import { formProblems } from '$lib/validate';
 
 export type LinksMode = 'web' | 'x';
 

@@ -3,8 +3,8 @@
  * came (not a post link, not returned by the service, or the same post as an earlier link).
  * Worked out from the links as they were sent and the posts the service answered with.
  */
-import type { Tweet } from '../../lib/bindings/Tweet';
-import { isPostUrl } from '../../lib/rules';
+import type { Tweet } from '$lib/bindings/Tweet';
+import { isPostUrl } from '$lib/rules';
 
 export type LinkOutcome =
   | { kind: 'found'; line: number; link: string; post: Tweet }

@@ -1,5 +1,5 @@
 /** Pasted post links: one per line or separated by spaces; only post links (lib/rules.ts) pass. */
-import { isPostUrl } from '../../lib/rules';
+import { isPostUrl } from '$lib/rules';
 
 export interface ParsedUrls {
   urls: string[];

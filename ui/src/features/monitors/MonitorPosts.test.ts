@@ -7,7 +7,7 @@ import { render, screen } from '@testing-library/svelte';
 import userEvent from '@testing-library/user-event';
 import MonitorPosts from './MonitorPosts.svelte';
 import { mockBackend } from '../../test/backend';
-import type { MonitorPostPage } from '../../lib/bindings/MonitorPostPage';
+import type { MonitorPostPage } from '$lib/bindings/MonitorPostPage';
 import { makeStoredPost } from '../../test/fixtures';
 
 const found = (count: number, total: number): MonitorPostPage => ({

@@ -4,10 +4,10 @@
  * search target reuses the X search form's values and rules (features/x/xForm.ts); its `count`
  * is the cap per run, and a monitor always asks for the latest posts.
  */
-import type { Monitor } from '../../lib/bindings/Monitor';
-import type { MonitorDraft } from '../../lib/bindings/MonitorDraft';
-import { bareHandle, countFieldError, countValue, rangeMessage, type FieldMessages } from '../../lib/rules';
-import { formProblems } from '../../lib/validate';
+import type { Monitor } from '$lib/bindings/Monitor';
+import type { MonitorDraft } from '$lib/bindings/MonitorDraft';
+import { bareHandle, countFieldError, countValue, rangeMessage, type FieldMessages } from '$lib/rules';
+import { formProblems } from '$lib/validate';
 import { emptyForm as emptySearchForm, toRequest as toSearchRequest, type XForm } from '../x/xForm';
 
 export const MONITOR_LIMITS = {

@@ -1,8 +1,8 @@
 /** Monitors, collections and run log lines as the commands return them, for component tests. */
-import type { Collection } from '../../lib/bindings/Collection';
-import type { Monitor } from '../../lib/bindings/Monitor';
-import type { MonitorEstimate } from '../../lib/bindings/MonitorEstimate';
-import type { RunLogEntry } from '../../lib/bindings/RunLogEntry';
+import type { Collection } from '$lib/bindings/Collection';
+import type { Monitor } from '$lib/bindings/Monitor';
+import type { MonitorEstimate } from '$lib/bindings/MonitorEstimate';
+import type { RunLogEntry } from '$lib/bindings/RunLogEntry';
 
 export function makeMonitor(overrides: Partial<Monitor> = {}): Monitor {
   return {

@@ -3,9 +3,9 @@
  * handle, time posted in UTC and in the display zone, the text quoted, the link and when it was
  * fetched), so a post and its replies can go straight into notes.
  */
-import type { Tweet } from '../../lib/bindings/Tweet';
-import { citedTime, parseCreatedAt } from '../../lib/format';
-import { zoneSetting } from '../../lib/displayZone.svelte';
+import type { Tweet } from '$lib/bindings/Tweet';
+import { citedTime, parseCreatedAt } from '$lib/format';
+import { zoneSetting } from '$lib/displayZone.svelte';
 
 /** Backslash before every character Markdown would read as markup (as the Rust export does). */
 export function escapeMarkdown(text: string): string {

@@ -3,7 +3,7 @@ import { render, screen } from '@testing-library/svelte';
 import userEvent from '@testing-library/user-event';
 import { mockIPC } from '@tauri-apps/api/mocks';
 import Keys from './Keys.svelte';
-import type { AppStatus } from '../../lib/ipc';
+import type { AppStatus } from '$lib/ipc';
 
 const fullKey = 'dt_$Zq3vN8xYk2LmP0aBcDeFgHiJkLmNoPqRsTuVwXyZ12f3a9';
 

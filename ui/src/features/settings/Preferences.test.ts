@@ -3,9 +3,9 @@ import { render, screen } from '@testing-library/svelte';
 import userEvent from '@testing-library/user-event';
 import { mockIPC } from '@tauri-apps/api/mocks';
 import Preferences from './Preferences.svelte';
-import type { AppSettings } from '../../lib/bindings/AppSettings';
-import { TIME_ZONE_NAMES } from '../../lib/bindings/TimeZoneNames';
-import { setDisplayZone, zoneSetting } from '../../lib/displayZone.svelte';
+import type { AppSettings } from '$lib/bindings/AppSettings';
+import { TIME_ZONE_NAMES } from '$lib/bindings/TimeZoneNames';
+import { setDisplayZone, zoneSetting } from '$lib/displayZone.svelte';
 
 const settings: AppSettings = {
   baseUrl: null,

@@ -3,7 +3,7 @@ import { render, screen } from '@testing-library/svelte';
 import userEvent from '@testing-library/user-event';
 import { mockIPC } from '@tauri-apps/api/mocks';
 import Settings from './Settings.svelte';
-import type { AppInfo } from '../../lib/ipc';
+import type { AppInfo } from '$lib/ipc';
 
 const info: AppInfo = {
   version: '0.1.0',

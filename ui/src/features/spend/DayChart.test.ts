@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { tick } from 'svelte';
 import { render, screen } from '@testing-library/svelte';
 import DayChart from './DayChart.svelte';
-import type { DaySpend } from '../../lib/bindings/DaySpend';
+import type { DaySpend } from '$lib/bindings/DaySpend';
 
 function year(): DaySpend[] {
   const start = Date.UTC(2025, 10, 22);

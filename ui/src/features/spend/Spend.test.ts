@@ -3,7 +3,7 @@ import { render, screen, within } from '@testing-library/svelte';
 import userEvent from '@testing-library/user-event';
 import { mockIPC } from '@tauri-apps/api/mocks';
 import Spend from './Spend.svelte';
-import type { BudgetLimits } from '../../lib/bindings/BudgetLimits';
+import type { BudgetLimits } from '$lib/bindings/BudgetLimits';
 
 const none = { unreadable_today: 0, unreadable_this_month: 0, unreadable_all_time: 0 };
 

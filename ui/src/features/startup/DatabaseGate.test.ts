@@ -3,9 +3,9 @@ import { render, screen } from '@testing-library/svelte';
 import userEvent from '@testing-library/user-event';
 import GateHarness from './GateHarness.test.svelte';
 import { mockBackend, reject } from '../../test/backend';
-import type { DatabaseStatus } from '../../lib/bindings/DatabaseStatus';
-import type { DatabaseProblem } from '../../lib/bindings/DatabaseProblem';
-import { notice } from '../../lib/notices.svelte';
+import type { DatabaseStatus } from '$lib/bindings/DatabaseStatus';
+import type { DatabaseProblem } from '$lib/bindings/DatabaseProblem';
+import { notice } from '$lib/notices.svelte';
 
 const ready: DatabaseStatus = { state: 'ready', readOnly: false, checking: false };
 

@@ -2,9 +2,9 @@
  * What the start screen and the recovery screen say: each step of opening the archive, the copy
  * made before an upgrade, and what happened when it could not be opened.
  */
-import type { BackupOutcome } from '../../lib/bindings/BackupOutcome';
-import type { ProblemKind } from '../../lib/bindings/ProblemKind';
-import type { UpgradeStep } from '../../lib/bindings/UpgradeStep';
+import type { BackupOutcome } from '$lib/bindings/BackupOutcome';
+import type { ProblemKind } from '$lib/bindings/ProblemKind';
+import type { UpgradeStep } from '$lib/bindings/UpgradeStep';
 
 /** The start screen shows itself only for an opening longer than this. */
 export const SHOW_AFTER_MS = 1000;

@@ -2,11 +2,11 @@
  * The Web screen's two requests: a web search (`GET /web`, ten results a page, `start` 0–100)
  * and the crawl of one page (`GET /web/crawl`), checked by their own rules (lib/validate.ts).
  */
-import type { CrawlFormat } from '../../lib/bindings/CrawlFormat';
-import type { WebCrawlRequest } from '../../lib/bindings/WebCrawlRequest';
-import type { WebSearchRequest } from '../../lib/bindings/WebSearchRequest';
-import { LIMITS, type FieldMessages } from '../../lib/rules';
-import { requestProblems } from '../../lib/validate';
+import type { CrawlFormat } from '$lib/bindings/CrawlFormat';
+import type { WebCrawlRequest } from '$lib/bindings/WebCrawlRequest';
+import type { WebSearchRequest } from '$lib/bindings/WebSearchRequest';
+import { LIMITS, type FieldMessages } from '$lib/rules';
+import { requestProblems } from '$lib/validate';
 
 /** Results per page of `GET /web`. */
 export const PAGE_SIZE = 10;

@@ -4,9 +4,9 @@ import userEvent from '@testing-library/user-event';
 import { mockIPC } from '@tauri-apps/api/mocks';
 import Welcome from './Welcome.svelte';
 import { welcomeDismissed } from './welcome';
-import type { AppStatus } from '../../lib/ipc';
-import type { FirstKeyOutcome } from '../../lib/bindings/FirstKeyOutcome';
-import { setStatus } from '../../lib/status.svelte';
+import type { AppStatus } from '$lib/ipc';
+import type { FirstKeyOutcome } from '$lib/bindings/FirstKeyOutcome';
+import { setStatus } from '$lib/status.svelte';
 
 const KEY = 'dt_$abcdefghijklmnopqrstuvwxyz0123456789ABCDEFG';
 const SPEND = { today: '0', this_month: '0', all_time: '0' };

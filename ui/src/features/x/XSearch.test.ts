@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { mockIPC } from '@tauri-apps/api/mocks';
 import XSearch from './XSearch.svelte';
 import { makeCheck, makePost } from '../../test/fixtures';
-import type { CommandError } from '../../lib/bindings/CommandError';
+import type { CommandError } from '$lib/bindings/CommandError';
 
 type Sent = { request: Record<string, unknown>; send: { requestId: string; confirmBudget: boolean } };
 

@@ -1,9 +1,9 @@
 /** The X search form: its values as typed, the rules the service applies, and the request built from it. */
-import type { Sort } from '../../lib/bindings/Sort';
-import type { TwitterSearchRequest } from '../../lib/bindings/TwitterSearchRequest';
-import { LIMITS, bareHandle, countField, countValue, type FieldMessages } from '../../lib/rules';
-import { formProblems } from '../../lib/validate';
-import { LANGUAGES } from '../../lib/languages';
+import type { Sort } from '$lib/bindings/Sort';
+import type { TwitterSearchRequest } from '$lib/bindings/TwitterSearchRequest';
+import { LIMITS, bareHandle, countField, countValue, type FieldMessages } from '$lib/rules';
+import { formProblems } from '$lib/validate';
+import { LANGUAGES } from '$lib/languages';
 
 export interface XForm {
   query: string;
