@@ -280,6 +280,30 @@ mod tests {
         assert!(error.message().contains("does not exist"), "{error}");
     }
 
+    /// The Archive's CSV read back as the evidence bundle's is: every digit of a 19-digit id
+    /// kept by a program and by a spreadsheet.
+    #[test]
+    fn the_archive_csv_keeps_every_digit_of_a_long_id() {
+        use crate::read_back::{python_rows, spreadsheet_rows};
+        const LONG_ID: &str = "1864029172638449665";
+        let dir = tempfile::tempdir().unwrap();
+        let mut long = post(LONG_ID, "Rivers rise");
+        long.conversation_id = Some(LONG_ID.into());
+        let path = dir.path().join("archive.csv");
+        write_posts(&[long], ExportFormat::Csv, &path).unwrap();
+        let mut checked = 0;
+        for rows in [python_rows(&path), spreadsheet_rows(&path, dir.path())]
+            .into_iter()
+            .flatten()
+        {
+            assert_eq!(rows[0]["id"].trim(), LONG_ID);
+            assert_eq!(rows[0]["conversation_id"].trim(), LONG_ID);
+            assert_eq!(rows[0]["text"], "Rivers rise");
+            checked += 1;
+        }
+        println!("read back {checked} ways");
+    }
+
     #[test]
     fn a_failed_export_says_where_and_cleans_up() {
         let missing = std::path::Path::new("/nonexistent-folder/posts.csv");

@@ -86,6 +86,8 @@ pub mod monitors;
 pub mod paging;
 pub mod pipeline;
 pub mod provenance;
+#[cfg(test)]
+mod read_back;
 pub mod records;
 pub mod runs;
 pub mod session;

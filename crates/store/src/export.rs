@@ -8,9 +8,8 @@
 //! (`created_at_local`: `2026-11-23 19:04:12 CET (Europe/Paris)`, `… GMT+5:45 (Asia/Kathmandu)`;
 //! [`crate::zone_names`]). Citations give UTC and the local time.
 //!
-//! CSV cells that a spreadsheet would run as a formula (starting with `=`, `+`, `-`, `@`, tab
-//! or carriage return) are prefixed with `'`: the files are opened by people in spreadsheet
-//! apps, and post text is written by strangers.
+//! Every CSV cell is one a spreadsheet reads as written ([`cells`]): a formula a stranger typed
+//! is defused, and an id keeps every digit.
 
 use std::io::Write;
 
@@ -23,8 +22,10 @@ use crate::error::Result;
 use crate::history::{Billing, HistoryEntry};
 use crate::ledger::LedgerEntry;
 
+pub mod cells;
 mod forecasts;
 
+pub use cells::{cell, id_cell};
 pub use forecasts::{
     forecast_citations_markdown, forecasts_csv, forecasts_jsonl, local_time, percent,
     ForecastExport,
@@ -48,15 +49,6 @@ fn cited(t: DateTime<Utc>, tz: Tz) -> String {
         utc.to_string()
     } else {
         format!("{utc} = {}", local_time(t, tz))
-    }
-}
-
-/// A CSV cell a spreadsheet will not run as a formula (see the module's doc); shared with the
-/// evidence bundle's `posts.csv`.
-pub fn cell(text: &str) -> String {
-    match text.chars().next() {
-        Some('=' | '+' | '-' | '@' | '\t' | '\r') => format!("'{text}"),
-        _ => text.to_owned(),
     }
 }
 
@@ -95,7 +87,7 @@ pub fn history_csv<'a>(
         let billing = e.billing.as_ref();
         w.write_record([
             e.id.to_string(),
-            cell(&e.request_id),
+            id_cell(&e.request_id),
             utc(e.started_at),
             local_exact(e.started_at, tz),
             cell(&e.operation),
@@ -183,7 +175,7 @@ pub fn posts_csv<'a>(
     ])?;
     for p in posts {
         w.write_record([
-            cell(&p.id),
+            id_cell(&p.id),
             utc(p.created_at),
             local_exact(p.created_at, tz),
             cell(&p.author_username),
@@ -199,7 +191,7 @@ pub fn posts_csv<'a>(
             p.bookmark_count.to_string(),
             cell(&p.hashtags.join(" ")),
             cell(&opt(&p.url)),
-            cell(&opt(&p.conversation_id)),
+            id_cell(&opt(&p.conversation_id)),
             utc(p.first_seen),
             local_exact(p.first_seen, tz),
             utc(p.last_seen),

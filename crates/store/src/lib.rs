@@ -22,7 +22,8 @@
 //! * [`cache`]: ETag + body per GET URL for conditional requests;
 //! * [`export`]: CSV, JSON Lines and Markdown citations to any writer, every time in UTC and
 //!   in the zone the caller names (named as [`zone_names`] names it); forecasts with their own
-//!   fields (question, state, probability, forecaster, times, reasoning, job id, cost);
+//!   fields (question, state, probability, forecaster, times, reasoning, job id, cost); every
+//!   CSV cell the app writes made by `export::cells` (a formula defused, an id kept whole);
 //! * [`settings`]: app settings as JSON values;
 //! * [`investigations`]: cases filing requests and posts (by the active investigation, inside
 //!   each request's record transaction, or by hand), a notebook, notes and tags per post,

@@ -8,7 +8,7 @@ use std::path::Path;
 
 use chrono::{DateTime, SecondsFormat, Utc};
 use serde::Deserialize;
-use sightline_store::export::{cell, local_exact};
+use sightline_store::export::{cell, id_cell, local_exact};
 use sightline_store::{
     ActivitySeries, AnalysisScope, Heatmap, Network, NetworkQuery, Store, TopKind, TopList, Tz,
 };
@@ -196,8 +196,8 @@ pub fn edges_csv(network: &Network, tz: Tz, out: impl Write) -> sightline_store:
     ])?;
     for edge in &network.edges {
         csv.write_record([
-            cell(&edge.source),
-            cell(&edge.target),
+            id_cell(&edge.source),
+            id_cell(&edge.target),
             edge.kind.as_str().to_owned(),
             edge.weight.to_string(),
             utc(edge.first),
@@ -215,7 +215,7 @@ pub fn nodes_csv(network: &Network, out: impl Write) -> sightline_store::Result<
     let mut csv = csv::Writer::from_writer(out);
     csv.write_record(["id", "label", "posts"])?;
     for node in &network.nodes {
-        csv.write_record([cell(&node.id), cell(&node.label), node.posts.to_string()])?;
+        csv.write_record([id_cell(&node.id), cell(&node.label), node.posts.to_string()])?;
     }
     csv.flush()?;
     Ok(())

@@ -1,21 +1,14 @@
 //! `posts.csv`, made for spreadsheets: UTF-8 with a byte-order mark (so Excel reads it as
 //! UTF-8), CRLF between rows, line breaks inside a post's text kept in its quoted cell, and
 //! every cell a spreadsheet would run as a formula defused with a leading `'`
-//! ([`sightline_store::export::cell`]).
+//! ([`sightline_store::export::cells`]).
 //!
-//! Long numbers: Excel and LibreOffice read a cell of digits as a number and keep 15
-//! significant digits, so a 19-digit post id comes back with its last digits turned to zeros.
-//! Every id made of digits is therefore written after a tab character. Both read a cell
-//! that begins with a tab as text and show the digits unchanged (checked with LibreOffice
-//! headless in the bundle's tests); a program that reads the file sees the tab as leading
-//! white space, which `strip()`/`trim()` and integer parsers skip. The other ways were worse:
-//! `="…"` is a formula (LibreOffice shows it as typed unless formulas are evaluated on import,
-//! and any program reading the file gets the formula, not the id), and a leading `'` is kept as
-//! part of the text by LibreOffice.
+//! Every id is written as [`id_cell`]: after a tab when it is all digits, so a spreadsheet
+//! keeps its 19 digits instead of turning the last ones to zeros.
 
 use std::io::Write;
 
-use sightline_store::export::cell;
+use sightline_store::export::{cell, id_cell};
 use sightline_store::Tz;
 
 use super::{utc_iso, zone_time, BundlePost, CaptureRecord};
@@ -49,16 +42,6 @@ pub const COLUMNS: [&str; 25] = [
     "last_seen_utc",
 ];
 
-/// An id a spreadsheet keeps digit for digit: a tab before it when it is all digits (see the
-/// module's doc); anything else is an ordinary, formula-safe cell.
-pub fn long_number(id: &str) -> String {
-    if !id.is_empty() && id.bytes().all(|b| b.is_ascii_digit()) {
-        format!("\t{id}")
-    } else {
-        cell(id)
-    }
-}
-
 /// `posts.csv` being written, row by row, to `out`.
 pub struct PostsCsv<W: Write> {
     writer: csv::Writer<W>,
@@ -81,14 +64,11 @@ impl<W: Write> PostsCsv<W> {
         let captured_at = capture.map(|c| c.captured_at);
         let opt = |v: &Option<String>| v.as_deref().map(cell).unwrap_or_default();
         let record: [String; 25] = [
-            long_number(&post.id),
+            id_cell(&post.id),
             opt(&post.url),
             cell(&post.author_username),
             cell(&post.author_name),
-            post.author_id
-                .as_deref()
-                .map(long_number)
-                .unwrap_or_default(),
+            post.author_id.as_deref().map(id_cell).unwrap_or_default(),
             utc_iso(post.created_at),
             zone_time(post.created_at, self.zone),
             // Line breaks are kept: the csv writer quotes any cell holding one.
@@ -103,7 +83,7 @@ impl<W: Write> PostsCsv<W> {
             cell(&post.hashtags.join(" ")),
             post.conversation_id
                 .as_deref()
-                .map(long_number)
+                .map(id_cell)
                 .unwrap_or_default(),
             cell(&p.note),
             cell(&p.tags.join(", ")),

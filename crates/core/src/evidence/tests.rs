@@ -10,6 +10,7 @@ use sightline_store::{Billing, RequestStatus};
 
 use super::verify::{verify_bundle, FileOutcome};
 use super::*;
+use crate::read_back::{have, python_rows, spreadsheet_rows};
 
 /// A 19-digit id: past the 15 digits a spreadsheet keeps of a number.
 pub(super) const LONG_ID: &str = "1864029172638449665";
@@ -48,6 +49,7 @@ fn entry(id: i64, operation: &str, params: &str, cost: &str) -> HistoryEntry {
         parent_id: None,
         pinned: false,
         has_result: true,
+        origin: None,
     }
 }
 
@@ -177,13 +179,6 @@ pub(super) async fn write(bundle: &Bundle, bodies: &Bodies, path: &Path) -> Bund
 fn unzip(path: &Path, into: &Path) {
     let mut zip = zip::ZipArchive::new(File::open(path).unwrap()).unwrap();
     zip.extract(into).unwrap();
-}
-
-fn have(tool: &str) -> bool {
-    Command::new("sh")
-        .args(["-c", &format!("command -v {tool}")])
-        .output()
-        .is_ok_and(|o| o.status.success())
 }
 
 #[tokio::test]
@@ -331,21 +326,8 @@ async fn posts_csv_keeps_every_digit_and_line_break_and_defuses_formulas() {
     );
 
     let text = "Rivers rise,\r\nagain \"today\"\nthird line";
-    if have("python3") {
-        // Every cell read back as Python's csv reads it, stripped of the tab guard.
-        let script = "import csv,json,sys\n\
-             rows=list(csv.DictReader(open(sys.argv[1],encoding='utf-8-sig',newline='')))\n\
-             print(json.dumps([{k:v for k,v in r.items()} for r in rows]))";
-        let run = Command::new("python3")
-            .args(["-c", script, csv_path.to_str().unwrap()])
-            .output()
-            .unwrap();
-        assert!(
-            run.status.success(),
-            "{}",
-            String::from_utf8_lossy(&run.stderr)
-        );
-        let rows: Vec<BTreeMap<String, String>> = serde_json::from_slice(&run.stdout).unwrap();
+    if let Some(rows) = python_rows(&csv_path) {
+        // Every cell as a program reads it, stripped of the tab guard.
         assert_eq!(rows.len(), 3);
         assert_eq!(rows[0]["id"].trim(), LONG_ID);
         assert_eq!(rows[0]["conversation_id"].trim(), LONG_ID);
@@ -363,49 +345,20 @@ async fn posts_csv_keeps_every_digit_and_line_break_and_defuses_formulas() {
         );
         assert!(rows[2]["text"].starts_with("'@mention"));
         assert!(rows[2]["text"].ends_with("ünïcödé ✓"));
-    } else {
-        println!("skipped the Python csv read-back: python3 is not installed");
     }
 
-    if have("soffice") {
-        // LibreOffice opens the file as a spreadsheet (UTF-8, comma, quote) and saves it again.
-        let converted = dir.path().join("lo");
-        let run = Command::new("soffice")
-            .args([
-                "--headless",
-                "--infilter=Text - txt - csv (StarCalc):44,34,76",
-                "--convert-to",
-                "csv:Text - txt - csv (StarCalc):44,34,76",
-                "--outdir",
-                converted.to_str().unwrap(),
-                csv_path.to_str().unwrap(),
-            ])
-            .env("HOME", dir.path())
-            .output()
-            .unwrap();
-        let saved = std::fs::read_to_string(converted.join(POSTS_CSV)).unwrap_or_else(|_| {
-            panic!(
-                "LibreOffice did not convert: {}",
-                String::from_utf8_lossy(&run.stderr)
-            )
-        });
-        let mut reader = csv::Reader::from_reader(saved.trim_start_matches('\u{feff}').as_bytes());
-        let headers = reader.headers().unwrap().clone();
-        let column = |name: &str| headers.iter().position(|h| h == name).unwrap();
-        let rows: Vec<csv::StringRecord> = reader.records().map(|r| r.unwrap()).collect();
+    if let Some(rows) = spreadsheet_rows(&csv_path, dir.path()) {
         assert_eq!(
-            rows[0][column("id")].trim(),
+            rows[0]["id"].trim(),
             LONG_ID,
             "LibreOffice kept every digit"
         );
-        assert_eq!(rows[0][column("conversation_id")].trim(), LONG_ID);
+        assert_eq!(rows[0]["conversation_id"].trim(), LONG_ID);
         assert_eq!(
-            rows[0][column("text")].replace("\r\n", "\n"),
+            rows[0]["text"].replace("\r\n", "\n"),
             text.replace("\r\n", "\n")
         );
-        assert!(rows[1][column("text")].starts_with("'=HYPERLINK"));
-    } else {
-        println!("skipped the LibreOffice read-back: soffice is not installed");
+        assert!(rows[1]["text"].starts_with("'=HYPERLINK"));
     }
 }
 

@@ -9,7 +9,7 @@ use chrono::{DateTime, Utc};
 use chrono_tz::Tz;
 use serde::Serialize;
 
-use super::{cell, escape_markdown, json_lines, local_exact, opt, utc};
+use super::{cell, escape_markdown, id_cell, json_lines, local_exact, opt, utc};
 use crate::error::Result;
 use crate::history::Billing;
 
@@ -90,7 +90,7 @@ pub fn forecasts_csv<'a>(
         let billing = f.billing.as_ref();
         w.write_record([
             f.history_id.to_string(),
-            cell(&opt(&f.prediction_id)),
+            id_cell(&opt(&f.prediction_id)),
             utc(f.asked_at),
             local_exact(f.asked_at, tz),
             cell(&f.question),

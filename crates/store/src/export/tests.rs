@@ -128,7 +128,10 @@ async fn posts_csv_is_quoted_and_formula_safe() {
     let posts = oldest_first(&store).await;
     let rows = csv_rows(|out| posts_csv(&posts, UTC, out));
     assert_eq!(rows.len(), 2);
-    assert_eq!(rows[0]["id"], "100");
+    assert_eq!(
+        rows[0]["id"], "\t100",
+        "an id of digits guarded as text (id_cell)"
+    );
     assert_eq!(
         rows[0]["text"],
         "'=SUM(A1) \"quoted\", with comma\nsecond line"
@@ -261,4 +264,17 @@ async fn links_carry_both_times_too() {
         line["last_seen_local"],
         "2026-11-23 23:34:12 GMT+5:30 (Asia/Kolkata)"
     );
+}
+
+#[test]
+fn an_id_is_guarded_only_when_a_spreadsheet_would_read_it_as_a_number() {
+    assert_eq!(id_cell("1864029172638449665"), "\t1864029172638449665");
+    assert_eq!(id_cell("007"), "\t007", "leading zeros kept too");
+    assert_eq!(id_cell("req-7"), "req-7");
+    assert_eq!(
+        id_cell("-12"),
+        "'-12",
+        "not digits: an ordinary, formula-safe cell"
+    );
+    assert_eq!(id_cell(""), "");
 }
