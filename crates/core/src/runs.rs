@@ -1,14 +1,16 @@
 //! What monitors and collections share: sending one page through the pipeline under a
 //! request id that makes a repeat a replay (never a second charge), and never sending again a
 //! page whose request may have been billed; what a failed page means for the run; the backoff
-//! after failed runs; and the run log as the window shows it.
+//! after failed runs; the run log as the window shows it; and the one rule for archived
+//! investigations on a run's side (a page is never sent for one: its owner pauses).
 
 use std::time::Duration;
 
 use serde::Serialize;
 use sightline_api::wait;
 use sightline_api::{ApiRequest, ErrorKind, ExpectedUnits};
-use sightline_store::{HistoryEntry, RequestStatus, StoredRun};
+use sightline_store::runs::{ArchivedInvestigation, PageFiling};
+use sightline_store::{HistoryEntry, RequestStatus, RunOwner, Store, StoredRun};
 
 use crate::errors::CommandError;
 use crate::findings::Findable;
@@ -121,6 +123,40 @@ pub(crate) enum Stop {
     RateLimited { wait: Duration, message: String },
     /// Anything else, in the words of the error.
     Failed(String),
+    /// The owner's investigation is archived: the owner pauses, saying why, and sends nothing
+    /// until the user restores the investigation or chooses another, then resumes it.
+    Archived(String),
+}
+
+/// The words a monitor or a collection pauses with when its investigation is archived.
+fn archived(investigation: &ArchivedInvestigation) -> Stop {
+    Stop::Archived(format!(
+        "Paused: its investigation \"{}\" is archived, and nothing is filed into an archived \
+         investigation. Restore the investigation or choose another, then resume.",
+        investigation.name
+    ))
+}
+
+/// Asked before each page: `Some` when the owner's investigation is archived, so the page is
+/// not sent (nor billed).
+pub(crate) async fn before_page(
+    store: &Store,
+    owner: RunOwner,
+) -> Result<Option<Stop>, CommandError> {
+    Ok(store
+        .archived_investigation_of(owner)
+        .await?
+        .as_ref()
+        .map(archived))
+}
+
+/// After a page is recorded: `Some` when its filing was refused (the investigation was archived
+/// while the page was on its way). The page, its items and its charge are kept.
+pub(crate) fn after_page(filing: &PageFiling) -> Option<Stop> {
+    match filing {
+        PageFiling::Refused(investigation) => Some(archived(investigation)),
+        PageFiling::NoInvestigation | PageFiling::Filed { .. } => None,
+    }
 }
 
 impl Stop {

@@ -12,7 +12,7 @@ use crate::archive::read::{post_from_row, POST_COLUMNS};
 use crate::archive::StoredPost;
 use crate::error::Result;
 use crate::money::from_nanos;
-use crate::runs::record_run_page;
+use crate::runs::{record_run_page, RecordedPage, RunOwner};
 use crate::time::{from_ms, to_ms};
 use crate::Store;
 
@@ -163,8 +163,9 @@ impl Store {
     }
 
     /// Writes one page in one transaction: its items (those collected before are not
-    /// counted again), the cursor that follows it, the page count, and the run's line.
-    /// Returns how many items were new.
+    /// counted again), the cursor that follows it, the page count, the run's line, and the
+    /// request's filing under the collection's investigation unless it is archived. Returns
+    /// the items that were new and where the page was filed.
     pub async fn record_collection_page(
         &self,
         id: i64,
@@ -173,18 +174,20 @@ impl Store {
         items: &[String],
         next_cursor: Option<&str>,
         now: DateTime<Utc>,
-    ) -> Result<i64> {
+    ) -> Result<RecordedPage> {
         let mut tx = self.begin_write().await?;
-        let mut new = 0;
+        let mut new = Vec::new();
         for item in items {
-            new += sqlx::query(
+            let done = sqlx::query(
                 "INSERT OR IGNORE INTO collection_items (collection_id, item_id) VALUES (?, ?)",
             )
             .bind(id)
             .bind(item)
             .execute(&mut *tx)
-            .await?
-            .rows_affected() as i64;
+            .await?;
+            if done.rows_affected() == 1 {
+                new.push(item.clone());
+            }
         }
         sqlx::query(
             "UPDATE collections SET cursor = ?, pages = pages + 1, attempt = 0, updated_at = ?
@@ -195,9 +198,14 @@ impl Store {
         .bind(id)
         .execute(&mut *tx)
         .await?;
-        record_run_page(&mut tx, run_id, history_id, new, next_cursor).await?;
+        let owner = RunOwner::Collection(id);
+        let filing =
+            record_run_page(&mut tx, owner, run_id, history_id, &new, next_cursor, now).await?;
         tx.commit().await?;
-        Ok(new)
+        Ok(RecordedPage {
+            new_items: new,
+            filing,
+        })
     }
 
     /// The items a collection holds, by id.

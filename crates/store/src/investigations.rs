@@ -26,7 +26,7 @@ pub use types::{
     InvestigationPost, InvestigationPostPage, InvestigationPostQuery, InvestigationSummary,
     ItemMemberships, OperationCost, PostSnapshot, TagCount,
 };
-pub(crate) use write::{file_begun, file_recorded};
+pub(crate) use write::{file_begun, file_recorded, file_run_page};
 pub use write::{MAX_NAME_CHARS, MAX_TAG_CHARS};
 
 #[cfg(test)]

@@ -10,7 +10,7 @@ use sqlx::Row;
 use crate::archive::read::{post_from_row, POST_COLUMNS};
 use crate::archive::StoredPost;
 use crate::error::Result;
-use crate::runs::{finish_run, record_run_page};
+use crate::runs::{finish_run, record_run_page, RecordedPage, RunOwner};
 use crate::time::{from_ms, to_ms};
 use crate::Store;
 
@@ -231,8 +231,9 @@ impl Store {
 
     /// Writes one page of a monitor's run in one transaction: the request joins the run, the
     /// posts this monitor has not found before are stored unseen, the run moves on to
-    /// `next_cursor`, and its window's end to the newest post seen. Returns the posts that were
-    /// new (already-found posts are dropped).
+    /// `next_cursor`, its window's end to the newest post seen, and the request is filed under
+    /// the monitor's investigation unless it is archived. Returns the posts that were new
+    /// (already-found posts are dropped) and where the page was filed.
     pub async fn record_monitor_page(
         &self,
         monitor_id: i64,
@@ -241,7 +242,7 @@ impl Store {
         posts: &[PageItem],
         next_cursor: Option<&str>,
         now: DateTime<Utc>,
-    ) -> Result<Vec<String>> {
+    ) -> Result<RecordedPage> {
         let mut tx = self.begin_write().await?;
         let mut new = Vec::new();
         for post in posts {
@@ -260,7 +261,9 @@ impl Store {
                 new.push(post.id.clone());
             }
         }
-        record_run_page(&mut tx, run_id, history_id, new.len() as i64, next_cursor).await?;
+        let owner = RunOwner::Monitor(monitor_id);
+        let filing =
+            record_run_page(&mut tx, owner, run_id, history_id, &new, next_cursor, now).await?;
         // The newest post the run has seen, in the service's own clock: the next run's window
         // starts there.
         if let Some(newest) = posts.iter().map(|post| post.created_at).max() {
@@ -273,7 +276,10 @@ impl Store {
             .await?;
         }
         tx.commit().await?;
-        Ok(new)
+        Ok(RecordedPage {
+            new_items: new,
+            filing,
+        })
     }
 
     /// Ends a monitor's run as `end` says; the monitor goes on from its next run (active,

@@ -13,6 +13,20 @@
 //!   once, so a crash mid-stream never loses money already spent.
 //!   `begin_request` also tells the app that a request id was already used, so a replayed
 //!   command is never sent (and paid) twice.
+//!
+//! Filing, by one rule: **nothing is filed under an archived investigation**, and filing never
+//! touches money (a request's charge reaches the ledger whether it is filed or not).
+//! * A request the user sends is filed under the active investigation in its record's own
+//!   transaction; an archived investigation is never the active one (archiving it clears it).
+//! * A monitor's or a collection's page is filed under its owner's investigation in the
+//!   transaction that writes the page into its run (its new items and run-log line:
+//!   [`crate::runs`]). Before each page the core asks whether that investigation is archived
+//!   ([`Store::archived_investigation_of`]): if so nothing is sent, and the monitor or
+//!   collection pauses, saying why, until the user restores the investigation or chooses
+//!   another and resumes it. One archived while its page was on its way keeps the page (history,
+//!   ledger, archive, new items, run-log line) unfiled, and its owner pauses the same way.
+//!   A page recorded but not yet written into its run (a crash between the two) is replayed
+//!   from History under its request id when the run goes on, and filed then.
 
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
@@ -444,7 +458,8 @@ async fn write_record(
     archive::write_posts(conn, Some(history_id), seen_at, &r.posts).await?;
     archive::write_users(conn, seen_at, &r.users).await?;
     archive::write_links(conn, Some(history_id), seen_at, &r.links).await?;
-    // Filed here, in the record's transaction: no request is ever kept without its filing.
+    // Filed here, in the record's transaction: no request is kept without its filing under
+    // the active investigation (a run's own filing is its page's: `runs/filing.rs`).
     let newly_written = existing.is_none();
     investigations::file_recorded(conn, history_id, seen_at, newly_written).await?;
     Ok(RecordOutcome::Recorded { history_id })

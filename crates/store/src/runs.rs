@@ -1,7 +1,10 @@
 //! The run log shared by monitors and collections: one line per run (when, outcome, new items,
 //! error in words), the history rows of its requests, and its cost read from the ledger rows
 //! of exactly those requests. A run not yet finished keeps where it was (window, cursor, page
-//! number, attempt), so one cut by a crash goes on from there.
+//! number, attempt), so one cut by a crash goes on from there. A page joins its run in the
+//! transaction that writes its new items, and is filed there too (`runs/filing.rs`).
+
+mod filing;
 
 use chrono::{DateTime, Utc};
 use rust_decimal::Decimal;
@@ -12,6 +15,8 @@ use crate::error::Result;
 use crate::money::from_nanos;
 use crate::time::{from_ms, to_ms};
 use crate::Store;
+
+pub use filing::{ArchivedInvestigation, PageFiling, RecordedPage};
 
 /// Whose run it is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -186,15 +191,19 @@ pub(crate) async fn finish_run(
     Ok(())
 }
 
-/// Links a page's history row to its run and moves the run on: its count of new items, its
-/// page number and cursor. Part of the page's own transaction.
+/// Links a page's history row to its run and moves the run on (its count of new items, its
+/// page number and cursor), then files the page under its owner's investigation unless that
+/// one is archived. Part of the page's own transaction: a page is never in its run without
+/// its filing, nor filed without being in its run.
 pub(crate) async fn record_run_page(
     conn: &mut SqliteConnection,
+    owner: RunOwner,
     run_id: i64,
     history_id: i64,
-    new_items: i64,
+    new_items: &[String],
     next_cursor: Option<&str>,
-) -> Result<()> {
+    now: DateTime<Utc>,
+) -> Result<PageFiling> {
     sqlx::query("INSERT OR IGNORE INTO run_requests (run_id, history_id) VALUES (?, ?)")
         .bind(run_id)
         .bind(history_id)
@@ -204,10 +213,10 @@ pub(crate) async fn record_run_page(
         "UPDATE runs SET new_items = new_items + ?, pages = pages + 1, cursor = ?, attempt = 0
          WHERE id = ?",
     )
-    .bind(new_items)
+    .bind(new_items.len() as i64)
     .bind(next_cursor)
     .bind(run_id)
-    .execute(conn)
+    .execute(&mut *conn)
     .await?;
-    Ok(())
+    filing::file_page(conn, owner, history_id, to_ms(now)).await
 }

@@ -23,7 +23,7 @@ use sightline_api::request::{
     TwitterUserPostsRequest,
 };
 use sightline_api::wait::{self, plain_wait};
-use sightline_store::{InvestigationItem, RunOwner, StoredCollection};
+use sightline_store::{RunOwner, StoredCollection};
 
 use super::{
     collection_of, get, set_state, CollectUntil, Collection, CollectionSource, CollectionState,
@@ -31,7 +31,7 @@ use super::{
 use crate::announce::Announce;
 use crate::errors::CommandError;
 use crate::monitors::RunOutcome;
-use crate::runs::{send_page, PageSent, Stop};
+use crate::runs::{after_page, before_page, send_page, PageSent, Stop};
 use crate::session::Session;
 use crate::state::AppState;
 
@@ -292,6 +292,30 @@ impl Ending {
         Self::new(CollectionState::Done, RunOutcome::Done, None)
     }
 
+    /// How a stop that ends the drive ends it (a 429 waits instead, and is not one).
+    fn of(stop: Stop) -> Self {
+        match stop {
+            Stop::Blocked(reason) => Self::new(
+                CollectionState::StoppedByBudget,
+                RunOutcome::BudgetBlocked,
+                Some(reason),
+            ),
+            Stop::Warned(reason) => Self {
+                confirm: true,
+                ..Self::new(
+                    CollectionState::Paused,
+                    RunOutcome::NeedsConfirmation,
+                    Some(reason),
+                )
+            },
+            Stop::Archived(reason) => {
+                Self::new(CollectionState::Paused, RunOutcome::Paused, Some(reason))
+            }
+            Stop::RateLimited { message, .. } => Self::failed(&message),
+            Stop::Failed(reason) => Self::failed(&reason),
+        }
+    }
+
     /// Stopped by a failure: its words, and how to go on.
     fn failed(words: &str) -> Self {
         let reason = format!(
@@ -421,6 +445,9 @@ impl Paging<'_> {
                     return Ok(Ending::done());
                 }
             }
+            if let Some(stop) = before_page(store, RunOwner::Collection(id)).await? {
+                return Ok(Ending::of(stop));
+            }
             let sent = next_page(
                 self.state,
                 self.session,
@@ -449,23 +476,6 @@ impl Paging<'_> {
                     continue;
                 }
                 Err(error) => match Stop::of(&error) {
-                    Stop::Blocked(reason) => {
-                        return Ok(Ending::new(
-                            CollectionState::StoppedByBudget,
-                            RunOutcome::BudgetBlocked,
-                            Some(reason),
-                        ));
-                    }
-                    Stop::Warned(reason) => {
-                        return Ok(Ending {
-                            confirm: true,
-                            ..Ending::new(
-                                CollectionState::Paused,
-                                RunOutcome::NeedsConfirmation,
-                                Some(reason),
-                            )
-                        });
-                    }
                     Stop::RateLimited { wait, .. } => {
                         // Longer each time in a row, so that even a wait of nothing is no loop.
                         rate_limits_in_a_row += 1;
@@ -476,7 +486,7 @@ impl Paging<'_> {
                         resumed_by_user = false;
                         continue;
                     }
-                    Stop::Failed(reason) => return Ok(Ending::failed(&reason)),
+                    stop => return Ok(Ending::of(stop)),
                 },
             };
             resumed_by_user = false;
@@ -492,7 +502,7 @@ impl Paging<'_> {
                 .map(|(item, _)| item.clone())
                 .collect();
             let next = cursor_after(&source, &page);
-            let new = store
+            let recorded = store
                 .record_collection_page(
                     id,
                     self.run_id,
@@ -502,19 +512,12 @@ impl Paging<'_> {
                     Utc::now(),
                 )
                 .await?;
-            if let Some(investigation) = stored.investigation_id {
-                let item = InvestigationItem::Request {
-                    history_id: page.history_id,
-                };
-                if let Err(error) = store
-                    .add_to_investigation(investigation, &[item], Utc::now())
-                    .await
-                {
-                    tracing::warn!(%error, "a collection's page could not be filed under its investigation");
-                }
-            }
             self.announce.records_changed();
             progress(store, self.announce, id).await;
+            if let Some(stop) = after_page(&recorded.filing) {
+                return Ok(Ending::of(stop));
+            }
+            let new = recorded.new_items.len();
             // A time-cursor source is over when a page brings nothing new.
             let exhausted = matches!(
                 source,

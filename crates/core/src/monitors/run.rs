@@ -19,12 +19,12 @@ use chrono::{DateTime, Duration, Utc};
 use sightline_api::model::{Tweet, TweetList, UserPostsPage};
 use sightline_api::request::{Sort, TwitterSearchRequest, TwitterUserPostsRequest};
 use sightline_api::wait::{self, plain_wait};
-use sightline_store::{InvestigationItem, PageItem, RunEnd, RunOwner, StoredMonitor, StoredRun};
+use sightline_store::{PageItem, RunEnd, RunOwner, StoredMonitor, StoredRun};
 
 use super::{MonitorTarget, MonitorsChanged, RunOutcome};
 use crate::announce::Announce;
 use crate::errors::CommandError;
-use crate::runs::{backoff, failures_before, send_page, PageSent, Stop};
+use crate::runs::{after_page, backoff, before_page, failures_before, send_page, PageSent, Stop};
 use crate::session::Session;
 use crate::state::AppState;
 
@@ -153,6 +153,9 @@ async fn pages(
     let mut attempt = run.attempt;
     let mut new_posts = run.new_items;
     loop {
+        if let Some(stop) = before_page(store, RunOwner::Monitor(id)).await? {
+            return Ok(Some(stop));
+        }
         let request_id = format!("monitor-{id}-run-{}-page-{pages}-try-{attempt}", run.id);
         let sent = match &target {
             MonitorTarget::Search { request } => {
@@ -188,7 +191,7 @@ async fn pages(
             Ok(PageSent::MayHaveBilled(words)) => return Ok(Some(Stop::Failed(words))),
             Err(error) => return Ok(Some(Stop::of(&error))),
         };
-        let new = store
+        let recorded = store
             .record_monitor_page(
                 id,
                 run.id,
@@ -198,18 +201,11 @@ async fn pages(
                 now(),
             )
             .await?;
-        if let Some(investigation) = monitor.investigation_id {
-            let item = InvestigationItem::Request {
-                history_id: page.history_id,
-            };
-            if let Err(error) = store
-                .add_to_investigation(investigation, &[item], now())
-                .await
-            {
-                tracing::warn!(%error, "a monitor's request could not be filed under its investigation");
-            }
-        }
         announce.records_changed();
+        if let Some(stop) = after_page(&recorded.filing) {
+            return Ok(Some(stop));
+        }
+        let new = recorded.new_items;
         new_posts += new.len() as i64;
         pages += 1;
         attempt = 0;
@@ -404,6 +400,21 @@ async fn stopped(
                         window_end: None,
                         next_run_at: wait::after(now, wait),
                     },
+                    now,
+                )
+                .await?;
+        }
+        Stop::Archived(reason) => {
+            // Paused as by the user: only the user resumes it, once the investigation is
+            // restored or another chosen.
+            let paused = RunOutcome::Paused.as_str();
+            store.finish_run(run.id, paused, Some(&reason), now).await?;
+            store
+                .set_monitor_state(
+                    monitor.id,
+                    super::MonitorState::Paused.as_str(),
+                    Some(&reason),
+                    None,
                     now,
                 )
                 .await?;

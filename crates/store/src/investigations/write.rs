@@ -335,6 +335,20 @@ pub(crate) async fn file_recorded(
     Ok(())
 }
 
+/// Files a monitor's or a collection's page under its investigation (by hand's way: the request
+/// and the posts it found), in the page's own transaction. The caller has checked that the
+/// investigation is not archived (`runs/filing.rs`).
+pub(crate) async fn file_run_page(
+    conn: &mut SqliteConnection,
+    id: i64,
+    history_id: i64,
+    at: i64,
+) -> Result<()> {
+    file_request(conn, id, history_id, at, FiledHow::ByHand).await?;
+    file_request_posts(conn, history_id, at).await?;
+    touch(conn, id, at).await
+}
+
 async fn file_under_active(conn: &mut SqliteConnection, history_id: i64, at: i64) -> Result<()> {
     // The settings value is the id as JSON (a bare number), so it reads as an integer.
     sqlx::query(

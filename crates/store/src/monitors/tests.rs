@@ -9,7 +9,7 @@ use std::str::FromStr;
 
 use crate::collections::NewCollection;
 use crate::monitors::{NewMonitor, PageItem, RunEnd};
-use crate::runs::RunOwner;
+use crate::runs::{ArchivedInvestigation, PageFiling, RunOwner};
 use crate::test_support::{billing, post, record, temp_store};
 use crate::{RequestRecord, Store};
 
@@ -76,7 +76,8 @@ async fn new_posts_are_unseen_once_and_stay_so_until_marked_across_a_reopen() {
         .record_monitor_page(id, run, first, &items(&["1", "2", "3"]), None, at(0))
         .await
         .unwrap();
-    assert_eq!(new, ["1", "2", "3"]);
+    assert_eq!(new.new_items, ["1", "2", "3"]);
+    assert_eq!(new.filing, PageFiling::NoInvestigation);
     assert!(store.monitor(id).await.unwrap().unwrap().running);
     store
         .finish_monitor_run(id, run, &done(Some(at(0)), at(15)), at(0))
@@ -93,7 +94,7 @@ async fn new_posts_are_unseen_once_and_stay_so_until_marked_across_a_reopen() {
         .record_monitor_page(id, run2, second, &items(&["3", "2", "4"]), None, at(15))
         .await
         .unwrap();
-    assert_eq!(new, ["4"]);
+    assert_eq!(new.new_items, ["4"]);
     store
         .finish_monitor_run(id, run2, &done(Some(at(15)), at(30)), at(15))
         .await
@@ -233,8 +234,9 @@ async fn a_collection_records_each_page_once_with_its_cursor_and_counts_items_on
                 at(1)
             )
             .await
-            .unwrap(),
-        2
+            .unwrap()
+            .new_items,
+        ["a", "b"]
     );
     // A page overlapping the first counts only what is new.
     let p2 = billed_page(&store, "c2", &["b", "c"], "0.0006").await;
@@ -249,8 +251,9 @@ async fn a_collection_records_each_page_once_with_its_cursor_and_counts_items_on
                 at(2)
             )
             .await
-            .unwrap(),
-        1
+            .unwrap()
+            .new_items,
+        ["c"]
     );
     store.bump_collection_attempt(id).await.unwrap();
     store
@@ -272,4 +275,119 @@ async fn a_collection_records_each_page_once_with_its_cursor_and_counts_items_on
     assert_eq!(store.collections().await.unwrap().len(), 1);
     assert!(store.delete_collection(id).await.unwrap());
     assert!(store.collections().await.unwrap().is_empty());
+}
+
+/// The one rule for archived investigations, on both ways a request is filed: the active
+/// investigation (in the record's transaction) and a monitor's or a collection's (in its
+/// page's transaction). Nothing is filed under an archived one; the page, its new posts, its
+/// run-log line and its charge are kept all the same.
+#[tokio::test]
+async fn nothing_is_filed_under_an_archived_investigation_on_either_path() {
+    let (store, _dir) = temp_store().await;
+    let case = store
+        .create_investigation("Floods", "", at(0))
+        .await
+        .unwrap();
+    let filed = |store: &Store| {
+        let store = store.clone();
+        async move {
+            let summary = store.investigation(case).await.unwrap().unwrap();
+            (summary.request_count, summary.post_count)
+        }
+    };
+
+    // The active path: filed while open; once archived it is no longer active.
+    store.set_active_investigation(Some(case)).await.unwrap();
+    billed_page(&store, "active-1", &["1"], "0.0003").await;
+    assert_eq!(filed(&store).await, (1, 1));
+    store
+        .set_investigation_archived(case, true, at(1))
+        .await
+        .unwrap();
+    assert_eq!(store.active_investigation().await.unwrap(), None);
+    billed_page(&store, "active-2", &["2"], "0.0003").await;
+    assert_eq!(filed(&store).await, (1, 1));
+
+    // A monitor's path: filed with its page while open, refused once archived.
+    store
+        .set_investigation_archived(case, false, at(2))
+        .await
+        .unwrap();
+    let monitor = NewMonitor {
+        investigation_id: Some(case),
+        ..draft("Floods")
+    };
+    let id = store.create_monitor(&monitor, at(2)).await.unwrap();
+    let owner = RunOwner::Monitor(id);
+    assert_eq!(store.archived_investigation_of(owner).await.unwrap(), None);
+    let run = store.start_run(owner, (None, None), at(2)).await.unwrap();
+    let page = billed_page(&store, "m-1", &["3"], "0.0003").await;
+    let recorded = store
+        .record_monitor_page(id, run, page, &items(&["3"]), None, at(2))
+        .await
+        .unwrap();
+    assert_eq!(
+        recorded.filing,
+        PageFiling::Filed {
+            investigation_id: case
+        }
+    );
+    assert_eq!(filed(&store).await, (2, 2));
+
+    store
+        .set_investigation_archived(case, true, at(3))
+        .await
+        .unwrap();
+    let archived = ArchivedInvestigation {
+        id: case,
+        name: "Floods".into(),
+    };
+    assert_eq!(
+        store.archived_investigation_of(owner).await.unwrap(),
+        Some(archived.clone())
+    );
+    // Archived between a page's send and its record: the page is kept, not filed.
+    let page = billed_page(&store, "m-2", &["4"], "0.0003").await;
+    let recorded = store
+        .record_monitor_page(id, run, page, &items(&["4"]), None, at(3))
+        .await
+        .unwrap();
+    assert_eq!(recorded.new_items, ["4"]);
+    assert_eq!(recorded.filing, PageFiling::Refused(archived.clone()));
+    assert_eq!(filed(&store).await, (2, 2));
+    let line = &store.runs(owner, 1).await.unwrap()[0];
+    assert_eq!((line.requests, line.new_items), (2, 2));
+    assert_eq!(line.cost, Decimal::from_str("0.0006").unwrap());
+
+    // A collection's path, the same.
+    let collection = NewCollection {
+        name: "Floods".into(),
+        source_json: r##"{"kind":"search","request":{"query":"#flood"}}"##.into(),
+        until_json: r#"{"kind":"end"}"#.into(),
+        investigation_id: Some(case),
+    };
+    let cid = store.create_collection(&collection, at(4)).await.unwrap();
+    let owner = RunOwner::Collection(cid);
+    assert_eq!(
+        store.archived_investigation_of(owner).await.unwrap(),
+        Some(archived.clone())
+    );
+    let run = store.start_run(owner, (None, None), at(4)).await.unwrap();
+    let page = billed_page(&store, "c-1", &["5"], "0.0003").await;
+    let recorded = store
+        .record_collection_page(cid, run, page, &["5".into()], None, at(4))
+        .await
+        .unwrap();
+    assert_eq!(recorded.filing, PageFiling::Refused(archived));
+    assert_eq!(filed(&store).await, (2, 2));
+
+    // Every charge reached the ledger, filed or not.
+    let total: Decimal = store
+        .ledger(crate::Tz::UTC, None)
+        .await
+        .unwrap()
+        .iter()
+        .map(|row| row.cost.unwrap())
+        .sum();
+    assert_eq!(total, Decimal::from_str("0.0015").unwrap());
 }
