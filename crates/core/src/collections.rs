@@ -23,7 +23,7 @@ use sightline_store::{NewCollection, RunOwner, Store, StoredCollection};
 
 use crate::errors::CommandError;
 use crate::estimate::{cost_check, estimate, CostCheck};
-use crate::monitors::RunLogEntry;
+use crate::runs::RunLogEntry;
 
 pub use run::{drive, Collector};
 pub use types::{
@@ -226,7 +226,7 @@ pub async fn pause_left_running(store: &Store) -> Result<usize, CommandError> {
             store
                 .finish_run(
                     run.id,
-                    crate::monitors::RunOutcome::Paused.as_str(),
+                    crate::runs::RunOutcome::Paused.as_str(),
                     Some(CLOSED),
                     Utc::now(),
                 )

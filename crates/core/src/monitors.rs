@@ -34,9 +34,10 @@ pub use run::run;
 pub use scheduler::{Scheduler, SchedulerClock};
 pub use types::{
     Monitor, MonitorDraft, MonitorEstimate, MonitorPost, MonitorPostPage, MonitorPostQuery,
-    MonitorState, MonitorTarget, MonitorUnseen, MonitorsChanged, RunLogEntry, RunOutcome,
-    UnseenCounts,
+    MonitorState, MonitorTarget, MonitorUnseen, MonitorsChanged, UnseenCounts,
 };
+
+pub use crate::runs::{RunLogEntry, RunOutcome};
 
 fn gone() -> CommandError {
     CommandError::not_found("That monitor no longer exists.")

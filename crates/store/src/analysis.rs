@@ -20,12 +20,15 @@
 //!   whole archive read off covering indexes);
 //! * `analysis/network_tally.rs`: a narrower scope's network, tallied in Rust from one pass
 //!   over its posts;
+//! * `analysis/edges.rs`: one kind's edges as both hand them back, and which to keep (heavy
+//!   enough, the heaviest so many);
 //! * `analysis/conversation.rs`: a post's stored replies and quotes as a tree, with what is
 //!   missing;
 //! * `analysis/posts.rs`: the scope's posts themselves, newest first, a page at a time.
 
 mod aggregates;
 mod conversation;
+mod edges;
 mod network;
 mod network_tally;
 mod posts;

@@ -30,8 +30,7 @@ use super::{
 };
 use crate::announce::Announce;
 use crate::errors::CommandError;
-use crate::monitors::RunOutcome;
-use crate::runs::{after_page, before_page, send_page, PageSent, Stop};
+use crate::runs::{after_page, before_page, send_page, PageSent, RunOutcome, Stop};
 use crate::session::Session;
 use crate::state::AppState;
 

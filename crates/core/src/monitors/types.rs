@@ -153,49 +153,6 @@ impl Default for MonitorPostQuery {
     }
 }
 
-/// How a run of a monitor or a collection ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
-#[serde(rename_all = "snake_case")]
-#[ts(export)]
-pub enum RunOutcome {
-    /// Going on now (or cut by a crash: it resumes where it was).
-    Running,
-    Done,
-    /// The budget blocked it: nothing was sent.
-    BudgetBlocked,
-    /// The budget warned: waiting for the user's Confirm or Skip.
-    NeedsConfirmation,
-    /// The user skipped a run the budget warned about.
-    Skipped,
-    /// The service asked to wait (429): the next attempt is after its wait.
-    RateLimited,
-    /// Paused by the user (collections).
-    Paused,
-    /// Cancelled by the user (collections).
-    Cancelled,
-    Failed,
-}
-
-/// One line of a monitor's or a collection's run log.
-#[derive(Debug, Clone, PartialEq, Serialize, TS)]
-#[serde(rename_all = "camelCase")]
-#[ts(export)]
-pub struct RunLogEntry {
-    pub id: i64,
-    pub started_at: DateTime<Utc>,
-    pub finished_at: Option<DateTime<Utc>>,
-    pub outcome: RunOutcome,
-    /// Posts (users, for reposters) found that were new to this monitor or collection.
-    pub new_items: i64,
-    /// Requests sent (history rows) in this run.
-    pub requests: i64,
-    /// Exact, from the ledger rows of this run's requests.
-    #[ts(type = "string")]
-    pub cost: Decimal,
-    /// What went wrong, in plain words.
-    pub error: Option<String>,
-}
-
 /// Sent to the window as the `monitors-changed` event whenever a monitor's state, unseen count
 /// or run log changes.
 #[derive(Debug, Clone, PartialEq, Serialize, TS)]

@@ -9,7 +9,7 @@ use std::collections::{HashMap, HashSet};
 
 use sqlx::{QueryBuilder, Sqlite, SqliteConnection};
 
-use super::network::{EdgeRows, HeaviestEdges};
+use super::edges::{EdgeRows, HeaviestEdges};
 use super::scope::{entity_lines, push_from, Resolved, MENTION};
 use crate::error::Result;
 
