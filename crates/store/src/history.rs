@@ -96,6 +96,38 @@ impl Billing {
 /// What a file or a screen says for a cost the service stated in a form that is not a number.
 pub const UNREADABLE: &str = "unreadable";
 
+/// What kind of background work sent a request.
+#[derive(Serialize, Deserialize, TS, Clone, Copy, Debug, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum OriginKind {
+    Monitor,
+    Collection,
+}
+
+/// The monitor or collection that sent a request (read from its request id: see migration
+/// `0012_request_owner.sql`), with its name as it is now.
+#[derive(Serialize, Deserialize, TS, Clone, Debug, PartialEq, Eq)]
+pub struct RequestOrigin {
+    pub kind: OriginKind,
+    pub id: i64,
+    /// `None` once the monitor or collection was deleted.
+    pub name: Option<String>,
+}
+
+/// The request id of a monitor's page: the same page of the same run and attempt always has
+/// the same id, so a repeat is a replay, never a second charge. It names the monitor, which is
+/// how History and Spend know who sent it (migration `0012_request_owner.sql` reads
+/// `monitor-<id>-run-` back out of it): change the two together.
+pub fn monitor_page_request_id(monitor: i64, run: i64, page: i64, attempt: i64) -> String {
+    format!("monitor-{monitor}-run-{run}-page-{page}-try-{attempt}")
+}
+
+/// The request id of a collection's page (as [`monitor_page_request_id`]; read back as
+/// `collection-<id>-page-`).
+pub fn collection_page_request_id(collection: i64, page: i64, attempt: i64) -> String {
+    format!("collection-{collection}-page-{page}-try-{attempt}")
+}
+
 /// One history row as shown in the history list.
 #[derive(Serialize, Deserialize, TS, Clone, Debug, PartialEq)]
 pub struct HistoryEntry {
@@ -118,6 +150,8 @@ pub struct HistoryEntry {
     pub pinned: bool,
     /// Whether a result body is stored (it can be re-opened offline).
     pub has_result: bool,
+    /// The monitor or collection that sent it; `None` for a request the user made.
+    pub origin: Option<RequestOrigin>,
 }
 
 /// A past result, re-opened from disk.
@@ -153,7 +187,10 @@ pub(crate) const HISTORY_COLUMNS: &str =
     h.key_label, h.mode, h.status, h.error_class, h.error_message, h.duration_ms, \
     h.result_count, h.cost_nanos, h.usage_count, h.service, h.currency, h.cursor, \
     h.next_cursor, h.parent_id, h.pinned, h.cost_text, h.cost_unreadable, \
-    EXISTS (SELECT 1 FROM results r WHERE r.history_id = h.id) AS has_result";
+    EXISTS (SELECT 1 FROM results r WHERE r.history_id = h.id) AS has_result, \
+    h.monitor_id, (SELECT m.name FROM monitors m WHERE m.id = h.monitor_id) AS monitor_name, \
+    h.collection_id, \
+    (SELECT c.name FROM collections c WHERE c.id = h.collection_id) AS collection_name";
 
 pub(crate) fn entry_from_row(row: &SqliteRow) -> Result<HistoryEntry> {
     let cost: Option<i64> = row.try_get("cost_nanos")?;
@@ -191,7 +228,22 @@ pub(crate) fn entry_from_row(row: &SqliteRow) -> Result<HistoryEntry> {
         parent_id: row.try_get("parent_id")?,
         pinned: row.try_get("pinned")?,
         has_result: row.try_get("has_result")?,
+        origin: origin_from_row(row)?,
     })
+}
+
+fn origin_from_row(row: &SqliteRow) -> Result<Option<RequestOrigin>> {
+    let origin = |kind, id: Option<i64>, name| id.map(|id| RequestOrigin { kind, id, name });
+    Ok(origin(
+        OriginKind::Monitor,
+        row.try_get("monitor_id")?,
+        row.try_get("monitor_name")?,
+    )
+    .or(origin(
+        OriginKind::Collection,
+        row.try_get("collection_id")?,
+        row.try_get("collection_name")?,
+    )))
 }
 
 /// Escapes `%`, `_` and `\` for a `LIKE ... ESCAPE '\'` pattern.

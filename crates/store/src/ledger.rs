@@ -55,10 +55,14 @@ pub(crate) async fn insert(
     billing: &Billing,
 ) -> Result<()> {
     let nanos = billing.nanos();
+    // The monitor or collection that sent it stays on the row (a deleted history row keeps
+    // its money with its owner: migration 0012).
     sqlx::query(
         "INSERT INTO ledger (history_id, at, service, operation, key_label, cost_nanos,
-             usage_count, currency, cost_text, cost_unreadable)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+             usage_count, currency, cost_text, cost_unreadable, monitor_id, collection_id)
+         SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10,
+                (SELECT monitor_id FROM history WHERE id = ?1),
+                (SELECT collection_id FROM history WHERE id = ?1)",
     )
     .bind(request.history_id)
     .bind(request.at)

@@ -79,6 +79,7 @@ pub mod settings;
 pub mod spend;
 pub mod time;
 pub mod upgrade;
+mod words;
 pub mod zone_names;
 
 use std::path::Path;
@@ -102,10 +103,11 @@ pub use archive::{
 pub use budget::{BudgetCheck, BudgetLimits, PeriodCheck, Verdict};
 pub use cache::CachedResponse;
 pub use chrono_tz::{Tz, TZ_VARIANTS};
-pub use collections::{NewCollection, StoredCollection};
+pub use collections::{CollectionState, NewCollection, StoredCollection};
 pub use error::{Result, StoreError};
 pub use history::{
-    Billing, HistoryEntry, HistoryQuery, OriginKind, RequestOrigin, RequestStatus, StoredResult,
+    collection_page_request_id, monitor_page_request_id, Billing, HistoryEntry, HistoryQuery,
+    OriginKind, RequestOrigin, RequestStatus, StoredResult,
 };
 pub use investigations::{
     CheckItem, CheckOutcome, CheckReport, CheckSummary, DayCost, FieldChange, FilingChange,
@@ -121,7 +123,8 @@ pub use provenance::{
     ProvenanceCheck, ProvenanceRecord,
 };
 pub use record::{Filing, PendingRequest, RecordOutcome, RequestRecord};
-pub use runs::{collection_page_request_id, monitor_page_request_id, RunOwner, StoredRun};
+pub use runs::{RunOwner, StoredRun};
+pub use runs::RunOutcome;
 pub use spend::{DaySpend, LearnedRate, SpendBreakdown, SpendDimension, SpendLine, SpendTotals};
 pub use upgrade::{BackupFile, BackupOutcome, Check, Upgrade, UpgradeStep};
 

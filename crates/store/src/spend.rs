@@ -45,15 +45,21 @@ pub enum SpendDimension {
     Service,
     Operation,
     KeyLabel,
+    /// The monitor that sent the requests (only theirs are counted).
+    Monitor,
+    /// The collection that sent the requests (only theirs are counted).
+    Collection,
 }
 
 impl SpendDimension {
-    /// The `dim` value in the roll-up tables.
-    fn rollup_name(self) -> &'static str {
+    /// The `dim` value in the roll-up tables; `None` for a monitor or a collection, whose
+    /// spend is read from the ledger's own rows ([`owners`]).
+    fn rollup_name(self) -> Option<&'static str> {
         match self {
-            Self::Service => "service",
-            Self::Operation => "operation",
-            Self::KeyLabel => "key",
+            Self::Service => Some("service"),
+            Self::Operation => Some("operation"),
+            Self::KeyLabel => Some("key"),
+            Self::Monitor | Self::Collection => None,
         }
     }
 
@@ -63,14 +69,22 @@ impl SpendDimension {
             Self::Service => "service",
             Self::Operation => "operation",
             Self::KeyLabel => "key_label",
+            Self::Monitor => "monitor_id",
+            Self::Collection => "collection_id",
         }
     }
 }
 
-/// Spend of one service, operation or key label (`key` is `""` for requests without a label).
+/// Spend of one service, operation or key label (`key` is `""` for requests without a label),
+/// or of one monitor or collection (`key` its id, `label` its name).
 #[derive(Serialize, Deserialize, TS, Clone, Debug, PartialEq, Eq)]
 pub struct SpendLine {
     pub key: String,
+    /// A monitor's or a collection's name as it is now; absent for the other dimensions and
+    /// for one that was deleted (its money stays, under its id).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub label: Option<String>,
     #[ts(type = "string")]
     pub cost: Decimal,
     pub requests: i64,
@@ -148,6 +162,7 @@ fn lines_from(map: impl IntoIterator<Item = (String, Sums)>) -> Vec<SpendLine> {
     map.into_iter()
         .map(|(key, s)| SpendLine {
             key,
+            label: None,
             cost: from_nanos(s.cost_nanos),
             requests: s.requests,
             usage_count: s.usage_count,
@@ -311,8 +326,11 @@ impl Store {
                 ));
             }
             json.push(']');
+            let rollup = dim
+                .rollup_name()
+                .ok_or_else(|| StoreError::InvalidInput(format!("{dim:?} spend has no roll-up")))?;
             let sql = SUM_PIECES
-                .replace("{dim}", dim.rollup_name())
+                .replace("{dim}", rollup)
                 .replace("{col}", dim.ledger_column());
             let rows: String = sqlx::query_scalar(&sql)
                 .bind(json)
@@ -421,20 +439,23 @@ impl Store {
             .collect())
     }
 
-    /// Spend grouped by service, operation or key label, over local days `first..=last`, or
-    /// over all time when `days` is `None`. Most expensive first.
+    /// Spend grouped by service, operation, key label, monitor or collection, over local days
+    /// `first..=last`, or over all time when `days` is `None`. Most expensive first.
     pub async fn spend_breakdown(
         &self,
         dim: SpendDimension,
         tz: Tz,
         days: Option<(NaiveDate, NaiveDate)>,
     ) -> Result<SpendBreakdown> {
+        let Some(rollup) = dim.rollup_name() else {
+            return self.owner_breakdown(dim, tz, days).await;
+        };
         let sums: Vec<(String, Sums)> = match days {
             None => {
                 let rows: Vec<(String, i64, i64, i64)> = sqlx::query_as(
                     "SELECT value, requests, usage_count, cost_nanos FROM spend_total WHERE dim = ?",
                 )
-                .bind(dim.rollup_name())
+                .bind(rollup)
                 .fetch_all(&self.pool)
                 .await?;
                 rows.into_iter()
@@ -551,5 +572,6 @@ impl Store {
     }
 }
 
+mod owners;
 #[cfg(test)]
 mod tests;

@@ -377,6 +377,7 @@ async fn ledger_lines(store: &Store, column: &str, lo: i64, hi: i64) -> Vec<Spen
     .unwrap();
     rows.into_iter()
         .map(|(key, requests, usage_count, cost_nanos)| SpendLine {
+            label: None,
             key,
             cost: from_nanos(cost_nanos),
             requests,

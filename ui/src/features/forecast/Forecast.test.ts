@@ -25,6 +25,7 @@ const earlier: HistoryEntry = {
   parent_id: null,
   pinned: false,
   has_result: true,
+  origin: null,
 };
 
 describe('Forecast', () => {

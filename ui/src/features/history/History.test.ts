@@ -48,6 +48,7 @@ function entry(id: number, operation: string, params: object, overrides: Partial
     parent_id: null,
     pinned: false,
     has_result: true,
+    origin: null,
     ...overrides,
   };
 }

@@ -3,4 +3,4 @@
 /**
  * What a spend breakdown groups by.
  */
-export type SpendDimension = "service" | "operation" | "key_label";
+export type SpendDimension = "service" | "operation" | "key_label" | "monitor" | "collection";
