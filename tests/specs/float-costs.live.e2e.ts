@@ -96,7 +96,7 @@ describe('costs as a float-computing service sends them', () => {
     const rows = await historyRows();
     await rows[2]!.click();
     const detail = $('aside.detail');
-    await expect(detail).toHaveText(expect.stringContaining('$0.0021 (7 units, x)'));
+    await expect(detail).toHaveText(expect.stringContaining('$0.0021 (7 units, X searches and lookups)'));
     await expect($('[data-testid="cost-as-sent"]')).toHaveText('cost as sent: 0.0021000000000000003');
     await screenshotBothThemes('history-cost-as-sent');
   });

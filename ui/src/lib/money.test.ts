@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addMoney, costAsSent, formatCharge, formatMoney, formatSpent, isDecimal, percentOf } from './money';
+import { addMoney, costAsSent, formatCharge, formatMoney, formatSpent, isDecimal, percentOf, shareWords } from './money';
 
 describe('formatMoney', () => {
   it('keeps every digit the service sent', () => {
@@ -24,6 +24,13 @@ describe('budget helpers', () => {
     expect(percentOf('2.5', '10')).toBe(25);
     expect(percentOf('1', null)).toBeNull();
     expect(percentOf('1', '0')).toBeNull();
+    // An overrun is told as it is, never clipped at 999%.
+    expect(percentOf('120', '10')).toBe(1200);
+    expect(shareWords(percentOf('2.5', '10')!)).toBe('25%');
+    expect(shareWords(percentOf('25', '10')!)).toBe('250%');
+    expect(shareWords(percentOf('99.9', '10')!)).toBe('999%');
+    expect(shareWords(percentOf('120', '10')!)).toBe('12× the limit');
+    expect(shareWords(percentOf('12345', '10')!)).toBe('1234× the limit');
   });
 
   it('accepts plain decimals only', () => {

@@ -48,14 +48,23 @@ export function costAsSent(charge: StatedCost): string | null {
 }
 
 /**
- * How far `spent` is through `limit`, in percent, for a progress bar only (never summed or
- * stored). Null when there is no positive limit.
+ * How far `spent` is through `limit`, in percent, for a progress bar and words only (never
+ * summed or stored), however far past the limit. Null when there is no positive limit.
  */
 export function percentOf(spent: string, limit: string | null): number | null {
   if (limit === null) return null;
   const limitValue = Number(limit);
   if (!(limitValue > 0)) return null;
-  return Math.min(999, Math.round((Number(spent) / limitValue) * 100));
+  return Math.round((Number(spent) / limitValue) * 100);
+}
+
+/**
+ * A budget's share in words: "42%", "250%"; from ten times the limit on, the multiple
+ * ("12× the limit"), which reads at a glance where "1200%" does not, and never clips as a
+ * capped percentage did ("999%" for any overrun past it).
+ */
+export function shareWords(percent: number): string {
+  return percent < 1000 ? `${percent}%` : `${Math.floor(percent / 100)}× the limit`;
 }
 
 /** Whether a budget field's text is a plain non-negative decimal ("", "5", "0.25"). */

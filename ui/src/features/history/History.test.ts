@@ -357,7 +357,7 @@ describe('History: a cost as the service sent it', () => {
     expect(buttons[0]).toHaveTextContent('$0.000105');
     await userEvent.click(buttons[0]!);
     const detail = screen.getByRole('complementary', { name: 'X search' });
-    expect(detail).toHaveTextContent('$0.000105 (7 units, x)');
+    expect(detail).toHaveTextContent('$0.000105 (7 units, X searches and lookups)');
     expect(within(detail).getByTestId('cost-as-sent')).toHaveTextContent('cost as sent: 0.00010499999999999999');
   });
 
@@ -370,8 +370,24 @@ describe('History: a cost as the service sent it', () => {
     expect(buttons[1]).not.toHaveTextContent('$0');
     await userEvent.click(buttons[1]!);
     const detail = screen.getByRole('complementary', { name: 'X search' });
-    expect(detail).toHaveTextContent('cost unreadable (3 units, x)');
+    expect(detail).toHaveTextContent('cost unreadable (3 units, X searches and lookups)');
     expect(within(detail).getByTestId('cost-as-sent')).toHaveTextContent('cost as sent: n/a');
+  });
+
+  it('names the monitor that sent a request and shows its query as written, the bound in words', async () => {
+    const sent = entry(6, 'twitter_search', { query: 'climate since_time:1764252309', count: 50 }, {
+      origin: { kind: 'monitor', id: 3, name: 'Climate' },
+    });
+    mockIPC((cmd) => (cmd === 'history_list' ? { entries: [sent], total: 1 } : undefined));
+    render(History);
+    const list = await screen.findByRole('list', { name: 'Requests, newest first' });
+    const [row] = await within(list).findAllByRole('button');
+    expect(row).toHaveTextContent('Monitor: Climate · "climate"');
+    expect(row).not.toHaveTextContent('since_time');
+    await userEvent.click(row!);
+    const detail = screen.getByRole('complementary', { name: 'X search' });
+    expect(detail).toHaveTextContent(/Asked"climate" · posts since 27 Nov 2025, \d\d:05:09/);
+    expect(within(detail).getByRole('link', { name: 'Monitor: Climate' })).toHaveAttribute('href', '#/monitors');
   });
 
   it('says nothing more when the text is the amount', async () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { operationName } from '$lib/operations';
-import { postLines, shortQuery } from './describe';
+import type { HistoryEntry } from '$lib/bindings/HistoryEntry';
+import { chargeWords, originWords, postLines, rowQuery, shortQuery } from './describe';
 
 describe('history wording', () => {
   it('names operations in words', () => {
@@ -24,5 +25,34 @@ describe('history wording', () => {
     expect(postLines([post])).toEqual([{ author: 'Ada @ada', text: 'hello' }]);
     expect(postLines({ miner_tweets: [post] })).toEqual([{ author: 'Ada @ada', text: 'hello' }]);
     expect(postLines({ trends: [] })).toBeNull();
+  });
+
+  it('shows a monitor’s or a collection’s query as written, its added bound in words', () => {
+    const sent = JSON.stringify({ query: 'climate since_time:1764252309', count: 50 });
+    expect(shortQuery(sent)).toBe('"climate"');
+    expect(shortQuery(sent, 200, true)).toMatch(/^"climate" · posts since 27 Nov 2025, \d\d:05:09 /);
+    const page = JSON.stringify({ query: 'élections until_time:1769409543' });
+    expect(shortQuery(page)).toBe('"élections"');
+    // A replies page whose query is only the bound.
+    expect(shortQuery(JSON.stringify({ post_id: '42', query: 'since_time:1764252309' }))).toBe('42');
+  });
+
+  it('names the monitor or collection that sent a request', () => {
+    expect(originWords({ kind: 'monitor', id: 3, name: 'Climate' })).toBe('Monitor: Climate');
+    expect(originWords({ kind: 'collection', id: 4, name: 'Élections 2026' })).toBe('Collection: Élections 2026');
+    expect(originWords({ kind: 'collection', id: 4, name: null })).toBe('A deleted collection');
+    expect(originWords(null)).toBe('');
+    const entry = {
+      params_json: JSON.stringify({ query: 'climate since_time:1764252309' }),
+      origin: { kind: 'monitor', id: 3, name: 'Climate' },
+    } as HistoryEntry;
+    expect(rowQuery(entry)).toBe('Monitor: Climate · "climate"');
+    expect(rowQuery({ ...entry, origin: null })).toBe('"climate"');
+  });
+
+  it('tells a charge with its units and the service in words', () => {
+    const billing = { cost: '0.000105', cost_text: null, usage_count: 1, service: 'x', currency: 'USD' };
+    expect(chargeWords(billing)).toMatch(/^\S+ \(1 unit, X searches and lookups\)$/);
+    expect(chargeWords(null)).toBe('Nothing was charged');
   });
 });

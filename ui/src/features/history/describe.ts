@@ -1,5 +1,12 @@
 /** Words for history rows: what was asked, in a form a reader recognises. */
+import type { Billing } from '$lib/bindings/Billing';
+import type { HistoryEntry } from '$lib/bindings/HistoryEntry';
+import type { RequestOrigin } from '$lib/bindings/RequestOrigin';
 import type { RequestStatus } from '$lib/bindings/RequestStatus';
+import { boundWords, splitBounds } from '$lib/searchBounds';
+import { countOf } from '$lib/format';
+import { formatCharge } from '$lib/money';
+import { serviceName } from '$lib/services';
 import { bareHandle } from '$lib/rules';
 import { placeName } from '../trends/places';
 
@@ -15,8 +22,12 @@ export const statusNames: Record<RequestStatus, string> = {
 /** The parameter that says most about a request, in the order people would name it. */
 const leadingFields = ['prompt', 'query', 'title', 'username', 'user', 'urls', 'url', 'id', 'post_id', 'woeid'];
 
-/** A one-line form of the request's parameters, e.g. `"climate" · from nasa`. */
-export function shortQuery(paramsJson: string, max = 90): string {
+/**
+ * A one-line form of the request's parameters, e.g. `"climate" · from nasa`. An X search's
+ * time bounds (a monitor's or a collection's `since_time:`) are left out, or told in words
+ * with `withBounds` ("posts since 27 Nov 2026, 14:05:09 CET").
+ */
+export function shortQuery(paramsJson: string, max = 90, withBounds = false): string {
   let params: unknown;
   try {
     params = JSON.parse(paramsJson);
@@ -29,13 +40,35 @@ export function shortQuery(paramsJson: string, max = 90): string {
   for (const field of leadingFields) {
     const value = record[field];
     if (value === undefined || value === null || value === '') continue;
-    if (field === 'prompt' || field === 'query' || field === 'title') parts.push(`"${String(value)}"`);
+    if (field === 'query') {
+      const bounds = splitBounds(String(value));
+      if (bounds.query) parts.push(`"${bounds.query}"`);
+      if (withBounds && boundWords(bounds)) parts.push(boundWords(bounds));
+    } else if (field === 'prompt' || field === 'title') parts.push(`"${String(value)}"`);
     else if (field === 'user' || field === 'username') parts.push(`@${bareHandle(String(value))}`);
     else if (Array.isArray(value)) parts.push(value.map(String).join(', '));
     else if (field === 'woeid') parts.push(placeName(Number(value)));
     else parts.push(String(value));
   }
   return clip(parts.join(' · ') || paramsJson, max);
+}
+
+/** Who sent a request for the user: "Monitor: Climate", "Collection: Élections 2026"; "" for the user's own. */
+export function originWords(origin: RequestOrigin | null): string {
+  if (!origin) return '';
+  const kind = origin.kind === 'monitor' ? 'Monitor' : 'Collection';
+  return origin.name === null ? `A deleted ${kind.toLowerCase()}` : `${kind}: ${origin.name}`;
+}
+
+/** A History row's words for what was asked: who sent it (a monitor, a collection), then the query. */
+export function rowQuery(entry: HistoryEntry, max = 90): string {
+  return [originWords(entry.origin), shortQuery(entry.params_json, max)].filter(Boolean).join(' · ');
+}
+
+/** A request's charge in its detail: "$0.000105 (7 units, X searches and lookups)". */
+export function chargeWords(billing: Billing | null): string {
+  if (!billing) return 'Nothing was charged';
+  return `${formatCharge(billing)} (${countOf(billing.usage_count, 'unit', 'units')}, ${serviceName(billing.service)})`;
 }
 
 function clip(text: string, max: number): string {

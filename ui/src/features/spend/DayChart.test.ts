@@ -31,6 +31,6 @@ describe('DayChart', () => {
     // jsdom has no PointerEvent: a mouse event of the same type carries the position.
     svg.dispatchEvent(new MouseEvent('pointermove', { clientX: 401, bubbles: true }));
     await tick();
-    expect(container.querySelector('.hover')).toHaveTextContent('2026-06-10: $0.3025 · web_search $0.0025 · x $0.30');
+    expect(container.querySelector('.hover')).toHaveTextContent('2026-06-10: $0.3025 · Web search $0.0025 · X searches and lookups $0.30');
   });
 });

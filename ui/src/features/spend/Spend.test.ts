@@ -32,12 +32,23 @@ function mockSpend(
       case 'spend_breakdown': {
         const { dimension } = args as { dimension: string };
         const unknown = unreadable.unreadable_this_month;
+        if (dimension === 'monitor') {
+          const climate = { key: '3', label: 'Climate', cost: '0.000105', requests: 1, usage_count: 7 };
+          return { dimension, total: '0.000105', unreadable: 0, lines: [climate] };
+        }
+        if (dimension === 'collection') {
+          const deleted = { key: '12', cost: '0.0003', requests: 1, usage_count: 1 };
+          return { dimension, total: '0.0003', unreadable: unknown, lines: [deleted] };
+        }
         return dimension === 'operation'
           ? { dimension, total: '0.00665', unreadable: unknown, lines: [{ key: 'ai_search', cost: '0.004', requests: 1, usage_count: 1 }, { key: 'twitter_search', cost: '0.00015', requests: 1, usage_count: 10 }] }
           : { dimension, total: '0.00665', unreadable: unknown, lines: [{ key: 'work', cost: '0.00665', requests: 3, usage_count: 12 }] };
       }
       case 'learned_rates':
-        return [{ service: 'twitter', rate_per_1000: '0.30', samples: 4, last_billed_at: '2026-11-21T10:00:00Z' }];
+        return [
+          { service: 'x', rate_per_1000: '0.30', samples: 4, last_billed_at: '2026-11-21T10:00:00Z' },
+          { service: 'ai_search', rate_per_1000: '4.00', samples: 1, last_billed_at: '2026-11-21T10:00:00Z' },
+        ];
       case 'budget_get':
         return budget.current;
       case 'budget_set': {
@@ -96,8 +107,31 @@ describe('Spend', () => {
     expect(await within(byOperation).findByRole('row', { name: /X search 1 \$0\.00015/ })).toBeInTheDocument();
     expect(within(byOperation).getByRole('row', { name: /Total \$0\.00665/ })).toBeInTheDocument();
     expect(within(screen.getByRole('region', { name: 'By key' })).getByText('work')).toBeInTheDocument();
-    expect(within(screen.getByRole('region', { name: 'Learned rates' })).getByText('$0.30')).toBeInTheDocument();
+    const rates = screen.getByRole('region', { name: 'Learned rates' });
+    expect(within(rates).getByRole('row', { name: /^X searches and lookups \$0\.30 4 responses / })).toBeInTheDocument();
+    expect(within(rates).getByRole('row', { name: /^AI search \$4\.00 1 response / })).toBeInTheDocument();
     expect(screen.getByRole('img', { name: /2026-11-20 to 2026-11-21; highest day \$0\.00415/ })).toBeInTheDocument();
+  });
+
+  it('breaks spend down by monitor and by collection, a deleted one by its number', async () => {
+    mockSpend({ current: { daily: null, monthly: null, warn_percent: 80 }, saved: [] }, [], {
+      unreadable_today: 0,
+      unreadable_this_month: 1,
+      unreadable_all_time: 1,
+    });
+    render(Spend);
+    const byMonitor = await screen.findByRole('region', { name: 'By monitor' });
+    expect(await within(byMonitor).findByRole('row', { name: 'Climate 1 $0.000105' })).toBeInTheDocument();
+    const byCollection = screen.getByRole('region', { name: 'By collection' });
+    expect(within(byCollection).getByRole('row', { name: 'A deleted collection (no. 12) 1 $0.0003' })).toBeInTheDocument();
+    expect(within(byCollection).getByRole('row', { name: 'Cost unreadable 1 unknown' })).toBeInTheDocument();
+  });
+
+  it('tells a budget overrun as it is, never clipped', async () => {
+    mockSpend({ current: { daily: '0.00001', monthly: '10', warn_percent: 80 }, saved: [] });
+    render(Spend);
+    expect(await screen.findByText(/Today: \$0\.00015 of \$0\.00001 \(15× the limit\)/)).toBeInTheDocument();
+    expect(screen.getByText(/This month: \$12\.3456789 of \$10\.00 \(123%\)/)).toBeInTheDocument();
   });
 
   it('exports the ledger of the range shown, or all of it', async () => {
