@@ -166,10 +166,8 @@ async fn next_page(
     until: &CollectUntil,
     confirm_budget: bool,
 ) -> Result<PageSent<Page>, CommandError> {
-    let request_id = format!(
-        "collection-{}-page-{}-try-{}",
-        stored.id, stored.pages, stored.attempt
-    );
+    let request_id =
+        sightline_store::collection_page_request_id(stored.id, stored.pages, stored.attempt);
     let cursor = stored.cursor.clone();
     // Ask for what is left (and the one post asked again at a time cursor), at most a page.
     let size = match until {

@@ -156,7 +156,7 @@ async fn pages(
         if let Some(stop) = before_page(store, RunOwner::Monitor(id)).await? {
             return Ok(Some(stop));
         }
-        let request_id = format!("monitor-{id}-run-{}-page-{pages}-try-{attempt}", run.id);
+        let request_id = sightline_store::monitor_page_request_id(id, run.id, pages, attempt);
         let sent = match &target {
             MonitorTarget::Search { request } => {
                 let request = search_window(request, monitor.cap, run.window_start);
