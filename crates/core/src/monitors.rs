@@ -8,6 +8,9 @@
 //!   wait; any other failure (the service's, or a record the database refused after the send)
 //!   ends the run in words, on the monitor too, and the next waits (the interval, doubled for
 //!   each failure in a row, at most a day); a page that may have been billed is never re-sent;
+//! * `monitors/budget_pause.rs`: a monitor the budget paused (a state of its own, apart from
+//!   one the user paused) is weighed again at each of the scheduler's looks, by its run's own
+//!   check, sending nothing, and goes on once the budget allows a run;
 //! * `monitors/scheduler.rs`: runs each due monitor once (after a long gap too: catching up,
 //!   not once per missed interval), never two runs of one monitor at a time; a run that could
 //!   not even be recorded holds its monitor back; its clock can be a test's.
@@ -15,6 +18,7 @@
 //! This file: saving, changing, pausing and deleting monitors, their estimate, posts, unseen
 //! counts and run log.
 
+mod budget_pause;
 mod rules;
 mod run;
 mod scheduler;
@@ -23,7 +27,8 @@ mod types;
 use chrono::{Duration, Utc};
 use rust_decimal::Decimal;
 use sightline_api::request::{TwitterSearchRequest, TwitterUserPostsRequest};
-use sightline_api::{ApiRequest, ExpectedUnits};
+use sightline_api::{ApiRequest, ExpectedUnits, Operation};
+use sightline_store::monitors::state;
 use sightline_store::{NewMonitor, RunEnd, RunOwner, Store, StoredMonitor};
 
 use crate::errors::CommandError;
@@ -46,16 +51,18 @@ fn gone() -> CommandError {
 impl MonitorState {
     pub(crate) fn as_str(self) -> &'static str {
         match self {
-            Self::Active => "active",
-            Self::Paused => "paused",
-            Self::NeedsConfirmation => "needs_confirmation",
+            Self::Active => state::ACTIVE,
+            Self::Paused => state::PAUSED,
+            Self::BudgetPaused => state::BUDGET_PAUSED,
+            Self::NeedsConfirmation => state::NEEDS_CONFIRMATION,
         }
     }
 
     fn parse(text: &str) -> Self {
         match text {
-            "active" => Self::Active,
-            "needs_confirmation" => Self::NeedsConfirmation,
+            state::ACTIVE => Self::Active,
+            state::BUDGET_PAUSED => Self::BudgetPaused,
+            state::NEEDS_CONFIRMATION => Self::NeedsConfirmation,
             _ => Self::Paused,
         }
     }
@@ -135,12 +142,17 @@ pub async fn delete(store: &Store, id: i64) -> Result<(), CommandError> {
         .ok_or_else(gone)
 }
 
+/// The reason a monitor the user paused gives.
+const PAUSED_BY_YOU: &str = "Paused by you.";
+
+/// Pauses a monitor for the user: one the budget paused becomes the user's, and never resumes
+/// by itself.
 pub async fn pause(store: &Store, id: i64) -> Result<Monitor, CommandError> {
     let paused = store
         .set_monitor_state(
             id,
             MonitorState::Paused.as_str(),
-            Some("Paused by you."),
+            Some(PAUSED_BY_YOU),
             None,
             Utc::now(),
         )
@@ -189,6 +201,22 @@ pub async fn skip(store: &Store, id: i64) -> Result<Monitor, CommandError> {
     get(store, id).await
 }
 
+/// What a run's first page asks for, as the budget weighs it: the operation and its expected
+/// units (a search's cap; an account's page, which only its latest answer can tell). The same
+/// as the pipeline weighs the page itself, so the form's verdict and a budget-paused monitor's
+/// resume agree with the run's own check.
+pub(crate) fn first_page(target: &MonitorTarget, cap: i64) -> (Operation, Option<i64>) {
+    match target {
+        MonitorTarget::Search { request } => {
+            let request = run::search_window(request, cap, None);
+            (TwitterSearchRequest::OPERATION, request.expected_units())
+        }
+        MonitorTarget::Account { request } => {
+            (TwitterUserPostsRequest::OPERATION, request.expected_units())
+        }
+    }
+}
+
 /// What a draft would cost per run and per month from learned rates, and its share of the
 /// monthly budget. A search's run asks for up to `cap` posts; an account's is estimated by
 /// the units its latest page was billed for.
@@ -196,12 +224,7 @@ pub async fn estimate(
     store: &Store,
     draft: &MonitorDraft,
 ) -> Result<MonitorEstimate, CommandError> {
-    let (operation, units) = match &draft.target {
-        MonitorTarget::Search { .. } => (TwitterSearchRequest::OPERATION, Some(draft.cap.max(0))),
-        MonitorTarget::Account { request } => {
-            (TwitterUserPostsRequest::OPERATION, request.expected_units())
-        }
-    };
+    let (operation, units) = first_page(&draft.target, draft.cap);
     let check = cost_check(store, operation, units).await?;
     let runs_per_month = 30 * 24 * 60 / draft.interval_minutes.max(1);
     let per_month = check

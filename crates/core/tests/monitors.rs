@@ -2,8 +2,9 @@
 //! SQLite files: a second run finds only what is new and is billed only for what the service
 //! returned; a run cut between a page's send and its record goes on without a second charge
 //! or a duplicate; the budget's block pauses it with nothing billed and its warning waits for
-//! the user; a long gap is caught up with one run; a 429 puts the next attempt after its wait;
-//! a quiet story never sends the same search twice.
+//! the user; a monitor paused by the budget goes on by itself once the budget allows a run,
+//! one paused by the user never; a long gap is caught up with one run; a 429 puts the next
+//! attempt after its wait; a quiet story never sends the same search twice.
 
 #[path = "support/live.rs"]
 mod live;
@@ -280,13 +281,13 @@ async fn the_budget_blocks_with_nothing_billed_and_a_warning_waits_for_the_user(
         .await
         .unwrap();
     let paused = monitors::list(&store).await.unwrap().remove(0);
-    assert_eq!(paused.state, MonitorState::Paused);
+    assert_eq!(paused.state, MonitorState::BudgetPaused);
     assert!(
         paused
             .state_reason
             .as_deref()
             .unwrap()
-            .contains("over your budget"),
+            .contains("over your monthly limit"),
         "{paused:?}"
     );
     assert_eq!(sandbox.billed().responses().len(), billed, "nothing billed");
@@ -339,6 +340,117 @@ async fn the_budget_blocks_with_nothing_billed_and_a_warning_waits_for_the_user(
         RunOutcome::Done
     );
     assert_eq!(sandbox.billed().responses().len(), billed + 1);
+    assert_eq!(ledger_total(&state).await, sandbox.billed().total());
+}
+
+/// Makes an active monitor due now.
+async fn due_now(store: &Store, id: i64) {
+    store
+        .set_monitor_state(id, "active", None, Some(Utc::now()), Utc::now())
+        .await
+        .unwrap();
+}
+
+fn monthly(limit: Option<Decimal>) -> BudgetLimits {
+    BudgetLimits {
+        daily: None,
+        monthly: limit,
+        warn_percent: 100,
+    }
+}
+
+/// The budget's block pauses a monitor for the budget: the scheduler weighs it again at each
+/// look, sending nothing while the budget still blocks, and runs it once the limit is raised.
+/// One the user paused is never resumed by the budget, not even with the limit removed.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_monitor_paused_by_the_budget_goes_on_once_it_allows_and_one_paused_by_you_never() {
+    let Watching {
+        live: Live {
+            sandbox,
+            state,
+            _data,
+        },
+        store,
+        announce,
+        monitor,
+        ..
+    } = watching("Space", 20).await;
+    let scheduler = Scheduler::default();
+    let card = |store: Store| async move { monitors::list(&store).await.unwrap().remove(0) };
+    let log_length =
+        |store: Store| async move { monitors::runs(&store, monitor.id, 100).await.unwrap().len() };
+    let billed = sandbox.billed().responses().len();
+    let last_run = card(store.clone()).await.last_run_at;
+    assert!(last_run.is_some());
+
+    // Blocked: paused for the budget, naming the limit, with nothing sent; the blocked
+    // attempt is in the log but is not the monitor's last run.
+    store
+        .set_budget(&monthly(Some(ledger_total(&state).await)))
+        .await
+        .unwrap();
+    due_now(&store, monitor.id).await;
+    assert_eq!(scheduler.run_due(&state, &announce).await.unwrap(), 1);
+    let paused = card(store.clone()).await;
+    assert_eq!(paused.state, MonitorState::BudgetPaused, "{paused:?}");
+    let reason = paused.state_reason.clone().unwrap();
+    assert!(reason.contains("over your monthly limit"), "{reason}");
+    assert!(reason.contains("goes on by itself"), "{reason}");
+    assert_eq!(paused.last_run_at, last_run, "nothing ran");
+    assert_eq!(sandbox.billed().responses().len(), billed);
+    let logged = log_length(store.clone()).await;
+
+    // Still over: look after look, it stays paused, sends nothing and logs nothing more.
+    for _ in 0..5 {
+        assert_eq!(scheduler.run_due(&state, &announce).await.unwrap(), 0);
+    }
+    assert_eq!(card(store.clone()).await.state, MonitorState::BudgetPaused);
+    assert_eq!(sandbox.billed().responses().len(), billed);
+    assert_eq!(log_length(store.clone()).await, logged);
+
+    // The limit raised: the next look resumes it and it runs, once.
+    store
+        .set_budget(&monthly(Some(
+            ledger_total(&state).await * Decimal::from(10),
+        )))
+        .await
+        .unwrap();
+    assert_eq!(scheduler.run_due(&state, &announce).await.unwrap(), 1);
+    let resumed = card(store.clone()).await;
+    assert_eq!(resumed.state, MonitorState::Active, "{resumed:?}");
+    assert_eq!(resumed.state_reason, None);
+    assert!(resumed.next_run_at.unwrap() > Utc::now() + chrono::Duration::minutes(14));
+    assert_eq!(
+        monitors::runs(&store, monitor.id, 1).await.unwrap()[0].outcome,
+        RunOutcome::Done
+    );
+    assert_eq!(sandbox.billed().responses().len(), billed + 1);
+    assert_eq!(scheduler.run_due(&state, &announce).await.unwrap(), 0);
+
+    // Blocked again, then paused by you: the budget's room never resumes it, not even with no
+    // limit at all; only Resume does.
+    store
+        .set_budget(&monthly(Some(ledger_total(&state).await)))
+        .await
+        .unwrap();
+    due_now(&store, monitor.id).await;
+    assert_eq!(scheduler.run_due(&state, &announce).await.unwrap(), 1);
+    assert_eq!(card(store.clone()).await.state, MonitorState::BudgetPaused);
+    monitors::pause(&store, monitor.id).await.unwrap();
+    store.set_budget(&monthly(None)).await.unwrap();
+    for _ in 0..3 {
+        assert_eq!(scheduler.run_due(&state, &announce).await.unwrap(), 0);
+    }
+    let yours = card(store.clone()).await;
+    assert_eq!(yours.state, MonitorState::Paused);
+    assert_eq!(yours.state_reason.as_deref(), Some("Paused by you."));
+    assert_eq!(sandbox.billed().responses().len(), billed + 1);
+    monitors::resume(&store, monitor.id).await.unwrap();
+    assert_eq!(scheduler.run_due(&state, &announce).await.unwrap(), 1);
+    assert_eq!(
+        monitors::runs(&store, monitor.id, 1).await.unwrap()[0].outcome,
+        RunOutcome::Done
+    );
     assert_eq!(ledger_total(&state).await, sandbox.billed().total());
 }
 

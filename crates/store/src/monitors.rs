@@ -14,6 +14,20 @@ use crate::runs::{finish_run, record_run_page, RecordedPage, RunOwner};
 use crate::time::{from_ms, to_ms};
 use crate::Store;
 
+/// A monitor's states as stored, each spelled here once (the core's `MonitorState` reads and
+/// writes these).
+pub mod state {
+    /// Runs at its next run.
+    pub const ACTIVE: &str = "active";
+    /// Paused by the user: only the user resumes it.
+    pub const PAUSED: &str = "paused";
+    /// Paused by the budget's block (nothing was sent): it resumes by itself once the budget
+    /// allows a run, or when the user resumes it.
+    pub const BUDGET_PAUSED: &str = "budget_paused";
+    /// The budget warned: the run waits for the user's Confirm or Skip.
+    pub const NEEDS_CONFIRMATION: &str = "needs_confirmation";
+}
+
 /// A monitor as the core saves it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct NewMonitor {
@@ -33,11 +47,13 @@ pub struct StoredMonitor {
     pub interval_minutes: i64,
     pub cap: i64,
     pub investigation_id: Option<i64>,
-    /// `active`, `paused` or `needs_confirmation`.
+    /// One of [`state`]'s words.
     pub state: String,
     pub state_reason: Option<String>,
     pub next_run_at: Option<DateTime<Utc>>,
     pub window_end: Option<DateTime<Utc>>,
+    /// When its latest run began that sent anything: an attempt the budget blocked, one
+    /// skipped or one waiting for the user's confirmation sent nothing, and is not a run here.
     pub last_run_at: Option<DateTime<Utc>>,
     /// Its latest run is still going (or was cut, and goes on at the next run).
     pub running: bool,
@@ -74,7 +90,8 @@ pub struct PageItem {
 
 const MONITOR_COLUMNS: &str = "m.id, m.name, m.target_json, m.interval_minutes, m.cap,
     m.investigation_id, m.state, m.state_reason, m.next_run_at, m.window_end, m.created_at,
-    (SELECT max(r.started_at) FROM runs r WHERE r.monitor_id = m.id) AS last_run_at,
+    (SELECT max(r.started_at) FROM runs r WHERE r.monitor_id = m.id
+     AND r.outcome NOT IN ('budget_blocked', 'skipped', 'needs_confirmation')) AS last_run_at,
     EXISTS (SELECT 1 FROM runs r WHERE r.monitor_id = m.id AND r.finished_at IS NULL
             AND r.outcome = 'running') AS running,
     (SELECT count(*) FROM monitor_posts mp WHERE mp.monitor_id = m.id AND mp.seen = 0) AS unseen";
@@ -312,7 +329,9 @@ impl Store {
         tx.commit().await
     }
 
-    /// Ends a monitor's run and pauses the monitor, saying why (a budget block).
+    /// Ends a monitor's run that the budget blocked and pauses the monitor for the budget
+    /// ([`state::BUDGET_PAUSED`]), saying why. A monitor the user paused meanwhile stays the
+    /// user's. Its next run stays where it was: once the budget allows, it is due at once.
     pub async fn pause_monitor_after_run(
         &self,
         monitor_id: i64,
@@ -324,14 +343,48 @@ impl Store {
         let mut tx = self.begin_write().await?;
         finish_run(&mut tx, run_id, outcome, Some(reason), now).await?;
         sqlx::query(
-            "UPDATE monitors SET state = 'paused', state_reason = ?, updated_at = ? WHERE id = ?",
+            "UPDATE monitors SET state = ?, state_reason = ?, updated_at = ?
+             WHERE id = ? AND state <> ?",
         )
+        .bind(state::BUDGET_PAUSED)
         .bind(reason)
         .bind(to_ms(now))
         .bind(monitor_id)
+        .bind(state::PAUSED)
         .execute(&mut *tx)
         .await?;
         tx.commit().await
+    }
+
+    /// The monitors the budget paused, by id.
+    pub async fn budget_paused_monitors(&self) -> Result<Vec<StoredMonitor>> {
+        let rows = sqlx::query(&format!(
+            "SELECT {MONITOR_COLUMNS} FROM monitors m WHERE m.state = ? ORDER BY m.id"
+        ))
+        .bind(state::BUDGET_PAUSED)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(monitor_from_row).collect()
+    }
+
+    /// Makes a monitor the budget paused active again, due by `now` at the latest. Only a
+    /// budget-paused one: a monitor the user paused (or resumed, or deleted) meanwhile is left
+    /// as it is (false).
+    pub async fn resume_budget_paused(&self, id: i64, now: DateTime<Utc>) -> Result<bool> {
+        let done = sqlx::query(
+            "UPDATE monitors SET state = ?, state_reason = NULL,
+                 next_run_at = min(COALESCE(next_run_at, ?), ?), updated_at = ?
+             WHERE id = ? AND state = ?",
+        )
+        .bind(state::ACTIVE)
+        .bind(to_ms(now))
+        .bind(to_ms(now))
+        .bind(to_ms(now))
+        .bind(id)
+        .bind(state::BUDGET_PAUSED)
+        .execute(&self.pool)
+        .await?;
+        Ok(done.rows_affected() == 1)
     }
 
     /// A monitor's posts, newest first: all, or only those not yet seen; and how many match.

@@ -21,7 +21,7 @@ use sightline_api::request::{Sort, TwitterSearchRequest, TwitterUserPostsRequest
 use sightline_api::wait::{self, plain_wait};
 use sightline_store::{PageItem, RunEnd, RunOwner, StoredMonitor, StoredRun};
 
-use super::{MonitorTarget, MonitorsChanged, RunOutcome};
+use super::{MonitorState, MonitorTarget, MonitorsChanged, RunOutcome};
 use crate::announce::Announce;
 use crate::errors::CommandError;
 use crate::runs::{after_page, backoff, before_page, failures_before, send_page, PageSent, Stop};
@@ -332,6 +332,8 @@ async fn stopped(
     let store = &session.store;
     match stop {
         Stop::Blocked(reason) => {
+            // Paused for the budget, not for good: it goes on by itself (`budget_pause.rs`).
+            let reason = super::budget_pause::reason(store, monitor, &reason).await;
             store
                 .pause_monitor_after_run(
                     monitor.id,
@@ -347,7 +349,13 @@ async fn stopped(
                 .set_run_outcome(run.id, RunOutcome::NeedsConfirmation.as_str())
                 .await?;
             store
-                .set_monitor_state(monitor.id, "needs_confirmation", Some(&reason), None, now)
+                .set_monitor_state(
+                    monitor.id,
+                    MonitorState::NeedsConfirmation.as_str(),
+                    Some(&reason),
+                    None,
+                    now,
+                )
                 .await?;
         }
         Stop::RateLimited { wait, message } => {

@@ -4,6 +4,9 @@
 //! so a long gap is caught up with one run, never one per missed interval. One run of a
 //! monitor at a time: "run now" while it runs changes nothing.
 //!
+//! A monitor the budget paused is weighed again at each look and, once the budget allows its
+//! run, made active and run (`budget_pause.rs`); one the user paused only the user resumes.
+//!
 //! Nothing here can loop on money: a failed run sets its own next time after a backoff
 //! (`run.rs`), and a run that could not even write how it ended (the database refusing every
 //! write) is held here, in memory, for the same backoff from a quarter of an hour.
@@ -172,7 +175,16 @@ impl Scheduler {
         announce: &dyn Announce,
     ) -> Result<usize, CommandError> {
         let now = self.clock.now();
-        let due = state.store().await?.due_monitors(now).await?;
+        let store = state.store().await?;
+        // A monitor the budget paused goes on once the budget allows its run; weighing it
+        // sends nothing. Its trouble is logged and never stops the others.
+        if let Err(error) = super::budget_pause::resume_allowed(&store, now).await {
+            tracing::warn!(
+                error = error.message(),
+                "budget-paused monitors could not be weighed"
+            );
+        }
+        let due = store.due_monitors(now).await?;
         let mut ran = 0;
         for id in due.into_iter().filter(|id| !self.is_held(*id, now)) {
             match self.run_one(state, announce, id, false).await {
@@ -205,7 +217,8 @@ impl Scheduler {
             (None, Some(release)) => until(release),
             (None, None) => LONGEST_NAP,
         };
-        // A monitor paused by the budget or waiting for the user is not due: no busy loop.
+        // A paused monitor or one waiting for the user is not due: no busy loop. One paused by
+        // the budget is weighed again at the next look, within the longest nap.
         nap.clamp(SHORTEST_NAP, LONGEST_NAP)
     }
 

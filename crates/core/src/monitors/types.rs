@@ -44,8 +44,12 @@ pub struct MonitorDraft {
 pub enum MonitorState {
     /// Runs at `nextRunAt`.
     Active,
-    /// Paused by the user, or by the budget (then `stateReason` says why in words).
+    /// Paused by the user: only the user resumes it.
     Paused,
+    /// Paused by the budget's block (nothing was sent; `stateReason` says why in words): it
+    /// resumes by itself once the budget allows a run (a limit raised or removed, or a new day
+    /// or month), or when the user resumes it. Pausing it makes it the user's.
+    BudgetPaused,
     /// The budget warned: the run waits for Confirm or Skip, never going on by itself.
     NeedsConfirmation,
 }

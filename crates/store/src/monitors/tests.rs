@@ -8,7 +8,7 @@ use rust_decimal::Decimal;
 use std::str::FromStr;
 
 use crate::collections::NewCollection;
-use crate::monitors::{NewMonitor, PageItem, RunEnd};
+use crate::monitors::{state, NewMonitor, PageItem, RunEnd};
 use crate::runs::{ArchivedInvestigation, PageFiling, RunOwner};
 use crate::test_support::{billing, post, record, temp_store};
 use crate::{RequestRecord, Store};
@@ -179,23 +179,43 @@ async fn a_monitor_long_overdue_is_due_once_and_paused_ones_never() {
         Some(days_later + Duration::minutes(15))
     );
 
-    // A budget block pauses it with its reason, and ends the run.
+    // A budget block pauses it for the budget with its reason, and ends the run; the blocked
+    // attempt sent nothing, so the last run stays the one before.
+    let blocked_at = days_later + Duration::minutes(15);
     let run = store
-        .start_run(RunOwner::Monitor(late), (None, None), days_later)
+        .start_run(RunOwner::Monitor(late), (None, None), blocked_at)
         .await
         .unwrap();
     store
-        .pause_monitor_after_run(late, run, "budget_blocked", "Over budget.", days_later)
+        .pause_monitor_after_run(late, run, "budget_blocked", "Over budget.", blocked_at)
         .await
         .unwrap();
     let monitor = store.monitor(late).await.unwrap().unwrap();
-    assert_eq!(monitor.state, "paused");
+    assert_eq!(monitor.state, state::BUDGET_PAUSED);
     assert_eq!(monitor.state_reason.as_deref(), Some("Over budget."));
+    assert_eq!(monitor.last_run_at, Some(days_later));
     assert!(store
         .open_run(RunOwner::Monitor(late))
         .await
         .unwrap()
         .is_none());
+    assert!(store.due_monitors(blocked_at).await.unwrap().is_empty());
+    let listed = store.budget_paused_monitors().await.unwrap();
+    assert_eq!(listed.iter().map(|m| m.id).collect::<Vec<_>>(), vec![late]);
+
+    // Resumed for the budget: active, due at once, its reason gone. One the user paused is
+    // never resumed this way.
+    let later = blocked_at + Duration::minutes(30);
+    assert!(store.resume_budget_paused(late, later).await.unwrap());
+    let monitor = store.monitor(late).await.unwrap().unwrap();
+    assert_eq!(monitor.state, state::ACTIVE);
+    assert_eq!(monitor.state_reason, None);
+    assert_eq!(store.due_monitors(later).await.unwrap(), vec![late]);
+    assert!(!store.resume_budget_paused(paused, later).await.unwrap());
+    assert_eq!(
+        store.monitor(paused).await.unwrap().unwrap().state,
+        state::PAUSED
+    );
 
     // Deleting keeps history: only the monitor and its log go.
     assert!(store.delete_monitor(late).await.unwrap());

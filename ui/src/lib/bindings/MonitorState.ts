@@ -3,4 +3,4 @@
 /**
  * Where a monitor stands.
  */
-export type MonitorState = "active" | "paused" | "needs_confirmation";
+export type MonitorState = "active" | "paused" | "budget_paused" | "needs_confirmation";
