@@ -172,7 +172,7 @@ describe('monitors and collections, against the service', () => {
     // Exactly 300 posts, on the pages the service billed, and nothing fetched twice.
     expect(figures).toContain('300 of 300 posts');
     const pages = Number(/(\d+) pages?/.exec(figures)?.[1]);
-    const cost = /\$([\d.,]+) so far/.exec(figures)?.[1] ?? '';
+    const cost = /\$([\d.,]+) in all/.exec(figures)?.[1] ?? '';
     const after = await billed();
     const collected = after.responses.slice(billedBefore + 1);
     expect(collected.every((response) => response.route === '/twitter')).toBe(true);

@@ -29,8 +29,10 @@ describe('CollectionProgress', () => {
     expect(screen.getByText(/cost to finish unknown/)).toBeInTheDocument();
   });
 
-  it('fills the bar when done', () => {
+  it('fills the bar when done, its cost in all (no longer "so far")', () => {
     render(CollectionProgress, { collection: makeCollection({ state: 'done', items: 300, until: { kind: 'date', date: '2026-11-01' } }) });
     expect(screen.getByRole('progressbar')).toHaveAttribute('aria-valuenow', '100');
+    expect(screen.getByText(/Done/).parentElement).toHaveTextContent('$0.018 in all');
+    expect(screen.queryByText(/so far/)).not.toBeInTheDocument();
   });
 });

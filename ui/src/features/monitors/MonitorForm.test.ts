@@ -53,6 +53,20 @@ describe('MonitorForm', () => {
     expect(screen.getByRole('button', { name: 'Save changes' })).toBeInTheDocument();
   });
 
+  it('names the daily limit that blocks a run, and says the monitor would go on by itself', async () => {
+    const daily = { verdict: 'block' as const, limit: '1', spent: '0.999', remaining: '0.001', after_request: '1.005' };
+    mockBackend({
+      investigation_list: () => [],
+      investigation_active: () => null,
+      monitor_estimate: () => makeEstimate({ monthlyLimit: null, shareOfMonthlyBudget: null, budget: { verdict: 'block', estimate: '0.006', warn_percent: 80, daily, monthly: null } }),
+    });
+    render(MonitorForm, { monitor: makeMonitor(), onsaved: vi.fn(), oncancel: vi.fn() });
+    expect(await screen.findByText(/would block a run now/)).toHaveTextContent(
+      'The budget would block a run now: it would go over your daily limit of $1.00 ($0.999 spent today). The monitor would pause, and go on by itself once the budget allows a run',
+    );
+    expect(screen.getByText(/A run pays only for the posts it brings back/)).toHaveTextContent('again any post of the very second the last run ended on (asked again by design');
+  });
+
   it("shows Rust's field error under its field when the save is refused", async () => {
     mockBackend({
       investigation_list: () => [],

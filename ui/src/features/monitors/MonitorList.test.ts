@@ -20,7 +20,24 @@ describe('MonitorList', () => {
     expect(items[0]).toHaveTextContent('(3 unseen)');
     expect(items[1]).toHaveTextContent('Posts by @metoffice · once a day');
     expect(items[1]).toHaveTextContent('Paused by you.');
+    expect(within(items[1]!).getByText('Paused by you.')).toHaveAttribute('data-tone', 'note');
     expect(within(items[1]!).getByRole('button', { name: 'Resume Met Office' })).toBeInTheDocument();
+    expect(within(items[1]!).queryByRole('button', { name: 'Pause Met Office' })).not.toBeInTheDocument();
+  });
+
+  it('says a monitor paused by the budget goes on by itself, and offers Resume and Keep paused', async () => {
+    const reason = 'Paused by the budget: a run would go over your daily limit. It goes on by itself once the budget allows a run: raise or remove the limit in Spend, or wait for tomorrow.';
+    mockBackend({
+      monitor_list: () => [makeMonitor({ state: 'budget_paused', stateReason: reason })],
+      investigation_list: () => [],
+      investigation_active: () => null,
+    });
+    render(MonitorList);
+    const card = within(await screen.findByRole('list', { name: 'Monitors' })).getAllByRole('listitem')[0]!;
+    expect(card).toHaveTextContent('Paused by the budget');
+    expect(within(card).getByText(reason)).toHaveAttribute('data-tone', 'warn');
+    expect(within(card).getByRole('button', { name: 'Resume Storm watch' })).toBeInTheDocument();
+    expect(within(card).getByRole('button', { name: 'Keep Storm watch paused' })).toBeInTheDocument();
   });
 
   it('shows on the card why the last run failed and when the next one is', async () => {

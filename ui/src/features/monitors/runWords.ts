@@ -1,10 +1,11 @@
 /** Monitors' and collections' states and run outcomes in plain words, in one place. */
-import type { CollectUntil } from '../../lib/bindings/CollectUntil';
-import type { CollectionSource } from '../../lib/bindings/CollectionSource';
-import type { CollectionState } from '../../lib/bindings/CollectionState';
-import type { Monitor } from '../../lib/bindings/Monitor';
-import type { RunOutcome } from '../../lib/bindings/RunOutcome';
-import { zonedDay } from '../../lib/format';
+import type { CollectUntil } from '$lib/bindings/CollectUntil';
+import type { CollectionSource } from '$lib/bindings/CollectionSource';
+import type { CollectionState } from '$lib/bindings/CollectionState';
+import type { Monitor } from '$lib/bindings/Monitor';
+import type { MonitorState } from '$lib/bindings/MonitorState';
+import type { RunOutcome } from '$lib/bindings/RunOutcome';
+import { zonedDay } from '$lib/format';
 import { INTERVALS } from './monitorDraft';
 
 const OUTCOMES: Record<RunOutcome, string> = {
@@ -23,6 +24,29 @@ export function outcomeWords(outcome: RunOutcome): string {
   return OUTCOMES[outcome];
 }
 
+/**
+ * How a run's words are drawn: `problem` (red) only when it failed; `warn` when the budget or
+ * the service held it back; `note` (plain) when it ended as asked: done, skipped, paused or
+ * cancelled by you.
+ */
+export type Tone = 'problem' | 'warn' | 'note';
+
+const OUTCOME_TONES: Record<RunOutcome, Tone> = {
+  running: 'note',
+  done: 'note',
+  budget_blocked: 'warn',
+  needs_confirmation: 'warn',
+  skipped: 'note',
+  rate_limited: 'warn',
+  paused: 'note',
+  cancelled: 'note',
+  failed: 'problem',
+};
+
+export function outcomeTone(outcome: RunOutcome): Tone {
+  return OUTCOME_TONES[outcome];
+}
+
 const COLLECTION_STATES: Record<CollectionState, string> = {
   running: 'Collecting',
   paused: 'Paused',
@@ -36,12 +60,25 @@ export function collectionStateWords(state: CollectionState): string {
   return COLLECTION_STATES[state];
 }
 
+const MONITOR_STATES: Record<MonitorState, string> = {
+  active: 'Active',
+  paused: 'Paused',
+  budget_paused: 'Paused by the budget',
+  needs_confirmation: 'Waiting for your confirmation',
+};
+
 /** A monitor's state as its row says it (the reason, when there is one, goes below). */
 export function monitorStateWords(monitor: Pick<Monitor, 'state' | 'running'>): string {
-  if (monitor.running) return 'Running now';
-  if (monitor.state === 'paused') return 'Paused';
-  if (monitor.state === 'needs_confirmation') return 'Waiting for your confirmation';
-  return 'Active';
+  return monitor.running ? 'Running now' : MONITOR_STATES[monitor.state];
+}
+
+/**
+ * How a monitor's reason is drawn: a failed last run's in red; the budget's pause or warning
+ * as a warning; "Paused by you." plainly.
+ */
+export function monitorReasonTone(monitor: Pick<Monitor, 'state'>): Tone {
+  if (monitor.state === 'active') return 'problem';
+  return monitor.state === 'paused' ? 'note' : 'warn';
 }
 
 export function intervalWords(minutes: number): string {
