@@ -9,7 +9,7 @@ import { billed, queueFault, sandbox } from '../support/sandbox.ts';
  * monitors run every 20 s): a monitor on a hashtag finds new posts, the badge counts them, a
  * notification is recorded, they are opened and marked seen; a collection of 300 posts is
  * paused, the app restarted, resumed, and ends with exactly the posts the service billed, each
- * once, every page in History. Screenshots: target/e2e-screenshots/a11y-monitors-*.png.
+ * once, every page in History; its posts are opened from its card. Screenshots: target/e2e-screenshots/a11y-monitors-*.png.
  */
 
 const sidebar = () => $('nav[aria-label="Screens"]');
@@ -146,6 +146,8 @@ describe('monitors and collections, against the service', () => {
     await $('button=Collect…').click();
     await expect($('h2=Collect posts')).toBeDisplayed();
     await $('#collect-items').setValue('300');
+    // Priced before it starts, at the rate the search above was billed ($0.30 per 1,000 posts).
+    await expect($('p*=Estimated cost: about $0.09 for 300 posts')).toBeDisplayed({ wait: 10_000 });
     await auditBothThemes('collect-dialog');
     await $('button=Start collecting').click();
     await $('a=see its progress').click();
@@ -192,5 +194,29 @@ describe('monitors and collections, against the service', () => {
     expect(new Set(requests).size).toBe(requests.length);
     // History: the search, then each page of the collection, once.
     expect(await historyTotal()).toBe(historyBefore + 1 + pages);
+  });
+
+  it("opens the collection's posts from its card by keyboard, 50 at a time, newest first", async () => {
+    await openMonitors('Collections');
+    const open = collections().$('a[aria-label^="Open its posts"]');
+    await open.waitForDisplayed();
+    // From the tab, Tab reaches the card's link.
+    await $('#monitors-tab-collections').click();
+    let reached = false;
+    for (let step = 0; step < 8 && !reached; step++) {
+      await browser.keys(['Tab']);
+      reached = await browser.execute(() => document.activeElement?.getAttribute('aria-label')?.startsWith('Open its posts') ?? false);
+    }
+    expect(reached).toBe(true);
+    await browser.keys(['Enter']);
+    await expect($('h1*=#AI')).toBeDisplayed();
+    await expect($('p*=300 posts, newest first')).toBeDisplayed({ wait: 10_000 });
+    await expect($('button=Show more (250 left)')).toBeExisting();
+    const times = await browser.execute(() => Array.from(document.querySelectorAll('article.post')).map((post) => post.querySelector('time')?.getAttribute('datetime') ?? ''));
+    expect(times.length).toBeGreaterThan(0);
+    expect([...times].sort().reverse()).toEqual(times);
+    await auditBothThemes('collection-posts');
+    await $('a=← All collections').click();
+    await expect(collections()).toBeDisplayed();
   });
 });
