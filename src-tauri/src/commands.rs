@@ -48,8 +48,8 @@ pub fn open_link<R: Runtime>(app: AppHandle<R>, url: String) -> CommandResult<()
     let url = external::web_address(&url)?;
     app.opener()
         .open_url(url.as_str(), None::<&str>)
-        .map_err(|error| CommandError::Storage {
-            message: format!("The system browser could not be opened: {error}"),
+        .map_err(|error| {
+            CommandError::system(format!("The system browser could not be opened: {error}"))
         })
 }
 
@@ -64,11 +64,9 @@ pub fn show_in_folder<R: Runtime>(app: AppHandle<R>, path: String) -> CommandRes
             "{path} is not there any more: it was moved or deleted."
         )));
     }
-    app.opener()
-        .reveal_item_in_dir(file)
-        .map_err(|error| CommandError::Storage {
-            message: format!("The file manager could not be opened: {error}"),
-        })
+    app.opener().reveal_item_in_dir(file).map_err(|error| {
+        CommandError::system(format!("The file manager could not be opened: {error}"))
+    })
 }
 
 /// Opens the log folder in the system's file manager, creating it first if it is missing.
@@ -79,19 +77,22 @@ pub fn open_log_folder<R: Runtime>(
 ) -> CommandResult<()> {
     use tauri_plugin_opener::OpenerExt;
     let dir = logging::log_dir(&state.data_dir);
-    std::fs::create_dir_all(&dir).map_err(|error| CommandError::Storage {
-        message: format!(
-            "The log folder {} could not be created: {error}",
-            dir.display()
-        ),
+    std::fs::create_dir_all(&dir).map_err(|error| {
+        CommandError::io(
+            &error,
+            format!(
+                "The log folder {} could not be created: {error}",
+                dir.display()
+            ),
+        )
     })?;
     app.opener()
         .open_path(dir.to_string_lossy(), None::<&str>)
-        .map_err(|error| CommandError::Storage {
-            message: format!(
+        .map_err(|error| {
+            CommandError::system(format!(
                 "No file manager could open the log folder ({error}). It is at {}",
                 dir.display()
-            ),
+            ))
         })
 }
 

@@ -120,7 +120,7 @@ pub fn evidence_cancel(exports: State<'_, BundleExports>) {
 pub async fn evidence_verify(path: String) -> Result<BundleCheck, CommandError> {
     tokio::task::spawn_blocking(move || verify_bundle(Path::new(&path)))
         .await
-        .map_err(|error| CommandError::storage(format!("The check stopped: {error}")))?
+        .map_err(|error| CommandError::internal(format!("The check stopped: {error}")))?
 }
 
 /// Asks for a bundle to verify with the system's open dialog; `None` when closed.

@@ -131,7 +131,7 @@ fn check(draft: &CollectionDraft) -> Result<(), CommandError> {
 }
 
 fn unreadable(error: serde_json::Error) -> CommandError {
-    CommandError::storage(format!("A saved collection could not be read: {error}"))
+    CommandError::database(format!("A saved collection could not be read: {error}"))
 }
 
 /// The collection as the window shows it, with the estimated cost to reach its number.

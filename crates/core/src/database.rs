@@ -325,7 +325,7 @@ impl DatabaseProblem {
 
     /// What a command that needs the database answers meanwhile.
     fn as_error(&self) -> CommandError {
-        CommandError::storage(format!(
+        CommandError::database(format!(
             "{} Choose what to do on Sightline's start screen.",
             self.message
         ))
@@ -437,11 +437,14 @@ async fn blocking<T: Send + 'static>(
 ) -> Result<T, CommandError> {
     tokio::task::spawn_blocking(work)
         .await
-        .map_err(|error| CommandError::storage(format!("The files could not be moved: {error}")))?
+        .map_err(|error| CommandError::internal(format!("The files could not be moved: {error}")))?
         .map_err(|error| {
-            CommandError::storage(format!(
-                "The archive's file could not be set aside: {error}. Nothing was changed or deleted."
-            ))
+            CommandError::io(
+                &error,
+                format!(
+                    "The archive's file could not be set aside: {error}. Nothing was changed or deleted."
+                ),
+            )
         })
 }
 

@@ -41,8 +41,22 @@ pub enum CommandError {
     NotConfigured { message: String },
     /// The history entry, key or file asked for does not exist.
     NotFound { message: String },
-    /// The local database or a file could not be read or written.
-    Storage { message: String },
+    /// The disk is full: free some space. Nothing saved earlier was lost.
+    DiskFull { message: String },
+    /// The archive is open for reading only (from a newer Sightline, or damaged): nothing can
+    /// be saved until the start screen's choice is made.
+    ReadOnly { message: String },
+    /// The local database failed, or a record in it could not be read.
+    Database { message: String },
+    /// A file or folder the user named or chose (an export folder, a bundle, the settings
+    /// file) could not be read or written: choose another, or fix its permissions.
+    File { message: String },
+    /// Another program Sightline hands over to (the browser, the file manager) could not be
+    /// started.
+    System { message: String },
+    /// A fault inside Sightline (a task that stopped, the demo service that would not start):
+    /// the log folder says what happened.
+    Internal { message: String },
 }
 
 impl CommandError {
@@ -55,7 +69,12 @@ impl CommandError {
             | Self::Keychain { message }
             | Self::NotConfigured { message }
             | Self::NotFound { message }
-            | Self::Storage { message } => message,
+            | Self::DiskFull { message }
+            | Self::ReadOnly { message }
+            | Self::Database { message }
+            | Self::File { message }
+            | Self::System { message }
+            | Self::Internal { message } => message,
         }
     }
 
@@ -76,8 +95,48 @@ impl CommandError {
         }
     }
 
-    pub fn storage(message: impl Into<String>) -> Self {
-        Self::Storage {
+    /// The local database failed, or a record in it could not be read.
+    pub fn database(message: impl Into<String>) -> Self {
+        Self::Database {
+            message: message.into(),
+        }
+    }
+
+    /// A file or folder could not be used; a full disk is said as such.
+    pub fn file(message: impl Into<String>) -> Self {
+        Self::File {
+            message: message.into(),
+        }
+    }
+
+    /// A file or folder could not be used because of `error`: a full disk is said as such.
+    pub fn io(error: &std::io::Error, message: impl Into<String>) -> Self {
+        if error.kind() == std::io::ErrorKind::StorageFull {
+            Self::disk_full()
+        } else {
+            Self::file(message)
+        }
+    }
+
+    /// The disk is full; what to do about it.
+    pub fn disk_full() -> Self {
+        Self::DiskFull {
+            message: "The disk is full, so Sightline could not save. Free some space, then try \
+                      again. Nothing saved earlier was lost."
+                .into(),
+        }
+    }
+
+    /// The browser or the file manager could not be started.
+    pub fn system(message: impl Into<String>) -> Self {
+        Self::System {
+            message: message.into(),
+        }
+    }
+
+    /// A fault inside Sightline.
+    pub fn internal(message: impl Into<String>) -> Self {
+        Self::Internal {
             message: message.into(),
         }
     }
@@ -92,7 +151,12 @@ impl CommandError {
             Self::Keychain { .. } => "keychain".into(),
             Self::NotConfigured { .. } => "not_configured".into(),
             Self::NotFound { .. } => "not_found".into(),
-            Self::Storage { .. } => "storage".into(),
+            Self::DiskFull { .. } => "disk_full".into(),
+            Self::ReadOnly { .. } => "read_only".into(),
+            Self::Database { .. } => "database".into(),
+            Self::File { .. } => "file".into(),
+            Self::System { .. } => "system".into(),
+            Self::Internal { .. } => "internal".into(),
         }
     }
 
@@ -128,19 +192,13 @@ impl From<StoreError> for CommandError {
                 message: format!("This cannot be saved: {reason}."),
                 fields: Vec::new(),
             },
-            full if full.is_disk_full() => Self::Storage {
-                message: "The disk is full, so Sightline could not save to its database. Free some \
-                          space, then try again. Nothing saved earlier was lost."
-                    .into(),
-            },
-            read_only if read_only.is_read_only() => Self::Storage {
+            full if full.is_disk_full() => Self::disk_full(),
+            read_only if read_only.is_read_only() => Self::ReadOnly {
                 message: crate::database::READ_ONLY.into(),
             },
-            other => Self::Storage {
-                message: format!(
-                    "Sightline could not use its local database: {other}. Your earlier history is untouched."
-                ),
-            },
+            other => Self::database(format!(
+                "Sightline could not use its local database: {other}. Your earlier history is untouched."
+            )),
         }
     }
 }
@@ -169,9 +227,28 @@ mod tests {
     fn a_full_disk_is_named_and_the_fix_given() {
         let full = StoreError::Io(std::io::Error::from(std::io::ErrorKind::StorageFull));
         let error = CommandError::from(full);
-        assert_eq!(error.class(), "storage");
+        assert_eq!(error.class(), "disk_full");
         assert!(error.message().starts_with("The disk is full"), "{error}");
         assert!(error.message().contains("Free some space"));
+    }
+
+    #[test]
+    fn each_local_failure_is_a_kind_the_user_can_act_on() {
+        let full = std::io::Error::from(std::io::ErrorKind::StorageFull);
+        let denied = std::io::Error::from(std::io::ErrorKind::PermissionDenied);
+        assert_eq!(CommandError::io(&full, "unused").class(), "disk_full");
+        let file = CommandError::io(&denied, "The folder /x cannot be written.");
+        assert_eq!(file.class(), "file");
+        assert_eq!(file.message(), "The folder /x cannot be written.");
+        let json = serde_json::to_value(CommandError::from(StoreError::Io(denied))).unwrap();
+        assert_eq!(json["kind"], "database");
+        for (error, kind) in [
+            (CommandError::system("no browser"), "system"),
+            (CommandError::internal("a task stopped"), "internal"),
+        ] {
+            assert_eq!(serde_json::to_value(&error).unwrap()["kind"], kind);
+            assert_eq!(error.class(), kind);
+        }
     }
 
     #[test]

@@ -294,7 +294,7 @@ impl<W: Write + Seek> Writer<W> {
 }
 
 fn io_error(path: &Path, error: impl std::fmt::Display) -> CommandError {
-    CommandError::storage(format!(
+    CommandError::file(format!(
         "The evidence bundle could not be written to {}: {error}",
         path.display()
     ))

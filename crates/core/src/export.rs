@@ -62,7 +62,10 @@ pub(crate) fn write_atomically(
         .and_then(|()| Ok(std::fs::rename(&partial, path)?));
     result.map_err(|error| {
         let _ = std::fs::remove_file(&partial);
-        CommandError::storage(format!(
+        if error.is_disk_full() {
+            return CommandError::disk_full();
+        }
+        CommandError::file(format!(
             "The export could not be written to {}: {error}",
             path.display()
         ))
@@ -131,7 +134,7 @@ pub fn new_file_in_folder(
     now: chrono::DateTime<chrono::Local>,
 ) -> Result<PathBuf, CommandError> {
     if !folder.is_dir() {
-        return Err(CommandError::storage(format!(
+        return Err(CommandError::file(format!(
             "The export folder {} does not exist. Choose another in Settings, or leave it empty to be asked.",
             folder.display()
         )));
@@ -143,7 +146,7 @@ pub fn new_file_in_folder(
             n => folder.join(format!("{stem}-{n}.{ext}")),
         })
         .find(|path| !path.exists())
-        .ok_or_else(|| CommandError::storage("The export folder is full of files with this name."))
+        .ok_or_else(|| CommandError::file("The export folder is full of files with this name."))
 }
 
 /// The file an export goes to without asking: a new dated file in the folder Settings names,

@@ -70,7 +70,7 @@ impl MonitorState {
 
 fn monitor_of(stored: StoredMonitor) -> Result<Monitor, CommandError> {
     let target = serde_json::from_str(&stored.target_json).map_err(|error| {
-        CommandError::storage(format!("A saved monitor could not be read: {error}"))
+        CommandError::database(format!("A saved monitor could not be read: {error}"))
     })?;
     Ok(Monitor {
         id: stored.id,

@@ -36,7 +36,7 @@ where
         CommandError::not_found("There are no more pages: this was the last one.")
     })?;
     let request: R = serde_json::from_str(&entry.params_json).map_err(|error| {
-        CommandError::storage(format!("The stored request could not be read: {error}"))
+        CommandError::database(format!("The stored request could not be read: {error}"))
     })?;
     let options = SendOptions {
         request_id,

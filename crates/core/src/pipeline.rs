@@ -537,7 +537,7 @@ async fn replay<R: ApiRequest>(
         });
     };
     let body = R::decode(&stored.body)
-        .map_err(|_| CommandError::storage("The stored result could not be read back."))?;
+        .map_err(|_| CommandError::database("The stored result could not be read back."))?;
     Ok(Outcome {
         history_id,
         body,

@@ -62,7 +62,7 @@ impl DemoService {
             .start()
             .await
             .map_err(|error| {
-                CommandError::storage(format!("The demo service could not start: {error}"))
+                CommandError::internal(format!("The demo service could not start: {error}"))
             })?;
         Ok(Self { sandbox })
     }

@@ -131,7 +131,7 @@ impl AppState {
     pub async fn save_settings(&self, settings: AppSettings) -> Result<(), CommandError> {
         JsonFile::new(&self.data_dir, "settings.json")
             .save(&settings)
-            .map_err(CommandError::storage)?;
+            .map_err(CommandError::file)?;
         crate::zone::follow(settings.display_zone.as_deref());
         *self.settings.lock().expect("settings lock poisoned") = settings;
         self.reset_session().await;
@@ -153,7 +153,7 @@ impl AppState {
             change(&mut updated);
             JsonFile::new(&self.data_dir, "keys.json")
                 .save(&updated)
-                .map_err(CommandError::storage)?;
+                .map_err(CommandError::file)?;
             *keys = updated.clone();
             updated
         };
@@ -177,7 +177,9 @@ impl AppState {
         let mode = self.mode();
         if self.database.is_read_only(mode) {
             // An answer could not be recorded, so nothing is sent: no charge can go unrecorded.
-            return Err(CommandError::storage(crate::database::READ_ONLY));
+            return Err(CommandError::ReadOnly {
+                message: crate::database::READ_ONLY.into(),
+            });
         }
         if let Some(session) = current.as_ref().filter(|session| session.mode == mode) {
             return Ok(session.clone());

@@ -165,7 +165,7 @@ describe('AddTo', () => {
       investigation_active: () => null,
       investigation_memberships: () => [],
       investigation_add: () => {
-        throw { kind: 'storage', message: 'The disk is full.' };
+        throw { kind: 'disk_full', message: 'The disk is full.' };
       },
     });
     render(AddTo, { items: [{ kind: 'post', postId: '42' }] });

@@ -85,7 +85,7 @@ describe('ErrorBanner', () => {
       [{ kind: 'not_configured', message: 'no key' }, true],
       [serviceError('network'), false],
       [serviceError('validation'), false],
-      [{ kind: 'storage', message: 'disk full' }, false],
+      [{ kind: 'disk_full', message: 'disk full' }, false],
     ];
     for (const [error, settings] of cases) {
       const { unmount } = render(ErrorBanner, { error });

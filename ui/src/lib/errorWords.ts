@@ -90,8 +90,18 @@ export function describeError(error: CommandError): ErrorText {
       return { title: 'No API key is set up yet.', advice: 'Add a key in Settings, or switch to demo data.', retry: false, settings: true };
     case 'not_found':
       return { title: 'Not found.', advice: 'It may have been deleted.', retry: false };
-    case 'storage':
-      return { title: 'Sightline could not use its local records.', advice: 'Try again; if it repeats, check free disk space.', retry: true };
+    case 'disk_full':
+      return { title: 'The disk is full.', advice: 'Free some space, then try again. Nothing saved earlier was lost.', retry: true };
+    case 'read_only':
+      return { title: 'This archive is open for reading only.', advice: 'Nothing can be saved to it until you choose what to do on the start screen.', retry: false };
+    case 'database':
+      return { title: 'Sightline could not use its local records.', advice: 'Try again; if it repeats, restart Sightline.', retry: true };
+    case 'file':
+      return { title: 'A file or folder could not be used.', advice: 'Check that it is there and that you may write to it, or choose another.', retry: true };
+    case 'system':
+      return { title: 'Another program could not be opened.', advice: 'Check the default browser and file manager of your desktop, then try again.', retry: true };
+    case 'internal':
+      return { title: 'Something went wrong inside Sightline.', advice: 'Try again; if it repeats, the log folder (Settings) says what happened.', retry: true };
   }
 }
 

@@ -32,6 +32,6 @@ describe('ipc', () => {
   it('keeps structured command errors and wraps anything else', () => {
     const structured = { kind: 'invalid', message: 'Check count', fields: [] };
     expect(asCommandError(structured)).toBe(structured);
-    expect(asCommandError(new Error('boom'))).toEqual({ kind: 'storage', message: 'boom' });
+    expect(asCommandError(new Error('boom'))).toEqual({ kind: 'internal', message: 'boom' });
   });
 });

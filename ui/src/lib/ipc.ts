@@ -447,7 +447,7 @@ export function asCommandError(error: unknown): CommandError {
   if (error && typeof error === 'object' && 'kind' in error && 'message' in error) {
     return error as CommandError;
   }
-  return { kind: 'storage', message: errorMessage(error) };
+  return { kind: 'internal', message: errorMessage(error) };
 }
 
 /** Turns whatever a failed command threw into a sentence for the UI. */

@@ -57,7 +57,7 @@ describe('PostPages', () => {
 
   it('says in words when a page could not be read, and keeps what it showed', async () => {
     const pages = new PostPages<string>(async () => {
-      throw { kind: 'storage', message: 'disk I/O error' };
+      throw { kind: 'database', message: 'disk I/O error' };
     }, 'all');
     await pages.reload();
     expect(pages.loaded).toBe(true);

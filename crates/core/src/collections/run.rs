@@ -528,7 +528,7 @@ impl Paging<'_> {
 }
 
 fn unreadable(error: serde_json::Error) -> CommandError {
-    CommandError::storage(format!("A saved collection could not be read: {error}"))
+    CommandError::database(format!("A saved collection could not be read: {error}"))
 }
 
 /// Waits out a 429, looking every second whether the user paused or cancelled.

@@ -64,7 +64,7 @@ pub fn verify_bundle(path: &Path) -> Result<BundleCheck, CommandError> {
         CommandError::not_found(format!("{} could not be opened: {error}", path.display()))
     })?;
     let mut zip = zip::ZipArchive::new(std::io::BufReader::new(file)).map_err(|_| {
-        CommandError::storage(format!(
+        CommandError::file(format!(
             "{} is not a ZIP file, so it is not an evidence bundle.",
             path.display()
         ))
@@ -101,7 +101,7 @@ pub fn verify_bundle(path: &Path) -> Result<BundleCheck, CommandError> {
     }
 
     let Some((_, sums_text)) = found.get(SHA256SUMS) else {
-        return Err(CommandError::storage(format!(
+        return Err(CommandError::file(format!(
             "{} holds no SHA256SUMS file, so it is not an evidence bundle Sightline can check.",
             path.display()
         )));
@@ -171,7 +171,7 @@ pub fn verify_bundle(path: &Path) -> Result<BundleCheck, CommandError> {
 }
 
 fn unreadable(path: &Path, error: impl std::fmt::Display) -> CommandError {
-    CommandError::storage(format!(
+    CommandError::file(format!(
         "{} could not be read to the end ({error}); the ZIP itself is damaged.",
         path.display()
     ))

@@ -146,7 +146,7 @@ async fn pages(
     let store = &session.store;
     let id = monitor.id;
     let target: MonitorTarget = serde_json::from_str(&monitor.target_json).map_err(|error| {
-        CommandError::storage(format!("A saved monitor could not be read: {error}"))
+        CommandError::database(format!("A saved monitor could not be read: {error}"))
     })?;
     let mut cursor = run.cursor.clone();
     let mut pages = run.pages;

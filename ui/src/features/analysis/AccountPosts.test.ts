@@ -125,7 +125,7 @@ describe('AccountPosts', () => {
     mockBackend({
       analysis_posts: () =>
         fail
-          ? reject({ kind: 'storage', message: 'database is locked' })
+          ? reject({ kind: 'database', message: 'database is locked' })
           : { posts: [], total: 0 },
     });
     render(AccountPosts, { scope, account: 'bo', label: '@bo', onnarrow: vi.fn(), onclose: vi.fn() });

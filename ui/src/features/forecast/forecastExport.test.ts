@@ -38,7 +38,7 @@ describe('exporting forecasts', () => {
     mockIPC((cmd, args) => {
       if (cmd === 'export_forecasts') {
         calls.push(args);
-        throw { kind: 'storage', message: 'The export folder /gone does not exist.' };
+        throw { kind: 'file', message: 'The export folder /gone does not exist.' };
       }
     });
     render(ForecastExport, { label: 'Export all forecasts', idPrefix: 't' });

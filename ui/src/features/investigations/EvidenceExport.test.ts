@@ -56,7 +56,7 @@ describe('EvidenceExport', () => {
   it('says in words why a bundle was not saved', async () => {
     mockBackend({
       evidence_export: () => {
-        throw { kind: 'storage', message: 'The export folder /gone does not exist.' };
+        throw { kind: 'file', message: 'The export folder /gone does not exist.' };
       },
     });
     render(EvidenceExport, { source: { investigationId: 3 } });
@@ -105,7 +105,7 @@ describe('VerifyBundle', () => {
   it('checks a typed path, and says when a file is not a bundle', async () => {
     mockBackend({
       evidence_verify: () => {
-        throw { kind: 'storage', message: '/tmp/x.txt is not a ZIP file, so it is not an evidence bundle.' };
+        throw { kind: 'file', message: '/tmp/x.txt is not a ZIP file, so it is not an evidence bundle.' };
       },
     });
     render(VerifyBundle);

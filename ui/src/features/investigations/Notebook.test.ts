@@ -37,7 +37,7 @@ describe('Notebook', () => {
   it('keeps the text and says so when saving fails', async () => {
     mockBackend({
       investigation_update: () => {
-        throw { kind: 'storage', message: 'The disk is full.' };
+        throw { kind: 'disk_full', message: 'The disk is full.' };
       },
     });
     render(Notebook, { id: 4, notebook: '' });

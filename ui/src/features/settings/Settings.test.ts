@@ -44,7 +44,7 @@ describe('Settings', () => {
       if (cmd === 'app_info') return info;
       if (cmd === 'open_log_folder') {
         opened.push(cmd);
-        if (!works) throw { kind: 'storage', message: 'No file manager could open the log folder.' };
+        if (!works) throw { kind: 'system', message: 'No file manager could open the log folder.' };
       }
       return undefined;
     });

@@ -109,7 +109,7 @@ describe('DatabaseGate', () => {
         problem: { ...damaged, backup: { file: '/data/backups/demo-before-0008.db', madeAt: '2026-11-20T09:30:00Z', bytes: 2_500_000 } },
       }),
       database_restore_backup: () =>
-        reject({ kind: 'storage', message: 'The archive’s file could not be set aside: permission denied. Nothing was changed or deleted.' }),
+        reject({ kind: 'file', message: 'The archive’s file could not be set aside: permission denied. Nothing was changed or deleted.' }),
     });
     render(GateHarness);
     const restore = await screen.findByRole('button', { name: 'Restore the last copy' });
