@@ -124,7 +124,11 @@ async fn a_second_run_finds_only_new_posts_and_is_billed_for_what_came_back() {
         "the newest 30 #AI posts, all new the first time"
     );
     assert_eq!(store.unseen_counts().await.unwrap(), vec![(monitor.id, 30)]);
-    assert_eq!(announce.notifications.lock().unwrap().len(), 1);
+    assert_eq!(
+        announce.notifications.lock().unwrap().clone(),
+        vec![("#AI".to_owned(), "30 posts to start with".to_owned())],
+        "a first run's posts are its starting set, not posts new since a run"
+    );
 
     // Five minutes of the service's clock: exactly the #AI posts made meanwhile are new.
     let t0 = sandbox.now_ms();

@@ -261,9 +261,12 @@ async fn finished(
         .await?;
     changed(session, announce, id).await;
     if new_posts > 0 {
-        let body = match new_posts {
-            1 => "1 new post".to_owned(),
-            n => format!("{n} new posts"),
+        // A first run (no window yet) finds what is there, not what came since: its starting set.
+        let body = match (run.window_start, new_posts) {
+            (None, 1) => "1 post to start with".to_owned(),
+            (None, n) => format!("{n} posts to start with"),
+            (Some(_), 1) => "1 new post".to_owned(),
+            (Some(_), n) => format!("{n} new posts"),
         };
         announce.new_posts(&monitor.name, &body);
     }
