@@ -55,6 +55,7 @@
 //! * [`logging`]: the log file a person can send (`<data folder>/logs/`, a file a day, seven
 //!   kept): warnings and errors, never the key or a body;
 //! * [`external`]: which links may leave the app for the system browser;
+//! * [`markup`]: text made safe in HTML and XML, for the bundle's report and the GEXF network;
 //! * [`zone`]: the display zone ([`time_zone`]): the system's or the one Settings names; times
 //!   are shown, Spend's days and budgets counted, and exports' local times written in it.
 //!
@@ -82,6 +83,7 @@ pub mod key_check;
 pub mod keychain;
 pub mod keys;
 pub mod logging;
+pub mod markup;
 pub mod monitors;
 pub mod paging;
 pub mod pipeline;

@@ -17,6 +17,7 @@ use ts_rs::TS;
 use super::{activity, chart_zone, gone, network, ActivityOptions};
 use crate::errors::CommandError;
 use crate::export::write_atomically;
+use crate::markup::escape;
 
 /// The network's file format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, TS)]
@@ -102,27 +103,6 @@ fn utc(t: DateTime<Utc>) -> String {
     t.to_rfc3339_opts(SecondsFormat::Secs, true)
 }
 
-/// Text safe inside an XML attribute: markup escaped, and the control characters XML 1.0
-/// cannot hold at all dropped.
-fn xml(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&apos;"),
-            '\t' => out.push_str("&#9;"),
-            '\n' => out.push_str("&#10;"),
-            '\r' => out.push_str("&#13;"),
-            c if (c as u32) < 0x20 || c == '\u{FFFE}' || c == '\u{FFFF}' => {}
-            c => out.push(c),
-        }
-    }
-    out
-}
-
 /// The network as GEXF 1.3: a directed graph whose nodes carry their label and post count,
 /// and whose edges carry their weight, type (as label and attribute) and first and last time
 /// (UTC, ISO 8601).
@@ -140,7 +120,7 @@ pub fn network_gexf(
         out,
         r#"  <meta lastmodifieddate="{}"><creator>Sightline</creator><description>{}</description></meta>"#,
         Utc::now().format("%Y-%m-%d"),
-        xml(description)
+        escape(description)
     )?;
     writeln!(out, r#"  <graph mode="static" defaultedgetype="directed">"#)?;
     writeln!(
@@ -156,8 +136,8 @@ pub fn network_gexf(
         writeln!(
             out,
             r#"      <node id="{}" label="{}"><attvalues><attvalue for="posts" value="{}"/></attvalues></node>"#,
-            xml(&node.id),
-            xml(&node.label),
+            escape(&node.id),
+            escape(&node.label),
             node.posts
         )?;
     }
@@ -168,8 +148,8 @@ pub fn network_gexf(
         writeln!(
             out,
             r#"      <edge id="{n}" source="{}" target="{}" weight="{}" label="{kind}"><attvalues><attvalue for="type" value="{kind}"/><attvalue for="first_utc" value="{}"/><attvalue for="last_utc" value="{}"/></attvalues></edge>"#,
-            xml(&edge.source),
-            xml(&edge.target),
+            escape(&edge.source),
+            escape(&edge.target),
             edge.weight,
             utc(edge.first),
             utc(edge.last)

@@ -9,6 +9,8 @@ use std::io::Write;
 
 use sightline_api::Operation;
 
+use crate::markup::escape;
+
 use super::{utc_words, zone_time, Bundle, BundlePost, BundleRequest, CaptureRecord, CostLine};
 
 const STYLE: &str = r#"
@@ -46,22 +48,6 @@ td.money, th.money { text-align: right; white-space: nowrap; }
   body { max-width: none; padding: 0; }
 }
 "#;
-
-/// Escapes text for HTML element content and quoted attribute values.
-pub fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len() + 8);
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
-}
 
 /// Writes the page.
 pub fn write(
