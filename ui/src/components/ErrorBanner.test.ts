@@ -73,9 +73,14 @@ describe('ErrorBanner', () => {
     expect(onconfirm).toHaveBeenCalledOnce();
   });
 
-  it('says a blocked request was not sent', () => {
-    render(ErrorBanner, { error: { kind: 'budget_blocked', message: 'over the daily limit', check: makeCheck('0.006', 'block').budget } });
-    expect(screen.getByRole('alert')).toHaveTextContent('Over budget: this request was not sent.');
+  it('says a blocked request was not sent, each sentence once', () => {
+    // The pipeline's own message (crates/core/src/pipeline.rs, budget_verdict).
+    const message = 'This request would go over your budget. Raise the limit in Spend, or wait for the next period.';
+    render(ErrorBanner, { error: { kind: 'budget_blocked', message, check: makeCheck('0.006', 'block').budget } });
+    const banner = screen.getByRole('alert');
+    expect(banner).toHaveTextContent('Over budget: this request was not sent.');
+    expect(banner).toHaveTextContent('Spent $0.95 of $1.00; this request would bring it to $1.006.');
+    expect(banner.textContent?.split('Raise the limit in Spend, or wait for the next period.').length).toBe(2);
   });
 
   it('links to Settings only for what Settings can fix', () => {
