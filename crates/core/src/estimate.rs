@@ -29,6 +29,17 @@ pub struct CostCheck {
     pub budget: sightline_store::BudgetCheck,
 }
 
+/// The cost chip's check for a request as the form holds it (`request`, its JSON): the units
+/// the service would bill it for, then [`cost_check`].
+pub async fn for_request(
+    store: &Store,
+    operation: Operation,
+    request: serde_json::Value,
+) -> Result<CostCheck, crate::errors::CommandError> {
+    let units = sightline_api::units_for(operation, request);
+    Ok(cost_check(store, operation, units).await?)
+}
+
 pub async fn cost_check(
     store: &Store,
     operation: Operation,

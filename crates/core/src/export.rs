@@ -156,11 +156,21 @@ pub fn preset_path(
     name: &str,
     format: ExportFormat,
 ) -> Option<Result<PathBuf, CommandError>> {
+    preset_file(settings, name, format.extension())
+}
+
+/// [`preset_path`] for a file of any extension (an evidence bundle's `zip`, the analysis's
+/// `gexf`, `png`, `svg`): every save goes through this one rule, "the export folder, else ask".
+pub fn preset_file(
+    settings: &AppSettings,
+    name: &str,
+    extension: &str,
+) -> Option<Result<PathBuf, CommandError>> {
     let folder = settings.export_folder.as_deref()?;
-    Some(file_in_folder(
+    Some(new_file_in_folder(
         Path::new(folder.trim()),
         name,
-        format,
+        extension,
         chrono::Local::now(),
     ))
 }

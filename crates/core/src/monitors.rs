@@ -89,7 +89,8 @@ fn monitor_of(stored: StoredMonitor) -> Result<Monitor, CommandError> {
     })
 }
 
-pub(crate) async fn get(store: &Store, id: i64) -> Result<Monitor, CommandError> {
+/// One monitor, by its id; "no longer exists" when it was deleted.
+pub async fn get(store: &Store, id: i64) -> Result<Monitor, CommandError> {
     monitor_of(store.monitor(id).await?.ok_or_else(gone)?)
 }
 
@@ -295,6 +296,15 @@ pub async fn unseen(store: &Store) -> Result<UnseenCounts, CommandError> {
     Ok(UnseenCounts {
         total: by_monitor.iter().map(|m| m.unseen).sum(),
         by_monitor,
+    })
+}
+
+/// What the window is told when monitor `id` (or several: `None`) changed: which, and the
+/// unseen counts as they stand now.
+pub async fn changed(store: &Store, id: Option<i64>) -> Result<MonitorsChanged, CommandError> {
+    Ok(MonitorsChanged {
+        monitor_id: id,
+        unseen: unseen(store).await?,
     })
 }
 

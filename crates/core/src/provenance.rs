@@ -4,8 +4,11 @@
 
 use chrono::Utc;
 use sightline_api::Capture;
-use sightline_store::NewProvenance;
+use sightline_store::{
+    HistoryCapture, NewProvenance, PostCapture, Provenance, ProvenanceCheck, Store,
+};
 
+use crate::errors::CommandError;
 use crate::session::Session;
 
 /// The app's version, as every provenance record names it.
@@ -24,4 +27,33 @@ pub fn received(session: &Session, capture: Capture) -> NewProvenance {
         body: capture.bytes,
         from_cache: capture.from_cache,
     }
+}
+
+/// The full record of one request's response (never its bytes), or why there is none.
+pub async fn get(store: &Store, history_id: i64) -> Result<Provenance, CommandError> {
+    Ok(store.provenance(history_id).await?)
+}
+
+/// Hashes the stored bytes again; `None` when the request has no provenance.
+pub async fn verify(
+    store: &Store,
+    history_id: i64,
+) -> Result<Option<ProvenanceCheck>, CommandError> {
+    Ok(store.verify_provenance(history_id).await?)
+}
+
+/// The capture line of each history row on a page.
+pub async fn history_lines(
+    store: &Store,
+    history_ids: &[i64],
+) -> Result<Vec<HistoryCapture>, CommandError> {
+    Ok(store.history_captures(history_ids).await?)
+}
+
+/// The capture line of each post on a page: the earliest captured response that brought it.
+pub async fn post_lines(
+    store: &Store,
+    post_ids: &[String],
+) -> Result<Vec<PostCapture>, CommandError> {
+    Ok(store.post_captures(post_ids).await?)
 }

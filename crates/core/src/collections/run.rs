@@ -104,6 +104,18 @@ impl Collector {
             .contains_key(&id)
     }
 
+    /// Drops a collection from the list, unless it is being paged now (pause or cancel it
+    /// first). History, the Archive and Spend keep all it fetched.
+    pub async fn delete(&self, state: &AppState, id: i64) -> Result<(), CommandError> {
+        if self.is_active(id) {
+            return Err(CommandError::Invalid {
+                message: "This collection is still running: pause or cancel it first.".into(),
+                fields: Vec::new(),
+            });
+        }
+        super::delete(&state.store().await?, id).await
+    }
+
     /// Pauses a collection: after its current page if it is being paged, at once otherwise.
     pub async fn pause(&self, state: &AppState, id: i64) -> Result<Collection, CommandError> {
         let store = state.store().await?;
@@ -556,5 +568,37 @@ async fn progress(store: &sightline_store::Store, announce: &dyn Announce, id: i
             error = error.message(),
             "a collection's progress could not be read"
         ),
+    }
+}
+
+#[cfg(test)]
+mod delete_tests {
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::environment::Environment;
+    use crate::keychain::MemoryStore;
+
+    #[tokio::test]
+    async fn a_running_collection_is_not_deleted() {
+        let data = tempfile::tempdir().unwrap();
+        let state = AppState::new(
+            data.path().to_owned(),
+            Environment::default(),
+            Arc::new(MemoryStore::default()),
+        )
+        .unwrap();
+        let collector = Collector::default();
+        let running = collector.begin(7).expect("not yet running");
+        let refused = collector.delete(&state, 7).await.unwrap_err();
+        assert!(
+            matches!(refused, CommandError::Invalid { .. }),
+            "{refused:?}"
+        );
+        assert!(refused.message().contains("still running"), "{refused:?}");
+        drop(running);
+        // Once stopped, the deletion reaches the store, where there is no collection 7.
+        let gone = collector.delete(&state, 7).await.unwrap_err();
+        assert!(gone.message().contains("no longer exists"), "{gone:?}");
     }
 }
