@@ -35,30 +35,6 @@ fn gone() -> CommandError {
     CommandError::not_found("That collection no longer exists.")
 }
 
-impl CollectionState {
-    pub(crate) fn as_str(self) -> &'static str {
-        match self {
-            Self::Running => "running",
-            Self::Paused => "paused",
-            Self::Done => "done",
-            Self::Cancelled => "cancelled",
-            Self::StoppedByBudget => "stopped_by_budget",
-            Self::Failed => "failed",
-        }
-    }
-
-    fn parse(text: &str) -> Self {
-        match text {
-            "running" => Self::Running,
-            "done" => Self::Done,
-            "cancelled" => Self::Cancelled,
-            "stopped_by_budget" => Self::StoppedByBudget,
-            "failed" => Self::Failed,
-            _ => Self::Paused,
-        }
-    }
-}
-
 impl CollectionSource {
     fn operation(&self) -> Operation {
         match self {
@@ -141,7 +117,7 @@ pub(crate) async fn collection_of(
 ) -> Result<Collection, CommandError> {
     let source: CollectionSource = serde_json::from_str(&stored.source_json).map_err(unreadable)?;
     let until: CollectUntil = serde_json::from_str(&stored.until_json).map_err(unreadable)?;
-    let state = CollectionState::parse(&stored.state);
+    let state = stored.state;
     let estimated_to_finish = match &until {
         CollectUntil::Count { items }
             if !matches!(state, CollectionState::Done | CollectionState::Cancelled) =>
@@ -210,7 +186,7 @@ pub(crate) async fn set_state(
     reason: Option<&str>,
 ) -> Result<Collection, CommandError> {
     let found = store
-        .set_collection_state(id, state.as_str(), reason, false, Utc::now())
+        .set_collection_state(id, state, reason, false, Utc::now())
         .await?;
     found.then_some(()).ok_or_else(gone)?;
     get(store, id).await
@@ -226,7 +202,7 @@ pub async fn pause_left_running(store: &Store) -> Result<usize, CommandError> {
             store
                 .finish_run(
                     run.id,
-                    crate::runs::RunOutcome::Paused.as_str(),
+                    crate::runs::RunOutcome::Paused,
                     Some(CLOSED),
                     Utc::now(),
                 )
@@ -235,7 +211,7 @@ pub async fn pause_left_running(store: &Store) -> Result<usize, CommandError> {
         store
             .set_collection_state(
                 *id,
-                CollectionState::Paused.as_str(),
+                CollectionState::Paused,
                 Some(CLOSED),
                 false,
                 Utc::now(),

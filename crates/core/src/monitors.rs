@@ -184,7 +184,7 @@ pub async fn skip(store: &Store, id: i64) -> Result<Monitor, CommandError> {
                     id,
                     run.id,
                     &RunEnd {
-                        outcome: RunOutcome::Skipped.as_str(),
+                        outcome: RunOutcome::Skipped,
                         error: None,
                         window_end: None,
                         next_run_at: next,

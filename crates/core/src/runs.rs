@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use chrono::{DateTime, Utc};
 use rust_decimal::Decimal;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use sightline_api::wait;
 use sightline_api::{ApiRequest, ErrorKind, ExpectedUnits};
 use sightline_store::runs::{ArchivedInvestigation, PageFiling};
@@ -21,28 +21,7 @@ use crate::pipeline::{self, Outcome, Paging, SendOptions};
 use crate::session::Session;
 use crate::state::AppState;
 
-/// How a run of a monitor or a collection ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
-#[serde(rename_all = "snake_case")]
-#[ts(export)]
-pub enum RunOutcome {
-    /// Going on now (or cut by a crash: it resumes where it was).
-    Running,
-    Done,
-    /// The budget blocked it: nothing was sent.
-    BudgetBlocked,
-    /// The budget warned: waiting for the user's Confirm or Skip.
-    NeedsConfirmation,
-    /// The user skipped a run the budget warned about.
-    Skipped,
-    /// The service asked to wait (429): the next attempt is after its wait.
-    RateLimited,
-    /// Paused by the user (collections).
-    Paused,
-    /// Cancelled by the user (collections).
-    Cancelled,
-    Failed,
-}
+pub use sightline_store::RunOutcome;
 
 /// One line of a monitor's or a collection's run log.
 #[derive(Debug, Clone, PartialEq, Serialize, TS)]
@@ -221,42 +200,12 @@ impl Stop {
     }
 }
 
-impl RunOutcome {
-    pub(crate) fn as_str(self) -> &'static str {
-        match self {
-            Self::Running => "running",
-            Self::Done => "done",
-            Self::BudgetBlocked => "budget_blocked",
-            Self::NeedsConfirmation => "needs_confirmation",
-            Self::Skipped => "skipped",
-            Self::RateLimited => "rate_limited",
-            Self::Paused => "paused",
-            Self::Cancelled => "cancelled",
-            Self::Failed => "failed",
-        }
-    }
-
-    fn parse(text: &str) -> Self {
-        match text {
-            "running" => Self::Running,
-            "done" => Self::Done,
-            "budget_blocked" => Self::BudgetBlocked,
-            "needs_confirmation" => Self::NeedsConfirmation,
-            "skipped" => Self::Skipped,
-            "rate_limited" => Self::RateLimited,
-            "paused" => Self::Paused,
-            "cancelled" => Self::Cancelled,
-            _ => Self::Failed,
-        }
-    }
-}
-
 pub(crate) fn log_entry(run: StoredRun) -> RunLogEntry {
     RunLogEntry {
         id: run.id,
         started_at: run.started_at,
         finished_at: run.finished_at,
-        outcome: RunOutcome::parse(&run.outcome),
+        outcome: run.outcome,
         new_items: run.new_items,
         requests: run.requests,
         cost: run.cost,
@@ -273,11 +222,10 @@ pub(crate) fn backoff(interval: Duration, failures: u32) -> Duration {
 
 /// How many runs in a row failed before `current`, newest first from `runs`.
 pub(crate) fn failures_before(runs: &[StoredRun], current: i64) -> u32 {
-    let failed = RunOutcome::Failed.as_str();
     let count = runs
         .iter()
         .filter(|run| run.id != current)
-        .take_while(|run| run.outcome == failed)
+        .take_while(|run| run.outcome == RunOutcome::Failed)
         .count();
     u32::try_from(count).unwrap_or(u32::MAX)
 }

@@ -5,8 +5,10 @@
 
 use chrono::{DateTime, Utc};
 use rust_decimal::Decimal;
+use serde::{Deserialize, Serialize};
 use sqlx::sqlite::SqliteRow;
 use sqlx::Row;
+use ts_rs::TS;
 
 use crate::archive::read::{post_from_row, POST_COLUMNS};
 use crate::archive::StoredPost;
@@ -14,7 +16,29 @@ use crate::error::Result;
 use crate::money::from_nanos;
 use crate::runs::{record_run_page, RecordedPage, RunOwner};
 use crate::time::{from_ms, to_ms};
+use crate::words::stored_as_word;
 use crate::Store;
+
+// Stored as its serde word (`words.rs`), its one spelling.
+/// Where a collection stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+#[ts(export)]
+pub enum CollectionState {
+    Running,
+    /// By the user, or waiting for a budget warning's confirmation (`stopReason` says which).
+    Paused,
+    /// Reached its number, its date or the end.
+    Done,
+    Cancelled,
+    /// The budget blocked the next page; `stopReason` says why. Resume once the budget allows.
+    StoppedByBudget,
+    /// A failure that retrying now would not fix (the service's words in `stopReason`);
+    /// it can be resumed from the last page saved.
+    Failed,
+}
+
+stored_as_word!(CollectionState);
 
 /// A collection as the core saves it.
 #[derive(Debug, Clone, PartialEq)]
@@ -33,8 +57,7 @@ pub struct StoredCollection {
     pub source_json: String,
     pub until_json: String,
     pub investigation_id: Option<i64>,
-    /// The core's `CollectionState`, snake_case.
-    pub state: String,
+    pub state: CollectionState,
     pub stop_reason: Option<String>,
     pub needs_confirmation: bool,
     /// Where the next page continues; `None` before the first page.
@@ -77,7 +100,7 @@ fn collection_from_row(row: &SqliteRow) -> Result<StoredCollection> {
 }
 
 impl Store {
-    /// Saves a new collection, `running`; its id.
+    /// Saves a new collection, running; its id.
     pub async fn create_collection(
         &self,
         collection: &NewCollection,
@@ -86,12 +109,13 @@ impl Store {
         let id = sqlx::query_scalar(
             "INSERT INTO collections (name, source_json, until_json, investigation_id, state,
                  created_at, updated_at)
-             VALUES (?, ?, ?, ?, 'running', ?, ?) RETURNING id",
+             VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id",
         )
         .bind(collection.name.trim())
         .bind(&collection.source_json)
         .bind(&collection.until_json)
         .bind(collection.investigation_id)
+        .bind(CollectionState::Running)
         .bind(to_ms(now))
         .bind(to_ms(now))
         .fetch_one(&self.pool)
@@ -121,10 +145,10 @@ impl Store {
 
     /// Collections left `running` (the app closed or crashed while they ran): to resume.
     pub async fn running_collections(&self) -> Result<Vec<i64>> {
-        let ids =
-            sqlx::query_scalar("SELECT id FROM collections WHERE state = 'running' ORDER BY id")
-                .fetch_all(&self.pool)
-                .await?;
+        let ids = sqlx::query_scalar("SELECT id FROM collections WHERE state = ? ORDER BY id")
+            .bind(CollectionState::Running)
+            .fetch_all(&self.pool)
+            .await?;
         Ok(ids)
     }
 
@@ -133,7 +157,7 @@ impl Store {
     pub async fn set_collection_state(
         &self,
         id: i64,
-        state: &str,
+        state: CollectionState,
         reason: Option<&str>,
         needs_confirmation: bool,
         now: DateTime<Utc>,

@@ -10,7 +10,7 @@ use sqlx::Row;
 use crate::archive::read::{post_from_row, POST_COLUMNS};
 use crate::archive::StoredPost;
 use crate::error::Result;
-use crate::runs::{finish_run, record_run_page, RecordedPage, RunOwner};
+use crate::runs::{finish_run, record_run_page, RecordedPage, RunOutcome, RunOwner};
 use crate::time::{from_ms, to_ms};
 use crate::Store;
 
@@ -72,8 +72,7 @@ pub struct FoundPost {
 /// How a monitor's run ended, and when the next is.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RunEnd<'a> {
-    /// The core's `RunOutcome`, snake_case.
-    pub outcome: &'a str,
+    pub outcome: RunOutcome,
     /// What went wrong, in words.
     pub error: Option<&'a str>,
     /// The newest post the run saw: the next window starts there (`None`: it stays).
@@ -336,7 +335,7 @@ impl Store {
         &self,
         monitor_id: i64,
         run_id: i64,
-        outcome: &str,
+        outcome: RunOutcome,
         reason: &str,
         now: DateTime<Utc>,
     ) -> Result<()> {

@@ -8,15 +8,44 @@ mod filing;
 
 use chrono::{DateTime, Utc};
 use rust_decimal::Decimal;
+use serde::{Deserialize, Serialize};
 use sqlx::sqlite::SqliteRow;
 use sqlx::{Row, SqliteConnection};
+use ts_rs::TS;
 
 use crate::error::Result;
 use crate::money::from_nanos;
 use crate::time::{from_ms, to_ms};
+use crate::words::stored_as_word;
 use crate::Store;
 
 pub use filing::{ArchivedInvestigation, PageFiling, RecordedPage};
+
+// Stored as its serde word (`words.rs`), its one spelling.
+/// How a run of a monitor or a collection ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+#[ts(export)]
+pub enum RunOutcome {
+    /// Going on now (or cut by a crash: it resumes where it was).
+    Running,
+    Done,
+    /// The budget blocked it: nothing was sent.
+    BudgetBlocked,
+    /// The budget warned: waiting for the user's Confirm or Skip.
+    NeedsConfirmation,
+    /// The user skipped a run the budget warned about.
+    Skipped,
+    /// The service asked to wait (429): the next attempt is after its wait.
+    RateLimited,
+    /// Paused by the user (collections), or because its investigation is archived.
+    Paused,
+    /// Cancelled by the user (collections).
+    Cancelled,
+    Failed,
+}
+
+stored_as_word!(RunOutcome);
 
 /// Whose run it is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -40,8 +69,7 @@ pub struct StoredRun {
     pub id: i64,
     pub started_at: DateTime<Utc>,
     pub finished_at: Option<DateTime<Utc>>,
-    /// The core's `RunOutcome`, snake_case.
-    pub outcome: String,
+    pub outcome: RunOutcome,
     pub new_items: i64,
     pub requests: i64,
     /// Exact, from the ledger rows of the run's requests.
@@ -89,11 +117,12 @@ impl Store {
         let (monitor, collection) = owner.columns();
         let id = sqlx::query_scalar(
             "INSERT INTO runs (monitor_id, collection_id, started_at, outcome, window_start, window_end)
-             VALUES (?, ?, ?, 'running', ?, ?) RETURNING id",
+             VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
         )
         .bind(monitor)
         .bind(collection)
         .bind(to_ms(now))
+        .bind(RunOutcome::Running)
         .bind(window.0.map(to_ms))
         .bind(window.1.map(to_ms))
         .fetch_one(&self.pool)
@@ -141,7 +170,7 @@ impl Store {
     }
 
     /// Sets an open run's outcome without finishing it (e.g. waiting for a confirmation).
-    pub async fn set_run_outcome(&self, run_id: i64, outcome: &str) -> Result<()> {
+    pub async fn set_run_outcome(&self, run_id: i64, outcome: RunOutcome) -> Result<()> {
         sqlx::query("UPDATE runs SET outcome = ? WHERE id = ?")
             .bind(outcome)
             .bind(run_id)
@@ -154,7 +183,7 @@ impl Store {
     pub async fn finish_run(
         &self,
         run_id: i64,
-        outcome: &str,
+        outcome: RunOutcome,
         error: Option<&str>,
         now: DateTime<Utc>,
     ) -> Result<()> {
@@ -177,7 +206,7 @@ impl Store {
 pub(crate) async fn finish_run(
     conn: &mut SqliteConnection,
     run_id: i64,
-    outcome: &str,
+    outcome: RunOutcome,
     error: Option<&str>,
     now: DateTime<Utc>,
 ) -> Result<()> {

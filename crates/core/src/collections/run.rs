@@ -355,12 +355,15 @@ pub async fn drive(
         .collection(id)
         .await?
         .ok_or_else(|| CommandError::not_found("That collection no longer exists."))?;
-    if matches!(stored.state.as_str(), "done" | "cancelled") {
+    if matches!(
+        stored.state,
+        CollectionState::Done | CollectionState::Cancelled
+    ) {
         return collection_of(store, stored).await;
     }
     let now = Utc::now();
     store
-        .set_collection_state(id, "running", None, false, now)
+        .set_collection_state(id, CollectionState::Running, None, false, now)
         .await?;
     // A run cut by a crash goes on as the same run.
     let run_id = match store.open_run(RunOwner::Collection(id)).await? {
@@ -393,10 +396,10 @@ pub async fn drive(
     let now = Utc::now();
     let reason = ending.reason.as_deref();
     store
-        .set_collection_state(id, ending.state.as_str(), reason, ending.confirm, now)
+        .set_collection_state(id, ending.state, reason, ending.confirm, now)
         .await?;
     store
-        .finish_run(run_id, ending.outcome.as_str(), reason, now)
+        .finish_run(run_id, ending.outcome, reason, now)
         .await?;
     progress(store, announce, id).await;
     get(store, id).await

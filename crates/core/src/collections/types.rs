@@ -7,6 +7,7 @@ use sightline_api::request::{
     TwitterRepliesPostRequest, TwitterRetweetersRequest, TwitterSearchRequest,
     TwitterUserPostsRequest,
 };
+pub use sightline_store::CollectionState;
 use sightline_store::StoredPost;
 use ts_rs::TS;
 
@@ -56,23 +57,6 @@ pub struct CollectionDraft {
     pub until: CollectUntil,
     /// Filed under this investigation as it arrives, if given.
     pub investigation_id: Option<i64>,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
-#[serde(rename_all = "snake_case")]
-#[ts(export)]
-pub enum CollectionState {
-    Running,
-    /// By the user, or waiting for a budget warning's confirmation (`stopReason` says which).
-    Paused,
-    /// Reached its number, its date or the end.
-    Done,
-    Cancelled,
-    /// The budget blocked the next page; `stopReason` says why. Resume once the budget allows.
-    StoppedByBudget,
-    /// A failure that retrying now would not fix (the service's words in `stopReason`);
-    /// it can be resumed from the last page saved.
-    Failed,
 }
 
 /// A collection as the list and the progress bar show it; also the `collection-progress`

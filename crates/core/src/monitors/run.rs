@@ -101,7 +101,7 @@ pub(crate) async fn run_at(
     let run = match store.open_run(RunOwner::Monitor(id)).await? {
         Some(run) => {
             store
-                .set_run_outcome(run.id, RunOutcome::Running.as_str())
+                .set_run_outcome(run.id, RunOutcome::Running)
                 .await?;
             run
         }
@@ -251,7 +251,7 @@ async fn finished(
             id,
             run.id,
             &RunEnd {
-                outcome: RunOutcome::Done.as_str(),
+                outcome: RunOutcome::Done,
                 error: None,
                 window_end,
                 next_run_at: wait::after(done, interval(monitor)),
@@ -341,7 +341,7 @@ async fn stopped(
                 .pause_monitor_after_run(
                     monitor.id,
                     run.id,
-                    RunOutcome::BudgetBlocked.as_str(),
+                    RunOutcome::BudgetBlocked,
                     &reason,
                     now,
                 )
@@ -349,7 +349,7 @@ async fn stopped(
         }
         Stop::Warned(reason) => {
             store
-                .set_run_outcome(run.id, RunOutcome::NeedsConfirmation.as_str())
+                .set_run_outcome(run.id, RunOutcome::NeedsConfirmation)
                 .await?;
             store
                 .set_monitor_state(
@@ -370,7 +370,7 @@ async fn stopped(
                     monitor.id,
                     run.id,
                     &RunEnd {
-                        outcome: RunOutcome::RateLimited.as_str(),
+                        outcome: RunOutcome::RateLimited,
                         error: Some(&words),
                         window_end: None,
                         next_run_at: wait::after(now, wait),
@@ -406,7 +406,7 @@ async fn stopped(
                     monitor.id,
                     run.id,
                     &RunEnd {
-                        outcome: RunOutcome::Failed.as_str(),
+                        outcome: RunOutcome::Failed,
                         error: Some(&words),
                         window_end: None,
                         next_run_at: wait::after(now, wait),
@@ -418,7 +418,7 @@ async fn stopped(
         Stop::Archived(reason) => {
             // Paused as by the user: only the user resumes it, once the investigation is
             // restored or another chosen.
-            let paused = RunOutcome::Paused.as_str();
+            let paused = RunOutcome::Paused;
             store.finish_run(run.id, paused, Some(&reason), now).await?;
             store
                 .set_monitor_state(

@@ -87,7 +87,7 @@ fn the_next_window_moves_past_a_second_asked_again_once_it_was_over() {
         id: 2,
         started_at,
         finished_at: None,
-        outcome: "running".into(),
+        outcome: sightline_store::RunOutcome::Running,
         new_items: 0,
         requests: 1,
         cost: Decimal::ZERO,

@@ -7,9 +7,9 @@ use chrono::{Duration, TimeZone, Utc};
 use rust_decimal::Decimal;
 use std::str::FromStr;
 
-use crate::collections::NewCollection;
+use crate::collections::{CollectionState, NewCollection};
 use crate::monitors::{state, NewMonitor, PageItem, RunEnd};
-use crate::runs::{ArchivedInvestigation, PageFiling, RunOwner};
+use crate::runs::{ArchivedInvestigation, PageFiling, RunOutcome, RunOwner};
 use crate::test_support::{billing, post, record, temp_store};
 use crate::{RequestRecord, Store};
 
@@ -22,7 +22,7 @@ fn done(
     next_run_at: chrono::DateTime<Utc>,
 ) -> RunEnd<'static> {
     RunEnd {
-        outcome: "done",
+        outcome: RunOutcome::Done,
         error: None,
         window_end,
         next_run_at,
@@ -164,7 +164,7 @@ async fn a_monitor_long_overdue_is_due_once_and_paused_ones_never() {
             late,
             run,
             &RunEnd {
-                outcome: "done",
+                outcome: RunOutcome::Done,
                 error: None,
                 window_end: Some(days_later),
                 next_run_at: days_later + Duration::minutes(15),
@@ -187,7 +187,7 @@ async fn a_monitor_long_overdue_is_due_once_and_paused_ones_never() {
         .await
         .unwrap();
     store
-        .pause_monitor_after_run(late, run, "budget_blocked", "Over budget.", blocked_at)
+        .pause_monitor_after_run(late, run, RunOutcome::BudgetBlocked, "Over budget.", blocked_at)
         .await
         .unwrap();
     let monitor = store.monitor(late).await.unwrap().unwrap();
@@ -277,7 +277,13 @@ async fn a_collection_records_each_page_once_with_its_cursor_and_counts_items_on
     );
     store.bump_collection_attempt(id).await.unwrap();
     store
-        .set_collection_state(id, "paused", Some("Paused by you."), false, at(3))
+        .set_collection_state(
+            id,
+            CollectionState::Paused,
+            Some("Paused by you."),
+            false,
+            at(3),
+        )
         .await
         .unwrap();
 
@@ -286,7 +292,7 @@ async fn a_collection_records_each_page_once_with_its_cursor_and_counts_items_on
     store.close().await;
     let store = Store::open(&path).await.unwrap();
     let stored = store.collection(id).await.unwrap().unwrap();
-    assert_eq!(stored.state, "paused");
+    assert_eq!(stored.state, CollectionState::Paused);
     assert_eq!(stored.cursor.as_deref(), Some("next-2"));
     assert_eq!((stored.pages, stored.items, stored.attempt), (2, 3, 1));
     assert_eq!(stored.cost, Decimal::from_str("0.0012").unwrap());
