@@ -9,7 +9,7 @@ import { billed, queueFault, sandbox } from '../support/sandbox.ts';
  * monitors run every 20 s): a monitor on a hashtag finds new posts, the badge counts them, a
  * notification is recorded, they are opened and marked seen; a collection of 300 posts is
  * paused, the app restarted, resumed, and ends with exactly the posts the service billed, each
- * once, every page in History; its posts are opened from its card. Screenshots: target/e2e-screenshots/a11y-monitors-*.png.
+ * once, every page in History (named by its collection, its query without the time bound); its posts are opened from its card. Screenshots: target/e2e-screenshots/a11y-monitors-*.png.
  */
 
 const sidebar = () => $('nav[aria-label="Screens"]');
@@ -194,6 +194,11 @@ describe('monitors and collections, against the service', () => {
     expect(new Set(requests).size).toBe(requests.length);
     // History: the search, then each page of the collection, once.
     expect(await historyTotal()).toBe(historyBefore + 1 + pages);
+    // Each page names its collection and shows the query as written, not its time bound.
+    const queries = await browser.execute(() => Array.from(document.querySelectorAll('button.row .query')).map((query) => query.textContent ?? ''));
+    expect(queries.filter((text) => text.startsWith('Collection: ')).length).toBeGreaterThan(1);
+    expect(queries.join('\n')).not.toContain('_time:');
+    await auditBothThemes('history-collection-pages');
   });
 
   it("opens the collection's posts from its card by keyboard, 50 at a time, newest first", async () => {
