@@ -7,9 +7,11 @@
 //!   zlib-compressed), never edited; read back per request or batched per page of rows or
 //!   posts, and re-hashed on demand. Rows older than it say "captured before provenance";
 //! * [`history`]: reading the history back: the list and its text search, one row, a stored
-//!   result body (offline re-open), paging chains, pins and deletes;
+//!   result body (offline re-open), paging chains, pins and deletes, and the monitor or
+//!   collection that sent a request (read from its request id: migration 0012);
 //! * [`spend`]: the exact spend ledger, aggregates in the user's time zone, learned rates, and
-//!   the count of answers whose cost could not be read (in no sum);
+//!   the count of answers whose cost could not be read (in no sum); by monitor and by
+//!   collection from the ledger rows' own owner (`spend/owners.rs`);
 //! * [`ledger`]: the ledger's writes (a billed request's row, added once; a further charge) and
 //!   its rows read back, for export;
 //! * [`jobs`]: requests the service answers with a job (forecasts): the job's id stored with
