@@ -128,6 +128,37 @@ mod tests {
         }
     }
 
+    /// The limits and words of the drafts the UI checks before it asks (a monitor's, an
+    /// investigation's name), from the constants the core checks them by: the UI imports these
+    /// instead of typing its own copies, and the shared tables of cases hold both to the words.
+    #[test]
+    fn export_limits() {
+        use crate::investigations::{name_too_long, NAME_MISSING};
+        use crate::monitors::rules::{
+            MAX_CAP, MAX_INTERVAL_MINUTES, MAX_NAME_CHARS, MIN_INTERVAL_MINUTES,
+        };
+        let text = |words: &str| serde_json::to_string(words).expect("words are a string");
+        let ts = format!(
+            "// Written by crates/core/src/bindings.rs from the core's limits when the tests run. \
+             Do not edit.\n\n\
+             /** A monitor's draft (crates/core/src/monitors/rules.rs). */\n\
+             export const monitorLimits = {{\n  nameChars: {MAX_NAME_CHARS},\n  \
+             intervalMinutes: {{ min: {MIN_INTERVAL_MINUTES}, max: {MAX_INTERVAL_MINUTES} }},\n  \
+             cap: {{ min: 1, max: {MAX_CAP} }},\n}} as const;\n\n\
+             /** An investigation's name (crates/core/src/investigations.rs, name_problem). */\n\
+             export const investigationNameRule = {{\n  maxChars: {},\n  missing: {},\n  \
+             tooLong: {},\n}} as const;\n",
+            sightline_store::investigations::MAX_NAME_CHARS,
+            text(NAME_MISSING),
+            text(&name_too_long()),
+        );
+        let dir = std::env::var("TS_RS_EXPORT_DIR").expect("set in .cargo/config.toml");
+        let path = std::path::Path::new(&dir).join("limits.ts");
+        if std::fs::read_to_string(&path).ok().as_deref() != Some(ts.as_str()) {
+            std::fs::write(&path, ts).expect("could not write limits.ts");
+        }
+    }
+
     /// The operations' names in words, from [`sightline_api::Operation::label`], as a table the
     /// UI imports: the one home of the words stays in Rust, where reports need them too.
     #[test]

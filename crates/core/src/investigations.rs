@@ -44,17 +44,34 @@ fn name_error(message: impl Into<String>) -> CommandError {
     CommandError::invalid(vec![FieldError::new("name", message)])
 }
 
-/// Refuses an empty, too long or already used name, naming the field.
-async fn check_name(store: &Store, name: &str, except: Option<i64>) -> Result<(), CommandError> {
+/// Said of a name that is empty or only spaces.
+pub const NAME_MISSING: &str = "Give the investigation a name.";
+
+/// Said of a name longer than [`MAX_NAME_CHARS`].
+pub fn name_too_long() -> String {
+    format!("A name can be at most {MAX_NAME_CHARS} characters.")
+}
+
+/// What is wrong with a name as typed, before any is looked up: every screen that names an
+/// investigation says these words (the UI's twin, generated from here, runs the table
+/// `tests/fixtures/investigation-name-cases.json` too).
+pub fn name_problem(name: &str) -> Option<String> {
     let name = name.trim();
     if name.is_empty() {
-        return Err(name_error("Give the investigation a name."));
+        Some(NAME_MISSING.to_owned())
+    } else if name.chars().count() > MAX_NAME_CHARS {
+        Some(name_too_long())
+    } else {
+        None
     }
-    if name.chars().count() > MAX_NAME_CHARS {
-        return Err(name_error(format!(
-            "A name can be at most {MAX_NAME_CHARS} characters."
-        )));
+}
+
+/// Refuses an empty, too long or already used name, naming the field.
+async fn check_name(store: &Store, name: &str, except: Option<i64>) -> Result<(), CommandError> {
+    if let Some(problem) = name_problem(name) {
+        return Err(name_error(problem));
     }
+    let name = name.trim();
     if store.investigation_name_taken(name, except).await? {
         return Err(name_error(format!(
             "An investigation named \"{name}\" already exists. Choose another name."
@@ -404,6 +421,24 @@ pub fn compare(before: &PostSnapshot, after: Option<&NewPost>) -> CheckItem {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The name's rules word for word, from the table the UI runs too.
+    #[test]
+    fn a_name_breaks_the_shared_tables_rules_in_the_same_words() {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/fixtures/investigation-name-cases.json"
+        );
+        let table: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+        let cases = table["cases"].as_array().unwrap();
+        assert!(cases.len() >= 5);
+        for case in cases {
+            let expected = case["problem"].as_str().map(str::to_owned);
+            let name = case["input"].as_str().unwrap();
+            assert_eq!(name_problem(name), expected, "{}", case["name"]);
+        }
+    }
 
     fn stored() -> PostSnapshot {
         PostSnapshot {

@@ -19,7 +19,7 @@
 //! counts and run log.
 
 mod budget_pause;
-mod rules;
+pub(crate) mod rules;
 mod run;
 mod scheduler;
 mod types;

@@ -56,7 +56,7 @@ describe('InvestigationPicker', () => {
     const name = screen.getByRole('textbox', { name: 'Name of the new investigation' });
     expect(name).toHaveFocus();
     await userEvent.click(screen.getByRole('button', { name: 'Create' }));
-    expect(screen.getByRole('alert')).toHaveTextContent('Give the new investigation a name.');
+    expect(screen.getByRole('alert')).toHaveTextContent('Give the investigation a name.');
     await userEvent.type(name, 'Dam leak{Enter}');
     await expect.poll(() => calls.investigation_set_active?.[0]).toEqual({ id: 2 });
     await expect.poll(() => (screen.getByRole('combobox', { name: 'Filing under' }) as HTMLSelectElement).value).toBe('2');

@@ -1,20 +1,18 @@
 /**
  * The monitor form: its values as typed, the draft's rules (the same words Rust gives, held to
  * it by crates/core/tests/fixtures/monitor-draft-cases.json), and the draft built from it. An X
- * search target reuses the X search form's values and rules (features/x/xForm.ts); its `count`
+ * search target reuses the X search form's values and rules (lib/xForm.ts); its `count`
  * is the cap per run, and a monitor always asks for the latest posts.
  */
+import { monitorLimits } from '$lib/bindings/limits';
 import type { Monitor } from '$lib/bindings/Monitor';
 import type { MonitorDraft } from '$lib/bindings/MonitorDraft';
 import { bareHandle, countFieldError, countValue, rangeMessage, type FieldMessages } from '$lib/rules';
 import { formProblems } from '$lib/validate';
-import { emptyForm as emptySearchForm, toRequest as toSearchRequest, type XForm } from '../x/xForm';
+import { emptyForm as emptySearchForm, toRequest as toSearchRequest, type XForm } from '$lib/xForm';
 
-export const MONITOR_LIMITS = {
-  nameChars: 100,
-  intervalMinutes: { min: 15, max: 1440 },
-  cap: { min: 1, max: 100 },
-} as const;
+/** The core's limits (generated from crates/core/src/monitors/rules.rs). */
+export const MONITOR_LIMITS = monitorLimits;
 
 export const MONITOR_MESSAGES = {
   name: 'Give the monitor a name.',
