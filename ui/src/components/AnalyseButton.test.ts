@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { render, screen } from '@testing-library/svelte';
 import userEvent from '@testing-library/user-event';
 import AnalyseButton from './AnalyseButton.svelte';
-import { readRoute } from '../features/analysis/route';
+import { readRoute } from '$lib/analysisRoute';
 
 describe('AnalyseButton', () => {
   it('opens the analysis of the list beside it, on the view asked for', async () => {

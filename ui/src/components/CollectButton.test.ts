@@ -5,7 +5,7 @@ import CollectButton from './CollectButton.svelte';
 import DetailHeader from './DetailHeader.svelte';
 import { mockBackend } from '../test/backend';
 import { modalDialogs } from '../test/dialog';
-import { makeCollection } from '../features/monitors/testMonitors';
+import { makeCollection } from '$lib/testMonitors';
 import { makeCheck } from '../test/fixtures';
 import type { CollectionSource } from '$lib/bindings/CollectionSource';
 import type { CollectUntil } from '$lib/bindings/CollectUntil';

@@ -10,7 +10,7 @@ import { analysisHref, conversationHref } from '$lib/navigate';
 import { activitySummary, activitySvg, axisTicks, bucketEnd, bucketLabel, bucketNoun, layerName, snapRange, stackedData } from './activity';
 import type { ChartColors } from './chartTheme';
 import { busiestWords, heatmapSummary, heatmapSvg, heatmapZoneName, level } from './heatmap';
-import { readRoute } from './route';
+import { readRoute } from '$lib/analysisRoute';
 
 const colors: ChartColors = {
   text: '#111111',

@@ -3,7 +3,7 @@ import { render, screen } from '@testing-library/svelte';
 import userEvent from '@testing-library/user-event';
 import { mockIPC } from '@tauri-apps/api/mocks';
 import Archive from './Archive.svelte';
-import { readRoute } from '../analysis/route';
+import { readRoute } from '$lib/analysisRoute';
 import type { StoredPost } from '$lib/bindings/StoredPost';
 import type { PostQuery } from '$lib/bindings/PostQuery';
 import { makePost } from '../../test/fixtures';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { render, screen, within } from '@testing-library/svelte';
 import userEvent from '@testing-library/user-event';
 import InvestigationPage from './InvestigationPage.svelte';
-import { readRoute } from '../analysis/route';
+import { readRoute } from '$lib/analysisRoute';
 import { mockBackend, type Args } from '../../test/backend';
 import { makeDetail } from '../../test/investigations';
 import type { InvestigationPost } from '$lib/bindings/InvestigationPost';

@@ -9,7 +9,7 @@ import userEvent from '@testing-library/user-event';
 import Monitors from './Monitors.svelte';
 import { mockBackend } from '../../test/backend';
 import { makeStoredPost } from '../../test/fixtures';
-import { makeCollection } from './testMonitors';
+import { makeCollection } from '$lib/testMonitors';
 
 afterEach(() => {
   window.location.hash = '';

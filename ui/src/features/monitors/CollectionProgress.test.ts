@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { render, screen } from '@testing-library/svelte';
 import CollectionProgress from './CollectionProgress.svelte';
-import { makeCollection } from './testMonitors';
+import { makeCollection } from '$lib/testMonitors';
 
 describe('CollectionProgress', () => {
   it('shows the share of its count, pages, cost so far and the estimate to finish', () => {

@@ -3,7 +3,7 @@ import { render, screen } from '@testing-library/svelte';
 import userEvent from '@testing-library/user-event';
 import MonitorForm from './MonitorForm.svelte';
 import { mockBackend } from '../../test/backend';
-import { makeEstimate, makeMonitor } from './testMonitors';
+import { makeEstimate, makeMonitor } from '$lib/testMonitors';
 
 describe('MonitorForm', () => {
   it('refuses to save a blank form, naming each field, and sends nothing', async () => {

@@ -3,7 +3,7 @@ import { render, screen, within } from '@testing-library/svelte';
 import userEvent from '@testing-library/user-event';
 import MonitorList from './MonitorList.svelte';
 import { mockBackend } from '../../test/backend';
-import { makeMonitor } from './testMonitors';
+import { makeMonitor } from '$lib/testMonitors';
 
 describe('MonitorList', () => {
   it('shows each monitor with what it watches, its state, next run and unseen count', async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { render, screen, within } from '@testing-library/svelte';
 import RunLog from './RunLog.svelte';
-import { makeRun } from './testMonitors';
+import { makeRun } from '$lib/testMonitors';
 
 describe('RunLog', () => {
   it('lists each run with its outcome, new posts, requests, exact cost and error in words', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import table from '../../../../crates/core/tests/fixtures/monitor-draft-cases.json';
 import { draftProblems, emptyMonitorForm, formFromMonitor, toDraft, validateMonitor } from './monitorDraft';
-import { makeMonitor } from './testMonitors';
+import { makeMonitor } from '$lib/testMonitors';
 
 describe('draftProblems mirrors the Rust rules of a monitor draft', () => {
   for (const testCase of table.cases) {

@@ -2,8 +2,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { render, screen } from '@testing-library/svelte';
 import userEvent from '@testing-library/user-event';
 import { clearMocks, mockIPC } from '@tauri-apps/api/mocks';
-import ForecastExport from './ForecastExport.svelte';
-import { forecastExportFormats, forecastExportNote } from './forecastExport';
+import ForecastExport from '$components/ForecastExport.svelte';
+import { forecastExportFormats, forecastExportNote } from '$lib/forecastExport';
 
 afterEach(() => clearMocks());
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { tick } from 'svelte';
 import { render, screen } from '@testing-library/svelte';
-import DayChart from './DayChart.svelte';
+import DayChart from '$components/DayChart.svelte';
 import type { DaySpend } from '$lib/bindings/DaySpend';
 
 function year(): DaySpend[] {

@@ -8,7 +8,7 @@ import { countOf } from '$lib/format';
 import { formatCharge } from '$lib/money';
 import { serviceName } from '$lib/services';
 import { bareHandle } from '$lib/rules';
-import { placeName } from '../trends/places';
+import { placeName } from '$lib/places';
 
 export const statusNames: Record<RequestStatus, string> = {
   running: 'Running',

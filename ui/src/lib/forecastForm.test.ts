@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addTopic, displayZone, elapsed, emptyForm, formFromParams, localToUtc, percent, plainOdds, toRequest, utcToLocal, validate } from './forecastForm';
+import { addTopic, displayZone, elapsed, emptyForm, formFromParams, localToUtc, percent, plainOdds, toRequest, utcToLocal, validate } from '$lib/forecastForm';
 import { setDisplayZone } from '$lib/displayZone.svelte';
 
 describe('the forecast form', () => {

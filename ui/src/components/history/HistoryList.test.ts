@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { render, screen, waitFor, within } from '@testing-library/svelte';
 import userEvent from '@testing-library/user-event';
 import { mockIPC } from '@tauri-apps/api/mocks';
-import History from './History.svelte';
+import History from './HistoryList.svelte';
 import type { HistoryEntry } from '$lib/bindings/HistoryEntry';
 import type { HistoryQuery } from '$lib/bindings/HistoryQuery';
 import type { HistoryCapture } from '$lib/bindings/HistoryCapture';
