@@ -11,10 +11,11 @@ use rust_decimal::Decimal;
 use serde::Serialize;
 use sightline_api::wait;
 use sightline_api::{ApiRequest, ErrorKind, ExpectedUnits};
-use sightline_store::runs::{ArchivedInvestigation, PageFiling};
+use sightline_store::runs::{ArchivedInvestigation, PageFiling, RecordedPage};
 use sightline_store::{HistoryEntry, RequestStatus, RunOwner, Store, StoredRun};
 use ts_rs::TS;
 
+use crate::announce::Announce;
 use crate::errors::CommandError;
 use crate::findings::Findable;
 use crate::pipeline::{self, Outcome, Paging, SendOptions};
@@ -136,6 +137,58 @@ where
         .map(PageSent::Got)
 }
 
+/// One page of a run, as a monitor or a collection sends and records it.
+pub(crate) trait RunPage {
+    /// What a sent page brought, in the owner's terms.
+    type Page;
+    fn owner(&self) -> RunOwner;
+    /// Sends the page under its own request id ([`send_page`]).
+    async fn send(&self) -> Result<PageSent<Self::Page>, CommandError>;
+    /// Writes it into its run: its new items, its run-log line and its filing, in one
+    /// transaction.
+    async fn record(&self, page: &Self::Page) -> Result<RecordedPage, CommandError>;
+}
+
+/// How one page step came out.
+pub(crate) enum Step<P> {
+    /// Sent (or replayed from History) and recorded, with the items new to its owner.
+    Recorded { page: P, new_items: Vec<String> },
+    /// Its request id was used without a result or a charge: the next attempt has a new id.
+    Retry,
+    /// It may have been billed without a recorded answer: not sent again by itself (why).
+    MayHaveBilled(String),
+    /// The page stopped the run (the budget, a 429, a failure, an archived investigation).
+    Stopped(Stop),
+}
+
+/// The page step monitors and collections share: nothing is sent for an archived
+/// investigation; the page is sent, recorded (with its filing), and the window told; a filing
+/// refused because the investigation was archived meanwhile stops the run.
+pub(crate) async fn page_step<R: RunPage>(
+    store: &Store,
+    announce: &dyn Announce,
+    run: &R,
+) -> Result<Step<R::Page>, CommandError> {
+    if let Some(stop) = before_page(store, run.owner()).await? {
+        return Ok(Step::Stopped(stop));
+    }
+    let page = match run.send().await {
+        Ok(PageSent::Got(page)) => page,
+        Ok(PageSent::UsedWithoutResult) => return Ok(Step::Retry),
+        Ok(PageSent::MayHaveBilled(words)) => return Ok(Step::MayHaveBilled(words)),
+        Err(error) => return Ok(Step::Stopped(Stop::of(&error))),
+    };
+    let recorded = run.record(&page).await?;
+    announce.records_changed();
+    Ok(match after_page(&recorded.filing) {
+        Some(stop) => Step::Stopped(stop),
+        None => Step::Recorded {
+            page,
+            new_items: recorded.new_items,
+        },
+    })
+}
+
 /// What a failed page means for its run.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) enum Stop {
@@ -163,10 +216,7 @@ fn archived(investigation: &ArchivedInvestigation) -> Stop {
 
 /// Asked before each page: `Some` when the owner's investigation is archived, so the page is
 /// not sent (nor billed).
-pub(crate) async fn before_page(
-    store: &Store,
-    owner: RunOwner,
-) -> Result<Option<Stop>, CommandError> {
+async fn before_page(store: &Store, owner: RunOwner) -> Result<Option<Stop>, CommandError> {
     Ok(store
         .archived_investigation_of(owner)
         .await?
@@ -176,7 +226,7 @@ pub(crate) async fn before_page(
 
 /// After a page is recorded: `Some` when its filing was refused (the investigation was archived
 /// while the page was on its way). The page, its items and its charge are kept.
-pub(crate) fn after_page(filing: &PageFiling) -> Option<Stop> {
+fn after_page(filing: &PageFiling) -> Option<Stop> {
     match filing {
         PageFiling::Refused(investigation) => Some(archived(investigation)),
         PageFiling::NoInvestigation | PageFiling::Filed { .. } => None,

@@ -23,6 +23,7 @@ use sightline_api::request::{
     TwitterUserPostsRequest,
 };
 use sightline_api::wait::{self, plain_wait};
+use sightline_store::runs::RecordedPage;
 use sightline_store::{RunOwner, StoredCollection};
 
 use super::{
@@ -30,7 +31,7 @@ use super::{
 };
 use crate::announce::Announce;
 use crate::errors::CommandError;
-use crate::runs::{after_page, before_page, send_page, PageSent, RunOutcome, Stop};
+use crate::runs::{page_step, send_page, PageSent, RunOutcome, RunPage, Step, Stop};
 use crate::session::Session;
 use crate::state::AppState;
 
@@ -415,7 +416,81 @@ struct Paging<'a> {
     run_id: i64,
 }
 
+/// One page of a collection: the collection as it now stands, and how to send and record
+/// its next page.
+struct CollectionPage<'a> {
+    paging: &'a Paging<'a>,
+    stored: StoredCollection,
+    source: &'a CollectionSource,
+    until: &'a CollectUntil,
+    confirm_budget: bool,
+}
+
+/// Whether a post of `at` is before the day a collection ends at.
+fn before_cut(at: Option<DateTime<Utc>>, cut: Option<DateTime<Utc>>) -> bool {
+    matches!((at, cut), (Some(at), Some(cut)) if at < cut)
+}
+
+impl RunPage for CollectionPage<'_> {
+    type Page = Page;
+
+    fn owner(&self) -> RunOwner {
+        RunOwner::Collection(self.paging.id)
+    }
+
+    async fn send(&self) -> Result<PageSent<Page>, CommandError> {
+        let (state, session) = (self.paging.state, self.paging.session);
+        let confirm = self.confirm_budget;
+        next_page(
+            state,
+            session,
+            &self.stored,
+            self.source,
+            self.until,
+            confirm,
+        )
+        .await
+    }
+
+    /// Counts the items from the collection's day on, with the cursor that follows the page.
+    async fn record(&self, page: &Page) -> Result<RecordedPage, CommandError> {
+        let cut = cutoff(self.until);
+        let counted: Vec<String> = page
+            .items
+            .iter()
+            .filter(|(_, at)| !before_cut(*at, cut))
+            .map(|(item, _)| item.clone())
+            .collect();
+        let next = cursor_after(self.source, page);
+        let recorded = self.paging.session.store.record_collection_page(
+            self.paging.id,
+            self.paging.run_id,
+            page.history_id,
+            &counted,
+            next.as_deref(),
+            Utc::now(),
+        );
+        Ok(recorded.await?)
+    }
+}
+
 impl Paging<'_> {
+    /// What the user asked of this drive between pages, if anything.
+    fn asked_to_stop(&self) -> Option<Ending> {
+        Some(match self.collector.take_stop(self.id)? {
+            StopRequest::Pause => Ending::new(
+                CollectionState::Paused,
+                RunOutcome::Paused,
+                Some("Paused by you.".into()),
+            ),
+            StopRequest::Cancel => Ending::new(
+                CollectionState::Cancelled,
+                RunOutcome::Cancelled,
+                Some("Cancelled by you.".into()),
+            ),
+        })
+    }
+
     async fn page_on(
         &self,
         stored: &StoredCollection,
@@ -425,28 +500,13 @@ impl Paging<'_> {
         let source: CollectionSource =
             serde_json::from_str(&stored.source_json).map_err(unreadable)?;
         let until: CollectUntil = serde_json::from_str(&stored.until_json).map_err(unreadable)?;
-        let cut = cutoff(&until);
         // The user asked for this drive (started or resumed it): the page it begins with may
         // be sent again even if an earlier try of it may have been billed. Never after that.
         let mut resumed_by_user = true;
         let mut rate_limits_in_a_row = 0;
         loop {
-            match self.collector.take_stop(id) {
-                Some(StopRequest::Pause) => {
-                    return Ok(Ending::new(
-                        CollectionState::Paused,
-                        RunOutcome::Paused,
-                        Some("Paused by you.".into()),
-                    ));
-                }
-                Some(StopRequest::Cancel) => {
-                    return Ok(Ending::new(
-                        CollectionState::Cancelled,
-                        RunOutcome::Cancelled,
-                        Some("Cancelled by you.".into()),
-                    ));
-                }
-                None => {}
+            if let Some(ending) = self.asked_to_stop() {
+                return Ok(ending);
             }
             let stored = store
                 .collection(id)
@@ -457,28 +517,20 @@ impl Paging<'_> {
                     return Ok(Ending::done());
                 }
             }
-            if let Some(stop) = before_page(store, RunOwner::Collection(id)).await? {
-                return Ok(Ending::of(stop));
-            }
-            let sent = next_page(
-                self.state,
-                self.session,
-                &stored,
-                &source,
-                &until,
+            let step = CollectionPage {
+                paging: self,
+                stored,
+                source: &source,
+                until: &until,
                 confirm_budget,
-            )
-            .await;
-            let page = match sent {
-                Ok(PageSent::Got(page)) => page,
-                Ok(PageSent::UsedWithoutResult) => {
+            };
+            let (page, new) = match page_step(store, self.announce, &step).await? {
+                Step::Recorded { page, new_items } => (page, new_items),
+                Step::Retry => {
                     store.bump_collection_attempt(id).await?;
                     continue;
                 }
-                Ok(PageSent::MayHaveBilled(words)) => {
-                    if !resumed_by_user {
-                        return Ok(Ending::failed(&words));
-                    }
+                Step::MayHaveBilled(_) if resumed_by_user => {
                     tracing::info!(
                         collection = id,
                         "resumed: a page that may have been billed is asked again"
@@ -487,58 +539,39 @@ impl Paging<'_> {
                     resumed_by_user = false;
                     continue;
                 }
-                Err(error) => match Stop::of(&error) {
-                    Stop::RateLimited { wait, .. } => {
-                        // Longer each time in a row, so that even a wait of nothing is no loop.
-                        rate_limits_in_a_row += 1;
-                        let wait =
-                            wait.max(wait::doubling(Duration::from_secs(1), rate_limits_in_a_row));
-                        tracing::info!(collection = id, wait = %plain_wait(wait), "the service asked to wait");
-                        pause_for(self.collector, id, wait).await;
-                        resumed_by_user = false;
-                        continue;
-                    }
-                    stop => return Ok(Ending::of(stop)),
-                },
+                Step::MayHaveBilled(words) => return Ok(Ending::failed(&words)),
+                Step::Stopped(Stop::RateLimited { wait, .. }) => {
+                    rate_limits_in_a_row += 1;
+                    self.wait_out(wait, rate_limits_in_a_row).await;
+                    resumed_by_user = false;
+                    continue;
+                }
+                Step::Stopped(stop) => return Ok(Ending::of(stop)),
             };
             resumed_by_user = false;
             rate_limits_in_a_row = 0;
+            progress(store, self.announce, id).await;
             let reached_date = page
                 .items
                 .iter()
-                .any(|(_, at)| matches!((at, cut), (Some(at), Some(cut)) if *at < cut));
-            let counted: Vec<String> = page
-                .items
-                .iter()
-                .filter(|(_, at)| !matches!((at, cut), (Some(at), Some(cut)) if *at < cut))
-                .map(|(item, _)| item.clone())
-                .collect();
-            let next = cursor_after(&source, &page);
-            let recorded = store
-                .record_collection_page(
-                    id,
-                    self.run_id,
-                    page.history_id,
-                    &counted,
-                    next.as_deref(),
-                    Utc::now(),
-                )
-                .await?;
-            self.announce.records_changed();
-            progress(store, self.announce, id).await;
-            if let Some(stop) = after_page(&recorded.filing) {
-                return Ok(Ending::of(stop));
-            }
-            let new = recorded.new_items.len();
+                .any(|(_, at)| before_cut(*at, cutoff(&until)));
             // A time-cursor source is over when a page brings nothing new.
             let exhausted = matches!(
                 source,
                 CollectionSource::Search { .. } | CollectionSource::Replies { .. }
-            ) && new == 0;
-            if next.is_none() || reached_date || exhausted {
+            ) && new.is_empty();
+            if cursor_after(&source, &page).is_none() || reached_date || exhausted {
                 return Ok(Ending::done());
             }
         }
+    }
+
+    /// Waits out a 429: the service's wait, and longer each time in a row, so that even a
+    /// wait of nothing is no loop.
+    async fn wait_out(&self, wait: Duration, in_a_row: u32) {
+        let wait = wait.max(wait::doubling(Duration::from_secs(1), in_a_row));
+        tracing::info!(collection = self.id, wait = %plain_wait(wait), "the service asked to wait");
+        pause_for(self.collector, self.id, wait).await;
     }
 }
 

@@ -19,12 +19,13 @@ use chrono::{DateTime, Duration, Utc};
 use sightline_api::model::{Tweet, TweetList, UserPostsPage};
 use sightline_api::request::{Sort, TwitterSearchRequest, TwitterUserPostsRequest};
 use sightline_api::wait::{self, plain_wait};
+use sightline_store::runs::RecordedPage;
 use sightline_store::{PageItem, RunEnd, RunOwner, StoredMonitor, StoredRun};
 
 use super::{MonitorState, MonitorTarget, MonitorsChanged, RunOutcome};
 use crate::announce::Announce;
 use crate::errors::CommandError;
-use crate::runs::{after_page, backoff, before_page, failures_before, send_page, PageSent, Stop};
+use crate::runs::{backoff, failures_before, page_step, send_page, PageSent, RunPage, Step, Stop};
 use crate::session::Session;
 use crate::state::AppState;
 
@@ -100,9 +101,7 @@ pub(crate) async fn run_at(
     let started = now();
     let run = match store.open_run(RunOwner::Monitor(id)).await? {
         Some(run) => {
-            store
-                .set_run_outcome(run.id, RunOutcome::Running)
-                .await?;
+            store.set_run_outcome(run.id, RunOutcome::Running).await?;
             run
         }
         None => {
@@ -133,6 +132,67 @@ pub(crate) async fn run_at(
     stopped(session, announce, &monitor, &run, stop, now()).await
 }
 
+/// One page of a monitor's run: where it is (cursor, page number, attempt) and how to send
+/// and record it.
+struct MonitorPage<'a> {
+    state: &'a AppState,
+    session: &'a Session,
+    monitor: &'a StoredMonitor,
+    target: MonitorTarget,
+    run: &'a StoredRun,
+    confirm_budget: bool,
+    now: Now<'a>,
+    cursor: Option<String>,
+    pages: i64,
+    attempt: i64,
+}
+
+impl RunPage for MonitorPage<'_> {
+    type Page = Page;
+
+    fn owner(&self) -> RunOwner {
+        RunOwner::Monitor(self.monitor.id)
+    }
+
+    async fn send(&self) -> Result<PageSent<Page>, CommandError> {
+        let (state, session, confirm) = (self.state, self.session, self.confirm_budget);
+        let request_id = sightline_store::monitor_page_request_id(
+            self.monitor.id,
+            self.run.id,
+            self.pages,
+            self.attempt,
+        );
+        match &self.target {
+            MonitorTarget::Search { request } => {
+                let request = search_window(request, self.monitor.cap, self.run.window_start);
+                let sent = send_page(state, session, request, request_id, confirm, None).await?;
+                Ok(sent.map(|outcome| search_page(outcome.history_id, &outcome.body)))
+            }
+            MonitorTarget::Account { request } => {
+                let cursor = self.cursor.clone();
+                let request = TwitterUserPostsRequest {
+                    cursor: cursor.clone(),
+                    ..request.clone()
+                };
+                let sent = send_page(state, session, request, request_id, confirm, cursor).await?;
+                Ok(sent.map(|outcome| account_page(outcome.history_id, &outcome.body)))
+            }
+        }
+    }
+
+    async fn record(&self, page: &Page) -> Result<RecordedPage, CommandError> {
+        let recorded = self.session.store.record_monitor_page(
+            self.monitor.id,
+            self.run.id,
+            page.history_id,
+            &page.items,
+            page.next_cursor.as_deref(),
+            (self.now)(),
+        );
+        Ok(recorded.await?)
+    }
+}
+
 /// Sends the run's pages and records each; `Some` when a page stopped the run.
 async fn pages(
     state: &AppState,
@@ -144,84 +204,49 @@ async fn pages(
     now: Now<'_>,
 ) -> Result<Option<Stop>, CommandError> {
     let store = &session.store;
-    let id = monitor.id;
     let target: MonitorTarget = serde_json::from_str(&monitor.target_json).map_err(|error| {
         CommandError::database(format!("A saved monitor could not be read: {error}"))
     })?;
-    let mut cursor = run.cursor.clone();
-    let mut pages = run.pages;
-    let mut attempt = run.attempt;
+    let mut step = MonitorPage {
+        state,
+        session,
+        monitor,
+        target,
+        run,
+        confirm_budget,
+        now,
+        cursor: run.cursor.clone(),
+        pages: run.pages,
+        attempt: run.attempt,
+    };
     let mut new_posts = run.new_items;
     loop {
-        if let Some(stop) = before_page(store, RunOwner::Monitor(id)).await? {
-            return Ok(Some(stop));
-        }
-        let request_id = sightline_store::monitor_page_request_id(id, run.id, pages, attempt);
-        let sent = match &target {
-            MonitorTarget::Search { request } => {
-                let request = search_window(request, monitor.cap, run.window_start);
-                send_page(state, session, request, request_id, confirm_budget, None)
-                    .await
-                    .map(|sent| sent.map(|outcome| search_page(outcome.history_id, &outcome.body)))
-            }
-            MonitorTarget::Account { request } => {
-                let request = TwitterUserPostsRequest {
-                    cursor: cursor.clone(),
-                    ..request.clone()
-                };
-                send_page(
-                    state,
-                    session,
-                    request,
-                    request_id,
-                    confirm_budget,
-                    cursor.clone(),
-                )
-                .await
-                .map(|sent| sent.map(|outcome| account_page(outcome.history_id, &outcome.body)))
-            }
-        };
-        let page = match sent {
-            Ok(PageSent::Got(page)) => page,
-            Ok(PageSent::UsedWithoutResult) => {
+        let (page, new) = match page_step(store, announce, &step).await? {
+            Step::Recorded { page, new_items } => (page, new_items),
+            Step::Retry => {
                 store.bump_run_attempt(run.id).await?;
-                attempt += 1;
+                step.attempt += 1;
                 continue;
             }
-            Ok(PageSent::MayHaveBilled(words)) => return Ok(Some(Stop::Failed(words))),
-            Err(error) => return Ok(Some(Stop::of(&error))),
+            Step::MayHaveBilled(words) => return Ok(Some(Stop::Failed(words))),
+            Step::Stopped(stop) => return Ok(Some(stop)),
         };
-        let recorded = store
-            .record_monitor_page(
-                id,
-                run.id,
-                page.history_id,
-                &page.items,
-                page.next_cursor.as_deref(),
-                now(),
-            )
-            .await?;
-        announce.records_changed();
-        if let Some(stop) = after_page(&recorded.filing) {
-            return Ok(Some(stop));
-        }
-        let new = recorded.new_items;
         new_posts += new.len() as i64;
-        pages += 1;
-        attempt = 0;
+        step.pages += 1;
+        step.attempt = 0;
         let reached_known = new.len() < page.items.len()
             || page.items.iter().any(|post| {
                 run.window_start
                     .is_some_and(|start| post.created_at < start)
             });
-        let more = matches!(target, MonitorTarget::Account { .. })
+        let more = matches!(step.target, MonitorTarget::Account { .. })
             && page.next_cursor.is_some()
             && !reached_known
             && new_posts < monitor.cap;
         if !more {
             return Ok(None);
         }
-        cursor = page.next_cursor;
+        step.cursor = page.next_cursor;
     }
 }
 
