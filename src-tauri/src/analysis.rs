@@ -1,6 +1,6 @@
-//! Analysis commands: thin adapters over `sightline_core::analysis`. Reading is free and
-//! offline; only the conversation's fetch of missing replies sends (and is billed), and it
-//! tells open screens that records changed.
+//! Analysis commands, declared in one table over `sightline_core::analysis`. Reading is free
+//! and offline; only the conversation's fetch of missing replies sends (and is billed). The
+//! exports are written by hand: they ask where with the save dialog.
 
 use sightline_core::analysis::export::{
     self as analysis_export, AnalysisTable, ChartFormat, NetworkFormat,
@@ -17,93 +17,36 @@ use sightline_store::{
 };
 use tauri::{AppHandle, Runtime, State};
 
-use crate::commands::records_changed;
-use crate::export::pick_path_for;
+use crate::export::pick_path;
+use crate::surface::define_commands;
 
 type CommandResult<T> = Result<T, CommandError>;
 
-#[tauri::command]
-pub async fn analysis_summary(
-    state: State<'_, AppState>,
-    scope: AnalysisScope,
-) -> CommandResult<ScopeSummary> {
-    analysis::summary(&state.store().await?, &scope).await
-}
-
-#[tauri::command]
-pub async fn analysis_activity(
-    state: State<'_, AppState>,
-    scope: AnalysisScope,
-    options: ActivityOptions,
-) -> CommandResult<ActivitySeries> {
-    analysis::activity(&state.store().await?, &scope, &options).await
-}
-
-/// `zone`: an IANA name or `UTC`; the display zone when absent.
-#[tauri::command]
-pub async fn analysis_heatmap(
-    state: State<'_, AppState>,
-    scope: AnalysisScope,
-    zone: Option<String>,
-) -> CommandResult<Heatmap> {
-    analysis::heatmap(&state.store().await?, &scope, zone.as_deref()).await
-}
-
-#[tauri::command]
-pub async fn analysis_top(
-    state: State<'_, AppState>,
-    scope: AnalysisScope,
-    limit: Option<u32>,
-) -> CommandResult<TopLists> {
-    analysis::top(&state.store().await?, &scope, limit).await
-}
-
-#[tauri::command]
-pub async fn analysis_network(
-    state: State<'_, AppState>,
-    scope: AnalysisScope,
-    query: NetworkQuery,
-) -> CommandResult<Network> {
-    analysis::network(&state.store().await?, &scope, &query).await
-}
-
-/// A page of the scope's posts themselves, newest first (a chosen account's, say).
-#[tauri::command]
-pub async fn analysis_posts(
-    state: State<'_, AppState>,
-    scope: AnalysisScope,
-    page: ScopePostQuery,
-) -> CommandResult<ScopePostPage> {
-    analysis::posts(&state.store().await?, &scope, page).await
-}
-
-#[tauri::command]
-pub async fn analysis_conversation(
-    state: State<'_, AppState>,
-    post_id: String,
-) -> CommandResult<ConversationTree> {
-    analysis::conversation(&state.store().await?, &post_id).await
-}
-
-#[tauri::command]
-pub async fn analysis_conversation_estimate(
-    state: State<'_, AppState>,
-    post_id: String,
-) -> CommandResult<ConversationFetchEstimate> {
-    analysis::conversation_estimate(&state.store().await?, &post_id).await
-}
-
-#[tauri::command]
-pub async fn analysis_conversation_fetch<R: Runtime>(
-    app: AppHandle<R>,
-    state: State<'_, AppState>,
-    post_id: String,
-    send: SendParams,
-) -> CommandResult<ConversationFetch> {
-    let session = state.session().await?;
-    let result = analysis::conversation_fetch(&state, &session, &post_id, send).await;
-    records_changed(&app);
-    result
+define_commands! {
+    read analysis_summary(scope: AnalysisScope) -> ScopeSummary
+        = |store| analysis::summary(&store, &scope).await;
+    read analysis_activity(scope: AnalysisScope, options: ActivityOptions) -> ActivitySeries
+        = |store| analysis::activity(&store, &scope, &options).await;
+    // `zone`: an IANA name or `UTC`; the display zone when absent.
+    read analysis_heatmap(scope: AnalysisScope, zone: Option<String>) -> Heatmap
+        = |store| analysis::heatmap(&store, &scope, zone.as_deref()).await;
+    read analysis_top(scope: AnalysisScope, limit: Option<u32>) -> TopLists
+        = |store| analysis::top(&store, &scope, limit).await;
+    read analysis_network(scope: AnalysisScope, query: NetworkQuery) -> Network
+        = |store| analysis::network(&store, &scope, &query).await;
+    // A page of the scope's posts themselves, newest first (a chosen account's, say).
+    read analysis_posts(scope: AnalysisScope, page: ScopePostQuery) -> ScopePostPage
+        = |store| analysis::posts(&store, &scope, page).await;
+    read analysis_conversation(post_id: String) -> ConversationTree
+        = |store| analysis::conversation(&store, &post_id).await;
+    read analysis_conversation_estimate(post_id: String) -> ConversationFetchEstimate
+        = |store| analysis::conversation_estimate(&store, &post_id).await;
+    send analysis_conversation_fetch(post_id: String, send: SendParams) -> ConversationFetch
+        = |state, session| analysis::conversation_fetch(state, &session, &post_id, send).await;
+    hand analysis_export_network(scope: AnalysisScope, query: NetworkQuery, format: NetworkFormat)
+        -> Option<String>;
+    hand analysis_export_table(scope: AnalysisScope, table: AnalysisTable) -> Option<String>;
+    hand analysis_save_chart(name: String, format: ChartFormat, data: Vec<u8>) -> Option<String>;
 }
 
 /// The saved file's path, or `None` when the save dialog was closed.
@@ -117,7 +60,7 @@ pub async fn analysis_export_network<R: Runtime>(
 ) -> CommandResult<Option<String>> {
     let store = state.store().await?;
     let name = "sightline-network";
-    let Some(path) = pick_path_for(&app, &state, name, format.extension()).await? else {
+    let Some(path) = pick_path(&app, &state, name, format.extension()).await? else {
         return Ok(None);
     };
     analysis_export::write_network(&store, &scope, &query, format, &path).await?;
@@ -132,7 +75,7 @@ pub async fn analysis_export_table<R: Runtime>(
     table: AnalysisTable,
 ) -> CommandResult<Option<String>> {
     let store = state.store().await?;
-    let Some(path) = pick_path_for(&app, &state, &table.file_name(), "csv").await? else {
+    let Some(path) = pick_path(&app, &state, &table.file_name(), "csv").await? else {
         return Ok(None);
     };
     analysis_export::write_table(&store, &scope, &table, &path).await?;
@@ -149,7 +92,7 @@ pub async fn analysis_save_chart<R: Runtime>(
     data: Vec<u8>,
 ) -> CommandResult<Option<String>> {
     let name = format!("sightline-{}", analysis_export::file_stem(&name));
-    let Some(path) = pick_path_for(&app, &state, &name, format.extension()).await? else {
+    let Some(path) = pick_path(&app, &state, &name, format.extension()).await? else {
         return Ok(None);
     };
     analysis_export::write_chart(&data, &path)?;

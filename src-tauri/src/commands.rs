@@ -1,10 +1,12 @@
-//! Tauri commands: thin adapters that read the arguments, call the core, tell open screens
-//! that records changed, and return the core's answer or error. No business logic lives here.
+//! The app's own commands (installation, keys, settings, requests, history, spend), declared
+//! in the table below (see `crate::surface`), and those written by hand because the window is
+//! involved: the system browser and file manager, the stream's channel, a forecast's followed
+//! job. No rule lives here: each line calls one core function.
 
-use chrono::{NaiveDate, Utc};
+use chrono::NaiveDate;
 use sightline_api::model::*;
 use sightline_api::request::*;
-use sightline_api::{ApiRequest, Operation};
+use sightline_api::Operation;
 use sightline_core::errors::CommandError;
 use sightline_core::estimate::{self, CostCheck};
 use sightline_core::first_key::{self, FirstKey, FirstKeyOutcome};
@@ -13,17 +15,19 @@ use sightline_core::forecast::{
 };
 use sightline_core::pipeline::{self, Outcome, SendParams};
 use sightline_core::records::{self, HistoryPage, PostPage};
-use sightline_core::settings::AppSettings;
+use sightline_core::settings::{self, AppSettings};
 use sightline_core::state::{AppInfo, AppState, AppStatus};
 use sightline_core::streaming::{self, StreamMessage};
 use sightline_core::zone::{self, DisplayZone};
-use sightline_core::{external, key_check, keys, logging, paging, time_zone};
+use sightline_core::{external, key_check, keys, logging, paging};
 use sightline_store::{
     BudgetLimits, DaySpend, HistoryQuery, LearnedRate, LinkQuery, PostQuery, SpendBreakdown,
     SpendDimension, SpendTotals, StoredLink, StoredResult,
 };
 use tauri::ipc::Channel;
 use tauri::{AppHandle, Emitter, Runtime, State};
+
+use crate::surface::{define_commands, ok};
 
 type CommandResult<T> = Result<T, CommandError>;
 
@@ -36,9 +40,103 @@ pub(crate) fn records_changed<R: Runtime>(app: &AppHandle<R>) {
     }
 }
 
-#[tauri::command]
-pub async fn app_info(state: State<'_, AppState>) -> CommandResult<AppInfo> {
-    state.info(env!("CARGO_PKG_VERSION")).await
+define_commands! {
+    // Installation, mode, keys, settings.
+    read app_info() -> AppInfo = |state| state.info(env!("CARGO_PKG_VERSION")).await;
+    read app_status() -> AppStatus = |state| ok(state.status());
+    hand open_link(url: String) -> ();
+    hand open_log_folder() -> ();
+    hand show_in_folder(path: String) -> ();
+    set key_add(label: String, value: String) -> AppStatus
+        = |state| keys::add(state, &label, &value).await.map(|_| state.status());
+    send key_connect(first: FirstKey) -> FirstKeyOutcome
+        = |state| first_key::connect(state, first).await;
+    set key_rename(label: String, new_label: String) -> AppStatus
+        = |state| keys::rename(state, &label, &new_label).await.map(|_| state.status());
+    set key_set_active(label: String) -> AppStatus
+        = |state| keys::set_active(state, &label).await.map(|_| state.status());
+    send key_verify(label: String) -> AppStatus
+        = |state| key_check::verify(state, &label).await.map(|_| state.status());
+    send key_rotate(label: String, new_value: String) -> AppStatus
+        = |state| key_check::rotate(state, &label, &new_value).await.map(|_| state.status());
+    set key_delete(label: String) -> AppStatus
+        = |state| keys::delete(state, &label).await.map(|_| state.status());
+    change use_demo(demo: bool) -> AppStatus
+        = |state| keys::use_demo(state, demo).await.map(|_| state.status());
+    read settings_get() -> AppSettings = |state| ok(state.settings());
+    set settings_set(settings: AppSettings) -> AppSettings
+        = |state| settings::save(state, settings).await;
+    read display_zone() -> DisplayZone = |state| ok(zone::display_zone());
+
+    // Operations: each validated, budget-checked, sent and recorded by the pipeline.
+    send ai_search(request: AiSearchRequest, send: SendParams) -> Outcome<AiSearchResult>
+        = |state, session| pipeline::execute(state, &session, request, send.into(), None).await;
+    send links_web(request: LinksWebRequest, send: SendParams) -> Outcome<WebLinksResult>
+        = |state, session| pipeline::execute(state, &session, request, send.into(), None).await;
+    send links_twitter(request: LinksTwitterRequest, send: SendParams) -> Outcome<TwitterLinksResult>
+        = |state, session| pipeline::execute(state, &session, request, send.into(), None).await;
+    send twitter_search(request: TwitterSearchRequest, send: SendParams) -> Outcome<TweetList>
+        = |state, session| pipeline::execute(state, &session, request, send.into(), None).await;
+    send twitter_urls(request: TwitterUrlsRequest, send: SendParams) -> Outcome<TweetList>
+        = |state, session| pipeline::execute(state, &session, request, send.into(), None).await;
+    send twitter_post(request: TwitterPostRequest, send: SendParams) -> Outcome<Tweet>
+        = |state, session| pipeline::execute(state, &session, request, send.into(), None).await;
+    send twitter_post_user(request: TwitterPostUserRequest, send: SendParams) -> Outcome<TweetList>
+        = |state, session| pipeline::execute(state, &session, request, send.into(), None).await;
+    send twitter_retweeters(request: TwitterRetweetersRequest, send: SendParams) -> Outcome<RetweetersPage>
+        = |state, session| pipeline::execute(state, &session, request, send.into(), None).await;
+    send twitter_user_posts(request: TwitterUserPostsRequest, send: SendParams) -> Outcome<UserPostsPage>
+        = |state, session| pipeline::execute(state, &session, request, send.into(), None).await;
+    send twitter_replies(request: TwitterRepliesRequest, send: SendParams) -> Outcome<TweetList>
+        = |state, session| pipeline::execute(state, &session, request, send.into(), None).await;
+    send twitter_replies_post(request: TwitterRepliesPostRequest, send: SendParams) -> Outcome<TweetList>
+        = |state, session| pipeline::execute(state, &session, request, send.into(), None).await;
+    send twitter_trends(request: TwitterTrendsRequest, send: SendParams) -> Outcome<Trends>
+        = |state, session| pipeline::execute(state, &session, request, send.into(), None).await;
+    send web_search(request: WebSearchRequest, send: SendParams) -> Outcome<WebSearchResults>
+        = |state, session| pipeline::execute(state, &session, request, send.into(), None).await;
+    send web_crawl(request: WebCrawlRequest, send: SendParams) -> Outcome<String>
+        = |state, session| pipeline::execute(state, &session, request, send.into(), None).await;
+    hand ai_search_stream(request: AiSearchRequest, send: SendParams; channel: StreamMessage)
+        -> Outcome<AiSearchResult>;
+    set cancel_stream(request_id: String) -> bool
+        = |state| ok(streaming::cancel(state, &request_id));
+    hand forecast(request: ForecastRequest, send: SendParams) -> ForecastStarted;
+    hand forecast_stop(history_id: i64) -> bool;
+    hand forecast_resume(history_id: i64) -> bool;
+    hand forecast_following(history_id: i64) -> bool;
+    // The page after a history entry of a paged list (retweeters, timelines): its cursor stays here.
+    send retweeters_next_page(history_id: i64, send: SendParams) -> Outcome<RetweetersPage>
+        = |state, session| paging::next_page::<TwitterRetweetersRequest>(
+            state, &session, history_id, send.request_id, send.confirm_budget).await;
+    send user_posts_next_page(history_id: i64, send: SendParams) -> Outcome<UserPostsPage>
+        = |state, session| paging::next_page::<TwitterUserPostsRequest>(
+            state, &session, history_id, send.request_id, send.confirm_budget).await;
+    read estimate_cost(operation: Operation, request: serde_json::Value) -> CostCheck
+        = |store| estimate::for_request(&store, operation, request).await;
+
+    // History, the Archive, Spend: offline reads.
+    read history_list(query: HistoryQuery) -> HistoryPage
+        = |store| records::history_page(&store, &query).await;
+    read history_result(history_id: i64) -> StoredResult
+        = |store| records::stored_result(&store, history_id).await;
+    change history_pin(history_id: i64, pinned: bool) -> ()
+        = |store| records::pin(&store, history_id, pinned).await;
+    change history_delete(history_id: i64) -> ()
+        = |store| records::delete(&store, history_id).await;
+    read archive_posts(query: PostQuery) -> PostPage
+        = |store| records::post_page(&store, &query).await;
+    read archive_links(query: LinkQuery) -> Vec<StoredLink>
+        = |store| records::links(&store, &query).await;
+    read spend_totals() -> SpendTotals = |store| records::spend_totals(&store).await;
+    read spend_by_day(first: NaiveDate, last: NaiveDate) -> Vec<DaySpend>
+        = |store| records::spend_by_day(&store, first, last).await;
+    read spend_breakdown(dimension: SpendDimension, first: Option<NaiveDate>, last: Option<NaiveDate>)
+        -> SpendBreakdown = |store| records::spend_breakdown(&store, dimension, first, last).await;
+    read learned_rates() -> Vec<LearnedRate> = |store| records::learned_rates(&store).await;
+    read budget_get() -> BudgetLimits = |store| records::budget(&store).await;
+    change budget_set(limits: BudgetLimits) -> BudgetLimits
+        = |store| records::set_budget(&store, limits).await;
 }
 
 /// Opens an http(s) link in the system browser; any other scheme is refused.
@@ -96,197 +194,6 @@ pub fn open_log_folder<R: Runtime>(
         })
 }
 
-#[tauri::command]
-pub fn app_status(state: State<'_, AppState>) -> AppStatus {
-    state.status()
-}
-
-// --- Keys -------------------------------------------------------------------------------
-
-#[tauri::command]
-pub async fn key_add(
-    state: State<'_, AppState>,
-    label: String,
-    value: String,
-) -> CommandResult<AppStatus> {
-    keys::add(&state, &label, &value).await?;
-    Ok(app_status(state))
-}
-
-/// The welcome's first key: checked with the service at the typed (or known) address, and kept
-/// only when the check passes or the user chose to check later.
-#[tauri::command]
-pub async fn key_connect<R: Runtime>(
-    app: AppHandle<R>,
-    state: State<'_, AppState>,
-    first: FirstKey,
-) -> CommandResult<FirstKeyOutcome> {
-    let outcome = first_key::connect(&state, first).await;
-    // The check is a billed request in the live history, whatever its answer.
-    records_changed(&app);
-    outcome
-}
-
-#[tauri::command]
-pub async fn key_rename(
-    state: State<'_, AppState>,
-    label: String,
-    new_label: String,
-) -> CommandResult<AppStatus> {
-    keys::rename(&state, &label, &new_label).await?;
-    Ok(app_status(state))
-}
-
-#[tauri::command]
-pub async fn key_set_active(state: State<'_, AppState>, label: String) -> CommandResult<AppStatus> {
-    keys::set_active(&state, &label).await?;
-    Ok(app_status(state))
-}
-
-#[tauri::command]
-pub async fn key_verify<R: Runtime>(
-    app: AppHandle<R>,
-    state: State<'_, AppState>,
-    label: String,
-) -> CommandResult<AppStatus> {
-    let result = key_check::verify(&state, &label).await;
-    records_changed(&app);
-    result?;
-    Ok(app_status(state))
-}
-
-#[tauri::command]
-pub async fn key_rotate<R: Runtime>(
-    app: AppHandle<R>,
-    state: State<'_, AppState>,
-    label: String,
-    new_value: String,
-) -> CommandResult<AppStatus> {
-    let result = key_check::rotate(&state, &label, &new_value).await;
-    records_changed(&app);
-    result?;
-    Ok(app_status(state))
-}
-
-#[tauri::command]
-pub async fn key_delete(state: State<'_, AppState>, label: String) -> CommandResult<AppStatus> {
-    keys::delete(&state, &label).await?;
-    Ok(app_status(state))
-}
-
-#[tauri::command]
-pub async fn use_demo<R: Runtime>(
-    app: AppHandle<R>,
-    state: State<'_, AppState>,
-    demo: bool,
-) -> CommandResult<AppStatus> {
-    keys::use_demo(&state, demo).await?;
-    records_changed(&app);
-    Ok(app_status(state))
-}
-
-// --- Settings ---------------------------------------------------------------------------
-
-#[tauri::command]
-pub fn settings_get(state: State<'_, AppState>) -> AppSettings {
-    state.settings()
-}
-
-#[tauri::command]
-pub async fn settings_set(
-    state: State<'_, AppState>,
-    settings: AppSettings,
-) -> CommandResult<AppSettings> {
-    settings.validate().map_err(CommandError::invalid)?;
-    state.save_settings(settings.clone()).await?;
-    Ok(settings)
-}
-
-/// The zone times are shown in now (the saved setting, or the system's) and the system's.
-#[tauri::command]
-pub fn display_zone() -> DisplayZone {
-    zone::display_zone()
-}
-
-// --- Store commands ---------------------------------------------------------------------
-
-/// Commands that open the store and hand it to one core call: `read name(args) -> T =
-/// |store| call;` only reads; `change ...` also tells open screens that records changed when
-/// the call succeeded. Each argument is the command's own (the UI passes it by name).
-macro_rules! store_commands {
-    ($($(#[$doc:meta])* $effect:ident $name:ident($($arg:ident: $ty:ty),* $(,)?) -> $out:ty
-        = |$store:ident| $call:expr;)*) => {$(
-        store_commands!(@command $effect $(#[$doc])* $name($($arg: $ty),*) -> $out
-            = |$store| $call);
-    )*};
-    (@command read $(#[$doc:meta])* $name:ident($($arg:ident: $ty:ty),*) -> $out:ty
-        = |$store:ident| $call:expr) => {
-        $(#[$doc])*
-        #[tauri::command]
-        pub async fn $name(
-            state: tauri::State<'_, sightline_core::state::AppState>,
-            $($arg: $ty),*
-        ) -> Result<$out, sightline_core::errors::CommandError> {
-            let $store = state.store().await?;
-            $call.await
-        }
-    };
-    (@command change $(#[$doc:meta])* $name:ident($($arg:ident: $ty:ty),*) -> $out:ty
-        = |$store:ident| $call:expr) => {
-        $(#[$doc])*
-        #[tauri::command]
-        pub async fn $name<R: tauri::Runtime>(
-            app: tauri::AppHandle<R>,
-            state: tauri::State<'_, sightline_core::state::AppState>,
-            $($arg: $ty),*
-        ) -> Result<$out, sightline_core::errors::CommandError> {
-            let $store = state.store().await?;
-            let result = $call.await;
-            if result.is_ok() {
-                $crate::commands::records_changed(&app);
-            }
-            result
-        }
-    };
-}
-pub(crate) use store_commands;
-
-// --- Operations -------------------------------------------------------------------------
-
-macro_rules! operation_commands {
-    ($($name:ident => $request:ty),* $(,)?) => {$(
-        #[tauri::command]
-        pub async fn $name<R: Runtime>(
-            app: AppHandle<R>,
-            state: State<'_, AppState>,
-            request: $request,
-            send: SendParams,
-        ) -> CommandResult<Outcome<<$request as ApiRequest>::Output>> {
-            let session = state.session().await?;
-            let outcome = pipeline::execute(&state, &session, request, send.into(), None).await;
-            records_changed(&app);
-            outcome
-        }
-    )*};
-}
-
-operation_commands! {
-    ai_search => AiSearchRequest,
-    links_web => LinksWebRequest,
-    links_twitter => LinksTwitterRequest,
-    twitter_search => TwitterSearchRequest,
-    twitter_urls => TwitterUrlsRequest,
-    twitter_post => TwitterPostRequest,
-    twitter_post_user => TwitterPostUserRequest,
-    twitter_retweeters => TwitterRetweetersRequest,
-    twitter_user_posts => TwitterUserPostsRequest,
-    twitter_replies => TwitterRepliesRequest,
-    twitter_replies_post => TwitterRepliesPostRequest,
-    twitter_trends => TwitterTrendsRequest,
-    web_search => WebSearchRequest,
-    web_crawl => WebCrawlRequest,
-}
-
 /// The AI search, streamed: events arrive on `channel`; the reply is the assembled result.
 #[tauri::command]
 pub async fn ai_search_stream<R: Runtime>(
@@ -305,12 +212,6 @@ pub async fn ai_search_stream<R: Runtime>(
     let outcome = streaming::ai_search(&state, &session, request, send.into(), emit).await;
     records_changed(&app);
     outcome
-}
-
-/// Stops a running stream; what arrived so far is kept. False when it had already ended.
-#[tauri::command]
-pub fn cancel_stream(state: State<'_, AppState>, request_id: String) -> bool {
-    streaming::cancel(&state, &request_id)
 }
 
 /// Each step of a followed forecast, for the Forecast screen.
@@ -382,161 +283,4 @@ pub async fn forecast_resume<R: Runtime>(
     let updates = forecast_updates(app);
     let following = following.inner().clone();
     forecast::resume(&state, following, history_id, Backoff::default(), updates).await
-}
-
-/// The page after a history entry of a paged list (retweeters, timelines): the cursor stays here.
-macro_rules! next_page_commands {
-    ($($name:ident => $request:ty),* $(,)?) => {$(
-        #[tauri::command]
-        pub async fn $name<R: Runtime>(
-            app: AppHandle<R>,
-            state: State<'_, AppState>,
-            history_id: i64,
-            send: SendParams,
-        ) -> CommandResult<Outcome<<$request as ApiRequest>::Output>> {
-            let session = state.session().await?;
-            let outcome = paging::next_page::<$request>(
-                &state,
-                &session,
-                history_id,
-                send.request_id,
-                send.confirm_budget,
-            )
-            .await;
-            records_changed(&app);
-            outcome
-        }
-    )*};
-}
-
-next_page_commands! {
-    retweeters_next_page => TwitterRetweetersRequest,
-    user_posts_next_page => TwitterUserPostsRequest,
-}
-
-#[tauri::command]
-pub async fn estimate_cost(
-    state: State<'_, AppState>,
-    operation: Operation,
-    request: serde_json::Value,
-) -> CommandResult<CostCheck> {
-    let store = state.store().await?;
-    let units = sightline_api::units_for(operation, request);
-    Ok(estimate::cost_check(&store, operation, units).await?)
-}
-
-// --- History, archive, spend: offline reads -----------------------------------------------
-
-#[tauri::command]
-pub async fn history_list(
-    state: State<'_, AppState>,
-    query: HistoryQuery,
-) -> CommandResult<HistoryPage> {
-    records::history_page(&state.store().await?, &query).await
-}
-
-/// A past result, from disk: no network, no cost.
-#[tauri::command]
-pub async fn history_result(
-    state: State<'_, AppState>,
-    history_id: i64,
-) -> CommandResult<StoredResult> {
-    records::stored_result(&state.store().await?, history_id).await
-}
-
-#[tauri::command]
-pub async fn history_pin<R: Runtime>(
-    app: AppHandle<R>,
-    state: State<'_, AppState>,
-    history_id: i64,
-    pinned: bool,
-) -> CommandResult<()> {
-    state.store().await?.set_pinned(history_id, pinned).await?;
-    records_changed(&app);
-    Ok(())
-}
-
-#[tauri::command]
-pub async fn history_delete<R: Runtime>(
-    app: AppHandle<R>,
-    state: State<'_, AppState>,
-    history_id: i64,
-) -> CommandResult<()> {
-    state.store().await?.delete_history(history_id).await?;
-    records_changed(&app);
-    Ok(())
-}
-
-#[tauri::command]
-pub async fn archive_posts(
-    state: State<'_, AppState>,
-    query: PostQuery,
-) -> CommandResult<PostPage> {
-    records::post_page(&state.store().await?, &query).await
-}
-
-#[tauri::command]
-pub async fn archive_links(
-    state: State<'_, AppState>,
-    query: LinkQuery,
-) -> CommandResult<Vec<StoredLink>> {
-    Ok(state.store().await?.links(&query).await?)
-}
-
-#[tauri::command]
-pub async fn spend_totals(state: State<'_, AppState>) -> CommandResult<SpendTotals> {
-    Ok(state
-        .store()
-        .await?
-        .spend_totals(time_zone(), Utc::now())
-        .await?)
-}
-
-#[tauri::command]
-pub async fn spend_by_day(
-    state: State<'_, AppState>,
-    first: NaiveDate,
-    last: NaiveDate,
-) -> CommandResult<Vec<DaySpend>> {
-    Ok(state
-        .store()
-        .await?
-        .spend_by_day(time_zone(), first, last)
-        .await?)
-}
-
-#[tauri::command]
-pub async fn spend_breakdown(
-    state: State<'_, AppState>,
-    dimension: SpendDimension,
-    first: Option<NaiveDate>,
-    last: Option<NaiveDate>,
-) -> CommandResult<SpendBreakdown> {
-    let days = first.zip(last);
-    Ok(state
-        .store()
-        .await?
-        .spend_breakdown(dimension, time_zone(), days)
-        .await?)
-}
-
-#[tauri::command]
-pub async fn learned_rates(state: State<'_, AppState>) -> CommandResult<Vec<LearnedRate>> {
-    Ok(state.store().await?.learned_rates().await?)
-}
-
-#[tauri::command]
-pub async fn budget_get(state: State<'_, AppState>) -> CommandResult<BudgetLimits> {
-    Ok(state.store().await?.budget().await?)
-}
-
-#[tauri::command]
-pub async fn budget_set<R: Runtime>(
-    app: AppHandle<R>,
-    state: State<'_, AppState>,
-    limits: BudgetLimits,
-) -> CommandResult<BudgetLimits> {
-    state.store().await?.set_budget(&limits).await?;
-    records_changed(&app);
-    Ok(limits)
 }

@@ -1,15 +1,20 @@
 //! The start and recovery screens' commands: the current mode's database as it opens (polled
-//! by the start screen), and the recovery screen's choices. Thin: `sightline_core::database`
-//! does the work.
+//! by the start screen; asking starts its opening in the background, so it is written by
+//! hand), and the recovery screen's choices. `sightline_core::database` does the work.
 
 use sightline_core::database::{self, DatabaseStatus, Recovered};
-use sightline_core::errors::CommandError;
 use sightline_core::state::AppState;
 use tauri::{AppHandle, Manager, Runtime, State};
 
-use crate::commands::records_changed;
+use crate::surface::define_commands;
 
-type CommandResult<T> = Result<T, CommandError>;
+define_commands! {
+    hand database_status() -> DatabaseStatus;
+    change database_open_read_only() -> Recovered = |state| database::open_read_only(state).await;
+    change database_restore_backup() -> Recovered = |state| database::restore_backup(state).await;
+    change database_start_afresh() -> Recovered = |state| database::start_afresh(state).await;
+    change database_retry() -> Recovered = |state| database::retry(state).await;
+}
 
 /// Opens the current mode's database in the background, unless it is open or opening: its
 /// upgrade runs to its end whoever asked, and is never cut by a command that gave up waiting.
@@ -32,44 +37,4 @@ pub fn database_status<R: Runtime>(
         open_in_background(&app);
     }
     status
-}
-
-#[tauri::command]
-pub async fn database_open_read_only<R: Runtime>(
-    app: AppHandle<R>,
-    state: State<'_, AppState>,
-) -> CommandResult<Recovered> {
-    let recovered = database::open_read_only(&state).await?;
-    records_changed(&app);
-    Ok(recovered)
-}
-
-#[tauri::command]
-pub async fn database_restore_backup<R: Runtime>(
-    app: AppHandle<R>,
-    state: State<'_, AppState>,
-) -> CommandResult<Recovered> {
-    let recovered = database::restore_backup(&state).await?;
-    records_changed(&app);
-    Ok(recovered)
-}
-
-#[tauri::command]
-pub async fn database_start_afresh<R: Runtime>(
-    app: AppHandle<R>,
-    state: State<'_, AppState>,
-) -> CommandResult<Recovered> {
-    let recovered = database::start_afresh(&state).await?;
-    records_changed(&app);
-    Ok(recovered)
-}
-
-#[tauri::command]
-pub async fn database_retry<R: Runtime>(
-    app: AppHandle<R>,
-    state: State<'_, AppState>,
-) -> CommandResult<Recovered> {
-    let recovered = database::retry(&state).await?;
-    records_changed(&app);
-    Ok(recovered)
 }

@@ -1,8 +1,8 @@
 //! Evidence bundle commands: the core gathers, writes and verifies; this picks where to save
-//! (the export folder, or the system's save dialog), relays progress on a channel, keeps the
-//! running export's cancel token, and picks a bundle to verify with the open dialog.
+//! (`crate::export::pick_path`), relays progress on a channel, keeps the running export's
+//! cancel token, and picks a bundle to verify with the open dialog.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Mutex;
 
 use sightline_api::CancelToken;
@@ -10,11 +10,25 @@ use sightline_core::errors::CommandError;
 use sightline_core::evidence::gather::{self, StoredBodies};
 use sightline_core::evidence::verify::{verify_bundle, BundleCheck};
 use sightline_core::evidence::{write_bundle, BundleOutcome, BundleProgress};
-use sightline_core::export::new_file_in_folder;
 use sightline_core::state::AppState;
 use tauri::ipc::Channel;
 use tauri::{AppHandle, Runtime, State};
 use tauri_plugin_dialog::DialogExt;
+
+use crate::export::pick_path;
+use crate::surface::define_commands;
+
+define_commands! {
+    hand evidence_export(
+        investigation_id: Option<i64>,
+        history_ids: Option<Vec<i64>>,
+        post_ids: Option<Vec<String>>;
+        progress: BundleProgress
+    ) -> Option<BundleOutcome>;
+    hand evidence_cancel() -> ();
+    hand evidence_verify(path: String) -> BundleCheck;
+    hand evidence_pick_bundle() -> Option<String>;
+}
 
 /// The export running now, if any: one at a time, so "Cancel" means that one.
 #[derive(Default)]
@@ -33,26 +47,6 @@ fn slug(name: &str) -> String {
     } else {
         slug
     }
-}
-
-async fn pick_save_path<R: Runtime>(
-    app: &AppHandle<R>,
-    state: &AppState,
-    name: &str,
-) -> Result<Option<PathBuf>, CommandError> {
-    if let Some(folder) = state.settings().export_folder.as_deref() {
-        return new_file_in_folder(Path::new(folder.trim()), name, "zip", chrono::Local::now())
-            .map(Some);
-    }
-    let (tx, rx) = tokio::sync::oneshot::channel();
-    app.dialog()
-        .file()
-        .set_file_name(format!("{name}.zip"))
-        .add_filter("ZIP", &["zip"])
-        .save_file(move |path| {
-            let _ = tx.send(path.and_then(|path| path.into_path().ok()));
-        });
-    Ok(rx.await.ok().flatten())
 }
 
 /// Writes the evidence bundle of an investigation (`investigation_id`), or of a hand-picked
@@ -84,7 +78,7 @@ pub async fn evidence_export<R: Runtime>(
         }
     };
     let name = format!("sightline-evidence-{}", slug(&bundle.name));
-    let Some(path) = pick_save_path(&app, &state, &name).await? else {
+    let Some(path) = pick_path(&app, &state, &name, "zip").await? else {
         return Ok(None);
     };
     let cancel = CancelToken::new();
@@ -115,7 +109,8 @@ pub fn evidence_cancel(exports: State<'_, BundleExports>) {
     }
 }
 
-/// Re-hashes the bundle at `path` and says, file by file, what still matches.
+/// Re-hashes the bundle at `path` and says, file by file, what still matches (on a blocking
+/// thread: it reads the whole file).
 #[tauri::command]
 pub async fn evidence_verify(path: String) -> Result<BundleCheck, CommandError> {
     tokio::task::spawn_blocking(move || verify_bundle(Path::new(&path)))

@@ -1,5 +1,6 @@
 //! Export commands: the core collects and writes the rows; this asks where, with the system's
-//! save dialog, unless Settings names an export folder.
+//! save dialog, unless Settings names an export folder. Written by hand (the dialog), declared
+//! in the table.
 
 use std::path::PathBuf;
 
@@ -7,37 +8,34 @@ use chrono::NaiveDate;
 use sightline_core::errors::CommandError;
 use sightline_core::export::{self, ExportFormat};
 use sightline_core::forecast::export as forecast_export;
+use sightline_core::records;
 use sightline_core::state::AppState;
 use sightline_store::{HistoryQuery, PostQuery};
 use tauri::{AppHandle, Runtime, State};
 use tauri_plugin_dialog::DialogExt;
 
-/// Where to save: the export folder from Settings, or the system's save dialog (`None` when the
-/// user cancels it).
-async fn pick_path<R: Runtime>(
-    app: &AppHandle<R>,
-    state: &AppState,
-    name: &str,
-    format: ExportFormat,
-) -> Result<Option<PathBuf>, CommandError> {
-    pick_path_for(app, state, name, format.extension()).await
+use crate::surface::define_commands;
+
+define_commands! {
+    hand export_history(query: HistoryQuery, ids: Option<Vec<i64>>, format: ExportFormat)
+        -> Option<String>;
+    hand export_posts(query: PostQuery, format: ExportFormat) -> Option<String>;
+    hand export_ledger(first: Option<NaiveDate>, last: Option<NaiveDate>) -> Option<String>;
+    hand export_forecasts(query: HistoryQuery, ids: Option<Vec<i64>>, format: ExportFormat)
+        -> Option<String>;
 }
 
-/// [`pick_path`] for a file of any extension (the analysis's `gexf`, `png`, `svg`).
-pub(crate) async fn pick_path_for<R: Runtime>(
+/// Where to save: the export folder from Settings (`sightline_core::export::preset_file`, the
+/// one rule), else the system's save dialog (`None` when the user cancels it). Every export,
+/// bundle and saved chart asks here.
+pub(crate) async fn pick_path<R: Runtime>(
     app: &AppHandle<R>,
     state: &AppState,
     name: &str,
     extension: &str,
 ) -> Result<Option<PathBuf>, CommandError> {
-    if let Some(folder) = state.settings().export_folder.as_deref() {
-        return export::new_file_in_folder(
-            std::path::Path::new(folder.trim()),
-            name,
-            extension,
-            chrono::Local::now(),
-        )
-        .map(Some);
+    if let Some(preset) = export::preset_file(&state.settings(), name, extension) {
+        return preset.map(Some);
     }
     let (tx, rx) = tokio::sync::oneshot::channel();
     let extension = extension.to_owned();
@@ -60,7 +58,7 @@ pub async fn export_history<R: Runtime>(
     format: ExportFormat,
 ) -> Result<Option<String>, CommandError> {
     let entries = export::history_rows(&state.store().await?, &query, ids).await?;
-    let Some(path) = pick_path(&app, &state, "sightline-history", format).await? else {
+    let Some(path) = pick_path(&app, &state, "sightline-history", format.extension()).await? else {
         return Ok(None);
     };
     export::write_history(&entries, format, &path)?;
@@ -75,7 +73,7 @@ pub async fn export_posts<R: Runtime>(
     format: ExportFormat,
 ) -> Result<Option<String>, CommandError> {
     let posts = export::post_rows(&state.store().await?, query).await?;
-    let Some(path) = pick_path(&app, &state, "sightline-posts", format).await? else {
+    let Some(path) = pick_path(&app, &state, "sightline-posts", format.extension()).await? else {
         return Ok(None);
     };
     export::write_posts(&posts, format, &path)?;
@@ -93,7 +91,8 @@ pub async fn export_forecasts<R: Runtime>(
     format: ExportFormat,
 ) -> Result<Option<String>, CommandError> {
     let rows = forecast_export::forecast_rows(&state.store().await?, &query, ids).await?;
-    let Some(path) = pick_path(&app, &state, "sightline-forecasts", format).await? else {
+    let Some(path) = pick_path(&app, &state, "sightline-forecasts", format.extension()).await?
+    else {
         return Ok(None);
     };
     forecast_export::write_forecasts(&rows, format, sightline_core::time_zone(), &path)?;
@@ -108,12 +107,15 @@ pub async fn export_ledger<R: Runtime>(
     first: Option<NaiveDate>,
     last: Option<NaiveDate>,
 ) -> Result<Option<String>, CommandError> {
-    let entries = state
-        .store()
-        .await?
-        .ledger(sightline_core::time_zone(), first.zip(last))
-        .await?;
-    let Some(path) = pick_path(&app, &state, "sightline-ledger", ExportFormat::Csv).await? else {
+    let entries = records::ledger(&state.store().await?, first, last).await?;
+    let Some(path) = pick_path(
+        &app,
+        &state,
+        "sightline-ledger",
+        ExportFormat::Csv.extension(),
+    )
+    .await?
+    else {
         return Ok(None);
     };
     export::write_ledger(&entries, &path)?;

@@ -3,12 +3,16 @@
 //! Only what needs Tauri lives here: the window and its plugins (dialog, opener, notification),
 //! how its web view paints on a machine with no GPU (`painting`), the database opened (and
 //! upgraded) in the background as the window loads, for the start screen (`database`), the
-//! commands the UI calls
-//! (thin: parse the arguments, call the core, map errors), the channel a stream's events travel
-//! on, the `records-changed` event, the save dialog of exports, and the log file started before
-//! the window opens (`run`; "Open the log folder" in Settings). Everything
-//! the app *does* — the request pipeline, streaming, paging, keys, session, settings, state,
-//! errors — is in `crates/core`, which knows nothing of Tauri.
+//! commands the UI calls, the channel a stream's events travel on, the `records-changed`
+//! event, the save dialog of exports, and the log file started before the window opens (`run`;
+//! "Open the log folder" in Settings). Everything the app *does* — the request pipeline,
+//! streaming, paging, keys, session, settings, state, errors, and every rule a test can name —
+//! is in `crates/core`, which knows nothing of Tauri.
+//!
+//! The commands are declared once, in one table per feature module (`define_commands!`, see
+//! [`surface`]): a line names a command, its arguments, its answer and the one core function it
+//! calls; the Tauri commands, the handler, the capability, `build.rs`'s list and the UI's typed
+//! map come from those tables. Only commands that involve the window are written by hand.
 
 pub mod analysis;
 pub mod commands;
@@ -19,6 +23,7 @@ pub mod investigations;
 pub mod monitors;
 pub mod painting;
 pub mod provenance;
+pub mod surface;
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -50,130 +55,7 @@ pub fn configure<R: Runtime>(
                 secrets.clone(),
             )?)
         })
-        .invoke_handler(tauri::generate_handler![
-            commands::app_info,
-            commands::app_status,
-            database::database_status,
-            database::database_open_read_only,
-            database::database_restore_backup,
-            database::database_start_afresh,
-            database::database_retry,
-            commands::open_link,
-            commands::open_log_folder,
-            commands::show_in_folder,
-            commands::key_add,
-            commands::key_connect,
-            commands::key_rename,
-            commands::key_set_active,
-            commands::key_verify,
-            commands::key_rotate,
-            commands::key_delete,
-            commands::use_demo,
-            commands::settings_get,
-            commands::settings_set,
-            commands::display_zone,
-            commands::ai_search,
-            commands::links_web,
-            commands::links_twitter,
-            commands::twitter_search,
-            commands::twitter_urls,
-            commands::twitter_post,
-            commands::twitter_post_user,
-            commands::twitter_retweeters,
-            commands::twitter_user_posts,
-            commands::twitter_replies,
-            commands::twitter_replies_post,
-            commands::twitter_trends,
-            commands::web_search,
-            commands::web_crawl,
-            commands::ai_search_stream,
-            commands::cancel_stream,
-            commands::forecast,
-            commands::forecast_stop,
-            commands::forecast_resume,
-            commands::forecast_following,
-            commands::retweeters_next_page,
-            commands::user_posts_next_page,
-            commands::estimate_cost,
-            commands::history_list,
-            commands::history_result,
-            provenance::provenance_get,
-            provenance::provenance_verify,
-            provenance::provenance_history,
-            provenance::provenance_posts,
-            commands::history_pin,
-            commands::history_delete,
-            commands::archive_posts,
-            commands::archive_links,
-            commands::spend_totals,
-            commands::spend_by_day,
-            commands::spend_breakdown,
-            commands::learned_rates,
-            commands::budget_get,
-            commands::budget_set,
-            export::export_history,
-            export::export_posts,
-            export::export_ledger,
-            export::export_forecasts,
-            evidence::evidence_export,
-            evidence::evidence_cancel,
-            evidence::evidence_verify,
-            evidence::evidence_pick_bundle,
-            investigations::investigation_list,
-            investigations::investigation_create,
-            investigations::investigation_update,
-            investigations::investigation_archive,
-            investigations::investigation_delete,
-            investigations::investigation_active,
-            investigations::investigation_set_active,
-            investigations::investigation_get,
-            investigations::investigation_posts,
-            investigations::investigation_add,
-            investigations::investigation_remove,
-            investigations::investigation_memberships,
-            investigations::investigation_post_set,
-            investigations::investigation_tags,
-            investigations::investigation_check_estimate,
-            investigations::investigation_check,
-            investigations::investigation_checks,
-            investigations::investigation_check_report,
-            analysis::analysis_summary,
-            analysis::analysis_activity,
-            analysis::analysis_heatmap,
-            analysis::analysis_top,
-            analysis::analysis_network,
-            analysis::analysis_posts,
-            analysis::analysis_conversation,
-            analysis::analysis_conversation_estimate,
-            analysis::analysis_conversation_fetch,
-            analysis::analysis_export_network,
-            analysis::analysis_export_table,
-            analysis::analysis_save_chart,
-            monitors::monitor_list,
-            monitors::monitor_create,
-            monitors::monitor_update,
-            monitors::monitor_delete,
-            monitors::monitor_pause,
-            monitors::monitor_resume,
-            monitors::monitor_run_now,
-            monitors::monitor_confirm,
-            monitors::monitor_skip,
-            monitors::monitor_estimate,
-            monitors::monitor_posts,
-            monitors::monitor_mark_seen,
-            monitors::monitor_mark_all_seen,
-            monitors::monitor_unseen,
-            monitors::monitor_runs,
-            monitors::collection_start,
-            monitors::collection_list,
-            monitors::collection_pause,
-            monitors::collection_resume,
-            monitors::collection_cancel,
-            monitors::collection_delete,
-            monitors::collection_runs,
-            monitors::collection_posts,
-            monitors::collection_estimate,
-        ])
+        .invoke_handler(surface::handler())
 }
 
 /// Creates the data folder and registers the shared state. Runs once, when the app is ready.

@@ -24,6 +24,7 @@ use tauri::{AppHandle, Emitter, Manager, Runtime, State};
 use tauri_plugin_notification::NotificationExt;
 
 use crate::commands::records_changed;
+use crate::surface::define_commands;
 
 type CommandResult<T> = Result<T, CommandError>;
 
@@ -36,6 +37,42 @@ pub const COLLECTION_PROGRESS: &str = "collection-progress";
 pub const NOTIFICATION_LOG_VAR: &str = "SIGHTLINE_NOTIFICATION_LOG";
 /// How long after launch the scheduler first looks: the window comes up first.
 const FIRST_LOOK_AFTER: Duration = Duration::from_secs(3);
+
+define_commands! {
+    read monitor_list() -> Vec<Monitor> = |store| monitors::list(&store).await;
+    hand monitor_create(draft: MonitorDraft) -> Monitor;
+    hand monitor_update(id: i64, draft: MonitorDraft) -> Monitor;
+    hand monitor_delete(id: i64) -> ();
+    hand monitor_pause(id: i64) -> Monitor;
+    hand monitor_resume(id: i64) -> Monitor;
+    hand monitor_run_now(id: i64) -> Monitor;
+    hand monitor_confirm(id: i64) -> Monitor;
+    hand monitor_skip(id: i64) -> Monitor;
+    read monitor_estimate(draft: MonitorDraft) -> MonitorEstimate
+        = |store| monitors::estimate(&store, &draft).await;
+    read monitor_posts(id: i64, query: MonitorPostQuery) -> MonitorPostPage
+        = |store| monitors::posts(&store, id, &query).await;
+    // `post_ids` null: all of this monitor's.
+    hand monitor_mark_seen(id: i64, post_ids: Option<Vec<String>>) -> UnseenCounts;
+    hand monitor_mark_all_seen() -> UnseenCounts;
+    read monitor_unseen() -> UnseenCounts = |store| monitors::unseen(&store).await;
+    read monitor_runs(id: i64, limit: i64) -> Vec<RunLogEntry>
+        = |store| monitors::runs(&store, id, limit).await;
+    hand collection_start(draft: CollectionDraft) -> Collection;
+    read collection_list() -> Vec<Collection> = |store| collections::list(&store).await;
+    hand collection_pause(id: i64) -> Collection;
+    hand collection_resume(id: i64, confirm_budget: bool) -> Collection;
+    hand collection_cancel(id: i64) -> Collection;
+    hand collection_delete(id: i64) -> ();
+    read collection_runs(id: i64, limit: i64) -> Vec<RunLogEntry>
+        = |store| collections::runs(&store, id, limit).await;
+    // A collection's posts, newest first, `limit` from `offset`.
+    read collection_posts(id: i64, offset: i64, limit: i64) -> CollectionPostPage
+        = |store| collections::posts(&store, id, offset, limit).await;
+    // What a draft collection would cost, before it starts (the Collect dialog).
+    read collection_estimate(draft: CollectionDraft) -> CostCheck
+        = |store| collections::estimate_draft(&store, &draft).await;
+}
 
 /// Tells the window through events and the notification plugin.
 pub struct WindowAnnounce<R: Runtime> {
@@ -177,18 +214,10 @@ fn drive<R: Runtime>(app: AppHandle<R>, id: i64, confirm_budget: bool) {
 async fn monitors_changed<R: Runtime>(app: &AppHandle<R>, state: &AppState, id: Option<i64>) {
     app.state::<Arc<Scheduler>>().wake();
     if let Ok(store) = state.store().await {
-        if let Ok(unseen) = monitors::unseen(&store).await {
-            WindowAnnounce::new(app.clone()).monitors_changed(MonitorsChanged {
-                monitor_id: id,
-                unseen,
-            });
+        if let Ok(change) = monitors::changed(&store, id).await {
+            WindowAnnounce::new(app.clone()).monitors_changed(change);
         }
     }
-}
-
-#[tauri::command]
-pub async fn monitor_list(state: State<'_, AppState>) -> CommandResult<Vec<Monitor>> {
-    monitors::list(&state.store().await?).await
 }
 
 #[tauri::command]
@@ -254,11 +283,7 @@ pub async fn monitor_run_now<R: Runtime>(
     state: State<'_, AppState>,
     id: i64,
 ) -> CommandResult<Monitor> {
-    let monitor = monitors::list(&state.store().await?)
-        .await?
-        .into_iter()
-        .find(|monitor| monitor.id == id)
-        .ok_or_else(|| CommandError::not_found("That monitor no longer exists."))?;
+    let monitor = monitors::get(&state.store().await?, id).await?;
     run_in_background(app, id, false);
     Ok(monitor)
 }
@@ -286,23 +311,6 @@ pub async fn monitor_skip<R: Runtime>(
     Ok(monitor)
 }
 
-#[tauri::command]
-pub async fn monitor_estimate(
-    state: State<'_, AppState>,
-    draft: MonitorDraft,
-) -> CommandResult<MonitorEstimate> {
-    monitors::estimate(&state.store().await?, &draft).await
-}
-
-#[tauri::command]
-pub async fn monitor_posts(
-    state: State<'_, AppState>,
-    id: i64,
-    query: MonitorPostQuery,
-) -> CommandResult<MonitorPostPage> {
-    monitors::posts(&state.store().await?, id, &query).await
-}
-
 /// Marks a monitor's posts seen: those named, or all of them (`postIds` null).
 #[tauri::command]
 pub async fn monitor_mark_seen<R: Runtime>(
@@ -326,20 +334,6 @@ pub async fn monitor_mark_all_seen<R: Runtime>(
     Ok(counts)
 }
 
-#[tauri::command]
-pub async fn monitor_unseen(state: State<'_, AppState>) -> CommandResult<UnseenCounts> {
-    monitors::unseen(&state.store().await?).await
-}
-
-#[tauri::command]
-pub async fn monitor_runs(
-    state: State<'_, AppState>,
-    id: i64,
-    limit: i64,
-) -> CommandResult<Vec<RunLogEntry>> {
-    monitors::runs(&state.store().await?, id, limit).await
-}
-
 /// Saves a collection and starts paging it in the background.
 #[tauri::command]
 pub async fn collection_start<R: Runtime>(
@@ -350,11 +344,6 @@ pub async fn collection_start<R: Runtime>(
     let collection = collections::create(&state.store().await?, &draft).await?;
     drive(app, collection.id, false);
     Ok(collection)
-}
-
-#[tauri::command]
-pub async fn collection_list(state: State<'_, AppState>) -> CommandResult<Vec<Collection>> {
-    collections::list(&state.store().await?).await
 }
 
 /// Pauses a collection after its current page.
@@ -403,40 +392,5 @@ pub async fn collection_delete(
     collector: State<'_, Arc<Collector>>,
     id: i64,
 ) -> CommandResult<()> {
-    if collector.is_active(id) {
-        return Err(CommandError::Invalid {
-            message: "This collection is still running: pause or cancel it first.".into(),
-            fields: Vec::new(),
-        });
-    }
-    collections::delete(&state.store().await?, id).await
-}
-
-#[tauri::command]
-pub async fn collection_runs(
-    state: State<'_, AppState>,
-    id: i64,
-    limit: i64,
-) -> CommandResult<Vec<RunLogEntry>> {
-    collections::runs(&state.store().await?, id, limit).await
-}
-
-/// A collection's posts, newest first, `limit` from `offset`.
-#[tauri::command]
-pub async fn collection_posts(
-    state: State<'_, AppState>,
-    id: i64,
-    offset: i64,
-    limit: i64,
-) -> CommandResult<CollectionPostPage> {
-    collections::posts(&state.store().await?, id, offset, limit).await
-}
-
-/// What a draft collection would cost, before it starts (the Collect dialog).
-#[tauri::command]
-pub async fn collection_estimate(
-    state: State<'_, AppState>,
-    draft: CollectionDraft,
-) -> CommandResult<CostCheck> {
-    collections::estimate_draft(&state.store().await?, &draft).await
+    collector.delete(&state, id).await
 }

@@ -1,9 +1,10 @@
 /**
  * The one typed wrapper around every Rust command. Screens call these functions, never `invoke`.
- * Types come from Rust through ts-rs (src/lib/bindings), so both sides agree by construction.
+ * Each goes through `call`, typed by the map generated from Rust's command tables
+ * (bindings/commands.ts): a misspelt name, a missing argument or a wrong type does not compile.
  * Every command rejects with a `CommandError` (see `asCommandError`).
  */
-import { Channel, invoke } from '@tauri-apps/api/core';
+import { Channel, invoke, type InvokeArgs } from '@tauri-apps/api/core';
 import { listen, type UnlistenFn } from '@tauri-apps/api/event';
 import type { AiSearchRequest } from './bindings/AiSearchRequest';
 import type { AiSearchResult } from './bindings/AiSearchResult';
@@ -45,6 +46,7 @@ import type { LearnedRate } from './bindings/LearnedRate';
 import type { LinkQuery } from './bindings/LinkQuery';
 import type { LinksTwitterRequest } from './bindings/LinksTwitterRequest';
 import type { LinksWebRequest } from './bindings/LinksWebRequest';
+import type { JsonValue } from './bindings/serde_json/JsonValue';
 import type { Operation } from './bindings/Operation';
 import type { Outcome } from './bindings/Outcome';
 import type { PostPage } from './bindings/PostPage';
@@ -102,6 +104,7 @@ import type { ScopePostPage } from './bindings/ScopePostPage';
 import type { ScopePostQuery } from './bindings/ScopePostQuery';
 import type { ScopeSummary } from './bindings/ScopeSummary';
 import type { TopLists } from './bindings/TopLists';
+import type { CommandName, Commands } from './bindings/commands';
 import { showNotice } from './notices.svelte';
 
 export type { AppInfo } from './bindings/AppInfo';
@@ -110,6 +113,21 @@ export type { CommandError } from './bindings/CommandError';
 export type { KeychainStatus } from './bindings/KeychainStatus';
 export type { Outcome } from './bindings/Outcome';
 export type { StreamMessage } from './bindings/StreamMessage';
+
+type Args<K extends CommandName> = Commands[K]['args'];
+type Answer<K extends CommandName> = Commands[K]['result'];
+/** A command with no arguments is called with none. */
+type ArgList<K extends CommandName> = keyof Args<K> extends never ? [] : [args: Args<K>];
+
+/** Calls command `name`; its arguments and answer are the generated map's. */
+function call<K extends CommandName>(name: K, ...args: ArgList<K>): Promise<Answer<K>> {
+  return invoke<Answer<K>>(name, args[0] as InvokeArgs | undefined);
+}
+
+/** A query the window fills in part: Rust gives each field left out its default. */
+function partial<T>(query: Partial<T>): T {
+  return query as T;
+}
 
 /** A fresh client request id: a command replayed with the same id is never sent twice. */
 export function newRequestId(): string {
@@ -128,35 +146,35 @@ function sendParams(options: SendOptions = {}) {
 
 // --- Installation, mode, keys, settings -------------------------------------------------
 
-export const appInfo = () => invoke<AppInfo>('app_info');
-export const appStatus = () => invoke<AppStatus>('app_status');
+export const appInfo = () => call('app_info');
+export const appStatus = () => call('app_status');
 
 // The archive at start-up: its opening (asking starts it), and the recovery screen's choices.
-export const databaseStatus = () => invoke<DatabaseStatus>('database_status');
-export const databaseOpenReadOnly = () => invoke<Recovered>('database_open_read_only');
-export const databaseRestoreBackup = () => invoke<Recovered>('database_restore_backup');
-export const databaseStartAfresh = () => invoke<Recovered>('database_start_afresh');
-export const databaseRetry = () => invoke<Recovered>('database_retry');
+export const databaseStatus = () => call('database_status');
+export const databaseOpenReadOnly = () => call('database_open_read_only');
+export const databaseRestoreBackup = () => call('database_restore_backup');
+export const databaseStartAfresh = () => call('database_start_afresh');
+export const databaseRetry = () => call('database_retry');
 /** Opens an http(s) address in the system browser; Rust refuses any other scheme. */
-export const openLink = (url: string) => invoke<void>('open_link', { url });
+export const openLink = (url: string) => call('open_link', { url });
 /** Opens the log folder (created if missing) in the system's file manager. */
-export const openLogFolder = () => invoke<void>('open_log_folder');
+export const openLogFolder = () => call('open_log_folder');
 /** Shows a saved file selected in its folder, in the system's file manager. */
-export const showInFolder = (path: string) => invoke<void>('show_in_folder', { path });
-export const keyAdd = (label: string, value: string) => invoke<AppStatus>('key_add', { label, value });
+export const showInFolder = (path: string) => call('show_in_folder', { path });
+export const keyAdd = (label: string, value: string) => call('key_add', { label, value });
 /** The welcome's first key: checked with the service (at `first.address`, or the known one) before anything is kept. */
-export const keyConnect = (first: FirstKey) => invoke<FirstKeyOutcome>('key_connect', { first });
-export const keyRename = (label: string, newLabel: string) => invoke<AppStatus>('key_rename', { label, newLabel });
-export const keySetActive = (label: string) => invoke<AppStatus>('key_set_active', { label });
-export const keyVerify = (label: string) => invoke<AppStatus>('key_verify', { label });
-export const keyRotate = (label: string, newValue: string) => invoke<AppStatus>('key_rotate', { label, newValue });
-export const keyDelete = (label: string) => invoke<AppStatus>('key_delete', { label });
+export const keyConnect = (first: FirstKey) => call('key_connect', { first });
+export const keyRename = (label: string, newLabel: string) => call('key_rename', { label, newLabel });
+export const keySetActive = (label: string) => call('key_set_active', { label });
+export const keyVerify = (label: string) => call('key_verify', { label });
+export const keyRotate = (label: string, newValue: string) => call('key_rotate', { label, newValue });
+export const keyDelete = (label: string) => call('key_delete', { label });
 /** Demo data (true) or the active key (false). */
-export const useDemo = (demo: boolean) => invoke<AppStatus>('use_demo', { demo });
-export const settingsGet = () => invoke<AppSettings>('settings_get');
-export const settingsSet = (settings: AppSettings) => invoke<AppSettings>('settings_set', { settings });
+export const useDemo = (demo: boolean) => call('use_demo', { demo });
+export const settingsGet = () => call('settings_get');
+export const settingsSet = (settings: AppSettings) => call('settings_set', { settings });
 /** The zone times are shown in now, and the system's (for the picker's "System (…)"). */
-export const displayZone = () => invoke<DisplayZone>('display_zone');
+export const displayZone = () => call('display_zone');
 
 // --- Operations: each validated, budget-checked, sent, recorded ---------------------------
 
@@ -168,31 +186,41 @@ function noticeIfNotSaved<Res>(outcome: Promise<Outcome<Res>>): Promise<Outcome<
   });
 }
 
-function operation<Req, Res>(command: string) {
-  return (request: Req, options?: SendOptions) =>
-    noticeIfNotSaved(invoke<Outcome<Res>>(command, { request, send: sendParams(options) }));
+/** The commands that send one request through the pipeline: `{ request, send }`. */
+type OperationCommand = {
+  [K in CommandName]: Args<K> extends { request: unknown; send: unknown } ? (keyof Args<K> extends 'request' | 'send' ? K : never) : never;
+}[CommandName];
+
+function operation<K extends OperationCommand>(command: K) {
+  return (request: Args<K>['request'], options?: SendOptions): Promise<Answer<K>> =>
+    noticeIfNotSaved(
+      (call as (name: K, args: Args<K>) => Promise<Outcome<unknown>>)(command, {
+        request,
+        send: sendParams(options),
+      } as Args<K>),
+    ) as Promise<Answer<K>>;
 }
 
-export const aiSearch = operation<AiSearchRequest, AiSearchResult>('ai_search');
-export const linksWeb = operation<LinksWebRequest, WebLinksResult>('links_web');
-export const linksTwitter = operation<LinksTwitterRequest, TwitterLinksResult>('links_twitter');
-export const twitterSearch = operation<TwitterSearchRequest, TweetList>('twitter_search');
-export const twitterUrls = operation<TwitterUrlsRequest, TweetList>('twitter_urls');
-export const twitterPost = operation<TwitterPostRequest, Tweet>('twitter_post');
-export const twitterPostUser = operation<TwitterPostUserRequest, TweetList>('twitter_post_user');
-export const twitterRetweeters = operation<TwitterRetweetersRequest, RetweetersPage>('twitter_retweeters');
-export const twitterUserPosts = operation<TwitterUserPostsRequest, UserPostsPage>('twitter_user_posts');
-export const twitterReplies = operation<TwitterRepliesRequest, TweetList>('twitter_replies');
-export const twitterRepliesPost = operation<TwitterRepliesPostRequest, TweetList>('twitter_replies_post');
-export const twitterTrends = operation<TwitterTrendsRequest, Trends>('twitter_trends');
-export const webSearch = operation<WebSearchRequest, WebSearchResults>('web_search');
-export const webCrawl = operation<WebCrawlRequest, string>('web_crawl');
+export const aiSearch = operation('ai_search');
+export const linksWeb = operation('links_web');
+export const linksTwitter = operation('links_twitter');
+export const twitterSearch = operation('twitter_search');
+export const twitterUrls = operation('twitter_urls');
+export const twitterPost = operation('twitter_post');
+export const twitterPostUser = operation('twitter_post_user');
+export const twitterRetweeters = operation('twitter_retweeters');
+export const twitterUserPosts = operation('twitter_user_posts');
+export const twitterReplies = operation('twitter_replies');
+export const twitterRepliesPost = operation('twitter_replies_post');
+export const twitterTrends = operation('twitter_trends');
+export const webSearch = operation('web_search');
+export const webCrawl = operation('web_crawl');
 
 /** The page after a history entry of retweeters or a timeline: no cursor in the UI. */
 export const retweetersNextPage = (historyId: number, options?: SendOptions) =>
-  noticeIfNotSaved(invoke<Outcome<RetweetersPage>>('retweeters_next_page', { historyId, send: sendParams(options) }));
+  noticeIfNotSaved(call('retweeters_next_page', { historyId, send: sendParams(options) }));
 export const userPostsNextPage = (historyId: number, options?: SendOptions) =>
-  noticeIfNotSaved(invoke<Outcome<UserPostsPage>>('user_posts_next_page', { historyId, send: sendParams(options) }));
+  noticeIfNotSaved(call('user_posts_next_page', { historyId, send: sendParams(options) }));
 
 /**
  * The AI search, streamed: `onMessage` sees `started`, then each event as it arrives; the
@@ -206,20 +234,20 @@ export function aiSearchStream(
   const send = sendParams(options);
   const channel = new Channel<StreamMessage>();
   channel.onmessage = onMessage;
-  const result = noticeIfNotSaved(invoke<Outcome<AiSearchResult>>('ai_search_stream', { request, send, channel }));
+  const result = noticeIfNotSaved(call('ai_search_stream', { request, send, channel }));
   return { requestId: send.requestId, result };
 }
 
-export const cancelStream = (requestId: string) => invoke<boolean>('cancel_stream', { requestId });
+export const cancelStream = (requestId: string) => call('cancel_stream', { requestId });
 
 /** Asks for a forecast (billed) and follows its job; its steps arrive through `onForecastUpdate`. */
 export const forecast = (request: ForecastRequest, options: SendOptions) =>
-  invoke<ForecastStarted>('forecast', { request, send: sendParams(options) });
+  call('forecast', { request, send: sendParams(options) });
 /** Stops following a forecast's job; it stays in History, still running, and can be resumed. */
-export const forecastStop = (historyId: number) => invoke<boolean>('forecast_stop', { historyId });
-export const forecastResume = (historyId: number) => invoke<boolean>('forecast_resume', { historyId });
+export const forecastStop = (historyId: number) => call('forecast_stop', { historyId });
+export const forecastResume = (historyId: number) => call('forecast_resume', { historyId });
 /** Whether the app follows a forecast's job now (one resumed at start-up is). */
-export const forecastFollowing = (historyId: number) => invoke<boolean>('forecast_following', { historyId });
+export const forecastFollowing = (historyId: number) => call('forecast_following', { historyId });
 
 /** Each step of every followed forecast (waiting, running, done or failed). */
 export function onForecastUpdate(listener: (update: ForecastUpdate) => void): Promise<UnlistenFn> {
@@ -228,97 +256,97 @@ export function onForecastUpdate(listener: (update: ForecastUpdate) => void): Pr
 
 /** The cost chip's numbers: estimate from learned rates and the budget's verdict. */
 export const estimateCost = (operation: Operation, request: unknown) =>
-  invoke<CostCheck>('estimate_cost', { operation, request });
+  call('estimate_cost', { operation, request: request as JsonValue });
 
 // --- Records: offline reads, no network, no cost ------------------------------------------
 
-export const historyList = (query: Partial<HistoryQuery> = {}) => invoke<HistoryPage>('history_list', { query });
-export const historyResult = (historyId: number) => invoke<StoredResult>('history_result', { historyId });
+export const historyList = (query: Partial<HistoryQuery> = {}) => call('history_list', { query: partial(query) });
+export const historyResult = (historyId: number) => call('history_result', { historyId });
 /** A response's capture record (time, service, status, billing headers, SHA-256), or why there is none. */
-export const provenanceGet = (historyId: number) => invoke<Provenance>('provenance_get', { historyId });
+export const provenanceGet = (historyId: number) => call('provenance_get', { historyId });
 /** Hashes a response's stored bytes again; null when it has no provenance. */
 export const provenanceVerify = (historyId: number) =>
-  invoke<ProvenanceCheck | null>('provenance_verify', { historyId });
+  call('provenance_verify', { historyId });
 /** The capture line of each history row on a page, in one call. */
 export const provenanceHistory = (historyIds: number[]) =>
-  invoke<HistoryCapture[]>('provenance_history', { historyIds });
+  call('provenance_history', { historyIds });
 /** The capture line of each post on a page (the earliest response that brought it), in one call. */
-export const provenancePosts = (postIds: string[]) => invoke<PostCapture[]>('provenance_posts', { postIds });
-export const historyPin = (historyId: number, pinned: boolean) => invoke<void>('history_pin', { historyId, pinned });
-export const historyDelete = (historyId: number) => invoke<void>('history_delete', { historyId });
-export const archivePosts = (query: Partial<PostQuery> = {}) => invoke<PostPage>('archive_posts', { query });
-export const archiveLinks = (query: Partial<LinkQuery> = {}) => invoke<StoredLink[]>('archive_links', { query });
-export const spendTotals = () => invoke<SpendTotals>('spend_totals');
+export const provenancePosts = (postIds: string[]) => call('provenance_posts', { postIds });
+export const historyPin = (historyId: number, pinned: boolean) => call('history_pin', { historyId, pinned });
+export const historyDelete = (historyId: number) => call('history_delete', { historyId });
+export const archivePosts = (query: Partial<PostQuery> = {}) => call('archive_posts', { query: partial(query) });
+export const archiveLinks = (query: Partial<LinkQuery> = {}) => call('archive_links', { query: partial(query) });
+export const spendTotals = () => call('spend_totals');
 /** Dates as `YYYY-MM-DD`, both inclusive, in the user's time zone. */
-export const spendByDay = (first: string, last: string) => invoke<DaySpend[]>('spend_by_day', { first, last });
+export const spendByDay = (first: string, last: string) => call('spend_by_day', { first, last });
 export const spendBreakdown = (dimension: SpendDimension, first?: string, last?: string) =>
-  invoke<SpendBreakdown>('spend_breakdown', { dimension, first: first ?? null, last: last ?? null });
-export const learnedRates = () => invoke<LearnedRate[]>('learned_rates');
-export const budgetGet = () => invoke<BudgetLimits>('budget_get');
-export const budgetSet = (limits: BudgetLimits) => invoke<BudgetLimits>('budget_set', { limits });
+  call('spend_breakdown', { dimension, first: first ?? null, last: last ?? null });
+export const learnedRates = () => call('learned_rates');
+export const budgetGet = () => call('budget_get');
+export const budgetSet = (limits: BudgetLimits) => call('budget_set', { limits });
 /**
  * Exports save into the export folder from Settings, or ask where with the system dialog.
  * Each resolves with the path written, or null when the user cancelled the dialog.
  * `ids` exports a hand-picked selection instead of everything the filters match.
  */
 export const exportHistory = (query: Partial<HistoryQuery>, format: ExportFormat, ids?: number[]) =>
-  invoke<string | null>('export_history', { query, format, ids: ids ?? null });
+  call('export_history', { query: partial(query), format, ids: ids ?? null });
 export const exportPosts = (query: Partial<PostQuery>, format: ExportFormat) =>
-  invoke<string | null>('export_posts', { query, format });
+  call('export_posts', { query: partial(query), format });
 /** Forecasts with their own fields (question, state, probability, forecaster, times, reasoning, job id, cost); `markdown` is the citation list. */
 export const exportForecasts = (query: Partial<HistoryQuery>, format: ExportFormat, ids?: number[]) =>
-  invoke<string | null>('export_forecasts', { query, format, ids: ids ?? null });
+  call('export_forecasts', { query: partial(query), format, ids: ids ?? null });
 
 /** The ledger row by row as CSV, for local days `first..=last` (`YYYY-MM-DD`), or all of it. */
 export const exportLedger = (first?: string, last?: string) =>
-  invoke<string | null>('export_ledger', { first: first ?? null, last: last ?? null });
+  call('export_ledger', { first: first ?? null, last: last ?? null });
 
 // --- Investigations: cases that file requests and posts, with notes, tags and checks ------
 
 export const investigationList = (includeArchived = false) =>
-  invoke<InvestigationSummary[]>('investigation_list', { includeArchived });
+  call('investigation_list', { includeArchived });
 /** Names are unique without regard to case; a taken name rejects with an `invalid` error on `name`. */
 export const investigationCreate = (name: string, description = '') =>
-  invoke<InvestigationSummary>('investigation_create', { name, description });
+  call('investigation_create', { name, description });
 /** Changes only the fields given (name, description, notebook Markdown). */
 export const investigationUpdate = (id: number, changes: Partial<InvestigationChanges>) =>
-  invoke<InvestigationSummary>('investigation_update', { id, changes });
+  call('investigation_update', { id, changes: partial(changes) });
 export const investigationArchive = (id: number, archived: boolean) =>
-  invoke<InvestigationSummary>('investigation_archive', { id, archived });
+  call('investigation_archive', { id, archived });
 /** Removes the investigation and its filing, notes, tags and checks; history and the ledger keep everything. */
-export const investigationDelete = (id: number) => invoke<void>('investigation_delete', { id });
+export const investigationDelete = (id: number) => call('investigation_delete', { id });
 /** The investigation every request sent now is filed under, or null. */
-export const investigationActive = () => invoke<number | null>('investigation_active');
-export const investigationSetActive = (id: number | null) => invoke<void>('investigation_set_active', { id });
+export const investigationActive = () => call('investigation_active');
+export const investigationSetActive = (id: number | null) => call('investigation_set_active', { id });
 /** Summary, notebook, cost (total, by day in the display zone, by operation), tag counts, latest check. */
-export const investigationGet = (id: number) => invoke<InvestigationDetail>('investigation_get', { id });
+export const investigationGet = (id: number) => call('investigation_get', { id });
 export const investigationPosts = (id: number, query: Partial<InvestigationPostQuery> = {}) =>
-  invoke<InvestigationPostPage>('investigation_posts', { id, query });
+  call('investigation_posts', { id, query: partial(query) });
 /** Files items by hand; a request brings the posts it found. */
 export const investigationAdd = (id: number, items: InvestigationItem[]) =>
-  invoke<FilingChange>('investigation_add', { id, items });
+  call('investigation_add', { id, items });
 /** Takes items out; a request takes out the posts only it brought (posts added on their own stay). */
 export const investigationRemove = (id: number, items: InvestigationItem[]) =>
-  invoke<FilingChange>('investigation_remove', { id, items });
+  call('investigation_remove', { id, items });
 /** Which investigations hold each item (the checkmarks of "Add to…"). */
 export const investigationMemberships = (items: InvestigationItem[]) =>
-  invoke<ItemMemberships[]>('investigation_memberships', { items });
+  call('investigation_memberships', { items });
 /** Sets a post's note and/or its tags (the whole list; tags compare without case). */
 export const investigationPostSet = (id: number, postId: string, change: { note?: string; tags?: string[] }) =>
-  invoke<void>('investigation_post_set', { id, postId, note: change.note ?? null, tags: change.tags ?? null });
+  call('investigation_post_set', { id, postId, note: change.note ?? null, tags: change.tags ?? null });
 /** Tags of this investigation starting with `prefix` (any case), most used first. */
 export const investigationTags = (id: number, prefix: string) =>
-  invoke<string[]>('investigation_tags', { id, prefix });
+  call('investigation_tags', { id, prefix });
 /** What re-fetching every post of the investigation would cost, and the budget's verdict. */
 export const investigationCheckEstimate = (id: number) =>
-  invoke<CostCheck>('investigation_check_estimate', { id });
+  call('investigation_check_estimate', { id });
 /** "Still there?": re-fetches the posts by id (billed, recorded like any request) and compares them with the stored copies. */
 export const investigationCheck = (id: number, options?: SendOptions) =>
-  invoke<CheckReport>('investigation_check', { id, send: sendParams(options) });
+  call('investigation_check', { id, send: sendParams(options) });
 /** The investigation's checks, newest first. */
-export const investigationChecks = (id: number) => invoke<CheckSummary[]>('investigation_checks', { id });
+export const investigationChecks = (id: number) => call('investigation_checks', { id });
 export const investigationCheckReport = (checkId: number) =>
-  invoke<CheckReport>('investigation_check_report', { checkId });
+  call('investigation_check_report', { checkId });
 
 // --- Evidence bundles: one ZIP anyone can check, and the check ---------------------------
 
@@ -333,60 +361,60 @@ export type BundleSource = { investigationId: number } | { historyIds: number[];
 export function evidenceExport(source: BundleSource, onProgress: (progress: BundleProgress) => void) {
   const progress = new Channel<BundleProgress>();
   progress.onmessage = onProgress;
-  return invoke<BundleOutcome | null>('evidence_export', {
+  return call('evidence_export', {
     investigationId: 'investigationId' in source ? source.investigationId : null,
     historyIds: 'historyIds' in source ? source.historyIds : null,
     postIds: 'postIds' in source ? source.postIds : null,
     progress,
   });
 }
-export const evidenceCancel = () => invoke<void>('evidence_cancel');
+export const evidenceCancel = () => call('evidence_cancel');
 /** Re-hashes a bundle: each file matches, changed, missing or extra, and whether its two lists agree. */
-export const evidenceVerify = (path: string) => invoke<BundleCheck>('evidence_verify', { path });
+export const evidenceVerify = (path: string) => call('evidence_verify', { path });
 /** The system's open dialog for a bundle; null when closed. */
-export const evidencePickBundle = () => invoke<string | null>('evidence_pick_bundle');
+export const evidencePickBundle = () => call('evidence_pick_bundle');
 
 // --- Monitors and long collections: fetching in the background ------------------------
 
-export const monitorList = () => invoke<Monitor[]>('monitor_list');
+export const monitorList = () => call('monitor_list');
 /** Saved and due at once: its first run starts right away. */
-export const monitorCreate = (draft: MonitorDraft) => invoke<Monitor>('monitor_create', { draft });
-export const monitorUpdate = (id: number, draft: MonitorDraft) => invoke<Monitor>('monitor_update', { id, draft });
-export const monitorDelete = (id: number) => invoke<void>('monitor_delete', { id });
-export const monitorPause = (id: number) => invoke<Monitor>('monitor_pause', { id });
-export const monitorResume = (id: number) => invoke<Monitor>('monitor_resume', { id });
+export const monitorCreate = (draft: MonitorDraft) => call('monitor_create', { draft });
+export const monitorUpdate = (id: number, draft: MonitorDraft) => call('monitor_update', { id, draft });
+export const monitorDelete = (id: number) => call('monitor_delete', { id });
+export const monitorPause = (id: number) => call('monitor_pause', { id });
+export const monitorResume = (id: number) => call('monitor_resume', { id });
 /** Starts a run in the background; its progress arrives as `monitors-changed`. */
-export const monitorRunNow = (id: number) => invoke<Monitor>('monitor_run_now', { id });
+export const monitorRunNow = (id: number) => call('monitor_run_now', { id });
 /** For a monitor waiting on a budget warning: run it anyway, or skip this run. */
-export const monitorConfirm = (id: number) => invoke<Monitor>('monitor_confirm', { id });
-export const monitorSkip = (id: number) => invoke<Monitor>('monitor_skip', { id });
+export const monitorConfirm = (id: number) => call('monitor_confirm', { id });
+export const monitorSkip = (id: number) => call('monitor_skip', { id });
 /** A draft's cost per run and per month (null: unknown until a rate is learned) and budget share. */
-export const monitorEstimate = (draft: MonitorDraft) => invoke<MonitorEstimate>('monitor_estimate', { draft });
+export const monitorEstimate = (draft: MonitorDraft) => call('monitor_estimate', { draft });
 export const monitorPosts = (id: number, query: Partial<MonitorPostQuery> = {}) =>
-  invoke<MonitorPostPage>('monitor_posts', { id, query });
+  call('monitor_posts', { id, query: partial(query) });
 /** Marks these posts (null: all of this monitor's) seen; answers the new badge counts. */
 export const monitorMarkSeen = (id: number, postIds: string[] | null) =>
-  invoke<UnseenCounts>('monitor_mark_seen', { id, postIds });
-export const monitorMarkAllSeen = () => invoke<UnseenCounts>('monitor_mark_all_seen');
-export const monitorUnseen = () => invoke<UnseenCounts>('monitor_unseen');
+  call('monitor_mark_seen', { id, postIds });
+export const monitorMarkAllSeen = () => call('monitor_mark_all_seen');
+export const monitorUnseen = () => call('monitor_unseen');
 /** The run log, newest first. */
-export const monitorRuns = (id: number, limit: number) => invoke<RunLogEntry[]>('monitor_runs', { id, limit });
+export const monitorRuns = (id: number, limit: number) => call('monitor_runs', { id, limit });
 
-export const collectionStart = (draft: CollectionDraft) => invoke<Collection>('collection_start', { draft });
+export const collectionStart = (draft: CollectionDraft) => call('collection_start', { draft });
 /** Newest first. */
-export const collectionList = () => invoke<Collection[]>('collection_list');
-export const collectionPause = (id: number) => invoke<Collection>('collection_pause', { id });
+export const collectionList = () => call('collection_list');
+export const collectionPause = (id: number) => call('collection_pause', { id });
 /** Goes on from the last page saved (also after a restart); `confirmBudget` accepts a waiting budget warning. */
 export const collectionResume = (id: number, confirmBudget: boolean) =>
-  invoke<Collection>('collection_resume', { id, confirmBudget });
-export const collectionCancel = (id: number) => invoke<Collection>('collection_cancel', { id });
+  call('collection_resume', { id, confirmBudget });
+export const collectionCancel = (id: number) => call('collection_cancel', { id });
 /** Drops it from the list; History and the Archive keep everything it fetched. */
-export const collectionDelete = (id: number) => invoke<void>('collection_delete', { id });
-export const collectionRuns = (id: number, limit: number) => invoke<RunLogEntry[]>('collection_runs', { id, limit });
+export const collectionDelete = (id: number) => call('collection_delete', { id });
+export const collectionRuns = (id: number, limit: number) => call('collection_runs', { id, limit });
 /** A collection's posts, newest first, `limit` from `offset`. */
-export const collectionPosts = (id: number, offset: number, limit: number) => invoke<CollectionPostPage>('collection_posts', { id, offset, limit });
+export const collectionPosts = (id: number, offset: number, limit: number) => call('collection_posts', { id, offset, limit });
 /** What a draft collection would cost before it starts: for a number, all of it; for a date or the end, per 100. */
-export const collectionEstimate = (draft: CollectionDraft) => invoke<CostCheck>('collection_estimate', { draft });
+export const collectionEstimate = (draft: CollectionDraft) => call('collection_estimate', { draft });
 
 /** Any monitor's state, unseen count or run log changed. */
 export function onMonitorsChanged(listener: (change: MonitorsChanged) => void): Promise<UnlistenFn> {
@@ -406,39 +434,39 @@ export function onRecordsChanged(refresh: () => void): Promise<UnlistenFn> {
 // --- Analysis: counts over stored posts, free and offline (only fetching replies is billed) --
 
 /** The scope's name, post count and date span. */
-export const analysisSummary = (scope: AnalysisScope) => invoke<ScopeSummary>('analysis_summary', { scope });
+export const analysisSummary = (scope: AnalysisScope) => call('analysis_summary', { scope });
 /** Posts per hour or day, stacked, with engagement; bucket from the span and the display zone unless given. */
 export const analysisActivity = (scope: AnalysisScope, options: ActivityOptions) =>
-  invoke<ActivitySeries>('analysis_activity', { scope, options });
+  call('analysis_activity', { scope, options });
 /** Posts per weekday × hour; `zone` an IANA name or 'UTC', the display zone when omitted. */
 export const analysisHeatmap = (scope: AnalysisScope, zone?: string | null) =>
-  invoke<Heatmap>('analysis_heatmap', { scope, zone: zone ?? null });
+  call('analysis_heatmap', { scope, zone: zone ?? null });
 /** Every top list, `limit` entries each (20 when omitted). */
 export const analysisTop = (scope: AnalysisScope, limit?: number) =>
-  invoke<TopLists>('analysis_top', { scope, limit: limit ?? null });
+  call('analysis_top', { scope, limit: limit ?? null });
 export const analysisNetwork = (scope: AnalysisScope, query: Partial<NetworkQuery> = {}) =>
-  invoke<Network>('analysis_network', { scope, query });
+  call('analysis_network', { scope, query: partial(query) });
 /** A page of the scope's posts themselves, newest first, with how many it holds in all. */
 export const analysisPosts = (scope: AnalysisScope, page: ScopePostQuery) =>
-  invoke<ScopePostPage>('analysis_posts', { scope, page });
+  call('analysis_posts', { scope, page });
 /** A stored post's replies and quotes as a tree, with what is missing. */
 export const analysisConversation = (postId: string) =>
-  invoke<ConversationTree>('analysis_conversation', { postId });
+  call('analysis_conversation', { postId });
 /** What fetching the tree's missing replies would cost, before anything is sent. */
 export const analysisConversationEstimate = (postId: string) =>
-  invoke<ConversationFetchEstimate>('analysis_conversation_estimate', { postId });
+  call('analysis_conversation_estimate', { postId });
 /** Fetches one more level of missing replies (billed); answers the tree as it now stands. */
 export const analysisConversationFetch = (postId: string, options?: SendOptions) =>
-  invoke<ConversationFetch>('analysis_conversation_fetch', { postId, send: sendParams(options) });
+  call('analysis_conversation_fetch', { postId, send: sendParams(options) });
 /** Saves the network as GEXF or edge CSV; the path, or null when the dialog was closed. */
 export const analysisExportNetwork = (scope: AnalysisScope, query: Partial<NetworkQuery>, format: NetworkFormat) =>
-  invoke<string | null>('analysis_export_network', { scope, query, format });
+  call('analysis_export_network', { scope, query: partial(query), format });
 /** Saves one table behind a chart as CSV; the path, or null when the dialog was closed. */
 export const analysisExportTable = (scope: AnalysisScope, table: AnalysisTable) =>
-  invoke<string | null>('analysis_export_table', { scope, table });
+  call('analysis_export_table', { scope, table });
 /** Saves a chart picture the window drew (PNG bytes or SVG text as UTF-8 bytes). */
 export const analysisSaveChart = (name: string, format: ChartFormat, data: Uint8Array) =>
-  invoke<string | null>('analysis_save_chart', { name, format, data: Array.from(data) });
+  call('analysis_save_chart', { name, format, data: Array.from(data) });
 
 // --- Errors -----------------------------------------------------------------------------
 
