@@ -86,12 +86,7 @@ impl Checks {
     pub fn day(&mut self, field: &str, value: Option<&str>) {
         if let Some(value) = value.map(str::trim).filter(|v| !v.is_empty()) {
             if parse_day(value).is_none() {
-                self.add(
-                    field,
-                    format!(
-                        "Write the date as YYYY-MM-DD, for example 2026-03-01 (you entered \"{value}\")."
-                    ),
-                );
+                self.add(field, day_message(value));
             }
         }
     }
@@ -132,7 +127,13 @@ impl Checks {
     }
 }
 
-pub(crate) fn parse_day(value: &str) -> Option<chrono::NaiveDate> {
+/// What a day that is not `YYYY-MM-DD` is told, in every form that takes one.
+pub fn day_message(entered: &str) -> String {
+    format!("Write the date as YYYY-MM-DD, for example 2026-03-01 (you entered \"{entered}\").")
+}
+
+/// A real day written `YYYY-MM-DD`, and nothing else.
+pub fn parse_day(value: &str) -> Option<chrono::NaiveDate> {
     (value.len() == 10)
         .then(|| chrono::NaiveDate::parse_from_str(value, "%Y-%m-%d").ok())
         .flatten()

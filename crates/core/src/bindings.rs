@@ -133,6 +133,7 @@ mod tests {
     /// instead of typing its own copies, and the shared tables of cases hold both to the words.
     #[test]
     fn export_limits() {
+        use crate::collections::{items_message, DATE_MISSING, ESTIMATE_PER, MAX_ITEMS};
         use crate::investigations::{name_too_long, NAME_MISSING};
         use crate::monitors::rules::{
             MAX_CAP, MAX_INTERVAL_MINUTES, MAX_NAME_CHARS, MIN_INTERVAL_MINUTES,
@@ -145,9 +146,15 @@ mod tests {
              export const monitorLimits = {{\n  nameChars: {MAX_NAME_CHARS},\n  \
              intervalMinutes: {{ min: {MIN_INTERVAL_MINUTES}, max: {MAX_INTERVAL_MINUTES} }},\n  \
              cap: {{ min: 1, max: {MAX_CAP} }},\n}} as const;\n\n\
+             /** When a collection stops (crates/core/src/collections.rs, check); a date or the \
+             end is estimated per `estimatePer` items. */\n\
+             export const collectionLimits = {{\n  items: {{ min: 1, max: {MAX_ITEMS} }},\n  \
+             estimatePer: {ESTIMATE_PER},\n  itemsMessage: {},\n  dateMissing: {},\n}} as const;\n\n\
              /** An investigation's name (crates/core/src/investigations.rs, name_problem). */\n\
              export const investigationNameRule = {{\n  maxChars: {},\n  missing: {},\n  \
              tooLong: {},\n}} as const;\n",
+            text(&items_message()),
+            text(DATE_MISSING),
             sightline_store::investigations::MAX_NAME_CHARS,
             text(NAME_MISSING),
             text(&name_too_long()),

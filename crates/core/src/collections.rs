@@ -18,6 +18,7 @@ use sightline_api::request::{
     TwitterRepliesPostRequest, TwitterRetweetersRequest, TwitterSearchRequest,
     TwitterUserPostsRequest,
 };
+use sightline_api::validation::{day_message, parse_day};
 use sightline_api::{ApiRequest, FieldError, Operation};
 use sightline_store::{NewCollection, RunOwner, Store, StoredCollection};
 
@@ -72,23 +73,50 @@ impl CollectUntil {
     /// The day before which posts end a collection, if it has one.
     pub(crate) fn day(&self) -> Option<NaiveDate> {
         match self {
-            Self::Date { date } => NaiveDate::parse_from_str(date.trim(), "%Y-%m-%d").ok(),
+            Self::Date { date } => parse_day(date.trim()),
             _ => None,
         }
     }
 }
 
-/// A draft's rules, by field.
+/// The most posts (or accounts) a collection may ask for.
+pub const MAX_ITEMS: i64 = 100_000;
+
+/// Said of a number of items out of range.
+pub fn items_message() -> String {
+    format!("Choose a number from 1 to {}.", group_thousands(MAX_ITEMS))
+}
+
+/// Said of a collection to a date with no date typed.
+pub const DATE_MISSING: &str = "Type the oldest day to collect, as YYYY-MM-DD.";
+
+/// `100,000`.
+fn group_thousands(n: i64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// A draft's rules, by field (the Collect dialog's twin, `ui/src/lib/collect.ts`, runs the
+/// table `tests/fixtures/collection-draft-cases.json` too).
 fn check(draft: &CollectionDraft) -> Result<(), CommandError> {
     let mut errors = draft.source.validate().err().unwrap_or_default();
     match &draft.until {
-        CollectUntil::Count { items } if !(1..=100_000).contains(items) => errors.push(
-            FieldError::new("items", "Choose a number from 1 to 100,000."),
-        ),
-        CollectUntil::Date { .. } if draft.until.day().is_none() => errors.push(FieldError::new(
-            "date",
-            "Give the date as YYYY-MM-DD, e.g. 2026-11-01.",
-        )),
+        CollectUntil::Count { items } if !(1..=MAX_ITEMS).contains(items) => {
+            errors.push(FieldError::new("items", items_message()))
+        }
+        CollectUntil::Date { date } if date.trim().is_empty() => {
+            errors.push(FieldError::new("date", DATE_MISSING))
+        }
+        CollectUntil::Date { date } if draft.until.day().is_none() => {
+            errors.push(FieldError::new("date", day_message(date.trim())))
+        }
         _ => {}
     }
     if matches!(draft.source, CollectionSource::Reposters { .. })
@@ -274,4 +302,48 @@ pub async fn estimate_draft(
 pub async fn runs(store: &Store, id: i64, limit: i64) -> Result<Vec<RunLogEntry>, CommandError> {
     let runs = store.runs(RunOwner::Collection(id), limit).await?;
     Ok(runs.into_iter().map(crate::runs::log_entry).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use sightline_api::request::TwitterSearchRequest;
+
+    use super::*;
+
+    /// When a draft stops, checked word for word as the table the Collect dialog runs says.
+    #[test]
+    fn a_draft_breaks_the_shared_tables_rules_in_the_same_words() {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/fixtures/collection-draft-cases.json"
+        );
+        let table: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+        let cases = table["cases"].as_array().unwrap();
+        assert!(cases.len() >= 5);
+        for case in cases {
+            let draft = CollectionDraft {
+                name: String::new(),
+                source: CollectionSource::Search {
+                    request: TwitterSearchRequest::new("#flood"),
+                },
+                until: serde_json::from_value(case["until"].clone()).unwrap(),
+                investigation_id: None,
+            };
+            let found = match check(&draft) {
+                Ok(()) => None,
+                Err(CommandError::Invalid { fields, .. }) => {
+                    assert_eq!(fields.len(), 1, "{}", case["name"]);
+                    Some(fields[0].message.clone())
+                }
+                Err(other) => panic!("{other:?}"),
+            };
+            assert_eq!(
+                found.as_deref(),
+                case["problem"].as_str(),
+                "{}",
+                case["name"]
+            );
+        }
+    }
 }

@@ -1,14 +1,13 @@
 /** The Collect dialog's choice of when a collection stops, the form's own checks of it, and its cost in words. */
 import type { CollectionSource } from './bindings/CollectionSource';
+import { collectionLimits } from './bindings/limits';
 import type { CostCheck } from './bindings/CostCheck';
 import { countOf } from './format';
 import { formatMoney } from './money';
 import { dayMessage, isDay } from './rules';
 
-export const COLLECT_LIMITS = {
-  /** Distinct posts (or accounts) a collection asks for: at least one page's worth, at most 100,000. */
-  items: { min: 1, max: 100_000 },
-} as const;
+/** Distinct posts (or accounts) a collection asks for, and its words: the core's (generated from crates/core/src/collections.rs). */
+export const COLLECT_LIMITS = collectionLimits;
 
 export interface UntilForm {
   kind: 'count' | 'date' | 'end';
@@ -24,11 +23,11 @@ export function untilProblem(form: UntilForm): string | null {
     const text = form.items.trim();
     const { min, max } = COLLECT_LIMITS.items;
     const value = Number(text);
-    if (!/^\d+$/.test(text) || value < min || value > max) return `Choose a number from ${min} to ${max.toLocaleString('en')}.`;
+    if (!/^\d+$/.test(text) || value < min || value > max) return COLLECT_LIMITS.itemsMessage;
   }
   if (form.kind === 'date') {
     const day = form.date.trim();
-    if (!day) return 'Type the oldest day to collect, as YYYY-MM-DD.';
+    if (!day) return COLLECT_LIMITS.dateMissing;
     if (!isDay(day)) return dayMessage(day);
   }
   return null;

@@ -7,6 +7,14 @@ export const monitorLimits = {
   cap: { min: 1, max: 100 },
 } as const;
 
+/** When a collection stops (crates/core/src/collections.rs, check); a date or the end is estimated per `estimatePer` items. */
+export const collectionLimits = {
+  items: { min: 1, max: 100000 },
+  estimatePer: 100,
+  itemsMessage: "Choose a number from 1 to 100,000.",
+  dateMissing: "Type the oldest day to collect, as YYYY-MM-DD.",
+} as const;
+
 /** An investigation's name (crates/core/src/investigations.rs, name_problem). */
 export const investigationNameRule = {
   maxChars: 100,
