@@ -170,6 +170,52 @@ fn cutoff(until: &CollectUntil) -> Option<DateTime<Utc>> {
         .map(|start| start.and_utc())
 }
 
+/// A search's next page: back in time from the cursor (the oldest post's second, exclusive),
+/// not before the collection's day.
+fn search_back(
+    request: &TwitterSearchRequest,
+    cursor: Option<&str>,
+    since: Option<i64>,
+    size: i64,
+) -> TwitterSearchRequest {
+    let mut query = request.query.trim().to_owned();
+    if let Some(before) = cursor {
+        query = format!("{query} until_time:{before}");
+    }
+    if let Some(since) = since {
+        query = format!("{query} since_time:{since}");
+    }
+    TwitterSearchRequest {
+        query,
+        sort: Sort::Latest,
+        count: size,
+        ..request.clone()
+    }
+}
+
+/// A post's next replies: forward in reading order from the cursor (the newest reply's
+/// second), not before the collection's day.
+fn replies_on(
+    request: &TwitterRepliesPostRequest,
+    cursor: Option<&str>,
+    since: Option<i64>,
+    size: i64,
+) -> TwitterRepliesPostRequest {
+    let from = match (cursor.and_then(|c| c.parse::<i64>().ok()), since) {
+        (Some(at), Some(since)) => Some(at.max(since)),
+        (at, since) => at.or(since),
+    };
+    let mut query = request.query.trim().to_owned();
+    if let Some(from) = from {
+        query = format!("{query} since_time:{from}").trim().to_owned();
+    }
+    TwitterRepliesPostRequest {
+        query,
+        count: size,
+        ..request.clone()
+    }
+}
+
 /// Sends the collection's next page.
 async fn next_page(
     state: &AppState,
@@ -192,37 +238,13 @@ async fn next_page(
     let since = cutoff(until).map(|at| at.timestamp());
     Ok(match source {
         CollectionSource::Search { request } => {
-            let mut query = request.query.trim().to_owned();
-            if let Some(before) = &cursor {
-                query = format!("{query} until_time:{before}");
-            }
-            if let Some(since) = since {
-                query = format!("{query} since_time:{since}");
-            }
-            let request = TwitterSearchRequest {
-                query,
-                sort: Sort::Latest,
-                count: size,
-                ..request.clone()
-            };
+            let request = search_back(request, cursor.as_deref(), since, size);
             send_page(state, session, request, request_id, confirm_budget, cursor)
                 .await?
                 .map(|outcome| posts(outcome.history_id, &outcome.body.0, None))
         }
         CollectionSource::Replies { request } => {
-            let from = match (cursor.as_deref().and_then(|c| c.parse::<i64>().ok()), since) {
-                (Some(at), Some(since)) => Some(at.max(since)),
-                (at, since) => at.or(since),
-            };
-            let mut query = request.query.trim().to_owned();
-            if let Some(from) = from {
-                query = format!("{query} since_time:{from}").trim().to_owned();
-            }
-            let request = TwitterRepliesPostRequest {
-                query,
-                count: size,
-                ..request.clone()
-            };
+            let request = replies_on(request, cursor.as_deref(), since, size);
             send_page(state, session, request, request_id, confirm_budget, cursor)
                 .await?
                 .map(|outcome| posts(outcome.history_id, &outcome.body.0, None))

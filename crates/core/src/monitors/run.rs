@@ -20,7 +20,7 @@ use sightline_api::model::{Tweet, TweetList, UserPostsPage};
 use sightline_api::request::{Sort, TwitterSearchRequest, TwitterUserPostsRequest};
 use sightline_api::wait::{self, plain_wait};
 use sightline_store::runs::RecordedPage;
-use sightline_store::{PageItem, RunEnd, RunOwner, StoredMonitor, StoredRun};
+use sightline_store::{PageItem, RunEnd, RunOwner, Store, StoredMonitor, StoredRun};
 
 use super::{MonitorState, MonitorTarget, MonitorsChanged, RunOutcome};
 use crate::announce::Announce;
@@ -390,55 +390,12 @@ async fn stopped(
             // A wait of nothing would be asked again at once: a minute at least.
             let wait = wait.max(std::time::Duration::from_secs(60));
             let words = format!("{message} The next try is in {}.", plain_wait(wait));
-            store
-                .finish_monitor_run(
-                    monitor.id,
-                    run.id,
-                    &RunEnd {
-                        outcome: RunOutcome::RateLimited,
-                        error: Some(&words),
-                        window_end: None,
-                        next_run_at: wait::after(now, wait),
-                    },
-                    now,
-                )
-                .await?;
+            let outcome = RunOutcome::RateLimited;
+            end_and_wait(store, monitor, run, outcome, &words, wait, now).await?;
         }
         Stop::Failed(words) => {
-            let earlier = store.runs(RunOwner::Monitor(monitor.id), 64).await?;
-            let failures = failures_before(&earlier, run.id).saturating_add(1);
-            let wait = backoff(interval(monitor), failures);
-            let words = format!(
-                "{} The next run is in {}{}.",
-                words.trim_end(),
-                plain_wait(wait),
-                if failures > 1 {
-                    format!(
-                        " ({failures} failed runs in a row: each waits twice as long, up to a day)"
-                    )
-                } else {
-                    String::new()
-                }
-            );
-            tracing::warn!(
-                monitor = monitor.id,
-                failures,
-                "a monitor's run failed; the next waits {}",
-                plain_wait(wait)
-            );
-            store
-                .finish_monitor_run(
-                    monitor.id,
-                    run.id,
-                    &RunEnd {
-                        outcome: RunOutcome::Failed,
-                        error: Some(&words),
-                        window_end: None,
-                        next_run_at: wait::after(now, wait),
-                    },
-                    now,
-                )
-                .await?;
+            let (words, wait) = after_failure(store, monitor, run, &words).await?;
+            end_and_wait(store, monitor, run, RunOutcome::Failed, &words, wait, now).await?;
         }
         Stop::Archived(reason) => {
             // Paused as by the user: only the user resumes it, once the investigation is
@@ -458,6 +415,58 @@ async fn stopped(
     }
     changed(session, announce, monitor.id).await;
     Ok(())
+}
+
+/// Ends a run that stopped short with its outcome and words; the monitor's next run is after
+/// `wait`, and its window stays where it was (the next run asks again from the same point).
+async fn end_and_wait(
+    store: &Store,
+    monitor: &StoredMonitor,
+    run: &StoredRun,
+    outcome: RunOutcome,
+    words: &str,
+    wait: std::time::Duration,
+    now: DateTime<Utc>,
+) -> Result<(), CommandError> {
+    let end = RunEnd {
+        outcome,
+        error: Some(words),
+        window_end: None,
+        next_run_at: wait::after(now, wait),
+    };
+    Ok(store
+        .finish_monitor_run(monitor.id, run.id, &end, now)
+        .await?)
+}
+
+/// A failed run's words and its wait: the interval after one failure, doubled for each
+/// further failure in a row, at most a day.
+async fn after_failure(
+    store: &Store,
+    monitor: &StoredMonitor,
+    run: &StoredRun,
+    words: &str,
+) -> Result<(String, std::time::Duration), CommandError> {
+    let earlier = store.runs(RunOwner::Monitor(monitor.id), 64).await?;
+    let failures = failures_before(&earlier, run.id).saturating_add(1);
+    let wait = backoff(interval(monitor), failures);
+    let in_a_row = if failures > 1 {
+        format!(" ({failures} failed runs in a row: each waits twice as long, up to a day)")
+    } else {
+        String::new()
+    };
+    let words = format!(
+        "{} The next run is in {}{in_a_row}.",
+        words.trim_end(),
+        plain_wait(wait)
+    );
+    tracing::warn!(
+        monitor = monitor.id,
+        failures,
+        "a monitor's run failed; the next waits {}",
+        plain_wait(wait)
+    );
+    Ok((words, wait))
 }
 
 async fn changed(session: &Session, announce: &dyn Announce, id: i64) {
