@@ -45,7 +45,10 @@
 //!   (Unicode lower case), in Rust and as the SQL function every connection registers, which
 //!   the triggers call (migration 0011 refolded what 0008's ASCII-only `lower()` had stored);
 //! * [`runs`]: the run log of both (outcome, new items, error in words), with each run's cost
-//!   from the ledger rows of exactly its requests;
+//!   from the ledger rows of exactly its requests; a page filed under its owner's
+//!   investigation in its own transaction, never into an archived one (`runs/filing.rs`);
+//! * `words.rs`: state enums (a run's outcome, a collection's state) stored as their serde
+//!   word, their one spelling, read strictly;
 //! * [`zone_names`]: the one rule naming a zone beside a local time (`CET`, `GMT+5:30`), on
 //!   screen and in every file;
 //! * [`upgrade`]: opening the file in steps: SQLite's check (a damaged file told apart), a
