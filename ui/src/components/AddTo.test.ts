@@ -15,14 +15,14 @@ describe('AddTo', () => {
     const calls = mockBackend({
       investigation_list: () => [flood, fires],
       investigation_active: () => null,
-      investigation_memberships: (args) => (args.items as unknown[]).map((item) => ({ item, investigationIds: holders })),
+      investigation_memberships: (args) => (args.items as unknown[]).map((item) => ({ item, investigation_ids: holders })),
       investigation_add: () => {
         holders = [1, 2];
         return { requests: 0, posts: 1 };
       },
       investigation_remove: () => ({ requests: 0, posts: 1 }),
     });
-    render(AddTo, { items: [{ kind: 'post', postId: '42' }] });
+    render(AddTo, { items: [{ kind: 'post', post_id: '42' }] });
     await userEvent.click(screen.getByRole('button', { name: 'Add to…' }));
     const panel = await screen.findByRole('dialog', { name: 'Add this post to investigations' });
     expect(await within(panel).findByRole('checkbox', { name: 'Flood response' })).toBeChecked();
@@ -30,7 +30,7 @@ describe('AddTo', () => {
 
     await userEvent.click(within(panel).getByRole('checkbox', { name: 'Wildfires' }));
     expect(await within(panel).findByText('Added to Wildfires.')).toBeInTheDocument();
-    expect(calls.investigation_add?.[0]).toMatchObject({ id: 2, items: [{ kind: 'post', postId: '42' }] });
+    expect(calls.investigation_add?.[0]).toMatchObject({ id: 2, items: [{ kind: 'post', post_id: '42' }] });
     expect(within(panel).getByRole('checkbox', { name: 'Wildfires' })).toBeChecked();
 
     await userEvent.click(within(panel).getByRole('checkbox', { name: 'Flood response' }));
@@ -43,14 +43,14 @@ describe('AddTo', () => {
       investigation_list: () => [flood],
       investigation_active: () => null,
       investigation_memberships: () => [
-        { item: { kind: 'request', historyId: 5 }, investigationIds: [1] },
-        { item: { kind: 'request', historyId: 6 }, investigationIds: [] },
+        { item: { kind: 'request', history_id: 5 }, investigation_ids: [1] },
+        { item: { kind: 'request', history_id: 6 }, investigation_ids: [] },
       ],
       investigation_add: () => ({ requests: 1, posts: 3 }),
     });
     const items = [
-      { kind: 'request' as const, historyId: 5 },
-      { kind: 'request' as const, historyId: 6 },
+      { kind: 'request' as const, history_id: 5 },
+      { kind: 'request' as const, history_id: 6 },
     ];
     render(AddTo, { items, label: 'Add 2 selected to…' });
     await userEvent.click(screen.getByRole('button', { name: 'Add 2 selected to…' }));
@@ -73,18 +73,18 @@ describe('AddTo', () => {
       },
       investigation_add: () => ({ requests: 1, posts: 0 }),
     });
-    render(AddTo, { items: [{ kind: 'request', historyId: 3 }] });
+    render(AddTo, { items: [{ kind: 'request', history_id: 3 }] });
     await userEvent.click(screen.getByRole('button', { name: 'Add to…' }));
     await userEvent.click(await screen.findByRole('button', { name: 'New investigation…' }));
     await userEvent.type(screen.getByRole('textbox', { name: 'Name' }), 'Dam leak{Enter}');
     expect(await screen.findByText('Added to Dam leak, a new investigation.')).toBeInTheDocument();
     expect(calls.investigation_create?.[0]).toMatchObject({ name: 'Dam leak' });
-    expect(calls.investigation_add?.[0]).toMatchObject({ id: 9, items: [{ kind: 'request', historyId: 3 }] });
+    expect(calls.investigation_add?.[0]).toMatchObject({ id: 9, items: [{ kind: 'request', history_id: 3 }] });
   });
 
   it('closes with Esc and gives focus back to its button', async () => {
     mockBackend({ investigation_list: () => [flood], investigation_active: () => null, investigation_memberships: () => [] });
-    render(AddTo, { items: [{ kind: 'post', postId: '42' }] });
+    render(AddTo, { items: [{ kind: 'post', post_id: '42' }] });
     const button = screen.getByRole('button', { name: 'Add to…' });
     await userEvent.click(button);
     await screen.findByRole('checkbox', { name: 'Flood response' });
@@ -102,7 +102,7 @@ describe('AddTo', () => {
       investigation_list: () => [flood, fires],
       investigation_active: () => null,
       investigation_memberships: (args, call) => {
-        const answer = (args.items as unknown[]).map((item) => ({ item, investigationIds: holders }));
+        const answer = (args.items as unknown[]).map((item) => ({ item, investigation_ids: holders }));
         return call === 1 ? answer : new Promise((resolve) => (release = () => resolve(answer)));
       },
       investigation_add: () => {
@@ -111,7 +111,7 @@ describe('AddTo', () => {
       },
     });
     await refreshInvestigations();
-    render(AddTo, { items: [{ kind: 'post', postId: '42' }] });
+    render(AddTo, { items: [{ kind: 'post', post_id: '42' }] });
     const button = screen.getByRole('button', { name: 'Add to…' });
     await userEvent.click(button);
     const box = await screen.findByRole('checkbox', { name: 'Wildfires' });
@@ -138,7 +138,7 @@ describe('AddTo', () => {
     mockBackend({
       investigation_list: () => list,
       investigation_active: () => null,
-      investigation_memberships: (args) => (args.items as unknown[]).map((item) => ({ item, investigationIds: list.length > 1 ? [9] : [] })),
+      investigation_memberships: (args) => (args.items as unknown[]).map((item) => ({ item, investigation_ids: list.length > 1 ? [9] : [] })),
       investigation_create: (args) => {
         const created = makeInvestigation({ id: 9, name: String(args.name) });
         list = [created, ...list];
@@ -147,7 +147,7 @@ describe('AddTo', () => {
       investigation_add: () => ({ requests: 0, posts: 1 }),
     });
     await refreshInvestigations();
-    render(AddTo, { items: [{ kind: 'post', postId: '42' }] });
+    render(AddTo, { items: [{ kind: 'post', post_id: '42' }] });
     const button = screen.getByRole('button', { name: 'Add to…' });
     await userEvent.click(button);
     await userEvent.click(await screen.findByRole('button', { name: 'New investigation…' }));
@@ -168,7 +168,7 @@ describe('AddTo', () => {
         throw { kind: 'disk_full', message: 'The disk is full.' };
       },
     });
-    render(AddTo, { items: [{ kind: 'post', postId: '42' }] });
+    render(AddTo, { items: [{ kind: 'post', post_id: '42' }] });
     await userEvent.click(screen.getByRole('button', { name: 'Add to…' }));
     await userEvent.click(await screen.findByRole('checkbox', { name: 'Flood response' }));
     expect(await screen.findByRole('alert')).toHaveTextContent('Could not add it to Flood response: The disk is full.');

@@ -78,7 +78,7 @@ describe('PostList', () => {
   it('selects posts inside their cards (a feed holds only articles) and adds the selection to an investigation', async () => {
     const added: unknown[] = [];
     mockIPC((cmd, args) => {
-      if (cmd === 'investigation_list') return [{ id: 1, name: 'Flood response', description: '', createdAt: '', updatedAt: '', archived: false, requestCount: 0, postCount: 0, cost: '0' }];
+      if (cmd === 'investigation_list') return [{ id: 1, name: 'Flood response', description: '', created_at: '', updated_at: '', archived: false, request_count: 0, post_count: 0, cost: '0' }];
       if (cmd === 'investigation_memberships') return [];
       if (cmd === 'investigation_add') {
         added.push(args);
@@ -97,7 +97,7 @@ describe('PostList', () => {
     expect(screen.getByText('2 selected')).toBeInTheDocument();
     await userEvent.click(screen.getByRole('button', { name: 'Add selected to…' }));
     await userEvent.click(await screen.findByRole('checkbox', { name: 'Flood response' }));
-    await expect.poll(() => added[0]).toMatchObject({ id: 1, items: [{ kind: 'post', postId: '1' }, { kind: 'post', postId: '3' }] });
+    await expect.poll(() => added[0]).toMatchObject({ id: 1, items: [{ kind: 'post', post_id: '1' }, { kind: 'post', post_id: '3' }] });
 
     await userEvent.click(screen.getByRole('button', { name: 'Select all 3 shown' }));
     expect(screen.getByText('3 selected')).toBeInTheDocument();

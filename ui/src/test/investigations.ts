@@ -7,11 +7,11 @@ export function makeInvestigation(overrides: Partial<InvestigationSummary> = {})
     id: 1,
     name: 'Flood response',
     description: 'Who said what about the dam',
-    createdAt: '2026-11-20T09:00:00Z',
-    updatedAt: '2026-11-23T18:04:12Z',
+    created_at: '2026-11-20T09:00:00Z',
+    updated_at: '2026-11-23T18:04:12Z',
     archived: false,
-    requestCount: 3,
-    postCount: 42,
+    request_count: 3,
+    post_count: 42,
     cost: '0.0123',
     ...overrides,
   };
@@ -23,18 +23,18 @@ export function makeDetail(overrides: Partial<InvestigationDetail> = {}): Invest
     notebook: '',
     cost: {
       total: '0.0123',
-      byDay: [
+      by_day: [
         { day: '2026-11-21', cost: '0.0003', requests: 1 },
         { day: '2026-11-23', cost: '0.012', requests: 2 },
       ],
-      byOperation: [
+      by_operation: [
         { operation: 'twitter_search', cost: '0.012', requests: 2 },
         { operation: 'twitter_post', cost: '0.0003', requests: 1 },
       ],
     },
     zone: 'Europe/Lisbon',
     tags: [{ tag: 'dam', count: 3 }],
-    latestCheck: null,
+    latest_check: null,
     ...overrides,
   };
 }

@@ -1,6 +1,7 @@
 //! What investigations take in and give back across IPC: summaries and details, the posts
 //! filed with their notes and tags, the filters over them, what an item belongs to, the cost
-//! read from the ledger, and the dated "still there?" checks.
+//! read from the ledger, and the dated "still there?" checks. Like every store type, their
+//! fields cross IPC with their Rust snake_case names (README, "Casing across IPC").
 
 use chrono::{DateTime, Utc};
 use rust_decimal::Decimal;
@@ -13,7 +14,6 @@ use crate::provenance::CaptureSummary;
 
 /// One investigation as the list shows it.
 #[derive(Serialize, Deserialize, TS, Clone, Debug, PartialEq)]
-#[serde(rename_all = "camelCase")]
 pub struct InvestigationSummary {
     pub id: i64,
     pub name: String,
@@ -31,7 +31,7 @@ pub struct InvestigationSummary {
 
 /// What an update changes; a field left out stays as it is.
 #[derive(Serialize, Deserialize, TS, Clone, Debug, Default, PartialEq)]
-#[serde(default, rename_all = "camelCase")]
+#[serde(default)]
 pub struct InvestigationChanges {
     pub name: Option<String>,
     pub description: Option<String>,
@@ -41,7 +41,6 @@ pub struct InvestigationChanges {
 
 /// What an investigation cost, from the ledger rows of its requests.
 #[derive(Serialize, Deserialize, TS, Clone, Debug, Default, PartialEq)]
-#[serde(rename_all = "camelCase")]
 pub struct InvestigationCost {
     #[ts(type = "string")]
     pub total: Decimal,
@@ -53,7 +52,6 @@ pub struct InvestigationCost {
 
 /// One calendar day's spend of an investigation.
 #[derive(Serialize, Deserialize, TS, Clone, Debug, PartialEq)]
-#[serde(rename_all = "camelCase")]
 pub struct DayCost {
     /// `YYYY-MM-DD` in the zone the cost was asked in (see [`InvestigationDetail::zone`]).
     pub day: String,
@@ -65,7 +63,6 @@ pub struct DayCost {
 
 /// One operation's spend within an investigation.
 #[derive(Serialize, Deserialize, TS, Clone, Debug, PartialEq)]
-#[serde(rename_all = "camelCase")]
 pub struct OperationCost {
     pub operation: String,
     #[ts(type = "string")]
@@ -75,7 +72,6 @@ pub struct OperationCost {
 
 /// A tag and how many of the investigation's posts carry it.
 #[derive(Serialize, Deserialize, TS, Clone, Debug, PartialEq, Eq)]
-#[serde(rename_all = "camelCase")]
 pub struct TagCount {
     pub tag: String,
     pub count: i64,
@@ -83,7 +79,6 @@ pub struct TagCount {
 
 /// Everything the investigation's screen opens with (its posts come by page, apart).
 #[derive(Serialize, Deserialize, TS, Clone, Debug, PartialEq)]
-#[serde(rename_all = "camelCase")]
 pub struct InvestigationDetail {
     pub summary: InvestigationSummary,
     /// Markdown.
@@ -98,7 +93,7 @@ pub struct InvestigationDetail {
 
 /// Filters over an investigation's posts, newest post first.
 #[derive(Serialize, Deserialize, TS, Clone, Debug, Default, PartialEq)]
-#[serde(default, rename_all = "camelCase")]
+#[serde(default)]
 pub struct InvestigationPostQuery {
     /// Words to find in text, author name, handle and hashtags (all must match; `word*` for a
     /// prefix), as the Archive searches.
@@ -118,7 +113,6 @@ pub struct InvestigationPostQuery {
 
 /// A post filed in an investigation, with the investigation's own note and tags on it.
 #[derive(Serialize, TS, Clone, Debug, PartialEq)]
-#[serde(rename_all = "camelCase")]
 pub struct InvestigationPost {
     /// The archive's copy (its counts are the latest seen).
     pub post: StoredPost,
@@ -136,7 +130,6 @@ pub struct InvestigationPost {
 
 /// One page of an investigation's posts and how many match in all.
 #[derive(Serialize, TS, Clone, Debug, PartialEq)]
-#[serde(rename_all = "camelCase")]
 pub struct InvestigationPostPage {
     pub posts: Vec<InvestigationPost>,
     pub total: i64,
@@ -147,15 +140,12 @@ pub struct InvestigationPostPage {
 #[derive(Serialize, Deserialize, TS, Clone, Debug, PartialEq, Eq, Hash)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum InvestigationItem {
-    #[serde(rename_all = "camelCase")]
     Request { history_id: i64 },
-    #[serde(rename_all = "camelCase")]
     Post { post_id: String },
 }
 
 /// Which investigations hold an item (the checkmarks of "Add to…").
 #[derive(Serialize, Deserialize, TS, Clone, Debug, PartialEq, Eq)]
-#[serde(rename_all = "camelCase")]
 pub struct ItemMemberships {
     pub item: InvestigationItem,
     pub investigation_ids: Vec<i64>,
@@ -163,7 +153,6 @@ pub struct ItemMemberships {
 
 /// How many items an add or a remove changed.
 #[derive(Serialize, Deserialize, TS, Clone, Copy, Debug, Default, PartialEq, Eq)]
-#[serde(rename_all = "camelCase")]
 pub struct FilingChange {
     pub requests: i64,
     pub posts: i64,
@@ -229,7 +218,6 @@ impl CheckOutcome {
 /// One field of a post that differs from the stored copy: `text`, or a count such as
 /// `like_count`.
 #[derive(Serialize, Deserialize, TS, Clone, Debug, PartialEq, Eq)]
-#[serde(rename_all = "camelCase")]
 pub struct FieldChange {
     pub field: String,
     pub before: String,
@@ -238,7 +226,6 @@ pub struct FieldChange {
 
 /// One post's line in a still-there check.
 #[derive(Serialize, Deserialize, TS, Clone, Debug, PartialEq, Eq)]
-#[serde(rename_all = "camelCase")]
 pub struct CheckItem {
     pub post_id: String,
     pub outcome: CheckOutcome,
@@ -248,7 +235,6 @@ pub struct CheckItem {
 
 /// A still-there check in short: when, and how many of each outcome.
 #[derive(Serialize, Deserialize, TS, Clone, Debug, PartialEq)]
-#[serde(rename_all = "camelCase")]
 pub struct CheckSummary {
     pub id: i64,
     pub checked_at: DateTime<Utc>,
@@ -264,7 +250,6 @@ pub struct CheckSummary {
 
 /// A stored still-there check with every post's outcome.
 #[derive(Serialize, Deserialize, TS, Clone, Debug, PartialEq)]
-#[serde(rename_all = "camelCase")]
 pub struct CheckReport {
     pub summary: CheckSummary,
     pub items: Vec<CheckItem>,

@@ -12,7 +12,7 @@ describe('InvestigationList', () => {
       investigation_list: () => list,
       investigation_active: () => null,
       investigation_create: (args) => {
-        const created = makeInvestigation({ id: 2, name: String(args.name), description: String(args.description), postCount: 0, requestCount: 0, cost: '0' });
+        const created = makeInvestigation({ id: 2, name: String(args.name), description: String(args.description), post_count: 0, request_count: 0, cost: '0' });
         list = [created, ...list];
         return created;
       },

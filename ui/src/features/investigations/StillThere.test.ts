@@ -7,18 +7,18 @@ import { makeCheck } from '../../test/fixtures';
 import type { CheckReport } from '$lib/bindings/CheckReport';
 
 const report: CheckReport = {
-  summary: { id: 7, checkedAt: '2026-11-23T18:04:12Z', unchanged: 1, changed: 1, gone: 1, cost: '0.0009', historyIds: [12] },
+  summary: { id: 7, checked_at: '2026-11-23T18:04:12Z', unchanged: 1, changed: 1, gone: 1, cost: '0.0009', history_ids: [12] },
   items: [
-    { postId: '101', outcome: 'unchanged', changes: [] },
+    { post_id: '101', outcome: 'unchanged', changes: [] },
     {
-      postId: '102',
+      post_id: '102',
       outcome: 'changed',
       changes: [
         { field: 'like_count', before: '15300', after: '15420' },
         { field: 'text', before: 'The dam held', after: 'The dam held (edited)' },
       ],
     },
-    { postId: '103', outcome: 'gone', changes: [] },
+    { post_id: '103', outcome: 'gone', changes: [] },
   ],
 };
 

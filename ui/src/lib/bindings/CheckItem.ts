@@ -5,7 +5,7 @@ import type { FieldChange } from "./FieldChange";
 /**
  * One post's line in a still-there check.
  */
-export type CheckItem = { postId: string, outcome: CheckOutcome, 
+export type CheckItem = { post_id: string, outcome: CheckOutcome, 
 /**
  * Empty unless `changed`.
  */

@@ -3,7 +3,7 @@
 /**
  * A still-there check in short: when, and how many of each outcome.
  */
-export type CheckSummary = { id: number, checkedAt: string, unchanged: number, changed: number, gone: number, 
+export type CheckSummary = { id: number, checked_at: string, unchanged: number, changed: number, gone: number, 
 /**
  * What the re-fetch cost, from the service's answers.
  */
@@ -11,4 +11,4 @@ cost: string,
 /**
  * The history rows of the re-fetch's requests.
  */
-historyIds: Array<number>, };
+history_ids: Array<number>, };

@@ -9,8 +9,8 @@ export type InvestigationCost = { total: string,
 /**
  * Oldest day first; days are calendar days in the display zone.
  */
-byDay: Array<DayCost>, 
+by_day: Array<DayCost>, 
 /**
  * Dearest operation first.
  */
-byOperation: Array<OperationCost>, };
+by_operation: Array<OperationCost>, };

@@ -19,4 +19,4 @@ zone: string,
 /**
  * Most used first.
  */
-tags: Array<TagCount>, latestCheck: CheckSummary | null, };
+tags: Array<TagCount>, latest_check: CheckSummary | null, };

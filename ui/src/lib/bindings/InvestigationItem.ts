@@ -4,4 +4,4 @@
  * Something that can be filed in an investigation by hand. A request brings the posts it
  * found with it.
  */
-export type InvestigationItem = { "kind": "request", historyId: number, } | { "kind": "post", postId: string, };
+export type InvestigationItem = { "kind": "request", history_id: number, } | { "kind": "post", post_id: string, };

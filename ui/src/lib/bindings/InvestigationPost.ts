@@ -9,12 +9,12 @@ export type InvestigationPost = {
 /**
  * The archive's copy (its counts are the latest seen).
  */
-post: StoredPost, note: string, tags: Array<string>, addedAt: string, 
+post: StoredPost, note: string, tags: Array<string>, added_at: string, 
 /**
  * The earliest request of this investigation that found the post (the response its
  * provenance is read from); `None` for a post added by hand on its own.
  */
-foundBy: number | null, 
+found_by: number | null, 
 /**
  * The provenance of the response that brought it: that request's when it has one, else
  * the earliest captured response that found the post; `None` when every response that

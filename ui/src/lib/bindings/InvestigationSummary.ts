@@ -3,11 +3,11 @@
 /**
  * One investigation as the list shows it.
  */
-export type InvestigationSummary = { id: number, name: string, description: string, createdAt: string, updatedAt: string, archived: boolean, 
+export type InvestigationSummary = { id: number, name: string, description: string, created_at: string, updated_at: string, archived: boolean, 
 /**
  * Requests filed under it (by the active investigation or by hand).
  */
-requestCount: number, postCount: number, 
+request_count: number, post_count: number, 
 /**
  * The ledger's money for those requests, exact.
  */

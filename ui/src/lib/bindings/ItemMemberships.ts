@@ -4,4 +4,4 @@ import type { InvestigationItem } from "./InvestigationItem";
 /**
  * Which investigations hold an item (the checkmarks of "Add to…").
  */
-export type ItemMemberships = { item: InvestigationItem, investigationIds: Array<number>, };
+export type ItemMemberships = { item: InvestigationItem, investigation_ids: Array<number>, };
