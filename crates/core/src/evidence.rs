@@ -23,6 +23,7 @@ use rust_decimal::Decimal;
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 use sightline_api::CancelToken;
+use sightline_store::zone_names::local_seconds;
 use sightline_store::{HistoryEntry, StoredPost, Tz};
 use ts_rs::TS;
 use zip::write::SimpleFileOptions;
@@ -185,12 +186,6 @@ pub struct BundleFile {
 /// `2026-11-23T18:04:12.345Z`
 pub fn utc_iso(t: DateTime<Utc>) -> String {
     t.to_rfc3339_opts(SecondsFormat::Millis, true)
-}
-
-/// `2026-11-23 19:04:12 CET (Europe/Berlin)`, `… GMT+5:45 (Asia/Kathmandu)`: the local time,
-/// its zone named as the screens name it and by its IANA name, so it cannot be misread.
-pub fn zone_time(t: DateTime<Utc>, zone: Tz) -> String {
-    sightline_store::zone_names::local_seconds(t, zone)
 }
 
 /// `2026-11-23 18:04:12 UTC`
@@ -650,7 +645,7 @@ fn provenance_lines(
             started_at_utc: utc_iso(entry.started_at),
             captured_at_ms: captured_at.map(|t| t.timestamp_millis()),
             captured_at_utc: captured_at.map(utc_iso),
-            captured_at_local: captured_at.map(|t| zone_time(t, bundle.zone)),
+            captured_at_local: captured_at.map(|t| local_seconds(t, bundle.zone)),
             service_address: capture.map(|c| c.service_address.as_str()),
             response_url: capture.map(|c| c.response_url.as_str()),
             http_status: capture.map(|c| c.http_status),
@@ -688,7 +683,7 @@ fn manifest(
         "app": "Sightline",
         "app_version": bundle.app_version,
         "created_at_utc": utc_iso(bundle.created_at),
-        "created_at_local": zone_time(bundle.created_at, bundle.zone),
+        "created_at_local": local_seconds(bundle.created_at, bundle.zone),
         "display_zone": bundle.zone.name(),
         "investigation": {
             "id": bundle.investigation_id,

@@ -21,25 +21,18 @@ use crate::archive::{StoredLink, StoredPost};
 use crate::error::Result;
 use crate::history::{Billing, HistoryEntry};
 use crate::ledger::LedgerEntry;
+use crate::zone_names::{local_minutes, local_seconds};
 
 pub mod cells;
 mod forecasts;
 
 pub use cells::{cell, id_cell};
 pub use forecasts::{
-    forecast_citations_markdown, forecasts_csv, forecasts_jsonl, local_time, percent,
-    ForecastExport,
+    forecast_citations_markdown, forecasts_csv, forecasts_jsonl, percent, ForecastExport,
 };
 
 fn utc(t: DateTime<Utc>) -> String {
     t.to_rfc3339_opts(SecondsFormat::Secs, true)
-}
-
-/// `2026-11-23 19:04:12 CET (Europe/Paris)`, `… GMT+5:30 (Asia/Kolkata)`: the time in `tz`,
-/// its zone named as on screen ([`crate::zone_names`], whose letters are never shared between
-/// offsets) and by its IANA name; `… UTC` in UTC.
-pub fn local_exact(t: DateTime<Utc>, tz: Tz) -> String {
-    crate::zone_names::local_seconds(t, tz)
 }
 
 /// A citation's time: `2026-11-23 18:04 UTC = 2026-11-23 19:04 CET (Europe/Paris)`.
@@ -48,7 +41,7 @@ fn cited(t: DateTime<Utc>, tz: Tz) -> String {
     if crate::zone_names::zone_abbreviation(t, tz) == "UTC" {
         utc.to_string()
     } else {
-        format!("{utc} = {}", local_time(t, tz))
+        format!("{utc} = {}", local_minutes(t, tz))
     }
 }
 
@@ -89,7 +82,7 @@ pub fn history_csv<'a>(
             e.id.to_string(),
             id_cell(&e.request_id),
             utc(e.started_at),
-            local_exact(e.started_at, tz),
+            local_seconds(e.started_at, tz),
             cell(&e.operation),
             cell(&e.params_json),
             cell(&opt(&e.key_label)),
@@ -137,7 +130,7 @@ pub fn history_jsonl<'a>(
     json_lines(
         entries.into_iter().map(|entry| Line {
             entry,
-            started_at_local: local_exact(entry.started_at, tz),
+            started_at_local: local_seconds(entry.started_at, tz),
         }),
         out,
     )
@@ -177,7 +170,7 @@ pub fn posts_csv<'a>(
         w.write_record([
             id_cell(&p.id),
             utc(p.created_at),
-            local_exact(p.created_at, tz),
+            local_seconds(p.created_at, tz),
             cell(&p.author_username),
             cell(&p.author_name),
             p.author_verified.to_string(),
@@ -193,9 +186,9 @@ pub fn posts_csv<'a>(
             cell(&opt(&p.url)),
             id_cell(&opt(&p.conversation_id)),
             utc(p.first_seen),
-            local_exact(p.first_seen, tz),
+            local_seconds(p.first_seen, tz),
             utc(p.last_seen),
-            local_exact(p.last_seen, tz),
+            local_seconds(p.last_seen, tz),
         ])?;
     }
     w.flush()?;
@@ -225,9 +218,9 @@ pub fn posts_jsonl<'a>(
             .unwrap_or_else(|_| serde_json::Value::String(post.raw_json.clone()));
         lines.push(Line {
             post,
-            created_at_local: local_exact(post.created_at, tz),
-            first_seen_local: local_exact(post.first_seen, tz),
-            last_seen_local: local_exact(post.last_seen, tz),
+            created_at_local: local_seconds(post.created_at, tz),
+            first_seen_local: local_seconds(post.first_seen, tz),
+            last_seen_local: local_seconds(post.last_seen, tz),
             raw,
         });
     }
@@ -260,9 +253,9 @@ pub fn links_csv<'a>(
             cell(&l.link),
             cell(&opt(&l.score)),
             utc(l.first_seen),
-            local_exact(l.first_seen, tz),
+            local_seconds(l.first_seen, tz),
             utc(l.last_seen),
-            local_exact(l.last_seen, tz),
+            local_seconds(l.last_seen, tz),
         ])?;
     }
     w.flush()?;
@@ -285,8 +278,8 @@ pub fn links_jsonl<'a>(
     json_lines(
         links.into_iter().map(|link| Line {
             link,
-            first_seen_local: local_exact(link.first_seen, tz),
-            last_seen_local: local_exact(link.last_seen, tz),
+            first_seen_local: local_seconds(link.first_seen, tz),
+            last_seen_local: local_seconds(link.last_seen, tz),
         }),
         out,
     )
@@ -366,7 +359,7 @@ pub fn ledger_csv<'a>(
     for e in entries {
         w.write_record([
             utc(e.at),
-            local_exact(e.at, tz),
+            local_seconds(e.at, tz),
             cell(&e.service),
             cell(&e.operation),
             cell(&opt(&e.key_label)),

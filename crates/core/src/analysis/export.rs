@@ -8,7 +8,8 @@ use std::path::Path;
 
 use chrono::{DateTime, SecondsFormat, Utc};
 use serde::Deserialize;
-use sightline_store::export::{cell, id_cell, local_exact};
+use sightline_store::export::{cell, id_cell};
+use sightline_store::zone_names::local_seconds;
 use sightline_store::{
     ActivitySeries, AnalysisScope, Heatmap, Network, NetworkQuery, Store, TopKind, TopList, Tz,
 };
@@ -182,8 +183,8 @@ pub fn edges_csv(network: &Network, tz: Tz, out: impl Write) -> sightline_store:
             edge.weight.to_string(),
             utc(edge.first),
             utc(edge.last),
-            local_exact(edge.first, tz),
-            local_exact(edge.last, tz),
+            local_seconds(edge.first, tz),
+            local_seconds(edge.last, tz),
         ])?;
     }
     csv.flush()?;
@@ -214,7 +215,7 @@ pub fn activity_csv(
     header.extend(["posts".to_owned(), "engagement".to_owned()]);
     csv.write_record(&header)?;
     for (i, start) in series.starts.iter().enumerate() {
-        let mut line = vec![utc(*start), local_exact(*start, tz)];
+        let mut line = vec![utc(*start), local_seconds(*start, tz)];
         line.extend(
             series
                 .layers

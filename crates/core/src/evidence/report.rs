@@ -11,7 +11,9 @@ use sightline_api::Operation;
 
 use crate::markup::escape;
 
-use super::{utc_words, zone_time, Bundle, BundlePost, BundleRequest, CaptureRecord, CostLine};
+use sightline_store::zone_names::local_seconds;
+
+use super::{utc_words, Bundle, BundlePost, BundleRequest, CaptureRecord, CostLine};
 
 const STYLE: &str = r#"
 :root { color-scheme: light dark; --fg: #1d1f23; --muted: #5a5f69; --bg: #ffffff;
@@ -80,7 +82,7 @@ pub fn write(
          </header>",
         e(&bundle.app_version),
         e(&utc_words(bundle.created_at)),
-        e(&zone_time(bundle.created_at, zone)),
+        e(&local_seconds(bundle.created_at, zone)),
         e(zone.name()),
     )?;
 
@@ -233,7 +235,7 @@ fn query_card(
         entry.result_count,
         e(&cost),
         e(&utc_words(entry.started_at)),
-        e(&zone_time(entry.started_at, bundle.zone)),
+        e(&local_seconds(entry.started_at, bundle.zone)),
         e(&entry.params_json),
     )?;
     match &request.capture {
@@ -244,7 +246,7 @@ fn query_card(
                 "<div class=\"meta\">captured {} · {} · from {} · HTTP {} · Sightline {}</div>\n\
                  <div class=\"meta\">sha256 <span class=\"hash\">{}</span>{}</div>",
                 e(&utc_words(at)),
-                e(&zone_time(at, bundle.zone)),
+                e(&local_seconds(at, bundle.zone)),
                 e(&capture.service_address),
                 capture.http_status,
                 e(&capture.app_version),
@@ -291,7 +293,7 @@ fn post_card(
         e(&post.author_username),
         if post.author_verified { " ✓" } else { "" },
         e(&utc_words(post.created_at)),
-        e(&zone_time(post.created_at, bundle.zone)),
+        e(&local_seconds(post.created_at, bundle.zone)),
         e(&post.text),
         count(post.reply_count, "reply", "replies"),
         count(post.retweet_count, "repost", "reposts"),
@@ -315,7 +317,7 @@ fn post_card(
                 "<div class=\"meta\">captured {} · {} · sha256 <span class=\"hash\">{}</span>\
                  </div>",
                 e(&utc_words(at)),
-                e(&zone_time(at, bundle.zone)),
+                e(&local_seconds(at, bundle.zone)),
                 e(&c.sha256),
             )?;
         }
@@ -327,7 +329,7 @@ fn post_card(
             out,
             "<div class=\"meta\">first seen {} · {}</div>",
             e(&utc_words(post.first_seen)),
-            e(&zone_time(post.first_seen, bundle.zone)),
+            e(&local_seconds(post.first_seen, bundle.zone)),
         )?,
     }
     if !p.tags.is_empty() {

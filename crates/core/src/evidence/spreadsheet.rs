@@ -11,7 +11,9 @@ use std::io::Write;
 use sightline_store::export::{cell, id_cell};
 use sightline_store::Tz;
 
-use super::{utc_iso, zone_time, BundlePost, CaptureRecord};
+use sightline_store::zone_names::local_seconds;
+
+use super::{utc_iso, BundlePost, CaptureRecord};
 
 /// The header row.
 pub const COLUMNS: [&str; 25] = [
@@ -70,7 +72,7 @@ impl<W: Write> PostsCsv<W> {
             cell(&post.author_name),
             post.author_id.as_deref().map(id_cell).unwrap_or_default(),
             utc_iso(post.created_at),
-            zone_time(post.created_at, self.zone),
+            local_seconds(post.created_at, self.zone),
             // Line breaks are kept: the csv writer quotes any cell holding one.
             cell(&post.text),
             opt(&post.lang),
@@ -89,7 +91,7 @@ impl<W: Write> PostsCsv<W> {
             cell(&p.tags.join(", ")),
             captured_at.map(utc_iso).unwrap_or_default(),
             captured_at
-                .map(|t| zone_time(t, self.zone))
+                .map(|t| local_seconds(t, self.zone))
                 .unwrap_or_default(),
             capture.map(|c| c.sha256.clone()).unwrap_or_default(),
             p.found_by.map(|id| id.to_string()).unwrap_or_default(),

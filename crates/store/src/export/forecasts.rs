@@ -9,9 +9,10 @@ use chrono::{DateTime, Utc};
 use chrono_tz::Tz;
 use serde::Serialize;
 
-use super::{cell, escape_markdown, id_cell, json_lines, local_exact, opt, utc};
+use super::{cell, escape_markdown, id_cell, json_lines, opt, utc};
 use crate::error::Result;
 use crate::history::Billing;
+use crate::zone_names::{local_minutes, local_seconds};
 
 /// One forecast, read from its history row and its stored answer (the core builds it).
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -40,12 +41,6 @@ pub struct ForecastExport {
     pub billing: Option<Billing>,
     pub key_label: Option<String>,
     pub mode: String,
-}
-
-/// `2026-11-23 19:04 CET (Europe/Berlin)`, `… GMT+5:30 (Asia/Kolkata)`; just `… UTC` in UTC
-/// ([`crate::zone_names`]).
-pub fn local_time(t: DateTime<Utc>, tz: Tz) -> String {
-    crate::zone_names::local_minutes(t, tz)
 }
 
 /// `27%`, as the screen writes it; a whole number unless the service said more (`27.5%`).
@@ -92,7 +87,7 @@ pub fn forecasts_csv<'a>(
             f.history_id.to_string(),
             id_cell(&opt(&f.prediction_id)),
             utc(f.asked_at),
-            local_exact(f.asked_at, tz),
+            local_seconds(f.asked_at, tz),
             cell(&f.question),
             cell(&opt(&f.description)),
             cell(&opt(&f.cutoff)),
@@ -102,7 +97,7 @@ pub fn forecasts_csv<'a>(
             cell(&opt(&f.forecaster)),
             f.forecasted_at.map(utc).unwrap_or_default(),
             f.forecasted_at
-                .map(|t| local_exact(t, tz))
+                .map(|t| local_seconds(t, tz))
                 .unwrap_or_default(),
             cell(&opt(&f.reasoning)),
             cell(&opt(&f.error)),
@@ -133,8 +128,8 @@ pub fn forecasts_jsonl<'a>(
     json_lines(
         rows.into_iter().map(|forecast| Line {
             forecast,
-            asked_at_local: local_exact(forecast.asked_at, tz),
-            forecasted_at_local: forecast.forecasted_at.map(|t| local_exact(t, tz)),
+            asked_at_local: local_seconds(forecast.asked_at, tz),
+            forecasted_at_local: forecast.forecasted_at.map(|t| local_seconds(t, tz)),
         }),
         out,
     )
@@ -177,7 +172,7 @@ pub fn forecast_citations_markdown<'a>(
             .forecasted_at
             .filter(|at| crate::zone_names::zone_abbreviation(*at, tz) != "UTC")
         {
-            writeln!(out, "   (local time: {})", local_time(at, tz))?;
+            writeln!(out, "   (local time: {})", local_minutes(at, tz))?;
         }
         writeln!(out)?;
     }
@@ -265,7 +260,7 @@ mod tests {
     }
 
     #[test]
-    fn json_lines_keep_every_field_and_the_local_time() {
+    fn json_lines_keep_every_field_and_the_local_minutes() {
         let mut buf = Vec::new();
         forecasts_jsonl(&[done()], BERLIN, &mut buf).unwrap();
         let line: serde_json::Value = serde_json::from_slice(&buf).unwrap();
@@ -307,7 +302,7 @@ mod tests {
         assert_eq!(percent(0.275), "27.5%");
         assert_eq!(percent(0.03), "3%");
         assert_eq!(
-            local_time(Utc.with_ymd_and_hms(2026, 7, 1, 9, 30, 0).unwrap(), Tz::UTC),
+            local_minutes(Utc.with_ymd_and_hms(2026, 7, 1, 9, 30, 0).unwrap(), Tz::UTC),
             "2026-07-01 09:30 UTC"
         );
     }
