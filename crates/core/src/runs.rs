@@ -15,7 +15,6 @@ use sightline_store::runs::{ArchivedInvestigation, PageFiling, RecordedPage};
 use sightline_store::{HistoryEntry, RequestStatus, RunOwner, Store, StoredRun};
 use ts_rs::TS;
 
-use crate::announce::Announce;
 use crate::errors::CommandError;
 use crate::findings::Findable;
 use crate::pipeline::{self, Outcome, Paging, SendOptions};
@@ -163,10 +162,11 @@ pub(crate) enum Step<P> {
 
 /// The page step monitors and collections share: nothing is sent for an archived
 /// investigation; the page is sent, recorded (with its filing), and the window told; a filing
-/// refused because the investigation was archived meanwhile stops the run.
+/// refused because the investigation was archived meanwhile stops the run. `recorded` tells
+/// the window (a callback, so this module needs nothing of how it is told).
 pub(crate) async fn page_step<R: RunPage>(
     store: &Store,
-    announce: &dyn Announce,
+    recorded: &(dyn Fn() + Sync),
     run: &R,
 ) -> Result<Step<R::Page>, CommandError> {
     if let Some(stop) = before_page(store, run.owner()).await? {
@@ -178,13 +178,13 @@ pub(crate) async fn page_step<R: RunPage>(
         Ok(PageSent::MayHaveBilled(words)) => return Ok(Step::MayHaveBilled(words)),
         Err(error) => return Ok(Step::Stopped(Stop::of(&error))),
     };
-    let recorded = run.record(&page).await?;
-    announce.records_changed();
-    Ok(match after_page(&recorded.filing) {
+    let written = run.record(&page).await?;
+    recorded();
+    Ok(match after_page(&written.filing) {
         Some(stop) => Step::Stopped(stop),
         None => Step::Recorded {
             page,
-            new_items: recorded.new_items,
+            new_items: written.new_items,
         },
     })
 }

@@ -546,30 +546,31 @@ impl Paging<'_> {
                 until: &until,
                 confirm_budget,
             };
-            let (page, new) = match page_step(store, self.announce, &step).await? {
-                Step::Recorded { page, new_items } => (page, new_items),
-                Step::Retry => {
-                    store.bump_collection_attempt(id).await?;
-                    continue;
-                }
-                Step::MayHaveBilled(_) if resumed_by_user => {
-                    tracing::info!(
-                        collection = id,
-                        "resumed: a page that may have been billed is asked again"
-                    );
-                    store.bump_collection_attempt(id).await?;
-                    resumed_by_user = false;
-                    continue;
-                }
-                Step::MayHaveBilled(words) => return Ok(Ending::failed(&words)),
-                Step::Stopped(Stop::RateLimited { wait, .. }) => {
-                    rate_limits_in_a_row += 1;
-                    self.wait_out(wait, rate_limits_in_a_row).await;
-                    resumed_by_user = false;
-                    continue;
-                }
-                Step::Stopped(stop) => return Ok(Ending::of(stop)),
-            };
+            let (page, new) =
+                match page_step(store, &|| self.announce.records_changed(), &step).await? {
+                    Step::Recorded { page, new_items } => (page, new_items),
+                    Step::Retry => {
+                        store.bump_collection_attempt(id).await?;
+                        continue;
+                    }
+                    Step::MayHaveBilled(_) if resumed_by_user => {
+                        tracing::info!(
+                            collection = id,
+                            "resumed: a page that may have been billed is asked again"
+                        );
+                        store.bump_collection_attempt(id).await?;
+                        resumed_by_user = false;
+                        continue;
+                    }
+                    Step::MayHaveBilled(words) => return Ok(Ending::failed(&words)),
+                    Step::Stopped(Stop::RateLimited { wait, .. }) => {
+                        rate_limits_in_a_row += 1;
+                        self.wait_out(wait, rate_limits_in_a_row).await;
+                        resumed_by_user = false;
+                        continue;
+                    }
+                    Step::Stopped(stop) => return Ok(Ending::of(stop)),
+                };
             resumed_by_user = false;
             rate_limits_in_a_row = 0;
             progress(store, self.announce, id).await;

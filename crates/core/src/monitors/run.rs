@@ -221,7 +221,7 @@ async fn pages(
     };
     let mut new_posts = run.new_items;
     loop {
-        let (page, new) = match page_step(store, announce, &step).await? {
+        let (page, new) = match page_step(store, &|| announce.records_changed(), &step).await? {
             Step::Recorded { page, new_items } => (page, new_items),
             Step::Retry => {
                 store.bump_run_attempt(run.id).await?;
