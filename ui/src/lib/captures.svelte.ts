@@ -8,6 +8,7 @@ import { SvelteMap } from 'svelte/reactivity';
 import type { CaptureState } from './bindings/CaptureState';
 import type { CaptureSummary } from './bindings/CaptureSummary';
 import { onRecordsChanged, provenanceHistory, provenancePosts } from './ipc';
+import { follow } from './events';
 
 /** By post id: its earliest capture, null when captured before provenance was kept. */
 export const postCaptures = new SvelteMap<string, CaptureSummary | null>();
@@ -25,7 +26,8 @@ function forgetUncaptured() {
 function listenOnce() {
   if (listening) return;
   listening = true;
-  onRecordsChanged(forgetUncaptured).catch(() => (listening = false));
+  // Followed for the window's life; without Tauri, tried again at the next load.
+  follow(onRecordsChanged, forgetUncaptured, () => (listening = false));
 }
 
 /** Asks for the capture lines of the posts not known yet, in one call. */

@@ -5,6 +5,7 @@
  */
 import type { InvestigationSummary } from './bindings/InvestigationSummary';
 import { errorMessage, investigationActive, investigationCreate, investigationList, investigationSetActive, onRecordsChanged } from './ipc';
+import { follow } from './events';
 
 const state = $state<{ list: InvestigationSummary[]; activeId: number | null; loaded: boolean; failure: string | null }>({
   list: [],
@@ -62,18 +63,6 @@ export async function createInvestigation(name: string, description = ''): Promi
 /** Loads the list and follows record changes; returns the function that stops following. */
 export function startInvestigations(): () => void {
   void refreshInvestigations();
-  let stop: (() => void) | null = null;
-  let stopped = false;
-  onRecordsChanged(() => void refreshInvestigations())
-    .then((unlisten) => {
-      if (stopped) unlisten();
-      else stop = unlisten;
-    })
-    .catch(() => {
-      // Without the event the list refreshes on the next change made from here.
-    });
-  return () => {
-    stopped = true;
-    stop?.();
-  };
+  // Without the event (no Tauri) the list refreshes on the next change made from here.
+  return follow(onRecordsChanged, () => void refreshInvestigations());
 }

@@ -4,6 +4,7 @@
  * (those commands return the new status: pass it to `setStatus`).
  */
 import { appStatus, errorMessage, onRecordsChanged, spendTotals, type AppStatus } from './ipc';
+import { follow } from './events';
 
 const state = $state<{ status: AppStatus | null; today: string | null; failure: string | null }>({
   status: null,
@@ -55,18 +56,6 @@ export async function refreshStatus(): Promise<void> {
 /** Loads the status and follows record changes; returns the function that stops following. */
 export function startStatus(): () => void {
   void refreshStatus();
-  let stop: (() => void) | null = null;
-  let stopped = false;
-  onRecordsChanged(() => void refreshStatus())
-    .then((unlisten) => {
-      if (stopped) unlisten();
-      else stop = unlisten;
-    })
-    .catch(() => {
-      // Without the event the figures refresh on the next key or mode change.
-    });
-  return () => {
-    stopped = true;
-    stop?.();
-  };
+  // Without the event (no Tauri) the figures refresh on the next key or mode change.
+  return follow(onRecordsChanged, () => void refreshStatus());
 }

@@ -5,6 +5,7 @@
  */
 import type { UnseenCounts } from './bindings/UnseenCounts';
 import { monitorUnseen, onMonitorsChanged } from './ipc';
+import { follow } from './events';
 
 const state = $state<{ total: number; byMonitor: Record<number, number> }>({ total: 0, byMonitor: {} });
 
@@ -29,7 +30,8 @@ let started = false;
 export function startUnseen(): void {
   if (started) return;
   started = true;
-  void onMonitorsChanged((change) => setUnseen(change.unseen));
+  // Followed for the window's life: the badge is always shown.
+  follow(onMonitorsChanged, (change) => setUnseen(change.unseen));
   monitorUnseen().then(
     (counts) => counts && setUnseen(counts),
     // The badge is a hint: without counts it shows none, and the Monitors screen says why.

@@ -4,6 +4,7 @@
  * in the core, not here: leaving the screen or closing the app loses nothing.
  */
 import { forecast, onForecastUpdate } from '$lib/ipc';
+import { follow } from '$lib/events';
 import type { Billing } from '$lib/bindings/Billing';
 import type { ForecastJob } from '$lib/bindings/ForecastJob';
 import type { ForecastRequest } from '$lib/bindings/ForecastRequest';
@@ -30,8 +31,7 @@ export class ForecastRun extends RequestLifecycle<ForecastRequest> {
 
   /** Starts listening for steps; returns the way to stop. */
   listen(): () => void {
-    const stop = onForecastUpdate((update) => this.apply(update));
-    return () => void stop.then((unlisten) => unlisten());
+    return follow(onForecastUpdate, (update) => this.apply(update));
   }
 
   /** Shows another forecast (one re-opened from the list). */
