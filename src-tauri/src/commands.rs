@@ -15,7 +15,7 @@ use sightline_core::forecast::{
 };
 use sightline_core::pipeline::{self, Outcome, SendParams};
 use sightline_core::records::{self, HistoryPage, PostPage};
-use sightline_core::settings::{self, AppSettings};
+use sightline_core::settings::AppSettings;
 use sightline_core::state::{AppInfo, AppState, AppStatus};
 use sightline_core::streaming::{self, StreamMessage};
 use sightline_core::zone::{self, DisplayZone};
@@ -65,7 +65,7 @@ define_commands! {
         = |state| keys::use_demo(state, demo).await.map(|_| state.status());
     read settings_get() -> AppSettings = |state| ok(state.settings());
     set settings_set(settings: AppSettings) -> AppSettings
-        = |state| settings::save(state, settings).await;
+        = |state| state.save_checked_settings(settings).await;
     read display_zone() -> DisplayZone = |state| ok(zone::display_zone());
 
     // Operations: each validated, budget-checked, sent and recorded by the pipeline.

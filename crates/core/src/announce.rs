@@ -6,7 +6,7 @@
 use std::sync::Mutex;
 
 use crate::collections::Collection;
-use crate::monitors::MonitorsChanged;
+use crate::monitors::types::MonitorsChanged;
 
 pub trait Announce: Send + Sync {
     /// A monitor's state, unseen count or run log changed.

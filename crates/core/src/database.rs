@@ -24,10 +24,7 @@ use crate::errors::CommandError;
 use crate::session::Mode;
 use crate::state::AppState;
 
-/// What a request or a write answers while the database is open read-only.
-pub const READ_ONLY: &str = "Sightline opened this archive read-only, so it can show what is \
-    stored but cannot send a request or save anything. Close Sightline and open it again to \
-    choose another way on its start screen.";
+pub use crate::errors::READ_ONLY;
 
 const DAMAGED: &str = "Sightline checked this archive's file and found it damaged: part of \
     it cannot be read as SQLite wrote it.";

@@ -7,6 +7,11 @@ use sightline_api::{ApiError, ErrorPayload, FieldError};
 use sightline_store::{BudgetCheck, StoreError};
 use ts_rs::TS;
 
+/// What a request or a write answers while the database is open read-only.
+pub const READ_ONLY: &str = "Sightline opened this archive read-only, so it can show what is \
+    stored but cannot send a request or save anything. Close Sightline and open it again to \
+    choose another way on its start screen.";
+
 #[derive(Debug, Clone, PartialEq, Serialize, TS)]
 #[serde(
     tag = "kind",
@@ -194,7 +199,7 @@ impl From<StoreError> for CommandError {
             },
             full if full.is_disk_full() => Self::disk_full(),
             read_only if read_only.is_read_only() => Self::ReadOnly {
-                message: crate::database::READ_ONLY.into(),
+                message: READ_ONLY.into(),
             },
             other => Self::database(format!(
                 "Sightline could not use its local database: {other}. Your earlier history is untouched."

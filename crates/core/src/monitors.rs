@@ -22,7 +22,7 @@ mod budget_pause;
 pub(crate) mod rules;
 mod run;
 mod scheduler;
-mod types;
+pub(crate) mod types;
 
 use chrono::{Duration, Utc};
 use rust_decimal::Decimal;

@@ -189,19 +189,6 @@ impl JsonFile {
     }
 }
 
-/// Checks settings the window sends and keeps them (the session follows them); a field that
-/// fails its check is refused with its words, and nothing is saved.
-pub async fn save(
-    state: &crate::state::AppState,
-    settings: AppSettings,
-) -> Result<AppSettings, crate::errors::CommandError> {
-    settings
-        .validate()
-        .map_err(crate::errors::CommandError::invalid)?;
-    state.save_settings(settings.clone()).await?;
-    Ok(settings)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -128,6 +128,17 @@ impl AppState {
             .clone()
     }
 
+    /// Checks settings the window sends and keeps them (the session follows them); a field that
+    /// fails its check is refused with its words, and nothing is saved.
+    pub async fn save_checked_settings(
+        &self,
+        settings: AppSettings,
+    ) -> Result<AppSettings, CommandError> {
+        settings.validate().map_err(CommandError::invalid)?;
+        self.save_settings(settings.clone()).await?;
+        Ok(settings)
+    }
+
     pub async fn save_settings(&self, settings: AppSettings) -> Result<(), CommandError> {
         JsonFile::new(&self.data_dir, "settings.json")
             .save(&settings)
@@ -178,7 +189,7 @@ impl AppState {
         if self.database.is_read_only(mode) {
             // An answer could not be recorded, so nothing is sent: no charge can go unrecorded.
             return Err(CommandError::ReadOnly {
-                message: crate::database::READ_ONLY.into(),
+                message: crate::errors::READ_ONLY.into(),
             });
         }
         if let Some(session) = current.as_ref().filter(|session| session.mode == mode) {
