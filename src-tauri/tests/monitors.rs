@@ -97,7 +97,10 @@ async fn a_monitor_run_now_stores_unseen_posts_then_notifies_and_the_badge_holds
     );
     let logged = std::fs::read_to_string(&log).unwrap();
     let line: Value = serde_json::from_str(logged.lines().next().unwrap()).unwrap();
-    assert_eq!(line, json!({ "title": "AI watch", "body": "25 posts to start with" }));
+    assert_eq!(
+        line,
+        json!({ "title": "AI watch", "body": "25 posts to start with" })
+    );
     assert!(changes
         .lock()
         .unwrap()

@@ -128,8 +128,8 @@ pub use provenance::{
     ProvenanceCheck, ProvenanceRecord,
 };
 pub use record::{Filing, PendingRequest, RecordOutcome, RequestRecord};
-pub use runs::{RunOwner, StoredRun};
 pub use runs::RunOutcome;
+pub use runs::{RunOwner, StoredRun};
 pub use spend::{DaySpend, LearnedRate, SpendBreakdown, SpendDimension, SpendLine, SpendTotals};
 pub use upgrade::{BackupFile, BackupOutcome, Check, Upgrade, UpgradeStep};
 

@@ -187,7 +187,13 @@ async fn a_monitor_long_overdue_is_due_once_and_paused_ones_never() {
         .await
         .unwrap();
     store
-        .pause_monitor_after_run(late, run, RunOutcome::BudgetBlocked, "Over budget.", blocked_at)
+        .pause_monitor_after_run(
+            late,
+            run,
+            RunOutcome::BudgetBlocked,
+            "Over budget.",
+            blocked_at,
+        )
         .await
         .unwrap();
     let monitor = store.monitor(late).await.unwrap().unwrap();
