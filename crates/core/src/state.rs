@@ -15,7 +15,7 @@ use tokio::sync::{Mutex as AsyncMutex, OnceCell};
 use serde::Serialize;
 use ts_rs::TS;
 
-use crate::database::Gate;
+use crate::database::gate::Gate;
 use crate::environment::Environment;
 use crate::errors::CommandError;
 use crate::keychain::{KeychainStatus, SecretStore};
