@@ -4,12 +4,9 @@
 //! missing replies, estimated first, budget-guarded, billed exactly what the service said, and
 //! saying how many of the replies it brought were new and how many were stored already.
 
-#[path = "support/live.rs"]
-mod live;
-#[path = "support/search.rs"]
-mod search;
-#[path = "support/send.rs"]
-mod send;
+use crate::support::live;
+use crate::support::search;
+use crate::support::send;
 
 use live::Live;
 use search::search;

@@ -4,8 +4,7 @@
 //! sends anything, saying why in words, and sends (and bills) nothing until the user restores
 //! the investigation or chooses another. Against the sandbox on loopback and real SQLite files.
 
-#[path = "support/live.rs"]
-mod live;
+use crate::support::live;
 
 use live::Live;
 

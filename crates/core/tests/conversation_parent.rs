@@ -4,10 +4,8 @@
 //! A parent the service no longer has does not stop the fetch. Sandbox on loopback, real
 //! SQLite files.
 
-#[path = "support/live.rs"]
-mod live;
-#[path = "support/send.rs"]
-mod send;
+use crate::support::live;
+use crate::support::send;
 
 use chrono::Utc;
 use live::Live;

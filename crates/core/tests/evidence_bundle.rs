@@ -3,8 +3,7 @@
 //! accepts it, the posts keep their notes, tags and 19-digit ids, and verify finds it intact.
 //! A hand-picked selection's cost is that of its requests' ledger rows.
 
-#[path = "support/evidence_seed.rs"]
-mod seed;
+use crate::support::evidence_seed as seed;
 
 use std::process::Command;
 

@@ -5,12 +5,9 @@
 //! the nano-dollar; the first 800 products of every rate are recorded. And a billed answer that
 //! cannot be decoded keeps its cost and its bytes, and says in History what could not be read.
 
-#[path = "support/live.rs"]
-mod live;
-#[path = "support/search.rs"]
-mod search;
-#[path = "support/send.rs"]
-mod send;
+use crate::support::live;
+use crate::support::search;
+use crate::support::send;
 
 use std::str::FromStr;
 

@@ -2,8 +2,7 @@
 //! billed once, followed to the answer, stopped without losing the job, resumed after a restart
 //! and recorded once.
 
-#[path = "support/send.rs"]
-mod send;
+use crate::support::send;
 
 use send::send;
 use std::sync::{Arc, Mutex};

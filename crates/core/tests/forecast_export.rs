@@ -2,8 +2,7 @@
 //! followed to their end (one answered, one failed), read back from the SQLite file and written
 //! as CSV, JSON Lines and a citation list, each with the forecast's own fields.
 
-#[path = "support/send.rs"]
-mod send;
+use crate::support::send;
 
 use send::send;
 use std::sync::Arc;

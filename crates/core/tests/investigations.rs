@@ -2,12 +2,9 @@
 //! SQLite file. Active filing of a search and of a streamed answer; the still-there check
 //! estimated, budget-guarded, re-fetched in batches through the pipeline and compared.
 
-#[path = "support/live.rs"]
-mod live;
-#[path = "support/search.rs"]
-mod search;
-#[path = "support/send.rs"]
-mod send;
+use crate::support::live;
+use crate::support::search;
+use crate::support::send;
 
 use live::Live;
 use search::search;

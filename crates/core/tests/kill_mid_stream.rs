@@ -79,13 +79,13 @@ async fn a_stream_killed_mid_answer_keeps_its_cost() {
         .unwrap();
     let data = tempfile::tempdir().unwrap();
 
+    // The child's test by its full name in this binary (the module path without the crate's).
+    let child_test = match module_path!().split_once("::") {
+        Some((_, module)) => format!("{module}::child_streams_until_killed"),
+        None => "child_streams_until_killed".to_owned(),
+    };
     let mut child = Command::new(std::env::current_exe().unwrap())
-        .args([
-            "child_streams_until_killed",
-            "--exact",
-            "--ignored",
-            "--nocapture",
-        ])
+        .args([child_test.as_str(), "--exact", "--ignored", "--nocapture"])
         .env(CHILD_DATA, data.path())
         .env(CHILD_URL, sandbox.base_url())
         .env(CHILD_KEY, sandbox.demo_key())

@@ -6,8 +6,7 @@
 //! one paused by the user never; a long gap is caught up with one run; a 429 puts the next
 //! attempt after its wait; a quiet story never sends the same search twice.
 
-#[path = "support/live.rs"]
-mod live;
+use crate::support::live;
 
 use live::Live;
 use std::collections::BTreeSet;

@@ -11,8 +11,7 @@
 //! loop on a clock this test moves (`SchedulerClock`): its naps add to the clock instead of
 //! sleeping, up to a limit the test sets.
 
-#[path = "support/live.rs"]
-mod live;
+use crate::support::live;
 
 use std::future::Future;
 use std::path::PathBuf;

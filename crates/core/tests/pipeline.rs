@@ -1,12 +1,9 @@
 //! The request pipeline without a window: against a sandbox on loopback and real SQLite files.
 //! Each step is seen from outside: what the service billed, what the store recorded.
 
-#[path = "support/live.rs"]
-mod live;
-#[path = "support/search.rs"]
-mod search;
-#[path = "support/send.rs"]
-mod send;
+use crate::support::live;
+use crate::support::search;
+use crate::support::send;
 
 use live::Live;
 use search::search;

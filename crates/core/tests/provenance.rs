@@ -3,10 +3,8 @@
 //! a post points at the response that brought it. (That a recorded provenance cannot be edited
 //! is checked on a real file in the store's own tests.) Against a sandbox on loopback and a real SQLite file.
 
-#[path = "support/live.rs"]
-mod live;
-#[path = "support/send.rs"]
-mod send;
+use crate::support::live;
+use crate::support::send;
 
 use live::Live;
 use send::send;

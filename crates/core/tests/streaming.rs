@@ -1,10 +1,8 @@
 //! The live AI search without a window: events relayed in order, a cancel or a cut keeps what
 //! arrived in history and the archive, and the cost recorded is the one the headers carried.
 
-#[path = "support/live.rs"]
-mod live;
-#[path = "support/send.rs"]
-mod send;
+use crate::support::live;
+use crate::support::send;
 
 use live::Live;
 use send::send;

@@ -1,0 +1,6 @@
+//! Set-up shared by the integration tests.
+
+pub mod evidence_seed;
+pub mod live;
+pub mod search;
+pub mod send;

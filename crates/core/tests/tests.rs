@@ -1,0 +1,27 @@
+//! Core's integration tests, one binary (linked once, not once per file): each file is a
+//! module, and `support` the set-up they share (a live app against the sandbox, sends,
+//! searches, a seeded evidence archive). Run one file's tests with
+//! `cargo test -p sightline-core --test core <file>::`.
+
+mod support;
+
+mod analysis;
+mod archived_filing;
+mod collection_posts;
+mod collections;
+mod conversation_parent;
+mod evidence_bundle;
+mod export_folder;
+mod first_key;
+mod float_costs;
+mod forecast;
+mod forecast_export;
+mod investigations;
+mod ipc_casing;
+mod kill_mid_stream;
+mod monitor_lookup;
+mod monitors;
+mod no_runaway;
+mod pipeline;
+mod provenance;
+mod streaming;
