@@ -128,6 +128,25 @@ pub struct SpendBreakdown {
     pub lines: Vec<SpendLine>,
 }
 
+impl SpendBreakdown {
+    /// The breakdown with its lines in the one order every breakdown shows: most expensive
+    /// first, then by key.
+    pub(crate) fn ranked(
+        dimension: SpendDimension,
+        total: Decimal,
+        unreadable: i64,
+        mut lines: Vec<SpendLine>,
+    ) -> Self {
+        lines.sort_by(|a, b| b.cost.cmp(&a.cost).then_with(|| a.key.cmp(&b.key)));
+        Self {
+            dimension,
+            total,
+            unreadable,
+            lines,
+        }
+    }
+}
+
 /// A per-service rate learned from recent responses.
 #[derive(Serialize, Deserialize, TS, Clone, Debug, PartialEq, Eq)]
 pub struct LearnedRate {
@@ -493,14 +512,12 @@ impl Store {
         .fetch_one(&self.pool)
         .await?;
         let total = from_nanos(sums.iter().map(|(_, s)| s.cost_nanos).sum());
-        let mut lines = lines_from(sums);
-        lines.sort_by(|a, b| b.cost.cmp(&a.cost).then_with(|| a.key.cmp(&b.key)));
-        Ok(SpendBreakdown {
-            dimension: dim,
+        Ok(SpendBreakdown::ranked(
+            dim,
             total,
             unreadable,
-            lines,
-        })
+            lines_from(sums),
+        ))
     }
 
     /// The learned rate of every service that has billed something with units.

@@ -70,7 +70,7 @@ impl Store {
         .await?;
         let total = from_nanos(rows.iter().map(|r| r.cost_nanos).sum());
         let unreadable = rows.iter().map(|r| r.unreadable).sum();
-        let mut lines: Vec<SpendLine> = rows
+        let lines: Vec<SpendLine> = rows
             .into_iter()
             .map(|row| SpendLine {
                 key: row.owner.to_string(),
@@ -80,13 +80,7 @@ impl Store {
                 usage_count: row.usage_count,
             })
             .collect();
-        lines.sort_by(|a, b| b.cost.cmp(&a.cost).then_with(|| a.key.cmp(&b.key)));
-        Ok(SpendBreakdown {
-            dimension: dim,
-            total,
-            unreadable,
-            lines,
-        })
+        Ok(SpendBreakdown::ranked(dim, total, unreadable, lines))
     }
 }
 
