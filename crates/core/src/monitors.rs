@@ -28,7 +28,6 @@ use chrono::{Duration, Utc};
 use rust_decimal::Decimal;
 use sightline_api::request::{TwitterSearchRequest, TwitterUserPostsRequest};
 use sightline_api::{ApiRequest, ExpectedUnits, Operation};
-use sightline_store::monitors::state;
 use sightline_store::{NewMonitor, RunEnd, RunOwner, Store, StoredMonitor};
 
 use crate::errors::CommandError;
@@ -48,26 +47,6 @@ fn gone() -> CommandError {
     CommandError::not_found("That monitor no longer exists.")
 }
 
-impl MonitorState {
-    pub(crate) fn as_str(self) -> &'static str {
-        match self {
-            Self::Active => state::ACTIVE,
-            Self::Paused => state::PAUSED,
-            Self::BudgetPaused => state::BUDGET_PAUSED,
-            Self::NeedsConfirmation => state::NEEDS_CONFIRMATION,
-        }
-    }
-
-    fn parse(text: &str) -> Self {
-        match text {
-            state::ACTIVE => Self::Active,
-            state::BUDGET_PAUSED => Self::BudgetPaused,
-            state::NEEDS_CONFIRMATION => Self::NeedsConfirmation,
-            _ => Self::Paused,
-        }
-    }
-}
-
 fn monitor_of(stored: StoredMonitor) -> Result<Monitor, CommandError> {
     let target = serde_json::from_str(&stored.target_json).map_err(|error| {
         CommandError::database(format!("A saved monitor could not be read: {error}"))
@@ -79,7 +58,7 @@ fn monitor_of(stored: StoredMonitor) -> Result<Monitor, CommandError> {
         interval_minutes: stored.interval_minutes,
         cap: stored.cap,
         investigation_id: stored.investigation_id,
-        state: MonitorState::parse(&stored.state),
+        state: stored.state,
         state_reason: stored.state_reason,
         next_run_at: stored.next_run_at,
         last_run_at: stored.last_run_at,
@@ -152,7 +131,7 @@ pub async fn pause(store: &Store, id: i64) -> Result<Monitor, CommandError> {
     let paused = store
         .set_monitor_state(
             id,
-            MonitorState::Paused.as_str(),
+            MonitorState::Paused,
             Some(PAUSED_BY_YOU),
             None,
             Utc::now(),
@@ -166,7 +145,7 @@ pub async fn pause(store: &Store, id: i64) -> Result<Monitor, CommandError> {
 pub async fn resume(store: &Store, id: i64) -> Result<Monitor, CommandError> {
     let now = Utc::now();
     let resumed = store
-        .set_monitor_state(id, MonitorState::Active.as_str(), None, Some(now), now)
+        .set_monitor_state(id, MonitorState::Active, None, Some(now), now)
         .await?;
     resumed.then_some(()).ok_or_else(gone)?;
     get(store, id).await
@@ -195,7 +174,7 @@ pub async fn skip(store: &Store, id: i64) -> Result<Monitor, CommandError> {
         }
         None => {
             store
-                .set_monitor_state(id, MonitorState::Active.as_str(), None, Some(next), now)
+                .set_monitor_state(id, MonitorState::Active, None, Some(next), now)
                 .await?;
         }
     }

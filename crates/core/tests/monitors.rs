@@ -349,7 +349,7 @@ async fn the_budget_blocks_with_nothing_billed_and_a_warning_waits_for_the_user(
 /// Makes an active monitor due now.
 async fn due_now(store: &Store, id: i64) {
     store
-        .set_monitor_state(id, "active", None, Some(Utc::now()), Utc::now())
+        .set_monitor_state(id, MonitorState::Active, None, Some(Utc::now()), Utc::now())
         .await
         .unwrap();
 }
@@ -480,7 +480,13 @@ async fn a_long_gap_is_caught_up_with_one_run_and_a_429_waits_its_time() {
     // The app was closed for three days: the monitor is due once, not 288 times.
     let three_days_ago = Utc::now() - chrono::Duration::days(3);
     store
-        .set_monitor_state(monitor.id, "active", None, Some(three_days_ago), Utc::now())
+        .set_monitor_state(
+            monitor.id,
+            MonitorState::Active,
+            None,
+            Some(three_days_ago),
+            Utc::now(),
+        )
         .await
         .unwrap();
     sandbox.advance_clock(Duration::from_secs(3 * 24 * 3600));
@@ -493,7 +499,13 @@ async fn a_long_gap_is_caught_up_with_one_run_and_a_429_waits_its_time() {
 
     // A 429 asking for two minutes: logged in words, the next try after the wait.
     store
-        .set_monitor_state(monitor.id, "active", None, Some(Utc::now()), Utc::now())
+        .set_monitor_state(
+            monitor.id,
+            MonitorState::Active,
+            None,
+            Some(Utc::now()),
+            Utc::now(),
+        )
         .await
         .unwrap();
     sandbox.faults().push(

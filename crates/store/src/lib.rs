@@ -47,8 +47,8 @@
 //! * [`runs`]: the run log of both (outcome, new items, error in words), with each run's cost
 //!   from the ledger rows of exactly its requests; a page filed under its owner's
 //!   investigation in its own transaction, never into an archived one (`runs/filing.rs`);
-//! * `words.rs`: state enums (a run's outcome, a collection's state) stored as their serde
-//!   word, their one spelling, read strictly;
+//! * `words.rs`: state enums (a run's outcome, a monitor's and a collection's state) stored
+//!   as their serde word, their one spelling, read strictly;
 //! * [`zone_names`]: the one rule naming a zone beside a local time (`CET`, `GMT+5:30`), on
 //!   screen and in every file;
 //! * [`upgrade`]: opening the file in steps: SQLite's check (a damaged file told apart), a
@@ -122,7 +122,7 @@ pub use investigations::{
 };
 pub use jobs::{FollowedJob, JobState, JOB_FAILED_CLASS};
 pub use ledger::LedgerEntry;
-pub use monitors::{FoundPost, NewMonitor, PageItem, RunEnd, StoredMonitor};
+pub use monitors::{FoundPost, MonitorState, NewMonitor, PageItem, RunEnd, StoredMonitor};
 pub use provenance::{
     CaptureState, CaptureSummary, HistoryCapture, NewProvenance, PostCapture, Provenance,
     ProvenanceCheck, ProvenanceRecord,

@@ -4,29 +4,38 @@
 //! the database before anything tells the user about it.
 
 use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
 use sqlx::sqlite::SqliteRow;
 use sqlx::Row;
+use ts_rs::TS;
 
 use crate::archive::read::{post_from_row, POST_COLUMNS};
 use crate::archive::StoredPost;
 use crate::error::Result;
 use crate::runs::{finish_run, record_run_page, RecordedPage, RunOutcome, RunOwner};
 use crate::time::{from_ms, to_ms};
+use crate::words::stored_as_word;
 use crate::Store;
 
-/// A monitor's states as stored, each spelled here once (the core's `MonitorState` reads and
-/// writes these).
-pub mod state {
-    /// Runs at its next run.
-    pub const ACTIVE: &str = "active";
+// Stored as its serde word (`words.rs`), its one spelling.
+/// Where a monitor stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+#[ts(export)]
+pub enum MonitorState {
+    /// Runs at `nextRunAt`.
+    Active,
     /// Paused by the user: only the user resumes it.
-    pub const PAUSED: &str = "paused";
-    /// Paused by the budget's block (nothing was sent): it resumes by itself once the budget
-    /// allows a run, or when the user resumes it.
-    pub const BUDGET_PAUSED: &str = "budget_paused";
-    /// The budget warned: the run waits for the user's Confirm or Skip.
-    pub const NEEDS_CONFIRMATION: &str = "needs_confirmation";
+    Paused,
+    /// Paused by the budget's block (nothing was sent; `stateReason` says why in words): it
+    /// resumes by itself once the budget allows a run (a limit raised or removed, or a new day
+    /// or month), or when the user resumes it. Pausing it makes it the user's.
+    BudgetPaused,
+    /// The budget warned: the run waits for Confirm or Skip, never going on by itself.
+    NeedsConfirmation,
 }
+
+stored_as_word!(MonitorState);
 
 /// A monitor as the core saves it.
 #[derive(Debug, Clone, PartialEq)]
@@ -48,7 +57,7 @@ pub struct StoredMonitor {
     pub cap: i64,
     pub investigation_id: Option<i64>,
     /// One of [`state`]'s words.
-    pub state: String,
+    pub state: MonitorState,
     pub state_reason: Option<String>,
     pub next_run_at: Option<DateTime<Utc>>,
     pub window_end: Option<DateTime<Utc>>,
@@ -120,13 +129,14 @@ impl Store {
         let id = sqlx::query_scalar(
             "INSERT INTO monitors (name, target_json, interval_minutes, cap, investigation_id,
                  state, next_run_at, created_at, updated_at)
-             VALUES (?, ?, ?, ?, ?, 'active', ?, ?, ?) RETURNING id",
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
         )
         .bind(monitor.name.trim())
         .bind(&monitor.target_json)
         .bind(monitor.interval_minutes)
         .bind(monitor.cap)
         .bind(monitor.investigation_id)
+        .bind(MonitorState::Active)
         .bind(to_ms(now))
         .bind(to_ms(now))
         .bind(to_ms(now))
@@ -147,7 +157,7 @@ impl Store {
             "UPDATE monitors SET name = ?,
                  window_end = CASE WHEN target_json = ? THEN window_end END,
                  target_json = ?, interval_minutes = ?, cap = ?, investigation_id = ?,
-                 next_run_at = CASE WHEN state = 'active'
+                 next_run_at = CASE WHEN state = ?
                      THEN min(COALESCE(next_run_at, ?), ? + ? * 60000) ELSE next_run_at END,
                  updated_at = ?
              WHERE id = ?",
@@ -158,6 +168,7 @@ impl Store {
         .bind(monitor.interval_minutes)
         .bind(monitor.cap)
         .bind(monitor.investigation_id)
+        .bind(MonitorState::Active)
         .bind(to_ms(now))
         .bind(to_ms(now))
         .bind(monitor.interval_minutes)
@@ -202,9 +213,10 @@ impl Store {
     /// overdue by many intervals is listed once: its run sets the next time from when it ran.
     pub async fn due_monitors(&self, now: DateTime<Utc>) -> Result<Vec<i64>> {
         let ids = sqlx::query_scalar(
-            "SELECT id FROM monitors WHERE state = 'active' AND next_run_at <= ?
+            "SELECT id FROM monitors WHERE state = ? AND next_run_at <= ?
              ORDER BY next_run_at, id",
         )
+        .bind(MonitorState::Active)
         .bind(to_ms(now))
         .fetch_all(&self.pool)
         .await?;
@@ -214,7 +226,8 @@ impl Store {
     /// The soonest next run of an active monitor, for the scheduler to sleep until.
     pub async fn next_monitor_due(&self) -> Result<Option<DateTime<Utc>>> {
         let at: Option<i64> =
-            sqlx::query_scalar("SELECT min(next_run_at) FROM monitors WHERE state = 'active'")
+            sqlx::query_scalar("SELECT min(next_run_at) FROM monitors WHERE state = ?")
+                .bind(MonitorState::Active)
                 .fetch_one(&self.pool)
                 .await?;
         Ok(at.map(from_ms))
@@ -225,7 +238,7 @@ impl Store {
     pub async fn set_monitor_state(
         &self,
         id: i64,
-        state: &str,
+        state: MonitorState,
         reason: Option<&str>,
         next_run_at: Option<DateTime<Utc>>,
         now: DateTime<Utc>,
@@ -313,11 +326,13 @@ impl Store {
         finish_run(&mut tx, run_id, end.outcome, end.error, now).await?;
         sqlx::query(
             // Paused while the run went on: it stays paused, with its reason.
-            "UPDATE monitors SET state = CASE state WHEN 'paused' THEN 'paused' ELSE 'active' END,
-                 state_reason = CASE state WHEN 'paused' THEN state_reason ELSE ? END,
-                 window_end = COALESCE(?, window_end), next_run_at = ?, updated_at = ?
-             WHERE id = ?",
+            "UPDATE monitors SET state = CASE state WHEN ?1 THEN ?1 ELSE ?2 END,
+                 state_reason = CASE state WHEN ?1 THEN state_reason ELSE ?3 END,
+                 window_end = COALESCE(?4, window_end), next_run_at = ?5, updated_at = ?6
+             WHERE id = ?7",
         )
+        .bind(MonitorState::Paused)
+        .bind(MonitorState::Active)
         .bind(end.error)
         .bind(end.window_end.map(to_ms))
         .bind(to_ms(end.next_run_at))
@@ -329,7 +344,7 @@ impl Store {
     }
 
     /// Ends a monitor's run that the budget blocked and pauses the monitor for the budget
-    /// ([`state::BUDGET_PAUSED`]), saying why. A monitor the user paused meanwhile stays the
+    /// ([`MonitorState::BudgetPaused`]), saying why. A monitor the user paused meanwhile stays the
     /// user's. Its next run stays where it was: once the budget allows, it is due at once.
     pub async fn pause_monitor_after_run(
         &self,
@@ -345,11 +360,11 @@ impl Store {
             "UPDATE monitors SET state = ?, state_reason = ?, updated_at = ?
              WHERE id = ? AND state <> ?",
         )
-        .bind(state::BUDGET_PAUSED)
+        .bind(MonitorState::BudgetPaused)
         .bind(reason)
         .bind(to_ms(now))
         .bind(monitor_id)
-        .bind(state::PAUSED)
+        .bind(MonitorState::Paused)
         .execute(&mut *tx)
         .await?;
         tx.commit().await
@@ -360,7 +375,7 @@ impl Store {
         let rows = sqlx::query(&format!(
             "SELECT {MONITOR_COLUMNS} FROM monitors m WHERE m.state = ? ORDER BY m.id"
         ))
-        .bind(state::BUDGET_PAUSED)
+        .bind(MonitorState::BudgetPaused)
         .fetch_all(&self.pool)
         .await?;
         rows.iter().map(monitor_from_row).collect()
@@ -375,12 +390,12 @@ impl Store {
                  next_run_at = min(COALESCE(next_run_at, ?), ?), updated_at = ?
              WHERE id = ? AND state = ?",
         )
-        .bind(state::ACTIVE)
+        .bind(MonitorState::Active)
         .bind(to_ms(now))
         .bind(to_ms(now))
         .bind(to_ms(now))
         .bind(id)
-        .bind(state::BUDGET_PAUSED)
+        .bind(MonitorState::BudgetPaused)
         .execute(&self.pool)
         .await?;
         Ok(done.rows_affected() == 1)

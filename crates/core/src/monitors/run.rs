@@ -379,7 +379,7 @@ async fn stopped(
             store
                 .set_monitor_state(
                     monitor.id,
-                    MonitorState::NeedsConfirmation.as_str(),
+                    MonitorState::NeedsConfirmation,
                     Some(&reason),
                     None,
                     now,
@@ -405,7 +405,7 @@ async fn stopped(
             store
                 .set_monitor_state(
                     monitor.id,
-                    super::MonitorState::Paused.as_str(),
+                    super::MonitorState::Paused,
                     Some(&reason),
                     None,
                     now,

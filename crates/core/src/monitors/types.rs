@@ -37,22 +37,7 @@ pub struct MonitorDraft {
     pub investigation_id: Option<i64>,
 }
 
-/// Where a monitor stands.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
-#[serde(rename_all = "snake_case")]
-#[ts(export)]
-pub enum MonitorState {
-    /// Runs at `nextRunAt`.
-    Active,
-    /// Paused by the user: only the user resumes it.
-    Paused,
-    /// Paused by the budget's block (nothing was sent; `stateReason` says why in words): it
-    /// resumes by itself once the budget allows a run (a limit raised or removed, or a new day
-    /// or month), or when the user resumes it. Pausing it makes it the user's.
-    BudgetPaused,
-    /// The budget warned: the run waits for Confirm or Skip, never going on by itself.
-    NeedsConfirmation,
-}
+pub use sightline_store::MonitorState;
 
 /// One monitor as the list shows it.
 #[derive(Debug, Clone, PartialEq, Serialize, TS)]

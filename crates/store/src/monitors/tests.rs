@@ -8,7 +8,7 @@ use rust_decimal::Decimal;
 use std::str::FromStr;
 
 use crate::collections::{CollectionState, NewCollection};
-use crate::monitors::{state, NewMonitor, PageItem, RunEnd};
+use crate::monitors::{MonitorState, NewMonitor, PageItem, RunEnd};
 use crate::runs::{ArchivedInvestigation, PageFiling, RunOutcome, RunOwner};
 use crate::test_support::{billing, post, record, temp_store};
 use crate::{RequestRecord, Store};
@@ -145,7 +145,13 @@ async fn a_monitor_long_overdue_is_due_once_and_paused_ones_never() {
     let late = store.create_monitor(&draft("Late"), at(0)).await.unwrap();
     let paused = store.create_monitor(&draft("Paused"), at(0)).await.unwrap();
     store
-        .set_monitor_state(paused, "paused", Some("Paused by you."), None, at(0))
+        .set_monitor_state(
+            paused,
+            MonitorState::Paused,
+            Some("Paused by you."),
+            None,
+            at(0),
+        )
         .await
         .unwrap();
     // Days later, the late one is listed once; its run sets the next time from now.
@@ -197,7 +203,7 @@ async fn a_monitor_long_overdue_is_due_once_and_paused_ones_never() {
         .await
         .unwrap();
     let monitor = store.monitor(late).await.unwrap().unwrap();
-    assert_eq!(monitor.state, state::BUDGET_PAUSED);
+    assert_eq!(monitor.state, MonitorState::BudgetPaused);
     assert_eq!(monitor.state_reason.as_deref(), Some("Over budget."));
     assert_eq!(monitor.last_run_at, Some(days_later));
     assert!(store
@@ -214,13 +220,13 @@ async fn a_monitor_long_overdue_is_due_once_and_paused_ones_never() {
     let later = blocked_at + Duration::minutes(30);
     assert!(store.resume_budget_paused(late, later).await.unwrap());
     let monitor = store.monitor(late).await.unwrap().unwrap();
-    assert_eq!(monitor.state, state::ACTIVE);
+    assert_eq!(monitor.state, MonitorState::Active);
     assert_eq!(monitor.state_reason, None);
     assert_eq!(store.due_monitors(later).await.unwrap(), vec![late]);
     assert!(!store.resume_budget_paused(paused, later).await.unwrap());
     assert_eq!(
         store.monitor(paused).await.unwrap().unwrap().state,
-        state::PAUSED
+        MonitorState::Paused
     );
 
     // Deleting keeps history: only the monitor and its log go.
