@@ -149,18 +149,10 @@ pub fn new_file_in_folder(
         .ok_or_else(|| CommandError::file("The export folder is full of files with this name."))
 }
 
-/// The file an export goes to without asking: a new dated file in the folder Settings names,
-/// or `None` when no folder is set (the window then asks with its save dialog).
-pub fn preset_path(
-    settings: &AppSettings,
-    name: &str,
-    format: ExportFormat,
-) -> Option<Result<PathBuf, CommandError>> {
-    preset_file(settings, name, format.extension())
-}
-
-/// [`preset_path`] for a file of any extension (an evidence bundle's `zip`, the analysis's
-/// `gexf`, `png`, `svg`): every save goes through this one rule, "the export folder, else ask".
+/// The file a save goes to without asking: a new dated file in the folder Settings names, or
+/// `None` when no folder is set (the window then asks with its save dialog). Every save (an
+/// export, an evidence bundle's `zip`, the analysis's `gexf`, `png`, `svg`) goes through this
+/// one rule, "the export folder, else ask".
 pub fn preset_file(
     settings: &AppSettings,
     name: &str,
