@@ -134,7 +134,7 @@ fn check(draft: &CollectionDraft) -> Result<(), CommandError> {
     }
 }
 
-fn unreadable(error: serde_json::Error) -> CommandError {
+pub(crate) fn unreadable(error: serde_json::Error) -> CommandError {
     CommandError::database(format!("A saved collection could not be read: {error}"))
 }
 

@@ -47,10 +47,15 @@ fn gone() -> CommandError {
     CommandError::not_found("That monitor no longer exists.")
 }
 
-fn monitor_of(stored: StoredMonitor) -> Result<Monitor, CommandError> {
-    let target = serde_json::from_str(&stored.target_json).map_err(|error| {
+/// What a stored monitor watches, read back from its JSON.
+pub(crate) fn target_of(stored: &StoredMonitor) -> Result<MonitorTarget, CommandError> {
+    serde_json::from_str(&stored.target_json).map_err(|error| {
         CommandError::database(format!("A saved monitor could not be read: {error}"))
-    })?;
+    })
+}
+
+fn monitor_of(stored: StoredMonitor) -> Result<Monitor, CommandError> {
+    let target = target_of(&stored)?;
     Ok(Monitor {
         id: stored.id,
         name: stored.name,

@@ -520,8 +520,9 @@ impl Paging<'_> {
     ) -> Result<Ending, CommandError> {
         let (store, id) = (&self.session.store, self.id);
         let source: CollectionSource =
-            serde_json::from_str(&stored.source_json).map_err(unreadable)?;
-        let until: CollectUntil = serde_json::from_str(&stored.until_json).map_err(unreadable)?;
+            serde_json::from_str(&stored.source_json).map_err(super::unreadable)?;
+        let until: CollectUntil =
+            serde_json::from_str(&stored.until_json).map_err(super::unreadable)?;
         // The user asked for this drive (started or resumed it): the page it begins with may
         // be sent again even if an earlier try of it may have been billed. Never after that.
         let mut resumed_by_user = true;
@@ -596,10 +597,6 @@ impl Paging<'_> {
         tracing::info!(collection = self.id, wait = %plain_wait(wait), "the service asked to wait");
         pause_for(self.collector, self.id, wait).await;
     }
-}
-
-fn unreadable(error: serde_json::Error) -> CommandError {
-    CommandError::database(format!("A saved collection could not be read: {error}"))
 }
 
 /// Waits out a 429, looking every second whether the user paused or cancelled.

@@ -12,15 +12,13 @@
 use chrono::{DateTime, Utc};
 use sightline_store::{BudgetCheck, Store, StoredMonitor, Verdict};
 
-use super::{first_page, MonitorTarget};
+use super::{first_page, target_of};
 use crate::errors::CommandError;
 use crate::estimate::cost_check;
 
 /// The budget's verdict on the first page of `monitor`'s next run, now.
 async fn check(store: &Store, monitor: &StoredMonitor) -> Result<BudgetCheck, CommandError> {
-    let target: MonitorTarget = serde_json::from_str(&monitor.target_json).map_err(|error| {
-        CommandError::database(format!("A saved monitor could not be read: {error}"))
-    })?;
+    let target = target_of(monitor)?;
     let (operation, units) = first_page(&target, monitor.cap);
     Ok(cost_check(store, operation, units).await?.budget)
 }

@@ -204,9 +204,7 @@ async fn pages(
     now: Now<'_>,
 ) -> Result<Option<Stop>, CommandError> {
     let store = &session.store;
-    let target: MonitorTarget = serde_json::from_str(&monitor.target_json).map_err(|error| {
-        CommandError::database(format!("A saved monitor could not be read: {error}"))
-    })?;
+    let target = super::target_of(monitor)?;
     let mut step = MonitorPage {
         state,
         session,
