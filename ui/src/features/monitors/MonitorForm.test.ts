@@ -29,7 +29,9 @@ describe('MonitorForm', () => {
     await userEvent.type(screen.getByRole('textbox', { name: 'Name' }), 'Floods');
     await userEvent.type(screen.getByRole('textbox', { name: 'Search X for' }), '#flood');
     await userEvent.selectOptions(screen.getByRole('combobox', { name: 'How often' }), 'Every 2 hours');
-    expect(await screen.findByText(/a run,/)).toHaveTextContent('About $0.003 a run, $2.16 a month (720 runs in 30 days), at most');
+    expect(await screen.findByText(/a run and/)).toHaveTextContent(
+      'At most about $0.003 a run and $2.16 a month (720 runs in 30 days), at the rate the service last charged and if every run brings back as many posts as it may; Run now adds runs.',
+    );
     expect(screen.getByText('21.6% of your monthly budget of $10.00.')).toBeInTheDocument();
     expect(calls.monitor_estimate?.at(-1)?.draft).toMatchObject({ name: 'Floods', intervalMinutes: 120, target: { kind: 'search', request: { query: '#flood', sort: 'Latest' } } });
 
