@@ -1,6 +1,8 @@
 //! Text made safe inside HTML or XML, for every page and file of markup the app writes (the
 //! evidence bundle's `report.html`, the analysis's GEXF network): one rule, so a post's text
-//! or an account's name can never open a tag or end an attribute in either.
+//! or an account's name can never open a tag or end an attribute in either. The UI's SVG charts
+//! escape by the same rule (`ui/src/lib/markup.ts`); both run the case table
+//! `tests/fixtures/markup-escape-cases.json`.
 
 /// Text safe in element content and in a quoted attribute, in HTML and in XML 1.0: `& < > " '`
 /// escaped; tab, line feed and carriage return written as character references (so an
@@ -28,6 +30,24 @@ pub fn escape(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::escape;
+
+    /// The rule character for character, from the table the UI's charts run too.
+    #[test]
+    fn text_is_escaped_as_the_shared_table_says() {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/fixtures/markup-escape-cases.json"
+        );
+        let table: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+        let cases = table["cases"].as_array().unwrap();
+        assert!(cases.len() >= 8);
+        for case in cases {
+            let input = case["input"].as_str().unwrap();
+            let expected = case["expected"].as_str().unwrap();
+            assert_eq!(escape(input), expected, "{}", case["name"]);
+        }
+    }
 
     #[test]
     fn markup_is_escaped_and_what_xml_cannot_hold_is_dropped() {

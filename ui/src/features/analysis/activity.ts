@@ -9,7 +9,7 @@ import type { StackBy } from '$lib/bindings/StackBy';
 import { LANGUAGES } from '$lib/languages';
 import { zoneDay, zoneDayStart, zonedDay, zonedTime, zoneLabel } from '$lib/format';
 import type { ChartColors } from './chartTheme';
-import { xmlText } from './chartSave';
+import { escapeMarkup } from '$lib/markup';
 import { busiestWords } from './heatmap';
 import type { TimeRange } from './scopeState.svelte';
 
@@ -148,8 +148,8 @@ export function activitySvg(series: ActivitySeries, stackBy: StackBy, title: str
   const parts: string[] = [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="sans-serif" font-size="12">`,
     `<rect width="${width}" height="${height}" fill="${colors.surface}"/>`,
-    `<text x="${plot.left}" y="24" font-size="16" font-weight="600" fill="${colors.text}">${xmlText(title)}</text>`,
-    `<text x="${plot.left}" y="42" fill="${colors.muted}">${xmlText(`Posts per ${series.bucket}, times in ${chartZoneName(series)}; engagement (likes, reposts, replies, quotes) on the right scale`)}</text>`,
+    `<text x="${plot.left}" y="24" font-size="16" font-weight="600" fill="${colors.text}">${escapeMarkup(title)}</text>`,
+    `<text x="${plot.left}" y="42" fill="${colors.muted}">${escapeMarkup(`Posts per ${series.bucket}, times in ${chartZoneName(series)}; engagement (likes, reposts, replies, quotes) on the right scale`)}</text>`,
   ];
   for (const fraction of [0, 0.5, 1]) {
     const value = Math.round(highest * fraction);
@@ -167,7 +167,7 @@ export function activitySvg(series: ActivitySeries, stackBy: StackBy, title: str
       const x = plot.left + index * slot + (slot - barWidth) / 2;
       rects.push(`M${x.toFixed(1)} ${y(below + value).toFixed(1)}h${barWidth.toFixed(1)}V${y(below).toFixed(1)}h${(-barWidth).toFixed(1)}Z`);
     });
-    parts.push(`<path fill="${colour}" d="${rects.join('')}"><title>${xmlText(layerName(layer.key, stackBy))}</title></path>`);
+    parts.push(`<path fill="${colour}" d="${rects.join('')}"><title>${escapeMarkup(layerName(layer.key, stackBy))}</title></path>`);
   });
   const line = series.engagement
     .map((value, index) => {
@@ -181,7 +181,7 @@ export function activitySvg(series: ActivitySeries, stackBy: StackBy, title: str
   series.starts.forEach((_, index) => {
     if (index % labelEvery !== 0) return;
     const x = plot.left + index * slot + slot / 2;
-    parts.push(`<text x="${x.toFixed(1)}" y="${plot.bottom + 16}" text-anchor="middle" fill="${colors.muted}">${xmlText(bucketLabel(series, index))}</text>`);
+    parts.push(`<text x="${x.toFixed(1)}" y="${plot.bottom + 16}" text-anchor="middle" fill="${colors.muted}">${escapeMarkup(bucketLabel(series, index))}</text>`);
   });
   let legendX = plot.left;
   const legendY = height - 40;
@@ -192,7 +192,7 @@ export function activitySvg(series: ActivitySeries, stackBy: StackBy, title: str
         ? `<line x1="${legendX}" x2="${legendX + 14}" y1="${legendY - 4}" y2="${legendY - 4}" stroke="${entry.colour}" stroke-width="2" stroke-dasharray="6 3"/>`
         : `<rect x="${legendX}" y="${legendY - 10}" width="12" height="12" fill="${entry.colour}"/>`,
     );
-    parts.push(`<text x="${legendX + 18}" y="${legendY}" fill="${colors.text}">${xmlText(entry.name)}</text>`);
+    parts.push(`<text x="${legendX + 18}" y="${legendY}" fill="${colors.text}">${escapeMarkup(entry.name)}</text>`);
     legendX += 30 + entry.name.length * 7;
   }
   parts.push('</svg>');

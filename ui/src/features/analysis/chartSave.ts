@@ -27,8 +27,3 @@ export async function savePng(name: string, canvas: HTMLCanvasElement): Promise<
   if (!blob) return notSaved('the chart could not be drawn as a picture.');
   return saveChart(name, 'png', new Uint8Array(await blob.arrayBuffer()));
 }
-
-/** Text safe inside SVG markup. */
-export function xmlText(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-}

@@ -5,7 +5,7 @@
 import type { Heatmap } from '$lib/bindings/Heatmap';
 import { utcOffset, zoneAbbreviation } from '$lib/format';
 import type { ChartColors } from './chartTheme';
-import { xmlText } from './chartSave';
+import { escapeMarkup } from '$lib/markup';
 
 export const WEEKDAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
 export const HOURS = Array.from({ length: 24 }, (_, hour) => String(hour).padStart(2, '0'));
@@ -88,8 +88,8 @@ export function heatmapSvg(map: Heatmap, title: string, colors: ChartColors): st
   const parts = [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="sans-serif" font-size="11">`,
     `<rect width="${width}" height="${height}" fill="${colors.surface}"/>`,
-    `<text x="8" y="22" font-size="15" font-weight="600" fill="${colors.text}">${xmlText(title)}</text>`,
-    `<text x="8" y="40" font-size="12" fill="${colors.muted}">${xmlText(`Posts per weekday and hour, in ${heatmapZoneName(map.zone)}`)}</text>`,
+    `<text x="8" y="22" font-size="15" font-weight="600" fill="${colors.text}">${escapeMarkup(title)}</text>`,
+    `<text x="8" y="40" font-size="12" fill="${colors.muted}">${escapeMarkup(`Posts per weekday and hour, in ${heatmapZoneName(map.zone)}`)}</text>`,
   ];
   HOURS.forEach((hour, index) => parts.push(`<text x="${LEFT + index * CELL + CELL / 2}" y="${TOP - 8}" text-anchor="middle" fill="${colors.muted}">${hour}</text>`));
   map.cells.forEach((row, day) => {

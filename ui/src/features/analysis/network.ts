@@ -9,7 +9,7 @@ import type { NetworkEdge } from '$lib/bindings/NetworkEdge';
 import type { NetworkNode } from '$lib/bindings/NetworkNode';
 import { countOf } from '$lib/format';
 import type { ChartColors } from './chartTheme';
-import { xmlText } from './chartSave';
+import { escapeMarkup } from '$lib/markup';
 
 export const EDGE_KINDS: readonly EdgeKind[] = ['repost', 'reply', 'quote', 'mention'];
 
@@ -159,8 +159,8 @@ export function pictureSvg(picture: Picture, colors: ChartColors): string {
   const parts: string[] = [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${picture.width}" height="${picture.height}" viewBox="0 0 ${picture.width} ${picture.height}" font-family="sans-serif">`,
     `<rect width="100%" height="100%" fill="${colors.surface}"/>`,
-    `<text x="24" y="28" font-size="16" font-weight="600" fill="${colors.text}">${xmlText(picture.title)}</text>`,
-    `<text x="24" y="48" font-size="12" fill="${colors.muted}">${xmlText(picture.subtitle)}</text>`,
+    `<text x="24" y="28" font-size="16" font-weight="600" fill="${colors.text}">${escapeMarkup(picture.title)}</text>`,
+    `<text x="24" y="48" font-size="12" fill="${colors.muted}">${escapeMarkup(picture.subtitle)}</text>`,
     '<g stroke-opacity="0.7" stroke-linecap="round">',
   ];
   for (const line of picture.lines) {
@@ -170,13 +170,13 @@ export function pictureSvg(picture: Picture, colors: ChartColors): string {
   for (const dot of picture.dots) parts.push(`<circle cx="${round(dot.x)}" cy="${round(dot.y)}" r="${round(dot.r)}"/>`);
   parts.push(`</g><g font-size="11" fill="${colors.text}">`);
   for (const dot of picture.dots) {
-    if (dot.label) parts.push(`<text x="${round(dot.x + dot.r + 2)}" y="${round(dot.y + 4)}">${xmlText(dot.label)}</text>`);
+    if (dot.label) parts.push(`<text x="${round(dot.x + dot.r + 2)}" y="${round(dot.y + 4)}">${escapeMarkup(dot.label)}</text>`);
   }
   parts.push('</g>');
   let x = 24;
   for (const entry of picture.legend) {
     parts.push(`<rect x="${x}" y="${picture.height - 26}" width="12" height="12" fill="${entry.colour}"/>`);
-    parts.push(`<text x="${x + 16}" y="${picture.height - 16}" font-size="12" fill="${colors.text}">${xmlText(entry.name)}</text>`);
+    parts.push(`<text x="${x + 16}" y="${picture.height - 16}" font-size="12" fill="${colors.text}">${escapeMarkup(entry.name)}</text>`);
     x += 40 + entry.name.length * 7;
   }
   parts.push('</svg>');
