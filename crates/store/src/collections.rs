@@ -40,6 +40,30 @@ pub enum CollectionState {
 
 stored_as_word!(CollectionState);
 
+impl CollectionState {
+    /// Every state, in the order the UI's table lists them.
+    pub const ALL: [CollectionState; 6] = [
+        CollectionState::Running,
+        CollectionState::Paused,
+        CollectionState::Done,
+        CollectionState::Cancelled,
+        CollectionState::StoppedByBudget,
+        CollectionState::Failed,
+    ];
+
+    /// The state in the words a collection's row shows (the UI's table is written from these).
+    pub fn label(self) -> &'static str {
+        match self {
+            CollectionState::Running => "Collecting",
+            CollectionState::Paused => "Paused",
+            CollectionState::Done => "Done",
+            CollectionState::Cancelled => "Cancelled",
+            CollectionState::StoppedByBudget => "Stopped by the budget",
+            CollectionState::Failed => "Stopped by an error",
+        }
+    }
+}
+
 /// A collection as the core saves it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct NewCollection {

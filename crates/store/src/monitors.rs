@@ -3,6 +3,8 @@
 //! and a page of a run written with its new posts in one transaction, so a post is unseen in
 //! the database before anything tells the user about it.
 
+use std::sync::LazyLock;
+
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use sqlx::sqlite::SqliteRow;
@@ -14,7 +16,7 @@ use crate::archive::StoredPost;
 use crate::error::Result;
 use crate::runs::{finish_run, record_run_page, RecordedPage, RunOutcome, RunOwner};
 use crate::time::{from_ms, to_ms};
-use crate::words::stored_as_word;
+use crate::words::{stored_as_word, word};
 use crate::Store;
 
 // Stored as its serde word (`words.rs`), its one spelling.
@@ -36,6 +38,26 @@ pub enum MonitorState {
 }
 
 stored_as_word!(MonitorState);
+
+impl MonitorState {
+    /// Every state, in the order the UI's table lists them.
+    pub const ALL: [MonitorState; 4] = [
+        MonitorState::Active,
+        MonitorState::Paused,
+        MonitorState::BudgetPaused,
+        MonitorState::NeedsConfirmation,
+    ];
+
+    /// The state in the words a monitor's row shows (the UI's table is written from these).
+    pub fn label(self) -> &'static str {
+        match self {
+            MonitorState::Active => "Active",
+            MonitorState::Paused => "Paused",
+            MonitorState::BudgetPaused => "Paused by the budget",
+            MonitorState::NeedsConfirmation => "Waiting for your confirmation",
+        }
+    }
+}
 
 /// A monitor as the core saves it.
 #[derive(Debug, Clone, PartialEq)]
@@ -96,13 +118,31 @@ pub struct PageItem {
     pub created_at: DateTime<Utc>,
 }
 
-const MONITOR_COLUMNS: &str = "m.id, m.name, m.target_json, m.interval_minutes, m.cap,
+/// The columns [`monitor_from_row`] reads, from `monitors m`. The run outcomes they name are
+/// the enum's own words ([`RunOutcome::sent_nothing`], `running`), written in once, at first
+/// use: a word the store does not store can never be matched here.
+fn monitor_columns() -> &'static str {
+    static COLUMNS: LazyLock<String> = LazyLock::new(|| {
+        let quoted = |outcome: &RunOutcome| format!("'{}'", word(outcome));
+        let sent_nothing: Vec<String> = RunOutcome::ALL
+            .iter()
+            .filter(|outcome| outcome.sent_nothing())
+            .map(quoted)
+            .collect();
+        format!(
+            "m.id, m.name, m.target_json, m.interval_minutes, m.cap,
     m.investigation_id, m.state, m.state_reason, m.next_run_at, m.window_end, m.created_at,
     (SELECT max(r.started_at) FROM runs r WHERE r.monitor_id = m.id
-     AND r.outcome NOT IN ('budget_blocked', 'skipped', 'needs_confirmation')) AS last_run_at,
+     AND r.outcome NOT IN ({})) AS last_run_at,
     EXISTS (SELECT 1 FROM runs r WHERE r.monitor_id = m.id AND r.finished_at IS NULL
-            AND r.outcome = 'running') AS running,
-    (SELECT count(*) FROM monitor_posts mp WHERE mp.monitor_id = m.id AND mp.seen = 0) AS unseen";
+            AND r.outcome = {}) AS running,
+    (SELECT count(*) FROM monitor_posts mp WHERE mp.monitor_id = m.id AND mp.seen = 0) AS unseen",
+            sent_nothing.join(", "),
+            quoted(&RunOutcome::Running),
+        )
+    });
+    &COLUMNS
+}
 
 fn monitor_from_row(row: &SqliteRow) -> Result<StoredMonitor> {
     Ok(StoredMonitor {
@@ -191,7 +231,8 @@ impl Store {
 
     pub async fn monitor(&self, id: i64) -> Result<Option<StoredMonitor>> {
         let row = sqlx::query(&format!(
-            "SELECT {MONITOR_COLUMNS} FROM monitors m WHERE m.id = ?"
+            "SELECT {} FROM monitors m WHERE m.id = ?",
+            monitor_columns()
         ))
         .bind(id)
         .fetch_optional(&self.pool)
@@ -202,7 +243,8 @@ impl Store {
     /// Every monitor, by name.
     pub async fn monitors(&self) -> Result<Vec<StoredMonitor>> {
         let rows = sqlx::query(&format!(
-            "SELECT {MONITOR_COLUMNS} FROM monitors m ORDER BY m.name COLLATE NOCASE, m.id"
+            "SELECT {} FROM monitors m ORDER BY m.name COLLATE NOCASE, m.id",
+            monitor_columns()
         ))
         .fetch_all(&self.pool)
         .await?;
@@ -373,7 +415,8 @@ impl Store {
     /// The monitors the budget paused, by id.
     pub async fn budget_paused_monitors(&self) -> Result<Vec<StoredMonitor>> {
         let rows = sqlx::query(&format!(
-            "SELECT {MONITOR_COLUMNS} FROM monitors m WHERE m.state = ? ORDER BY m.id"
+            "SELECT {} FROM monitors m WHERE m.state = ? ORDER BY m.id",
+            monitor_columns()
         ))
         .bind(MonitorState::BudgetPaused)
         .fetch_all(&self.pool)

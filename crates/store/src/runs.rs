@@ -47,6 +47,45 @@ pub enum RunOutcome {
 
 stored_as_word!(RunOutcome);
 
+impl RunOutcome {
+    /// Every outcome, in the order the UI's table lists them.
+    pub const ALL: [RunOutcome; 9] = [
+        RunOutcome::Running,
+        RunOutcome::Done,
+        RunOutcome::BudgetBlocked,
+        RunOutcome::NeedsConfirmation,
+        RunOutcome::Skipped,
+        RunOutcome::RateLimited,
+        RunOutcome::Paused,
+        RunOutcome::Cancelled,
+        RunOutcome::Failed,
+    ];
+
+    /// The outcome in the words a run log shows (the UI's table is written from these).
+    pub fn label(self) -> &'static str {
+        match self {
+            RunOutcome::Running => "Running",
+            RunOutcome::Done => "Done",
+            RunOutcome::BudgetBlocked => "Stopped by the budget",
+            RunOutcome::NeedsConfirmation => "Waiting for your confirmation",
+            RunOutcome::Skipped => "Skipped",
+            RunOutcome::RateLimited => "Asked to wait by the service",
+            RunOutcome::Paused => "Paused",
+            RunOutcome::Cancelled => "Cancelled",
+            RunOutcome::Failed => "Failed",
+        }
+    }
+
+    /// An attempt that sent nothing: the budget blocked it, the user skipped it, or it waits
+    /// for the user's confirmation. A monitor's "last run" is never one of these.
+    pub fn sent_nothing(self) -> bool {
+        matches!(
+            self,
+            RunOutcome::BudgetBlocked | RunOutcome::Skipped | RunOutcome::NeedsConfirmation
+        )
+    }
+}
+
 /// Whose run it is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum RunOwner {

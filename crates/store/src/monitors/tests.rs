@@ -429,3 +429,54 @@ async fn nothing_is_filed_under_an_archived_investigation_on_either_path() {
         .sum();
     assert_eq!(total, Decimal::from_str("0.0015").unwrap());
 }
+
+/// A monitor's last run and "running now" read the run log by the outcome's stored words: for
+/// every outcome, a finished run counts as the last run exactly when it sent something, and
+/// an unfinished one is "running now" only while its outcome is `running`.
+#[tokio::test]
+async fn last_run_and_running_name_every_outcome_by_its_stored_word() {
+    let (store, _dir) = temp_store().await;
+    for (n, outcome) in RunOutcome::ALL.into_iter().enumerate() {
+        let finished = store
+            .create_monitor(&draft(&format!("finished {n}")), at(0))
+            .await
+            .unwrap();
+        let run = store
+            .start_run(RunOwner::Monitor(finished), (None, None), at(1))
+            .await
+            .unwrap();
+        store.finish_run(run, outcome, None, at(2)).await.unwrap();
+        let monitor = store.monitor(finished).await.unwrap().unwrap();
+        let expected = (!outcome.sent_nothing()).then_some(at(1));
+        assert_eq!(monitor.last_run_at, expected, "finished {outcome:?}");
+        assert!(!monitor.running, "finished {outcome:?}");
+
+        let open = store
+            .create_monitor(&draft(&format!("open {n}")), at(0))
+            .await
+            .unwrap();
+        let run = store
+            .start_run(RunOwner::Monitor(open), (None, None), at(1))
+            .await
+            .unwrap();
+        store.set_run_outcome(run, outcome).await.unwrap();
+        let monitor = store.monitor(open).await.unwrap().unwrap();
+        assert_eq!(
+            monitor.running,
+            outcome == RunOutcome::Running,
+            "open {outcome:?}"
+        );
+    }
+    let sent_nothing: Vec<RunOutcome> = RunOutcome::ALL
+        .into_iter()
+        .filter(|outcome| outcome.sent_nothing())
+        .collect();
+    assert_eq!(
+        sent_nothing,
+        [
+            RunOutcome::BudgetBlocked,
+            RunOutcome::NeedsConfirmation,
+            RunOutcome::Skipped
+        ]
+    );
+}
