@@ -75,21 +75,21 @@ define_commands! {
         = |state, session| pipeline::execute(state, &session, request, send.into(), None).await;
     send links_twitter(request: LinksTwitterRequest, send: SendParams) -> Outcome<TwitterLinksResult>
         = |state, session| pipeline::execute(state, &session, request, send.into(), None).await;
-    send twitter_search(request: TwitterSearchRequest, send: SendParams) -> Outcome<TweetList>
+    send twitter_search(request: TwitterSearchRequest, send: SendParams) -> Outcome<Posts>
         = |state, session| pipeline::execute(state, &session, request, send.into(), None).await;
-    send twitter_urls(request: TwitterUrlsRequest, send: SendParams) -> Outcome<TweetList>
+    send twitter_urls(request: TwitterUrlsRequest, send: SendParams) -> Outcome<Posts>
         = |state, session| pipeline::execute(state, &session, request, send.into(), None).await;
-    send twitter_post(request: TwitterPostRequest, send: SendParams) -> Outcome<Tweet>
+    send twitter_post(request: TwitterPostRequest, send: SendParams) -> Outcome<Post>
         = |state, session| pipeline::execute(state, &session, request, send.into(), None).await;
-    send twitter_post_user(request: TwitterPostUserRequest, send: SendParams) -> Outcome<TweetList>
+    send twitter_post_user(request: TwitterPostUserRequest, send: SendParams) -> Outcome<Posts>
         = |state, session| pipeline::execute(state, &session, request, send.into(), None).await;
-    send twitter_retweeters(request: TwitterRetweetersRequest, send: SendParams) -> Outcome<RetweetersPage>
+    send twitter_retweeters(request: TwitterRetweetersRequest, send: SendParams) -> Outcome<RepostersPage>
         = |state, session| pipeline::execute(state, &session, request, send.into(), None).await;
     send twitter_user_posts(request: TwitterUserPostsRequest, send: SendParams) -> Outcome<UserPostsPage>
         = |state, session| pipeline::execute(state, &session, request, send.into(), None).await;
-    send twitter_replies(request: TwitterRepliesRequest, send: SendParams) -> Outcome<TweetList>
+    send twitter_replies(request: TwitterRepliesRequest, send: SendParams) -> Outcome<Posts>
         = |state, session| pipeline::execute(state, &session, request, send.into(), None).await;
-    send twitter_replies_post(request: TwitterRepliesPostRequest, send: SendParams) -> Outcome<TweetList>
+    send twitter_replies_post(request: TwitterRepliesPostRequest, send: SendParams) -> Outcome<Posts>
         = |state, session| pipeline::execute(state, &session, request, send.into(), None).await;
     send twitter_trends(request: TwitterTrendsRequest, send: SendParams) -> Outcome<Trends>
         = |state, session| pipeline::execute(state, &session, request, send.into(), None).await;
@@ -105,8 +105,8 @@ define_commands! {
     hand forecast_stop(history_id: i64) -> bool;
     hand forecast_resume(history_id: i64) -> bool;
     hand forecast_following(history_id: i64) -> bool;
-    // The page after a history entry of a paged list (retweeters, timelines): its cursor stays here.
-    send retweeters_next_page(history_id: i64, send: SendParams) -> Outcome<RetweetersPage>
+    // The page after a history entry of a paged list (reposters, timelines): its cursor stays here.
+    send reposters_next_page(history_id: i64, send: SendParams) -> Outcome<RepostersPage>
         = |state, session| paging::next_page::<TwitterRetweetersRequest>(
             state, &session, history_id, send.request_id, send.confirm_budget).await;
     send user_posts_next_page(history_id: i64, send: SendParams) -> Outcome<UserPostsPage>

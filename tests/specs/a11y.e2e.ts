@@ -186,11 +186,11 @@ describe('accessibility of every screen, demo mode', () => {
     // The tabs from the keyboard: Right moves to "Reposted by" and selects it, Tab enters its panel.
     await browser.execute(() => document.querySelector<HTMLElement>('#post-tab-replies')?.focus());
     await browser.keys(['ArrowRight']);
-    await expect($('#post-tab-retweeters')).toBeFocused();
-    await expect($('#post-tab-retweeters')).toHaveAttribute('aria-selected', 'true');
+    await expect($('#post-tab-reposters')).toBeFocused();
+    await expect($('#post-tab-reposters')).toHaveAttribute('aria-selected', 'true');
     await expectFocusReaches('Show who reposted', buttonNamed('Show who reposted'), { limit: 10 });
     await browser.keys(['Enter']);
-    await $('#post-panel-retweeters article.user').waitForDisplayed({ timeout: 30_000 });
+    await $('#post-panel-reposters article.user').waitForDisplayed({ timeout: 30_000 });
     await auditBothThemes('post-reposters');
   });
 

@@ -111,11 +111,11 @@ describe('network and conversation tree', () => {
     replyIds = await linkedPostIds('#post-panel-replies');
     expect(replyIds.length).toBeGreaterThan(0);
 
-    await $('#post-tab-retweeters').click();
+    await $('#post-tab-reposters').click();
     await $('button=Show who reposted').click();
-    await browser.waitUntil(async () => (await $$('#post-panel-retweeters article.user').length) > 0, { timeout: 30_000, timeoutMsg: 'no reposters were shown' });
+    await browser.waitUntil(async () => (await $$('#post-panel-reposters article.user').length) > 0, { timeout: 30_000, timeoutMsg: 'no reposters were shown' });
     reposters = await browser.execute(() =>
-      [...document.querySelectorAll('#post-panel-retweeters article.user .handle')].map((handle) => (handle.textContent ?? '').replace(/^@/, '').toLowerCase()),
+      [...document.querySelectorAll('#post-panel-reposters article.user .handle')].map((handle) => (handle.textContent ?? '').replace(/^@/, '').toLowerCase()),
     );
     expect(reposters.length).toBeGreaterThan(0);
     expect(author).not.toBe('');

@@ -99,16 +99,16 @@ describe('post and account views, demo mode', () => {
     });
     await expect($('#post-panel-replies p.summary')).toHaveText(expect.stringMatching(/^\d+ repl(y|ies), oldest first · Cost \$/));
 
-    await $('#post-tab-retweeters').click();
+    await $('#post-tab-reposters').click();
     await $('button=Show who reposted').click();
-    const summary = '#post-panel-retweeters p.summary';
+    const summary = '#post-panel-reposters p.summary';
     let shown = await waitForMore(summary, 0, 'reposters');
     expect(shown).toBe(20);
-    expect(await $$('#post-panel-retweeters article.user').length).toBeGreaterThan(0);
+    expect(await $$('#post-panel-reposters article.user').length).toBeGreaterThan(0);
     for (let ask = 0; ask < 2; ask++) {
-      await loadMore('#post-panel-retweeters');
+      await loadMore('#post-panel-reposters');
       shown = await waitForMore(summary, shown, 'reposters');
-      await idle('#post-panel-retweeters');
+      await idle('#post-panel-reposters');
     }
     // 62 reposters, 20 a page: at least three pages now, each one counted once.
     shown = await leadingCount(summary);

@@ -45,7 +45,7 @@ fn link_events() -> Vec<serde_json::Value> {
 }
 
 /// The X tool's result: 20 full posts.
-fn tweet_events() -> Vec<serde_json::Value> {
+fn post_events() -> Vec<serde_json::Value> {
     let tweets: Vec<_> = (0..20)
         .map(|i| json!({
             "id": format!("18912345678901{i:05}"), "text": "RT @x_data: data: an example post with some words, a #hashtag and a link https://t.co/abc",
@@ -93,13 +93,13 @@ fn throughput(stream: &[u8], read: usize, rounds: usize) -> (f64, usize) {
 
 fn bench_decoder() {
     let mut all = link_events();
-    all.extend(tweet_events());
+    all.extend(post_events());
     all.push(json!({"type": "miner_link_scores", "content": {"https://example.com/articles/1": "HIGH", "1891234567890100001": "LOW"}}));
     all.extend(text_events());
     let parts = [
         ("whole stream", frame(&all)),
         ("link results only", frame(&link_events())),
-        ("posts only", frame(&tweet_events())),
+        ("posts only", frame(&post_events())),
         ("text deltas only", frame(&text_events())),
     ];
     for (name, stream) in &parts {

@@ -571,35 +571,35 @@ impl Client {
         &self,
         r: &TwitterSearchRequest,
         key: &ApiKey,
-    ) -> Result<Response<TweetList>, ApiError> {
+    ) -> Result<Response<Posts>, ApiError> {
         self.send(r, key).await
     }
     pub async fn twitter_urls(
         &self,
         r: &TwitterUrlsRequest,
         key: &ApiKey,
-    ) -> Result<Response<TweetList>, ApiError> {
+    ) -> Result<Response<Posts>, ApiError> {
         self.send(r, key).await
     }
     pub async fn twitter_post(
         &self,
         r: &TwitterPostRequest,
         key: &ApiKey,
-    ) -> Result<Response<Tweet>, ApiError> {
+    ) -> Result<Response<Post>, ApiError> {
         self.send(r, key).await
     }
     pub async fn twitter_post_user(
         &self,
         r: &TwitterPostUserRequest,
         key: &ApiKey,
-    ) -> Result<Response<TweetList>, ApiError> {
+    ) -> Result<Response<Posts>, ApiError> {
         self.send(r, key).await
     }
     pub async fn twitter_retweeters(
         &self,
         r: &TwitterRetweetersRequest,
         key: &ApiKey,
-    ) -> Result<Response<RetweetersPage>, ApiError> {
+    ) -> Result<Response<RepostersPage>, ApiError> {
         self.send(r, key).await
     }
     pub async fn twitter_user_posts(
@@ -613,14 +613,14 @@ impl Client {
         &self,
         r: &TwitterRepliesRequest,
         key: &ApiKey,
-    ) -> Result<Response<TweetList>, ApiError> {
+    ) -> Result<Response<Posts>, ApiError> {
         self.send(r, key).await
     }
     pub async fn twitter_replies_post(
         &self,
         r: &TwitterRepliesPostRequest,
         key: &ApiKey,
-    ) -> Result<Response<TweetList>, ApiError> {
+    ) -> Result<Response<Posts>, ApiError> {
         self.send(r, key).await
     }
     pub async fn twitter_trends(

@@ -14,7 +14,7 @@ use serde_json::value::RawValue;
 use serde_json::Value;
 use ts_rs::TS;
 
-use crate::model::{LinkResult, LinkScore, Tweet};
+use crate::model::{LinkResult, LinkScore, Post};
 
 /// One decoded event of the stream.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
@@ -26,7 +26,7 @@ pub enum StreamEvent {
         results: Vec<LinkResult>,
     },
     /// The X tool's results.
-    Tweets { tweets: Vec<Tweet> },
+    Tweets { tweets: Vec<Post> },
     /// The link-quality map (URL or bare post id → grade).
     LinkScores { scores: BTreeMap<String, LinkScore> },
     /// A small piece of the summary.

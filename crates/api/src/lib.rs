@@ -8,7 +8,9 @@
 //!   (web search, crawl), `request::forecast` (ask for a forecast, follow its job); all
 //!   re-exported as `request::*`. `request::units` holds each
 //!   request's billing units ([`ExpectedUnits`], [`units_for`]).
-//! - [`model`]: the typed answers. [`operation`]: the operations, their paths and methods.
+//! - [`model`]: the typed answers, and the one layer where the service's words (tweet,
+//!   retweeters) become the app's (post, reposters): its doc holds the rule.
+//!   [`operation`]: the operations, their paths and methods.
 //! - [`client`]: the transport ([`Client`], retries, redirects, ETags) and one method per
 //!   operation. The streaming AI search is in `client::streaming`: `open_ai_search_stream`
 //!   waits for the headers (and the cost they announce), then [`AiSearchStream::read`]
@@ -77,10 +79,10 @@ mod ts_tests {
     fn ipc_types_declare_in_typescript() {
         let cfg = Config::new().with_large_int("number");
         let decls = [
-            Tweet::export_to_string(&cfg).unwrap(),
+            Post::export_to_string(&cfg).unwrap(),
             User::export_to_string(&cfg).unwrap(),
             AiSearchResult::export_to_string(&cfg).unwrap(),
-            TweetList::export_to_string(&cfg).unwrap(),
+            Posts::export_to_string(&cfg).unwrap(),
             StreamEvent::export_to_string(&cfg).unwrap(),
             crate::ErrorPayload::export_to_string(&cfg).unwrap(),
             crate::Charge::export_to_string(&cfg).unwrap(),

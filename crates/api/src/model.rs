@@ -1,5 +1,19 @@
 //! Records the service returns. Every record tolerates nulls and missing optional fields;
-//! Tweet and User keep unknown fields in `extra` so that nothing that arrived is lost.
+//! Post and User keep unknown fields in `extra` so that nothing that arrived is lost.
+//!
+//! **Names: this is where the service's words become the app's.** The service says tweet,
+//! retweet and retweeters; the app says post, repost and reposters. The rule:
+//! - What the service spells stays as it spells it: request paths (`/twitter/post/retweeters`),
+//!   wire field names (`retweet_count`, `is_quote_tweet`, `miner_tweets`, a post's nested
+//!   `retweet`; serde reads and writes them unchanged, so archives stored earlier read back),
+//!   the stream's event kinds (`tweets`), operation ids (`twitter_retweeters`, which history
+//!   rows store) and every name made from an operation id (`Operation::TwitterRetweeters`,
+//!   `TwitterRetweetersRequest`, the `twitter_retweeters` command). The sandbox, which stands in
+//!   for the service, and `docs/service.md`, which describes it, speak the service's words.
+//! - Every name the app coins says post, repost, reposters: the record types here ([`Post`],
+//!   the service's `TwitterScraperTweet`; [`Posts`], a list of them; [`RepostersPage`]), their
+//!   TypeScript bindings (`Post.ts`), commands not named after an operation
+//!   (`reposters_next_page`), functions, variables and the UI's ids (`post-tab-reposters`).
 
 use std::collections::BTreeMap;
 
@@ -13,9 +27,9 @@ use crate::lenient;
 mod forecast;
 pub use forecast::*;
 
-/// One X post (`TwitterScraperTweet`).
+/// One X post: the service's Tweet record (`TwitterScraperTweet`), its wire names kept.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
-pub struct Tweet {
+pub struct Post {
     #[serde(deserialize_with = "lenient::string")]
     pub id: String,
     #[serde(default, deserialize_with = "lenient::string")]
@@ -30,7 +44,7 @@ pub struct Tweet {
     pub quote_count: u64,
     #[serde(default, deserialize_with = "lenient::count")]
     pub bookmark_count: u64,
-    /// As sent: ISO-8601 or X's legacy form; see [`Tweet::created_at_utc`].
+    /// As sent: ISO-8601 or X's legacy form; see [`Post::created_at_utc`].
     #[serde(default, deserialize_with = "lenient::string")]
     pub created_at: String,
     #[serde(default, deserialize_with = "lenient::opt_lenient")]
@@ -58,12 +72,12 @@ pub struct Tweet {
     #[serde(default, deserialize_with = "lenient::opt_string")]
     pub quoted_status_id: Option<String>,
     #[serde(default, deserialize_with = "lenient::opt_lenient")]
-    #[ts(as = "Option<Box<Tweet>>")]
-    pub quote: Option<Box<Tweet>>,
+    #[ts(as = "Option<Box<Post>>")]
+    pub quote: Option<Box<Post>>,
     /// The original post, on timeline reposts.
     #[serde(default, deserialize_with = "lenient::opt_lenient")]
-    #[ts(as = "Option<Box<Tweet>>")]
-    pub retweet: Option<Box<Tweet>>,
+    #[ts(as = "Option<Box<Post>>")]
+    pub retweet: Option<Box<Post>>,
     #[serde(default, deserialize_with = "lenient::opt_lenient")]
     pub entities: Option<Entities>,
     /// Fields this version does not model (e.g. `extended_entities`), kept as received.
@@ -71,7 +85,7 @@ pub struct Tweet {
     pub extra: Map<String, Value>,
 }
 
-impl Tweet {
+impl Post {
     /// `created_at` as a UTC instant, from either form the service uses.
     pub fn created_at_utc(&self) -> Option<DateTime<Utc>> {
         parse_created_at(&self.created_at)
@@ -244,7 +258,7 @@ pub struct AiSearchResult {
     #[serde(default, deserialize_with = "lenient::opt_lenient")]
     pub arxiv_search: Option<Vec<LinkResult>>,
     #[serde(default, deserialize_with = "lenient::opt_lenient")]
-    pub tweets: Option<Vec<Tweet>>,
+    pub tweets: Option<Vec<Post>>,
     /// URL or bare post id → grade.
     #[serde(default, deserialize_with = "lenient::opt_lenient")]
     pub miner_link_scores: Option<BTreeMap<String, LinkScore>>,
@@ -278,25 +292,25 @@ pub struct WebLinksResult {
 /// Answer of `POST /service/ai/search/links/twitter`.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, TS)]
 pub struct TwitterLinksResult {
-    #[serde(default, deserialize_with = "tweet_vec")]
-    pub miner_tweets: Vec<Tweet>,
+    #[serde(default, deserialize_with = "post_vec")]
+    pub miner_tweets: Vec<Post>,
 }
 
 /// A list of posts. The list endpoints answer an array, but an object wrapping the array
 /// (`{"tweets": […]}`, `{"data": […]}`, with billing fields beside it) is read too.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, TS)]
 #[serde(transparent)]
-pub struct TweetList(pub Vec<Tweet>);
+pub struct Posts(pub Vec<Post>);
 
-impl<'de> Deserialize<'de> for TweetList {
+impl<'de> Deserialize<'de> for Posts {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        tweet_vec(d).map(TweetList)
+        post_vec(d).map(Posts)
     }
 }
 
 const LIST_KEYS: [&str; 5] = ["tweets", "data", "results", "miner_tweets", "posts"];
 
-fn tweet_vec<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Tweet>, D::Error> {
+fn post_vec<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Post>, D::Error> {
     use serde::de::Error;
     let items = match Value::deserialize(d)? {
         Value::Array(items) => items,
@@ -323,9 +337,9 @@ fn tweet_vec<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Tweet>, D::Error> {
         .collect()
 }
 
-/// One page of `GET /twitter/post/retweeters`.
+/// One page of `GET /twitter/post/retweeters`: the accounts that reposted a post.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
-pub struct RetweetersPage {
+pub struct RepostersPage {
     #[serde(default, deserialize_with = "user_vec")]
     pub users: Vec<User>,
     #[serde(default, deserialize_with = "lenient::opt_string")]
@@ -337,8 +351,8 @@ pub struct RetweetersPage {
 pub struct UserPostsPage {
     #[serde(default, deserialize_with = "lenient::opt_lenient")]
     pub user: Option<User>,
-    #[serde(default, deserialize_with = "tweet_vec")]
-    pub tweets: Vec<Tweet>,
+    #[serde(default, deserialize_with = "post_vec")]
+    pub tweets: Vec<Post>,
     #[serde(default, deserialize_with = "lenient::opt_string")]
     pub next_cursor: Option<String>,
 }
@@ -392,7 +406,7 @@ pub struct WebSearchResults {
 mod tests {
     use super::*;
 
-    const FULL_TWEET: &str = r#"{
+    const FULL_POST: &str = r#"{
         "id": "1891234567890", "text": "RT @x_data: data: hello", "reply_count": 1,
         "retweet_count": 2, "like_count": 3, "quote_count": 4, "bookmark_count": 5,
         "created_at": "2026-02-16T18:33:57.000Z", "view_count": null, "lang": "en",
@@ -406,8 +420,8 @@ mod tests {
     }"#;
 
     #[test]
-    fn tweet_tolerates_nulls_and_keeps_unknown_fields() {
-        let t: Tweet = serde_json::from_str(FULL_TWEET).unwrap();
+    fn post_tolerates_nulls_and_keeps_unknown_fields() {
+        let t: Post = serde_json::from_str(FULL_POST).unwrap();
         assert_eq!(t.id, "1891234567890");
         assert_eq!(t.bookmark_count, 5);
         assert_eq!(t.view_count, None);
@@ -422,8 +436,7 @@ mod tests {
         assert_eq!(quote.like_count, 0);
         assert_eq!(t.entities.unwrap().hashtags.unwrap()[0].text, "rust");
         // Round trip keeps the unknown fields.
-        let again =
-            serde_json::to_value(serde_json::from_str::<Tweet>(FULL_TWEET).unwrap()).unwrap();
+        let again = serde_json::to_value(serde_json::from_str::<Post>(FULL_POST).unwrap()).unwrap();
         assert_eq!(again["future_field"], serde_json::json!([1, 2, 3]));
     }
 
@@ -436,23 +449,20 @@ mod tests {
     }
 
     #[test]
-    fn tweet_list_reads_array_or_wrapping_object() {
+    fn post_list_reads_array_or_wrapping_object() {
         let one = r#"{"id":"1","text":"a","created_at":"x"}"#;
-        let arr: TweetList = serde_json::from_str(&format!("[{one}]")).unwrap();
+        let arr: Posts = serde_json::from_str(&format!("[{one}]")).unwrap();
         assert_eq!(arr.0.len(), 1);
         for wrapped in [
             format!(r#"{{"tweets":[{one},{one}],"cost_usd":"0.0006"}}"#),
             format!(r#"{{"data":[{one},{one}]}}"#),
             format!(r#"{{"whatever":[{one},{one}],"usage_count":2}}"#),
         ] {
-            let list: TweetList = serde_json::from_str(&wrapped).unwrap();
+            let list: Posts = serde_json::from_str(&wrapped).unwrap();
             assert_eq!(list.0.len(), 2, "{wrapped}");
         }
-        assert!(serde_json::from_str::<TweetList>(r#"{"a":1}"#).is_err());
-        assert!(serde_json::from_str::<TweetList>("null")
-            .unwrap()
-            .0
-            .is_empty());
+        assert!(serde_json::from_str::<Posts>(r#"{"a":1}"#).is_err());
+        assert!(serde_json::from_str::<Posts>("null").unwrap().0.is_empty());
     }
 
     #[test]
@@ -472,7 +482,7 @@ mod tests {
 
     #[test]
     fn pages_trends_and_web_results_parse() {
-        let p: RetweetersPage =
+        let p: RepostersPage =
             serde_json::from_str(r#"{"users":[{"id":"1","username":"u"}],"next_cursor":null}"#)
                 .unwrap();
         assert_eq!((p.users.len(), p.next_cursor), (1, None));

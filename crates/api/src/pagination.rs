@@ -1,10 +1,10 @@
-//! Cursor pagination for retweeters and user posts: follow `next_cursor` until it is
+//! Cursor pagination for reposters and user posts: follow `next_cursor` until it is
 //! null, up to a page cap, exposing each page (and so its billing).
 
 use crate::client::{Client, Response};
 use crate::error::ApiError;
 use crate::key::ApiKey;
-use crate::model::{RetweetersPage, UserPostsPage};
+use crate::model::{RepostersPage, UserPostsPage};
 use crate::request::{ApiRequest, TwitterRetweetersRequest, TwitterUserPostsRequest};
 
 /// A request whose answer carries a cursor to the next page.
@@ -23,7 +23,7 @@ impl Paged for TwitterRetweetersRequest {
     fn set_cursor(&mut self, cursor: Option<String>) {
         self.cursor = cursor;
     }
-    fn next_cursor(page: &RetweetersPage) -> Option<&str> {
+    fn next_cursor(page: &RepostersPage) -> Option<&str> {
         page.next_cursor.as_deref()
     }
 }
@@ -104,7 +104,7 @@ impl<'a, R: Paged> Pages<'a, R> {
 
 impl Client {
     /// Pages of users who reposted a post.
-    pub fn retweeter_pages<'a>(
+    pub fn reposter_pages<'a>(
         &'a self,
         request: TwitterRetweetersRequest,
         key: &'a ApiKey,

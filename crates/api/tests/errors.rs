@@ -35,7 +35,7 @@ fn status_with(code: u16, headers: &[(&str, &str)]) -> Fault {
 
 fn post_req(sb: &Sandbox) -> TwitterPostRequest {
     TwitterPostRequest {
-        id: post_with_retweets(sb).0,
+        id: post_with_reposts(sb).0,
     }
 }
 

@@ -25,7 +25,7 @@ async fn every_operation_answers_typed_and_billed() {
     let sb = sandbox().await;
     let c = client(&sb);
     let k = key(&sb);
-    let (post_id, author) = post_with_retweets(&sb);
+    let (post_id, author) = post_with_reposts(&sb);
 
     let r = c
         .ai_search(
@@ -287,17 +287,17 @@ async fn etag_revalidation_serves_the_cached_copy_unbilled() {
 }
 
 #[tokio::test]
-async fn retweeters_pages_follow_the_cursor_to_the_end() {
+async fn reposters_pages_follow_the_cursor_to_the_end() {
     let sb = sandbox().await;
     let c = client(&sb);
     let k = key(&sb);
-    let (post_id, _) = post_with_retweets(&sb);
+    let (post_id, _) = post_with_reposts(&sb);
     let expected = {
         let w = sb.world();
         let index = w.post_with_id(&post_id).unwrap() as usize;
         w.retweets_of[index].len()
     };
-    let mut pages = c.retweeter_pages(
+    let mut pages = c.reposter_pages(
         TwitterRetweetersRequest {
             id: post_id.clone(),
             cursor: None,
@@ -320,7 +320,7 @@ async fn retweeters_pages_follow_the_cursor_to_the_end() {
     assert_eq!(users.len(), expected, "no user twice");
 
     // With a cap of one page, we stop early and know there is more.
-    let mut capped = c.retweeter_pages(
+    let mut capped = c.reposter_pages(
         TwitterRetweetersRequest {
             id: post_id,
             cursor: None,

@@ -49,7 +49,7 @@ async fn the_key_never_leaks() {
         .unwrap();
     shown.push(format!("{ok:?}"));
     let req = TwitterPostRequest {
-        id: post_with_retweets(&sb).0,
+        id: post_with_reposts(&sb).0,
     };
     shown.push(format!("{req:?}"));
     for code in [401, 402, 403, 422, 429, 500] {

@@ -18,7 +18,7 @@ const ROUTE: &str = "/twitter/post";
 
 fn post_req(sb: &Sandbox) -> TwitterPostRequest {
     TwitterPostRequest {
-        id: post_with_retweets(sb).0,
+        id: post_with_reposts(sb).0,
     }
 }
 

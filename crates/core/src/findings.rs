@@ -2,8 +2,8 @@
 //! results it had, and the cursor of the next page. One implementation per response type.
 
 use sightline_api::model::{
-    AiSearchResult, LinkResult, LinkScore, RetweetersPage, Trends, Tweet, TweetList,
-    TwitterLinksResult, User, UserPostsPage, WebLinksResult, WebSearchResults,
+    AiSearchResult, LinkResult, LinkScore, Post, Posts, RepostersPage, Trends, TwitterLinksResult,
+    User, UserPostsPage, WebLinksResult, WebSearchResults,
 };
 use sightline_store::{LinkSource, NewLink, NewPost, NewUser};
 
@@ -31,41 +31,41 @@ fn to_i64(n: u64) -> i64 {
 
 /// A post and, inside it, the posts it quotes or retweets: each is archived on its own, the
 /// ones inside marked `nested`.
-fn push_post(tweet: &Tweet, nested: bool, posts: &mut Vec<NewPost>) {
-    let Some(created_at) = tweet.created_at_utc() else {
-        tracing::warn!(post = %tweet.id, "post without a readable time was not archived");
+fn push_post(post: &Post, nested: bool, posts: &mut Vec<NewPost>) {
+    let Some(created_at) = post.created_at_utc() else {
+        tracing::warn!(post = %post.id, "post without a readable time was not archived");
         return;
     };
-    let user = tweet.user.as_ref();
-    let hashtags = tweet
+    let user = post.user.as_ref();
+    let hashtags = post
         .entities
         .as_ref()
         .and_then(|entities| entities.hashtags.as_ref())
         .map(|tags| tags.iter().map(|tag| tag.text.clone()).collect())
         .unwrap_or_default();
     posts.push(NewPost {
-        id: tweet.id.clone(),
-        conversation_id: tweet.conversation_id.clone(),
+        id: post.id.clone(),
+        conversation_id: post.conversation_id.clone(),
         author_id: user.map(|u| u.id.clone()),
         author_username: user.map(|u| u.username.clone()).unwrap_or_default(),
         author_name: user.and_then(|u| u.name.clone()).unwrap_or_default(),
         author_verified: user
             .is_some_and(|u| u.verified == Some(true) || u.is_blue_verified == Some(true)),
-        text: tweet.text.clone(),
-        lang: tweet.lang.clone(),
+        text: post.text.clone(),
+        lang: post.lang.clone(),
         created_at,
-        like_count: to_i64(tweet.like_count),
-        retweet_count: to_i64(tweet.retweet_count),
-        reply_count: to_i64(tweet.reply_count),
-        quote_count: to_i64(tweet.quote_count),
-        view_count: tweet.view_count.map(to_i64),
-        bookmark_count: to_i64(tweet.bookmark_count),
+        like_count: to_i64(post.like_count),
+        retweet_count: to_i64(post.retweet_count),
+        reply_count: to_i64(post.reply_count),
+        quote_count: to_i64(post.quote_count),
+        view_count: post.view_count.map(to_i64),
+        bookmark_count: to_i64(post.bookmark_count),
         hashtags,
-        url: tweet.url.clone(),
-        raw_json: serde_json::to_string(tweet).unwrap_or_default(),
+        url: post.url.clone(),
+        raw_json: serde_json::to_string(post).unwrap_or_default(),
         nested,
     });
-    for inside in [&tweet.quote, &tweet.retweet].into_iter().flatten() {
+    for inside in [&post.quote, &post.retweet].into_iter().flatten() {
         push_post(inside, true, posts);
     }
 }
@@ -82,13 +82,13 @@ fn new_user(user: &User) -> NewUser {
     }
 }
 
-fn tweets_findings<'a>(tweets: impl IntoIterator<Item = &'a Tweet>) -> Findings {
+fn post_findings<'a>(posts: impl IntoIterator<Item = &'a Post>) -> Findings {
     let mut findings = Findings::default();
     let mut shown = 0;
-    for tweet in tweets {
+    for post in posts {
         shown += 1;
-        push_post(tweet, false, &mut findings.posts);
-        if let Some(user) = &tweet.user {
+        push_post(post, false, &mut findings.posts);
+        if let Some(user) = &post.user {
             findings.users.push(new_user(user));
         }
     }
@@ -129,7 +129,7 @@ fn score_name(score: LinkScore) -> &'static str {
 
 impl Findable for AiSearchResult {
     fn findings(&self) -> Findings {
-        let mut findings = tweets_findings(self.tweets.iter().flatten());
+        let mut findings = post_findings(self.tweets.iter().flatten());
         let scores = self.miner_link_scores.as_ref();
         for (source, results) in [
             (LinkSource::Web, &self.search),
@@ -166,23 +166,23 @@ impl Findable for WebLinksResult {
 
 impl Findable for TwitterLinksResult {
     fn findings(&self) -> Findings {
-        tweets_findings(&self.miner_tweets)
+        post_findings(&self.miner_tweets)
     }
 }
 
-impl Findable for TweetList {
+impl Findable for Posts {
     fn findings(&self) -> Findings {
-        tweets_findings(&self.0)
+        post_findings(&self.0)
     }
 }
 
-impl Findable for Tweet {
+impl Findable for Post {
     fn findings(&self) -> Findings {
-        tweets_findings([self])
+        post_findings([self])
     }
 }
 
-impl Findable for RetweetersPage {
+impl Findable for RepostersPage {
     fn findings(&self) -> Findings {
         Findings {
             users: self.users.iter().map(new_user).collect(),
@@ -195,7 +195,7 @@ impl Findable for RetweetersPage {
 
 impl Findable for UserPostsPage {
     fn findings(&self) -> Findings {
-        let mut findings = tweets_findings(&self.tweets);
+        let mut findings = post_findings(&self.tweets);
         findings.users.extend(self.user.iter().map(new_user));
         findings.next_cursor = self.next_cursor.clone();
         findings
@@ -234,7 +234,7 @@ impl Findable for String {
 mod tests {
     use super::*;
 
-    fn tweet(id: &str, quote: Option<Tweet>) -> Tweet {
+    fn post(id: &str, quote: Option<Post>) -> Post {
         let mut value = serde_json::json!({
             "id": id, "text": "Rivers rise #flood", "reply_count": 1, "retweet_count": 2,
             "like_count": 3, "quote_count": 0, "bookmark_count": 0,
@@ -251,7 +251,7 @@ mod tests {
 
     #[test]
     fn posts_quotes_and_authors_are_archived_with_the_raw_record() {
-        let list = TweetList(vec![tweet("2", Some(tweet("1", None)))]);
+        let list = Posts(vec![post("2", Some(post("1", None)))]);
         let findings = list.findings();
         assert_eq!(
             findings.result_count, 1,

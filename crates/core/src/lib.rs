@@ -7,7 +7,7 @@
 //!   as the response headers arrive, and a cancel or a cut keeps what arrived;
 //! * [`provenance`]: each response's capture (exact bytes and their SHA-256, status, billing
 //!   headers) with its time, service address and app version, recorded with its history row;
-//! * [`paging`]: "next page" of retweeters and timelines, the cursor chain kept in history;
+//! * [`paging`]: "next page" of reposters and timelines, the cursor chain kept in history;
 //! * [`forecast`]: a forecast asked (the billed POST, its job id stored before any poll),
 //!   followed with backoff to its answer, stopped without losing it, resumed at start-up (in
 //!   demo mode too: the demo service keeps its jobs in the data folder); exported with its own

@@ -1,4 +1,4 @@
-//! "Next page" for retweeters and timelines: the cursor chain lives in history, never in the UI.
+//! "Next page" for reposters and timelines: the cursor chain lives in history, never in the UI.
 
 use serde::de::DeserializeOwned;
 use serde::Serialize;

@@ -39,7 +39,7 @@ pub struct Outcome<T> {
     pub from_cache: bool,
     /// This request id had been sent before: the stored result is returned, nothing was sent.
     pub replayed: bool,
-    /// Another page follows (retweeters, timelines): `next_page` fetches it.
+    /// Another page follows (reposters, timelines): `next_page` fetches it.
     pub has_more: bool,
     /// Set when the answer is shown but the disk was too full to keep it: its cost is
     /// recorded, its results are not in History or the Archive.

@@ -15,7 +15,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use quick_xml::events::Event;
 use rust_decimal::Decimal;
-use sightline_api::model::{Tweet, TweetList};
+use sightline_api::model::{Post, Posts};
 use sightline_api::request::{
     TwitterPostRequest, TwitterRepliesPostRequest, TwitterRetweetersRequest,
 };
@@ -66,11 +66,11 @@ async fn the_network_of_a_search_and_its_fetched_reposters_has_the_expected_edge
     .await
     .unwrap();
     // The scope is the search's results, each once; not the posts they quote or repost.
-    let posts: HashMap<&str, &Tweet> = found
+    let posts: HashMap<&str, &Post> = found
         .body
         .0
         .iter()
-        .map(|tweet| (tweet.id.as_str(), tweet))
+        .map(|post| (post.id.as_str(), post))
         .collect();
 
     // The reposters of the search's most reposted post, fetched as the user would.
@@ -95,22 +95,22 @@ async fn the_network_of_a_search_and_its_fetched_reposters_has_the_expected_edge
 
     let (mut replies, mut quotes, mut mentions, mut reposts) =
         (Edges::new(), Edges::new(), Edges::new(), Edges::new());
-    for tweet in posts.values() {
-        let author = tweet.user.as_ref().unwrap().username.as_str();
-        if let Some(to) = &tweet.in_reply_to_screen_name {
+    for post in posts.values() {
+        let author = post.user.as_ref().unwrap().username.as_str();
+        if let Some(to) = &post.in_reply_to_screen_name {
             add(&mut replies, author, to);
         }
-        if let Some(quoted) = &tweet.quote {
+        if let Some(quoted) = &post.quote {
             add(&mut quotes, author, &quoted.user.as_ref().unwrap().username);
         }
-        if let Some(original) = &tweet.retweet {
+        if let Some(original) = &post.retweet {
             add(
                 &mut reposts,
                 author,
                 &original.user.as_ref().unwrap().username,
             );
         }
-        let named: BTreeSet<String> = tweet
+        let named: BTreeSet<String> = post
             .entities
             .iter()
             .flat_map(|e| e.user_mentions.iter().flatten())
@@ -219,7 +219,7 @@ async fn the_network_of_a_search_and_its_fetched_reposters_has_the_expected_edge
 
 /// Searches 100 posts and picks the one that starts a conversation (answers nothing) with the
 /// most replies, at least `at_least`.
-async fn most_replied_first_post(live: &Live, session: &Session, at_least: u64) -> Tweet {
+async fn most_replied_first_post(live: &Live, session: &Session, at_least: u64) -> Post {
     let found = pipeline::execute(
         &live.state,
         session,
@@ -496,7 +496,7 @@ async fn a_fetch_says_how_many_replies_were_new_and_how_many_were_held_already()
             .unwrap()
             .expect("each request of the fetch is in History");
         let stored = store.result(history.id).await.unwrap().unwrap();
-        let answer: TweetList = serde_json::from_str(&stored.body).unwrap();
+        let answer: Posts = serde_json::from_str(&stored.body).unwrap();
         returned.extend(answer.0.into_iter().map(|t| t.id));
     }
     let held = returned.intersection(&before).count() as i64;

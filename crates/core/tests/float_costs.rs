@@ -156,7 +156,7 @@ async fn every_operations_float_cost_is_on_the_ledger_and_spend_equals_the_bill(
         }
     );
     run!(
-        "retweeters",
+        "reposters",
         TwitterRetweetersRequest {
             id: post_id.clone(),
             cursor: None,

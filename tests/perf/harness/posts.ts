@@ -3,7 +3,7 @@
  * (same posts on every run) and varied the way real results are (short and long text, hashtags,
  * mentions and links with entities, media placeholders, quoted posts), so card heights differ.
  */
-import type { Tweet } from '../../../ui/src/lib/bindings/Tweet';
+import type { Post } from '../../../ui/src/lib/bindings/Post';
 
 const WORDS = (
   'the flood defences held overnight as river levels peaked near the town centre while crews ' +
@@ -27,7 +27,7 @@ function rng(seed: number): () => number {
   };
 }
 
-function post(index: number, random: () => number, allowQuote: boolean): Tweet {
+function post(index: number, random: () => number, allowQuote: boolean): Post {
   const pick = <T>(items: T[]): T => items[Math.floor(random() * items.length)] as T;
   const id = String(1_890_000_000_000_000_000n + BigInt(index));
   const author = Math.floor(random() * 5_000);
@@ -105,11 +105,11 @@ function post(index: number, random: () => number, allowQuote: boolean): Tweet {
     record.is_quote_tweet = true;
     record.quoted_status_id = quoted.id;
   }
-  // The generated Tweet type's index signature does not admit `entities`; the shape is the service's.
-  return record as unknown as Tweet;
+  // The generated Post type's index signature does not admit `entities`; the shape is the service's.
+  return record as unknown as Post;
 }
 
-export function generatePosts(count: number, seed = 0x5eed): Tweet[] {
+export function generatePosts(count: number, seed = 0x5eed): Post[] {
   const random = rng(seed);
   return Array.from({ length: count }, (_, index) => post(index, random, true));
 }

@@ -52,7 +52,7 @@ import type { Outcome } from './bindings/Outcome';
 import type { PostPage } from './bindings/PostPage';
 import type { Recovered } from './bindings/Recovered';
 import type { PostQuery } from './bindings/PostQuery';
-import type { RetweetersPage } from './bindings/RetweetersPage';
+import type { RepostersPage } from './bindings/RepostersPage';
 import type { SpendBreakdown } from './bindings/SpendBreakdown';
 import type { SpendDimension } from './bindings/SpendDimension';
 import type { SpendTotals } from './bindings/SpendTotals';
@@ -60,8 +60,8 @@ import type { StoredLink } from './bindings/StoredLink';
 import type { StoredResult } from './bindings/StoredResult';
 import type { StreamMessage } from './bindings/StreamMessage';
 import type { Trends } from './bindings/Trends';
-import type { Tweet } from './bindings/Tweet';
-import type { TweetList } from './bindings/TweetList';
+import type { Post } from './bindings/Post';
+import type { Posts } from './bindings/Posts';
 import type { TwitterLinksResult } from './bindings/TwitterLinksResult';
 import type { TwitterPostRequest } from './bindings/TwitterPostRequest';
 import type { TwitterPostUserRequest } from './bindings/TwitterPostUserRequest';
@@ -216,9 +216,9 @@ export const twitterTrends = operation('twitter_trends');
 export const webSearch = operation('web_search');
 export const webCrawl = operation('web_crawl');
 
-/** The page after a history entry of retweeters or a timeline: no cursor in the UI. */
-export const retweetersNextPage = (historyId: number, options?: SendOptions) =>
-  noticeIfNotSaved(call('retweeters_next_page', { historyId, send: sendParams(options) }));
+/** The page after a history entry of reposters or a timeline: no cursor in the UI. */
+export const repostersNextPage = (historyId: number, options?: SendOptions) =>
+  noticeIfNotSaved(call('reposters_next_page', { historyId, send: sendParams(options) }));
 export const userPostsNextPage = (historyId: number, options?: SendOptions) =>
   noticeIfNotSaved(call('user_posts_next_page', { historyId, send: sendParams(options) }));
 

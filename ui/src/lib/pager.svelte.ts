@@ -1,5 +1,5 @@
 /**
- * A list the service pages by cursor (retweeters, a user's timeline), as the UI sees it: the
+ * A list the service pages by cursor (reposters, a user's timeline), as the UI sees it: the
  * first page from a request, each next page from the history id of the page before (the
  * command layer keeps the cursor; the UI never sees one). Pages already loaded stay when a
  * later one fails; Retry asks for that page again (a new request), a budget warning is accepted

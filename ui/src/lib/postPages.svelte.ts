@@ -5,7 +5,7 @@
  * when their page arrives, never before: a count worded for one view is never shown with the
  * other view's number.
  */
-import type { Tweet } from './bindings/Tweet';
+import type { Post } from './bindings/Post';
 import { errorMessage } from './ipc';
 
 /** Posts a page asks for: the same for every list. */
@@ -13,12 +13,12 @@ export const POSTS_PAGE = 50;
 
 /** A page as the list shows it: its posts as cards, and how many there are in all. */
 export interface PostPage {
-  posts: Tweet[];
+  posts: Post[];
   total: number;
 }
 
 export class PostPages<View> {
-  posts = $state.raw<Tweet[]>([]);
+  posts = $state.raw<Post[]>([]);
   total = $state(0);
   /** The view the shown posts and total belong to; the one asked for until the first answer. */
   shownView = $state.raw<View>() as View;

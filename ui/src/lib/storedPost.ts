@@ -1,8 +1,8 @@
-/** Archived posts keep the service's record as `raw_json`; cards need it back as a Tweet. */
+/** Archived posts keep the service's record as `raw_json`; cards need it back as a Post. */
 import type { StoredPost } from '$lib/bindings/StoredPost';
-import type { Tweet } from '$lib/bindings/Tweet';
+import type { Post } from '$lib/bindings/Post';
 
-export function storedToTweet(stored: StoredPost): Tweet {
+export function storedToPost(stored: StoredPost): Post {
   let raw: Record<string, unknown> = {};
   try {
     const parsed: unknown = JSON.parse(stored.raw_json);
@@ -29,5 +29,5 @@ export function storedToTweet(stored: StoredPost): Tweet {
     entities: raw.entities && typeof raw.entities === 'object' ? raw.entities : null,
     user: { ...rawUser, id: stored.author_id ?? String(rawUser.id ?? ''), username: stored.author_username, name: stored.author_name, verified: stored.author_verified },
   };
-  return post as unknown as Tweet;
+  return post as unknown as Post;
 }

@@ -5,7 +5,7 @@
 import type { LinkResult } from './bindings/LinkResult';
 import type { LinkScore } from './bindings/LinkScore';
 import type { Tool } from './bindings/Tool';
-import type { Tweet } from './bindings/Tweet';
+import type { Post } from './bindings/Post';
 import type { WebLinksResult } from './bindings/WebLinksResult';
 
 export interface ToolInfo {
@@ -76,7 +76,7 @@ export interface SourceTab {
   key: string;
   label: string;
   links?: LinkResult[];
-  posts?: Tweet[];
+  posts?: Post[];
   /** Still searching: no results yet. */
   pending?: boolean;
   /** What to say when it has no results (default: none matched). */

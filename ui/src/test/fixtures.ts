@@ -1,10 +1,10 @@
 /** Realistic records for component tests, shaped as the service sends them. */
-import type { Tweet } from '$lib/bindings/Tweet';
+import type { Post } from '$lib/bindings/Post';
 import type { CostCheck } from '$lib/bindings/CostCheck';
 import type { StoredPost } from '$lib/bindings/StoredPost';
 
-export function makePost(overrides: Partial<Tweet> = {}): Tweet {
-  // The generated Tweet type's index signature does not admit `entities` (its `media` is
+export function makePost(overrides: Partial<Post> = {}): Post {
+  // The generated Post type's index signature does not admit `entities` (its `media` is
   // `unknown`), so a literal needs the cast; the shape is what the service sends.
   const post: Record<string, unknown> = {
     id: '1890000000000000001',
@@ -50,7 +50,7 @@ export function makePost(overrides: Partial<Tweet> = {}): Tweet {
     entities: null,
     ...overrides,
   };
-  return post as unknown as Tweet;
+  return post as unknown as Post;
 }
 
 export function makeCheck(amount: string | null, verdict: 'allow' | 'warn' | 'block' = 'allow'): CostCheck {

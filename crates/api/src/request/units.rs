@@ -1,7 +1,7 @@
 //! How many units the service bills each request for, the contract's billing rule (see its
 //! "Billing metadata"): the AI search and both link searches are billed per request, as are
 //! web search and crawl and asking for a forecast; the X reads are billed per post returned
-//! (per user, for retweeters). The cost is `units × rate / 1000`; rates are never hard-coded here, only
+//! (per user, for reposters). The cost is `units × rate / 1000`; rates are never hard-coded here, only
 //! the units a request is expected to use, so the app can multiply them by a learned rate.
 
 use serde::de::DeserializeOwned;
@@ -13,7 +13,7 @@ use crate::operation::Operation;
 /// Units a request is expected to be billed for, under the contract's billing units: one per
 /// request for the AI, link, web search and crawl operations; one per post asked for
 /// (`count`, or one per link or id) for the X reads. `None` when only past answers can tell
-/// (pages of retweeters or of a timeline, whose size the service decides).
+/// (pages of reposters or of a timeline, whose size the service decides).
 pub trait ExpectedUnits {
     fn expected_units(&self) -> Option<i64>;
 }

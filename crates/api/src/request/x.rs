@@ -6,7 +6,7 @@ use ts_rs::TS;
 
 use super::{push_bool, push_text, ApiRequest, Encoded};
 use crate::lenient;
-use crate::model::{RetweetersPage, Trends, Tweet, TweetList, UserPostsPage};
+use crate::model::{Post, Posts, RepostersPage, Trends, UserPostsPage};
 use crate::operation::Operation;
 use crate::validation::{parse_day, Checks, FieldError};
 
@@ -77,7 +77,7 @@ impl TwitterSearchRequest {
 }
 
 impl ApiRequest for TwitterSearchRequest {
-    type Output = TweetList;
+    type Output = Posts;
     const OPERATION: Operation = Operation::TwitterSearch;
 
     fn validate(&self) -> Result<(), Vec<FieldError>> {
@@ -157,7 +157,7 @@ pub fn is_post_url(value: &str) -> bool {
 }
 
 impl ApiRequest for TwitterUrlsRequest {
-    type Output = TweetList;
+    type Output = Posts;
     const OPERATION: Operation = Operation::TwitterUrls;
 
     fn validate(&self) -> Result<(), Vec<FieldError>> {
@@ -205,7 +205,7 @@ pub struct TwitterPostRequest {
 }
 
 impl ApiRequest for TwitterPostRequest {
-    type Output = Tweet;
+    type Output = Post;
     const OPERATION: Operation = Operation::TwitterPost;
 
     fn validate(&self) -> Result<(), Vec<FieldError>> {
@@ -239,7 +239,7 @@ impl Default for TwitterPostUserRequest {
 }
 
 impl ApiRequest for TwitterPostUserRequest {
-    type Output = TweetList;
+    type Output = Posts;
     const OPERATION: Operation = Operation::TwitterPostUser;
 
     fn validate(&self) -> Result<(), Vec<FieldError>> {
@@ -266,7 +266,7 @@ pub struct TwitterRetweetersRequest {
 }
 
 impl ApiRequest for TwitterRetweetersRequest {
-    type Output = RetweetersPage;
+    type Output = RepostersPage;
     const OPERATION: Operation = Operation::TwitterRetweeters;
 
     fn validate(&self) -> Result<(), Vec<FieldError>> {
@@ -327,7 +327,7 @@ impl Default for TwitterRepliesRequest {
 }
 
 impl ApiRequest for TwitterRepliesRequest {
-    type Output = TweetList;
+    type Output = Posts;
     const OPERATION: Operation = Operation::TwitterReplies;
 
     fn validate(&self) -> Result<(), Vec<FieldError>> {
@@ -367,7 +367,7 @@ impl Default for TwitterRepliesPostRequest {
 }
 
 impl ApiRequest for TwitterRepliesPostRequest {
-    type Output = TweetList;
+    type Output = Posts;
     const OPERATION: Operation = Operation::TwitterRepliesPost;
 
     fn validate(&self) -> Result<(), Vec<FieldError>> {

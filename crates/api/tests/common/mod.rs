@@ -45,7 +45,7 @@ pub fn key(sb: &Sandbox) -> ApiKey {
 }
 
 /// A post that has reposts, and its author's name.
-pub fn post_with_retweets(sb: &Sandbox) -> (String, String) {
+pub fn post_with_reposts(sb: &Sandbox) -> (String, String) {
     let w = sb.world();
     let (index, _) = w
         .retweets_of

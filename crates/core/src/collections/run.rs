@@ -17,7 +17,7 @@ use std::sync::Mutex;
 use std::time::Duration;
 
 use chrono::{DateTime, Utc};
-use sightline_api::model::Tweet;
+use sightline_api::model::Post;
 use sightline_api::request::{
     Sort, TwitterRepliesPostRequest, TwitterRetweetersRequest, TwitterSearchRequest,
     TwitterUserPostsRequest,
@@ -151,12 +151,12 @@ struct Page {
     service_cursor: Option<String>,
 }
 
-fn posts(history_id: i64, tweets: &[Tweet], service_cursor: Option<String>) -> Page {
+fn posts(history_id: i64, found: &[Post], service_cursor: Option<String>) -> Page {
     Page {
         history_id,
-        items: tweets
+        items: found
             .iter()
-            .map(|tweet| (tweet.id.clone(), tweet.created_at_utc()))
+            .map(|post| (post.id.clone(), post.created_at_utc()))
             .collect(),
         service_cursor,
     }

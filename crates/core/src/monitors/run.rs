@@ -16,7 +16,7 @@
 //! most a day. So nothing in the background can send a billed request in a loop.
 
 use chrono::{DateTime, Duration, Utc};
-use sightline_api::model::{Tweet, TweetList, UserPostsPage};
+use sightline_api::model::{Post, Posts, UserPostsPage};
 use sightline_api::request::{Sort, TwitterSearchRequest, TwitterUserPostsRequest};
 use sightline_api::wait::{self, plain_wait};
 use sightline_store::runs::RecordedPage;
@@ -49,12 +49,12 @@ pub(crate) fn search_window(
     request
 }
 
-fn page_items(tweets: &[Tweet]) -> Vec<PageItem> {
-    tweets
+fn page_items(posts: &[Post]) -> Vec<PageItem> {
+    posts
         .iter()
-        .map(|tweet| PageItem {
-            id: tweet.id.clone(),
-            created_at: tweet.created_at_utc().unwrap_or_default(),
+        .map(|post| PageItem {
+            id: post.id.clone(),
+            created_at: post.created_at_utc().unwrap_or_default(),
         })
         .collect()
 }
@@ -327,7 +327,7 @@ pub(crate) fn next_window_start(
     }
 }
 
-fn search_page(history_id: i64, body: &TweetList) -> Page {
+fn search_page(history_id: i64, body: &Posts) -> Page {
     Page {
         history_id,
         items: page_items(&body.0),

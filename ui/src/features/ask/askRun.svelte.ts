@@ -11,7 +11,7 @@ import type { AiSearchResult } from '$lib/bindings/AiSearchResult';
 import type { LinkResult } from '$lib/bindings/LinkResult';
 import type { LinkScore } from '$lib/bindings/LinkScore';
 import type { Outcome } from '$lib/bindings/Outcome';
-import type { Tweet } from '$lib/bindings/Tweet';
+import type { Post } from '$lib/bindings/Post';
 import { TOOLS } from '$lib/tools';
 import { markFirstDeltaReceived, resetDeltaMarks } from './marks';
 
@@ -28,7 +28,7 @@ export class AskRun extends RequestLifecycle<AiSearchRequest> {
   /** Link results by result key (`search`, `reddit_search`…), as each source reports. */
   links = $state<Record<string, LinkResult[]>>({});
   /** The X tool's posts, or null until it reports. */
-  tweets = $state<Tweet[] | null>(null);
+  posts = $state<Post[] | null>(null);
   scores = $state<Record<string, LinkScore>>({});
   outcome = $state<Outcome<AiSearchResult> | null>(null);
   /** The service wrote an empty summary (it failed to summarise). */
@@ -55,7 +55,7 @@ export class AskRun extends RequestLifecycle<AiSearchRequest> {
   }
 
   get hasContent(): boolean {
-    return this.answer !== '' || this.tweets !== null || Object.keys(this.links).length > 0;
+    return this.answer !== '' || this.posts !== null || Object.keys(this.links).length > 0;
   }
 
   override dismiss(): void {
@@ -81,7 +81,7 @@ export class AskRun extends RequestLifecycle<AiSearchRequest> {
     this.phase = 'sending';
     this.answer = '';
     this.links = {};
-    this.tweets = null;
+    this.posts = null;
     this.scores = {};
     this.error = null;
     this.outcome = null;
@@ -131,7 +131,7 @@ export class AskRun extends RequestLifecycle<AiSearchRequest> {
         this.links = { ...this.links, [event.tool]: [...(this.links[event.tool] ?? []), ...event.results] };
         break;
       case 'tweets':
-        this.tweets = [...(this.tweets ?? []), ...event.tweets];
+        this.posts = [...(this.posts ?? []), ...event.tweets];
         break;
       case 'link_scores':
         this.scores = { ...this.scores, ...event.scores };
@@ -168,7 +168,7 @@ export class AskRun extends RequestLifecycle<AiSearchRequest> {
       if (tool.id !== 'twitter' && Array.isArray(value)) links[tool.resultKey] = value as LinkResult[];
     }
     if (Object.keys(links).length > 0) this.links = links;
-    if (body.tweets) this.tweets = body.tweets;
+    if (body.tweets) this.posts = body.tweets;
     if (body.miner_link_scores) this.scores = { ...this.scores, ...body.miner_link_scores };
     const summary = body.completion || body.text || '';
     if (summary) this.addText(summary);

@@ -3,11 +3,11 @@
  * came (not a post link, not returned by the service, or the same post as an earlier link).
  * Worked out from the links as they were sent and the posts the service answered with.
  */
-import type { Tweet } from '$lib/bindings/Tweet';
+import type { Post } from '$lib/bindings/Post';
 import { isPostUrl } from '$lib/rules';
 
 export type LinkOutcome =
-  | { kind: 'found'; line: number; link: string; post: Tweet }
+  | { kind: 'found'; line: number; link: string; post: Post }
   | { kind: 'not-returned'; line: number; link: string; postId: string }
   | { kind: 'duplicate'; line: number; link: string; sameAsLine: number }
   | { kind: 'not-a-post-link'; line: number; link: string };
@@ -23,7 +23,7 @@ export function postIdOf(link: string): string | null {
 }
 
 /** One outcome per piece of `sentText` (split as the form splits it), in the order given. */
-export function linkOutcomes(sentText: string, posts: Tweet[]): LinkOutcome[] {
+export function linkOutcomes(sentText: string, posts: Post[]): LinkOutcome[] {
   const byId = new Map(posts.map((post) => [post.id, post]));
   const firstLineOf = new Map<string, number>();
   const outcomes: LinkOutcome[] = [];

@@ -74,7 +74,7 @@ describe('Post view', () => {
     const calls = mockBackend({
       twitter_post: () => outcome(post, 5),
       twitter_retweeters: () => outcome({ users: users(0, 20), next_cursor: 'c1' }, 11, { hasMore: true }),
-      retweeters_next_page: (args) =>
+      reposters_next_page: (args) =>
         args.historyId === 11
           ? outcome({ users: users(20, 20), next_cursor: 'c2' }, 12, { hasMore: true })
           : outcome({ users: users(40, 20), next_cursor: null }, 13, { hasMore: false }),
@@ -95,7 +95,7 @@ describe('Post view', () => {
     await user.click(screen.getByRole('button', { name: 'Load more' }));
     expect(await screen.findByText(/60 accounts · 3 pages · cost \$0\.018$/)).toBeInTheDocument();
 
-    expect(calls.retweeters_next_page?.map((args) => args.historyId)).toEqual([11, 12]);
+    expect(calls.reposters_next_page?.map((args) => args.historyId)).toEqual([11, 12]);
     expect(screen.getByText('That is every account the service lists.')).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Load more' })).toBeNull();
     expect(screen.getByRole('tab', { name: 'Reposted by (60)' })).toBeInTheDocument();
@@ -108,7 +108,7 @@ describe('Post view', () => {
     const calls = mockBackend({
       twitter_post: () => outcome(post, 5),
       twitter_retweeters: () => outcome({ users: users(0, 20), next_cursor: 'c1' }, 11, { hasMore: true }),
-      retweeters_next_page: () =>
+      reposters_next_page: () =>
         failures-- > 0 ? reject(serviceError('network', { message: 'connection reset' })) : outcome({ users: users(20, 5), next_cursor: null }, 12),
     });
     render(PostView);
@@ -125,7 +125,7 @@ describe('Post view', () => {
 
     await user.click(within(alert).getByRole('button', { name: 'Retry' }));
     expect(await screen.findByText(/25 accounts · 2 pages/)).toBeInTheDocument();
-    expect(calls.retweeters_next_page?.map((args) => args.historyId)).toEqual([11, 11]);
+    expect(calls.reposters_next_page?.map((args) => args.historyId)).toEqual([11, 11]);
     expect(screen.queryByRole('alert')).toBeNull();
   });
 
@@ -133,7 +133,7 @@ describe('Post view', () => {
     mockBackend({
       twitter_post: () => outcome(post, 5),
       twitter_retweeters: () => outcome({ users: users(0, 20), next_cursor: 'c1' }, 11, { hasMore: true }),
-      retweeters_next_page: () => reject(serviceError('rate_limited', { status: 429, retryAfter: 30 })),
+      reposters_next_page: () => reject(serviceError('rate_limited', { status: 429, retryAfter: 30 })),
     });
     render(PostView);
     await screen.findByText('Cost $0.006');

@@ -3,7 +3,7 @@
  * handle, time posted in UTC and in the display zone, the text quoted, the link and when it was
  * fetched), so a post and its replies can go straight into notes.
  */
-import type { Tweet } from '$lib/bindings/Tweet';
+import type { Post } from '$lib/bindings/Post';
 import { citedTime, parseCreatedAt } from '$lib/format';
 import { zoneSetting } from '$lib/displayZone.svelte';
 
@@ -12,14 +12,14 @@ export function escapeMarkdown(text: string): string {
   return text.replace(/[\\`*_[\]<>|#!]/g, (c) => `\\${c}`);
 }
 
-export function postUrl(post: Tweet): string {
+export function postUrl(post: Post): string {
   const handle = post.user?.username;
   return post.url && /^https?:\/\//i.test(post.url)
     ? post.url
     : `https://x.com/${encodeURIComponent(handle || 'i')}/status/${encodeURIComponent(post.id)}`;
 }
 
-export function citationMarkdown(posts: Tweet[], fetchedAt: Date, zone: string = zoneSetting.zone): string {
+export function citationMarkdown(posts: Post[], fetchedAt: Date, zone: string = zoneSetting.zone): string {
   return posts
     .map((post, index) => {
       const name = post.user?.name || post.user?.username || 'Unknown author';

@@ -18,7 +18,7 @@ fromCache: boolean,
  */
 replayed: boolean, 
 /**
- * Another page follows (retweeters, timelines): `next_page` fetches it.
+ * Another page follows (reposters, timelines): `next_page` fetches it.
  */
 hasMore: boolean, 
 /**
