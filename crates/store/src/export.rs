@@ -301,23 +301,32 @@ fn escape_markdown(text: &str) -> String {
 }
 
 /// A numbered Markdown list citing each post: author, handle, time posted (UTC, and in `tz`),
-/// text, link, and when the stored copy was fetched.
+/// text, link, and when the stored copy was fetched; a blank line between posts. The UI's
+/// "Copy citation" writes the same (`ui/src/features/post/citation.ts`): both run the case
+/// table `tests/fixtures/citation-cases.json`.
 pub fn citations_markdown<'a>(
     posts: impl IntoIterator<Item = &'a StoredPost>,
     tz: Tz,
     mut out: impl Write,
 ) -> Result<()> {
     for (n, p) in posts.into_iter().enumerate() {
-        let url = p
-            .url
-            .clone()
-            .unwrap_or_else(|| format!("https://x.com/{}/status/{}", p.author_username, p.id));
+        if n > 0 {
+            writeln!(out)?;
+        }
+        let name = [&p.author_name, &p.author_username]
+            .into_iter()
+            .find(|name| !name.is_empty())
+            .map_or("Unknown author", |name| name.as_str());
+        let handle = if p.author_username.is_empty() {
+            String::new()
+        } else {
+            format!(" (@{})", escape_markdown(&p.author_username))
+        };
         writeln!(
             out,
-            "{}. **{}** (@{}), {}",
+            "{}. **{}**{handle}, {}",
             n + 1,
-            escape_markdown(&p.author_name),
-            escape_markdown(&p.author_username),
+            escape_markdown(name),
             cited(p.created_at, tz),
         )?;
         for line in p.text.lines() {
@@ -326,13 +335,51 @@ pub fn citations_markdown<'a>(
         writeln!(
             out,
             "   <{}> (fetched {})",
-            url.replace('>', "%3E"),
+            post_link(p).replace('>', "%3E"),
             cited(p.last_seen, tz)
         )?;
-        writeln!(out)?;
     }
     out.flush()?;
     Ok(())
+}
+
+/// A citation's link: the post's own when it is a web address (never a `javascript:` one a
+/// Markdown reader would make clickable), else its address on X.
+fn post_link(p: &StoredPost) -> String {
+    let web = |url: &&str| {
+        ["http://", "https://"].iter().any(|scheme| {
+            url.get(..scheme.len())
+                .is_some_and(|start| start.eq_ignore_ascii_case(scheme))
+        })
+    };
+    match p.url.as_deref().filter(web) {
+        Some(url) => url.to_owned(),
+        None => {
+            let handle = if p.author_username.is_empty() {
+                "i"
+            } else {
+                &p.author_username
+            };
+            format!(
+                "https://x.com/{}/status/{}",
+                url_part(handle),
+                url_part(&p.id)
+            )
+        }
+    }
+}
+
+/// `text` as one part of a URL's path, escaped as a browser's `encodeURIComponent` escapes it.
+fn url_part(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for byte in text.bytes() {
+        if byte.is_ascii_alphanumeric() || b"-_.!~*'()".contains(&byte) {
+            out.push(char::from(byte));
+        } else {
+            out.push_str(&format!("%{byte:02X}"));
+        }
+    }
+    out
 }
 
 /// Ledger rows as CSV, oldest first: one line per billed answer, its cost as the ledger counts

@@ -166,7 +166,6 @@ async fn citations_list_author_handle_time_text_url_and_fetch_time() {
 2. **Grace\\_Hopper** (@ada), 2026-02-02 18:33 UTC
    > Plain \\*bold\\* \\<b\\>html\\</b\\> \\[x\\](y)
    <https://x.com/ada/status/200> (fetched 2026-02-03 18:33 UTC)
-
 ";
     assert_eq!(md, expected);
 }
@@ -277,4 +276,99 @@ fn an_id_is_guarded_only_when_a_spreadsheet_would_read_it_as_a_number() {
         "not digits: an ordinary, formula-safe cell"
     );
     assert_eq!(id_cell(""), "");
+}
+
+/// The shared table of citations (`tests/fixtures/citation-cases.json`), which the UI's "Copy
+/// citation" runs too.
+fn citation_cases() -> serde_json::Value {
+    serde_json::from_str(include_str!("../../tests/fixtures/citation-cases.json")).unwrap()
+}
+
+fn utc_time(text: &serde_json::Value) -> DateTime<Utc> {
+    DateTime::parse_from_rfc3339(text.as_str().unwrap())
+        .unwrap()
+        .with_timezone(&Utc)
+}
+
+fn zone_named(case: &serde_json::Value) -> Tz {
+    case["zone"].as_str().unwrap().parse().unwrap()
+}
+
+#[test]
+fn markdown_is_escaped_as_the_shared_table_says() {
+    let table = citation_cases();
+    let cases = table["escape"].as_array().unwrap();
+    assert!(cases.len() >= 5);
+    for case in cases {
+        let input = case["input"].as_str().unwrap();
+        assert_eq!(
+            escape_markdown(input),
+            case["expected"].as_str().unwrap(),
+            "{}",
+            case["name"]
+        );
+    }
+}
+
+#[test]
+fn a_cited_time_is_written_as_the_shared_table_says() {
+    let table = citation_cases();
+    let cases = table["times"].as_array().unwrap();
+    assert!(cases.len() >= 5);
+    for case in cases {
+        assert_eq!(
+            cited(utc_time(&case["utc"]), zone_named(case)),
+            case["expected"].as_str().unwrap(),
+            "{}",
+            case["name"]
+        );
+    }
+}
+
+#[test]
+fn posts_are_cited_as_the_shared_table_says() {
+    let table = citation_cases();
+    let cases = table["citations"].as_array().unwrap();
+    assert!(cases.len() >= 5);
+    for case in cases {
+        let fetched = utc_time(&case["fetched_at"]);
+        let posts: Vec<StoredPost> = case["posts"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| {
+                let text = |field: &str| p[field].as_str().unwrap().to_owned();
+                StoredPost {
+                    id: text("id"),
+                    conversation_id: None,
+                    author_id: None,
+                    author_username: text("author_username"),
+                    author_name: text("author_name"),
+                    author_verified: false,
+                    text: text("text"),
+                    lang: None,
+                    created_at: utc_time(&p["created_at"]),
+                    like_count: 0,
+                    retweet_count: 0,
+                    reply_count: 0,
+                    quote_count: 0,
+                    view_count: None,
+                    bookmark_count: 0,
+                    hashtags: vec![],
+                    url: p["url"].as_str().map(str::to_owned),
+                    raw_json: "{}".into(),
+                    first_seen: fetched,
+                    last_seen: fetched,
+                }
+            })
+            .collect();
+        let expected: String = case["markdown"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|line| format!("{}\n", line.as_str().unwrap()))
+            .collect();
+        let md = markdown(|out| citations_markdown(&posts, zone_named(case), out));
+        assert_eq!(md, expected, "{}", case["name"]);
+    }
 }

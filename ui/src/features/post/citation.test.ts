@@ -1,36 +1,34 @@
 import { describe, expect, it } from 'vitest';
+import table from '../../../../crates/store/tests/fixtures/citation-cases.json';
+import { citedTime } from '$lib/format';
 import { citationMarkdown, escapeMarkdown } from './citation';
 import { makePost } from '../../test/fixtures';
 
-describe('citationMarkdown', () => {
-  it('cites each post with author, time, quoted text, link and fetch time', () => {
-    const text = citationMarkdown(
-      [makePost(), makePost({ id: '2', text: 'Line one\nLine *two*', url: null, created_at: 'Mon Mar 16 07:01:23 +0000 2026' })],
-      new Date('2026-03-17T09:30:00Z'),
-      'UTC',
-    );
-    expect(text).toBe(
-      [
-        '1. **Ana Lima** (@ana\\_reports), 2026-02-16 18:33 UTC',
-        '   > Flood defences held overnight \\#StormEowyn thanks to @metoffice https://example.org/report',
-        '   <https://x.com/ana_reports/status/1890000000000000001> (fetched 2026-03-17 09:30 UTC)',
-        '',
-        '2. **Ana Lima** (@ana\\_reports), 2026-03-16 07:01 UTC',
-        '   > Line one',
-        '   > Line \\*two\\*',
-        '   <https://x.com/ana_reports/status/2> (fetched 2026-03-17 09:30 UTC)',
-        '',
-      ].join('\n'),
-    );
+// The archive's Markdown export (crates/store, export.rs) runs the same table.
+describe('a citation is written as the Rust export writes it', () => {
+  describe('escapeMarkdown', () => {
+    for (const testCase of table.escape) {
+      it(testCase.name, () => expect(escapeMarkdown(testCase.input)).toBe(testCase.expected));
+    }
   });
 
-  it('states the display zone beside UTC, as the Rust export does', () => {
-    const text = citationMarkdown([makePost()], new Date('2026-03-17T09:30:00Z'), 'Asia/Kolkata');
-    expect(text).toContain('(@ana\\_reports), 2026-02-16 18:33 UTC = 2026-02-17 00:03 GMT+5:30 (Asia/Kolkata)');
-    expect(text).toContain('(fetched 2026-03-17 09:30 UTC = 2026-03-17 15:00 GMT+5:30 (Asia/Kolkata))');
+  describe('citedTime', () => {
+    for (const testCase of table.times) {
+      it(testCase.name, () => expect(citedTime(new Date(testCase.utc), testCase.zone)).toBe(testCase.expected));
+    }
   });
 
-  it('neutralises markup and links hidden in the text', () => {
-    expect(escapeMarkdown('[click](javascript:x) <b>')).toBe('\\[click\\](javascript:x) \\<b\\>');
+  describe('citationMarkdown', () => {
+    for (const testCase of table.citations) {
+      it(testCase.name, () => {
+        const posts = testCase.posts.map((cited) => {
+          const post = makePost({ id: cited.id, text: cited.text, url: cited.url, created_at: cited.created_at });
+          if (post.user) post.user = { ...post.user, name: cited.author_name, username: cited.author_username };
+          return post;
+        });
+        const expected = testCase.markdown.map((line) => `${line}\n`).join('');
+        expect(citationMarkdown(posts, new Date(testCase.fetched_at), testCase.zone)).toBe(expected);
+      });
+    }
   });
 });
