@@ -166,6 +166,72 @@ mod tests {
         }
     }
 
+    /// The words of a run's outcome and of a monitor's and a collection's state, from each
+    /// enum's `label`, as tables the UI imports. Each table is typed `Record<State, string>`,
+    /// so a state missing from an enum's `ALL` does not compile in the UI. Running this test
+    /// rewrites a stale `stateWords.ts` and then fails, so a stale file never passes unnoticed.
+    #[test]
+    fn export_state_words() {
+        use sightline_store::{CollectionState, MonitorState, RunOutcome};
+        fn table<T: serde::Serialize>(
+            name: &str,
+            ty: &str,
+            doc: &str,
+            states: impl IntoIterator<Item = (T, &'static str)>,
+        ) -> String {
+            let mut ts = format!("/** {doc} */\nexport const {name}: Record<{ty}, string> = {{\n");
+            for (state, label) in states {
+                let word = serde_json::to_value(&state).expect("a state is its word");
+                let word = word.as_str().expect("a state is its word");
+                let label = serde_json::to_string(label).expect("a label is a string");
+                ts.push_str(&format!("  {word}: {label},\n"));
+            }
+            ts.push_str("};\n");
+            ts
+        }
+        let ts = [
+            "// Written by crates/core/src/bindings.rs from the store's `label` of each state when \
+             the tests run. Do not edit.\n\
+             import type { CollectionState } from './CollectionState';\n\
+             import type { MonitorState } from './MonitorState';\n\
+             import type { RunOutcome } from './RunOutcome';\n"
+                .to_owned(),
+            table(
+                "runOutcomeLabels",
+                "RunOutcome",
+                "How a run ended, in words (crates/store/src/runs.rs, RunOutcome::label).",
+                RunOutcome::ALL.map(|outcome| (outcome, outcome.label())),
+            ),
+            table(
+                "collectionStateLabels",
+                "CollectionState",
+                "Where a collection stands, in words (crates/store/src/collections.rs, \
+                 CollectionState::label).",
+                CollectionState::ALL.map(|state| (state, state.label())),
+            ),
+            table(
+                "monitorStateLabels",
+                "MonitorState",
+                "Where a monitor stands, in words (crates/store/src/monitors.rs, \
+                 MonitorState::label).",
+                MonitorState::ALL.map(|state| (state, state.label())),
+            ),
+        ]
+        .join("\n");
+        let dir = std::env::var("TS_RS_EXPORT_DIR").expect("set in .cargo/config.toml");
+        let path = std::path::Path::new(&dir).join("stateWords.ts");
+        let stale = std::fs::read_to_string(&path).ok().as_deref() != Some(ts.as_str());
+        if stale {
+            std::fs::write(&path, ts).expect("could not write stateWords.ts");
+        }
+        assert!(
+            !stale,
+            "{} was out of date with the states' labels and is now rewritten: run the tests \
+             again and commit it",
+            path.display()
+        );
+    }
+
     /// The operations' names in words, from [`sightline_api::Operation::label`], as a table the
     /// UI imports: the one home of the words stays in Rust, where reports need them too.
     #[test]

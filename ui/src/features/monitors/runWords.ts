@@ -1,27 +1,19 @@
-/** Monitors' and collections' states and run outcomes in plain words, in one place. */
+/**
+ * Monitors' and collections' states and run outcomes in plain words. The words of each state
+ * and outcome are the store's (`stateWords.ts`, written from Rust); the rest is said here.
+ */
 import type { CollectUntil } from '$lib/bindings/CollectUntil';
 import type { CollectionSource } from '$lib/bindings/CollectionSource';
 import type { CollectionState } from '$lib/bindings/CollectionState';
 import type { Monitor } from '$lib/bindings/Monitor';
 import type { MonitorState } from '$lib/bindings/MonitorState';
 import type { RunOutcome } from '$lib/bindings/RunOutcome';
+import { collectionStateLabels, monitorStateLabels, runOutcomeLabels } from '$lib/bindings/stateWords';
 import { zonedDay } from '$lib/format';
 import { INTERVALS } from './monitorDraft';
 
-const OUTCOMES: Record<RunOutcome, string> = {
-  running: 'Running',
-  done: 'Done',
-  budget_blocked: 'Stopped by the budget',
-  needs_confirmation: 'Waiting for your confirmation',
-  skipped: 'Skipped',
-  rate_limited: 'Asked to wait by the service',
-  paused: 'Paused',
-  cancelled: 'Cancelled',
-  failed: 'Failed',
-};
-
 export function outcomeWords(outcome: RunOutcome): string {
-  return OUTCOMES[outcome];
+  return runOutcomeLabels[outcome];
 }
 
 /**
@@ -47,29 +39,13 @@ export function outcomeTone(outcome: RunOutcome): Tone {
   return OUTCOME_TONES[outcome];
 }
 
-const COLLECTION_STATES: Record<CollectionState, string> = {
-  running: 'Collecting',
-  paused: 'Paused',
-  done: 'Done',
-  cancelled: 'Cancelled',
-  stopped_by_budget: 'Stopped by the budget',
-  failed: 'Stopped by an error',
-};
-
 export function collectionStateWords(state: CollectionState): string {
-  return COLLECTION_STATES[state];
+  return collectionStateLabels[state];
 }
-
-const MONITOR_STATES: Record<MonitorState, string> = {
-  active: 'Active',
-  paused: 'Paused',
-  budget_paused: 'Paused by the budget',
-  needs_confirmation: 'Waiting for your confirmation',
-};
 
 /** A monitor's state as its row says it (the reason, when there is one, goes below). */
 export function monitorStateWords(monitor: Pick<Monitor, 'state' | 'running'>): string {
-  return monitor.running ? 'Running now' : MONITOR_STATES[monitor.state];
+  return monitor.running ? 'Running now' : monitorStateLabels[monitor.state];
 }
 
 /**
