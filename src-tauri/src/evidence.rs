@@ -62,7 +62,7 @@ pub async fn evidence_export<R: Runtime>(
     progress: Channel<BundleProgress>,
 ) -> Result<Option<BundleOutcome>, CommandError> {
     let store = state.store().await?;
-    let zone = sightline_core::time_zone();
+    let zone = sightline_core::zone::time_zone();
     let version = env!("CARGO_PKG_VERSION");
     let bundle = match investigation_id {
         Some(id) => gather::investigation(&store, id, zone, version).await?,

@@ -95,7 +95,7 @@ pub async fn export_forecasts<R: Runtime>(
     else {
         return Ok(None);
     };
-    forecast_export::write_forecasts(&rows, format, sightline_core::time_zone(), &path)?;
+    forecast_export::write_forecasts(&rows, format, sightline_core::zone::time_zone(), &path)?;
     Ok(Some(path.display().to_string()))
 }
 

@@ -28,7 +28,7 @@ pub const TOP_DEFAULT: u32 = 20;
 /// The zone a chart is drawn in: the display zone when `None`, else an IANA name or `UTC`.
 pub fn chart_zone(name: Option<&str>) -> Result<Tz, CommandError> {
     match name.map(str::trim).filter(|n| !n.is_empty()) {
-        None => Ok(crate::time_zone()),
+        None => Ok(crate::zone::time_zone()),
         Some(name) => crate::zone::parse_zone(name).ok_or_else(|| CommandError::Invalid {
             message: format!(
                 "“{name}” is not a time zone Sightline knows. Pick one from the list, or UTC."

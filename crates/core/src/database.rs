@@ -25,8 +25,6 @@ pub use gate::{
     BACKUPS_DIR,
 };
 
-pub use crate::errors::READ_ONLY;
-
 /// The current mode's database as the start screen sees it.
 pub fn status(state: &AppState) -> DatabaseStatus {
     state.database.status(state.mode())

@@ -48,7 +48,7 @@ pub async fn cost_check(
     let estimate = estimate(store, operation, units).await?;
     let budget = store
         .check_budget(
-            crate::time_zone(),
+            crate::zone::time_zone(),
             chrono::Utc::now(),
             estimate.amount.unwrap_or_default(),
         )
@@ -110,7 +110,7 @@ pub async fn per_post_read_check(
         let guess = estimate(store, operation, Some(posts)).await?;
         if let Some(amount) = guess.amount {
             let budget = store
-                .check_budget(crate::time_zone(), chrono::Utc::now(), amount)
+                .check_budget(crate::zone::time_zone(), chrono::Utc::now(), amount)
                 .await?;
             return Ok(CostCheck {
                 estimate: guess,

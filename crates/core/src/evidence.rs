@@ -2,8 +2,8 @@
 //! needed to check it later, and the check itself.
 //!
 //! * [`write_bundle`] writes `responses/` (every body exactly as received), `posts.jsonl`,
-//!   `posts.csv` (spreadsheet-safe, [`spreadsheet`]), `notes.md`, `provenance.jsonl`,
-//!   `report.html` (one offline, script-free page, [`report`]), `manifest.json` and
+//!   `posts.csv` (spreadsheet-safe, `evidence/spreadsheet.rs`), `notes.md`, `provenance.jsonl`,
+//!   `report.html` (one offline, script-free page, `evidence/report.rs`), `manifest.json` and
 //!   `SHA256SUMS` (for `sha256sum -c`), reporting progress and stopping on a cancel without
 //!   leaving a half-written file;
 //! * [`verify`] re-hashes a bundle and says, file by file, what still matches;
@@ -32,8 +32,8 @@ use zip::ZipWriter;
 use crate::errors::CommandError;
 
 pub mod gather;
-pub mod report;
-pub mod spreadsheet;
+mod report;
+mod spreadsheet;
 pub mod verify;
 
 #[cfg(test)]

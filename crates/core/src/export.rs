@@ -2,7 +2,7 @@
 //! citation list, the ledger as CSV (forecasts, with their own fields and citation, in
 //! `forecast::export`). What to write and where, without the save dialog, which
 //! belongs to the window. Every time is written twice: in UTC and in the display zone
-//! ([`crate::time_zone`]), its offset and zone named.
+//! ([`crate::zone::time_zone`]), its offset and zone named.
 
 use std::fs::File;
 use std::io::{BufWriter, Write};
@@ -78,9 +78,9 @@ pub fn write_history(
     path: &Path,
 ) -> Result<(), CommandError> {
     write_atomically(path, |out| match format {
-        ExportFormat::Csv => export::history_csv(entries, crate::time_zone(), out),
+        ExportFormat::Csv => export::history_csv(entries, crate::zone::time_zone(), out),
         ExportFormat::Jsonl | ExportFormat::Markdown => {
-            export::history_jsonl(entries, crate::time_zone(), out)
+            export::history_jsonl(entries, crate::zone::time_zone(), out)
         }
     })
 }
@@ -91,9 +91,9 @@ pub fn write_posts(
     path: &Path,
 ) -> Result<(), CommandError> {
     write_atomically(path, |out| match format {
-        ExportFormat::Csv => export::posts_csv(posts, crate::time_zone(), out),
-        ExportFormat::Jsonl => export::posts_jsonl(posts, crate::time_zone(), out),
-        ExportFormat::Markdown => export::citations_markdown(posts, crate::time_zone(), out),
+        ExportFormat::Csv => export::posts_csv(posts, crate::zone::time_zone(), out),
+        ExportFormat::Jsonl => export::posts_jsonl(posts, crate::zone::time_zone(), out),
+        ExportFormat::Markdown => export::citations_markdown(posts, crate::zone::time_zone(), out),
     })
 }
 
@@ -117,16 +117,6 @@ where
 
 /// A new file in the chosen export folder, named `<name>-<local time>.<ext>`, never replacing
 /// one already there.
-pub fn file_in_folder(
-    folder: &Path,
-    name: &str,
-    format: ExportFormat,
-    now: chrono::DateTime<chrono::Local>,
-) -> Result<PathBuf, CommandError> {
-    new_file_in_folder(folder, name, format.extension(), now)
-}
-
-/// [`file_in_folder`] for any extension (the evidence bundle's `zip`).
 pub fn new_file_in_folder(
     folder: &Path,
     name: &str,
@@ -221,7 +211,7 @@ pub async fn post_rows(store: &Store, query: PostQuery) -> Result<Vec<StoredPost
 /// The ledger, row by row, as CSV.
 pub fn write_ledger(entries: &[LedgerEntry], path: &Path) -> Result<(), CommandError> {
     write_atomically(path, |out| {
-        export::ledger_csv(entries, crate::time_zone(), out)
+        export::ledger_csv(entries, crate::zone::time_zone(), out)
     })
 }
 
@@ -268,20 +258,20 @@ mod tests {
         let now = chrono::Local
             .with_ymd_and_hms(2026, 11, 22, 9, 5, 7)
             .unwrap();
-        let first = file_in_folder(dir.path(), "sightline-posts", ExportFormat::Csv, now).unwrap();
+        let first = new_file_in_folder(dir.path(), "sightline-posts", "csv", now).unwrap();
         assert_eq!(
             first,
             dir.path().join("sightline-posts-20261122-090507.csv")
         );
         std::fs::write(&first, "taken").unwrap();
-        let second = file_in_folder(dir.path(), "sightline-posts", ExportFormat::Csv, now).unwrap();
+        let second = new_file_in_folder(dir.path(), "sightline-posts", "csv", now).unwrap();
         assert_eq!(
             second,
             dir.path().join("sightline-posts-20261122-090507-2.csv")
         );
 
         let missing = dir.path().join("gone");
-        let error = file_in_folder(&missing, "x", ExportFormat::Jsonl, now).unwrap_err();
+        let error = new_file_in_folder(&missing, "x", "jsonl", now).unwrap_err();
         assert!(error.message().contains("does not exist"), "{error}");
     }
 

@@ -144,7 +144,7 @@ pub async fn delete(store: &Store, id: i64) -> Result<(), CommandError> {
 /// Everything the investigation's screen opens with; the cost's days in the display zone.
 pub async fn detail(store: &Store, id: i64) -> Result<InvestigationDetail, CommandError> {
     store
-        .investigation_detail(id, crate::time_zone())
+        .investigation_detail(id, crate::zone::time_zone())
         .await?
         .ok_or_else(no_such_investigation)
 }

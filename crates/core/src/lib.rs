@@ -13,7 +13,7 @@
 //!   demo mode too: the demo service keeps its jobs in the data folder); exported with its own
 //!   fields and citation ([`forecast::export`]);
 //! * [`estimate`]: the cost of a request from learned rates, and the budget's verdict on it;
-//! * [`findings`]: what an answer found, in the store's terms (posts, users, links, cursor);
+//! * `findings`: what an answer found, in the store's terms (posts, users, links, cursor);
 //! * [`records`]: History, Archive and Spend reads as the screens page them, offline;
 //! * [`investigations`]: cases of requests and posts with notes and tags (filed by the store,
 //!   inside each request's record transaction, while one is active), their cost in the
@@ -28,7 +28,7 @@
 //!   under its own request id and written with its cursor, so one resumed after a restart
 //!   never fetches a recorded page again; pause, resume, cancel; stopped by the budget or by
 //!   a failure, in words;
-//! * [`runs`]: what both share — a page's send (a repeat is a replay; a page that may have
+//! * `runs`: what both share — a page's send (a repeat is a replay; a page that may have
 //!   been billed is never sent again), what a failed page means for a run, the backoff, the
 //!   run log; [`announce`]: how they tell the window (events, the
 //!   desktop notification) without knowing it;
@@ -55,9 +55,20 @@
 //! * [`logging`]: the log file a person can send (`<data folder>/logs/`, a file a day, seven
 //!   kept): warnings and errors, never the key or a body;
 //! * [`external`]: which links may leave the app for the system browser;
-//! * [`markup`]: text made safe in HTML and XML, for the bundle's report and the GEXF network;
-//! * [`zone`]: the display zone ([`time_zone`]): the system's or the one Settings names; times
-//!   are shown, Spend's days and budgets counted, and exports' local times written in it.
+//! * `markup`: text made safe in HTML and XML, for the bundle's report and the GEXF network;
+//! * [`zone`]: the display zone ([`zone::time_zone`]): the system's or the one Settings names;
+//!   times are shown, Spend's days and budgets counted, and exports' local times written in it.
+//!
+//! # The crate's face
+//!
+//! A feature is a public module and its items are named through it (`monitors::create`,
+//! `state::AppState`, `zone::time_zone`): each item has one public path, with no re-export at
+//! the root or from one feature to another. A module only core itself uses (`findings`,
+//! `runs`, `markup`, the bindings export) is private, and so are a feature's own parts
+//! (`monitors/run.rs`, `evidence/report.rs`): the feature re-exports what the window needs
+//! from them, once. A test double or a helper for the tests lives in the tests
+//! (`tests/support/`), not here.
+//! Every public item is documented (`#![deny(missing_docs)]`).
 //!
 //! Depends on `sightline-api` (the service), `sightline-store` (SQLite) and `sightline-sandbox`
 //! (demo mode). It must never depend on Tauri: `src-tauri` adapts it to a window (commands,
@@ -66,7 +77,7 @@
 
 pub mod analysis;
 pub mod announce;
-pub mod bindings;
+mod bindings;
 pub mod collections;
 pub mod database;
 pub mod environment;
@@ -75,7 +86,7 @@ pub mod estimate;
 pub mod evidence;
 pub mod export;
 pub mod external;
-pub mod findings;
+mod findings;
 pub mod first_key;
 pub mod forecast;
 pub mod investigations;
@@ -83,7 +94,7 @@ pub mod key_check;
 pub mod keychain;
 pub mod keys;
 pub mod logging;
-pub mod markup;
+mod markup;
 pub mod monitors;
 pub mod paging;
 pub mod pipeline;
@@ -91,14 +102,12 @@ pub mod provenance;
 #[cfg(test)]
 mod read_back;
 pub mod records;
-pub mod runs;
+mod runs;
 pub mod session;
 pub mod settings;
 pub mod state;
 pub mod streaming;
 pub mod zone;
-
-pub use zone::time_zone;
 
 /// The service name of our keychain entries: the app identifier, so other apps' entries never clash.
 pub const KEYCHAIN_SERVICE: &str = "app.sightline.desktop";

@@ -33,7 +33,7 @@ use sightline_store::{NewMonitor, RunEnd, RunOwner, Store, StoredMonitor};
 use crate::errors::CommandError;
 use crate::estimate::cost_check;
 
-pub use rules::{check, MIN_INTERVAL_VAR};
+pub use rules::check;
 pub use run::run;
 pub use scheduler::{Scheduler, SchedulerClock};
 pub use types::{

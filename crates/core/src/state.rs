@@ -264,7 +264,7 @@ mod tests {
         let state = demo_state(dir.path());
         let store = state.store().await.unwrap();
         store
-            .spend_totals(crate::time_zone(), chrono::Utc::now())
+            .spend_totals(crate::zone::time_zone(), chrono::Utc::now())
             .await
             .unwrap();
         assert!(dir.path().join("demo.db").exists());

@@ -8,10 +8,10 @@ use crate::support::live;
 
 use live::Live;
 
+use crate::support::announce::Recorded;
 use chrono::Utc;
 use rust_decimal::Decimal;
 use sightline_api::request::TwitterSearchRequest;
-use sightline_core::announce::Recorded;
 use sightline_core::collections::{
     self, CollectUntil, CollectionDraft, CollectionSource, CollectionState, Collector,
 };

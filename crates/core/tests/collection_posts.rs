@@ -8,8 +8,8 @@
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
+use crate::support::announce::Recorded;
 use sightline_api::request::{TwitterRetweetersRequest, TwitterSearchRequest};
-use sightline_core::announce::Recorded;
 use sightline_core::collections::{
     self, CollectUntil, CollectionDraft, CollectionSource, CollectionState, Collector,
 };

@@ -9,9 +9,9 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
+use crate::support::announce::Recorded;
 use rust_decimal::Decimal;
 use sightline_api::request::{TwitterRetweetersRequest, TwitterSearchRequest};
-use sightline_core::announce::Recorded;
 use sightline_core::collections::{
     self, CollectUntil, CollectionDraft, CollectionSource, CollectionState, Collector,
 };

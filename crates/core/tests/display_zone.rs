@@ -8,8 +8,7 @@ use sightline_core::environment::Environment;
 use sightline_core::keychain::MemoryStore;
 use sightline_core::settings::AppSettings;
 use sightline_core::state::AppState;
-use sightline_core::time_zone;
-use sightline_core::zone::{display_zone, system_zone, DisplayZone};
+use sightline_core::zone::{display_zone, system_zone, time_zone, DisplayZone};
 
 fn open(dir: &std::path::Path) -> AppState {
     AppState::new(

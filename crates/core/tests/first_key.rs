@@ -262,7 +262,7 @@ async fn the_right_key_at_the_right_address_is_kept_checked_and_live() {
     assert_eq!(sandbox.billed().responses().len(), 1);
     let store = run.state.store_of(Mode::Live).await.unwrap();
     let totals = store
-        .spend_totals(sightline_core::time_zone(), chrono::Utc::now())
+        .spend_totals(sightline_core::zone::time_zone(), chrono::Utc::now())
         .await
         .unwrap();
     assert_eq!(totals.all_time, sandbox.billed().total());

@@ -143,7 +143,7 @@ async fn a_stream_killed_mid_answer_keeps_its_cost() {
     );
 
     let ledger = store
-        .ledger(sightline_core::time_zone(), None)
+        .ledger(sightline_core::zone::time_zone(), None)
         .await
         .unwrap();
     assert_eq!(ledger.len(), 1, "the header's cost is on the ledger once");
@@ -151,7 +151,7 @@ async fn a_stream_killed_mid_answer_keeps_its_cost() {
     assert_eq!(ledger[0].history_id, Some(entry.id));
 
     let spent = store
-        .spend_totals(sightline_core::time_zone(), chrono::Utc::now())
+        .spend_totals(sightline_core::zone::time_zone(), chrono::Utc::now())
         .await
         .unwrap();
     assert_eq!(

@@ -3,6 +3,8 @@
 //! followed in the background, a task that panics. The log says what went wrong, with its
 //! time; the key and anything from a response's body are never in it.
 
+#[path = "support/announce.rs"]
+mod announce;
 #[path = "support/live.rs"]
 mod live;
 #[path = "support/search.rs"]
@@ -13,12 +15,12 @@ mod send;
 use std::sync::Arc;
 use std::time::Duration;
 
+use announce::Recorded;
 use live::Live;
 use search::search;
 use send::send;
 
 use sightline_api::request::{ForecastRequest, TwitterSearchRequest};
-use sightline_core::announce::Recorded;
 use sightline_core::forecast::{self, Backoff, Following, OnUpdate};
 use sightline_core::logging;
 use sightline_core::monitors::{self, MonitorDraft, MonitorTarget, Scheduler};

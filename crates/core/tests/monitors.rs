@@ -13,10 +13,10 @@ use std::collections::BTreeSet;
 use std::sync::Arc;
 use std::time::Duration;
 
+use crate::support::announce::Recorded;
 use chrono::Utc;
 use rust_decimal::Decimal;
 use sightline_api::request::{TwitterSearchRequest, TwitterUserPostsRequest};
-use sightline_core::announce::Recorded;
 use sightline_core::monitors::{
     self, Monitor, MonitorDraft, MonitorPostQuery, MonitorState, MonitorTarget, RunOutcome,
     Scheduler,

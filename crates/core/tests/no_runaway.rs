@@ -19,10 +19,10 @@ use std::pin::Pin;
 use std::sync::Arc;
 use std::time::Duration;
 
+use crate::support::announce::Recorded;
 use chrono::{DateTime, Utc};
 use live::Live;
 use sightline_api::request::TwitterSearchRequest;
-use sightline_core::announce::Recorded;
 use sightline_core::collections::{
     self, CollectUntil, CollectionDraft, CollectionSource, CollectionState, Collector,
 };

@@ -75,7 +75,7 @@ async fn a_request_is_checked_billed_recorded_and_never_sent_twice() {
     assert_eq!(
         session
             .store
-            .ledger(sightline_core::time_zone(), None)
+            .ledger(sightline_core::zone::time_zone(), None)
             .await
             .unwrap()
             .len(),

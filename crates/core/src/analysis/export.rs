@@ -287,9 +287,9 @@ pub async fn write_network(
             let name = super::summary(store, scope).await?.name;
             write_atomically(path, |out| Ok(network_gexf(&network, &name, out)?))
         }
-        NetworkFormat::Csv => {
-            write_atomically(path, |out| edges_csv(&network, crate::time_zone(), out))
-        }
+        NetworkFormat::Csv => write_atomically(path, |out| {
+            edges_csv(&network, crate::zone::time_zone(), out)
+        }),
     }
 }
 
@@ -323,7 +323,9 @@ pub async fn write_table(
         }
         AnalysisTable::Edges(query) => {
             let network = network(store, scope, query).await?;
-            write_atomically(path, |out| edges_csv(&network, crate::time_zone(), out))
+            write_atomically(path, |out| {
+                edges_csv(&network, crate::zone::time_zone(), out)
+            })
         }
     }
 }

@@ -8,6 +8,7 @@ use sightline_store::NewPost;
 
 use super::*;
 use crate::environment::Environment;
+use crate::errors::READ_ONLY;
 use crate::keychain::MemoryStore;
 
 /// The app's state over `dir`, in demo mode (so its database is `demo.db`), as at a start.

@@ -1,5 +1,6 @@
 //! Set-up shared by the integration tests.
 
+pub mod announce;
 pub mod evidence_seed;
 pub mod live;
 pub mod search;
