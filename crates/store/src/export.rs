@@ -17,7 +17,7 @@ use chrono::{DateTime, SecondsFormat, Utc};
 use chrono_tz::Tz;
 use serde::Serialize;
 
-use crate::archive::{StoredLink, StoredPost};
+use crate::archive::StoredPost;
 use crate::error::Result;
 use crate::history::{Billing, HistoryEntry};
 use crate::ledger::LedgerEntry;
@@ -225,64 +225,6 @@ pub fn posts_jsonl<'a>(
         });
     }
     json_lines(lines, out)
-}
-
-/// Archived link results as CSV; local times in `tz`.
-pub fn links_csv<'a>(
-    links: impl IntoIterator<Item = &'a StoredLink>,
-    tz: Tz,
-    out: impl Write,
-) -> Result<()> {
-    let mut w = csv::Writer::from_writer(out);
-    w.write_record([
-        "source",
-        "title",
-        "snippet",
-        "link",
-        "score",
-        "first_seen_utc",
-        "first_seen_local",
-        "last_seen_utc",
-        "last_seen_local",
-    ])?;
-    for l in links {
-        w.write_record([
-            l.source.as_str().to_owned(),
-            cell(&l.title),
-            cell(&l.snippet),
-            cell(&l.link),
-            cell(&opt(&l.score)),
-            utc(l.first_seen),
-            local_seconds(l.first_seen, tz),
-            utc(l.last_seen),
-            local_seconds(l.last_seen, tz),
-        ])?;
-    }
-    w.flush()?;
-    Ok(())
-}
-
-/// Archived link results as JSON Lines; times in UTC and (`*_local`) in `tz`.
-pub fn links_jsonl<'a>(
-    links: impl IntoIterator<Item = &'a StoredLink>,
-    tz: Tz,
-    out: impl Write,
-) -> Result<()> {
-    #[derive(Serialize)]
-    struct Line<'l> {
-        #[serde(flatten)]
-        link: &'l StoredLink,
-        first_seen_local: String,
-        last_seen_local: String,
-    }
-    json_lines(
-        links.into_iter().map(|link| Line {
-            link,
-            first_seen_local: local_seconds(link.first_seen, tz),
-            last_seen_local: local_seconds(link.last_seen, tz),
-        }),
-        out,
-    )
 }
 
 /// Escapes the characters that would turn untrusted text into Markdown markup or HTML.

@@ -347,29 +347,6 @@ impl Store {
         Ok(body.map(|body| StoredResult { entry, body }))
     }
 
-    /// Every page of the paging chain `history_id` belongs to, first page first.
-    pub async fn page_chain(&self, history_id: i64) -> Result<Vec<HistoryEntry>> {
-        let rows = sqlx::query(&format!(
-            "WITH RECURSIVE
-               up(id, parent_id) AS (
-                 SELECT id, parent_id FROM history WHERE id = ?1
-                 UNION ALL
-                 SELECT h.id, h.parent_id FROM history h JOIN up ON h.id = up.parent_id),
-               root(id) AS (SELECT id FROM up WHERE parent_id IS NULL
-                            OR parent_id NOT IN (SELECT id FROM history) LIMIT 1),
-               down(id, depth) AS (
-                 SELECT id, 0 FROM root
-                 UNION ALL
-                 SELECT h.id, down.depth + 1 FROM history h JOIN down ON h.parent_id = down.id)
-             SELECT {HISTORY_COLUMNS} FROM down JOIN history h ON h.id = down.id
-             ORDER BY down.depth, h.started_at"
-        ))
-        .bind(history_id)
-        .fetch_all(&self.pool)
-        .await?;
-        rows.iter().map(entry_from_row).collect()
-    }
-
     /// Pins or unpins a history row; false when there is no such row.
     pub async fn set_pinned(&self, history_id: i64, pinned: bool) -> Result<bool> {
         let done = sqlx::query("UPDATE history SET pinned = ? WHERE id = ?")

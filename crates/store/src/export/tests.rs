@@ -3,7 +3,7 @@
 use super::*;
 use crate::archive::PostQuery;
 use crate::history::HistoryQuery;
-use crate::test_support::{billing, link, post, record, temp_store};
+use crate::test_support::{billing, post, record, temp_store};
 use chrono::TimeZone;
 use std::collections::HashMap;
 
@@ -75,15 +75,6 @@ async fn seeded() -> (crate::Store, tempfile::TempDir) {
     r.posts = vec![a, b];
     store.record_request(&r).await.unwrap();
     (store, dir)
-}
-
-/// A store holding one link, `url`, found at `at`, and the links it lists.
-async fn one_link(url: &str, at: DateTime<Utc>) -> (Vec<StoredLink>, tempfile::TempDir) {
-    let (store, dir) = temp_store().await;
-    let mut r = record("l", at);
-    r.links = vec![link(url)];
-    store.record_request(&r).await.unwrap();
-    (store.links(&Default::default()).await.unwrap(), dir)
 }
 
 async fn oldest_first(store: &crate::Store) -> Vec<StoredPost> {
@@ -170,16 +161,6 @@ async fn citations_list_author_handle_time_text_url_and_fetch_time() {
     assert_eq!(md, expected);
 }
 
-#[tokio::test]
-async fn links_export() {
-    let (links, _dir) = one_link("https://example.org/=x", t(1)).await;
-    let text = String::from_utf8(written(|out| links_csv(&links, UTC, out))).unwrap();
-    assert!(text.starts_with("source,title,snippet,link,score"));
-    assert!(text.contains("web,Example page,An example snippet,https://example.org/=x,"));
-    let lines = json_lines(|out| links_jsonl(&links, UTC, out));
-    assert_eq!(lines[0]["source"], "web");
-}
-
 /// London changes from GMT to BST at 01:00 UTC on 29 March 2026: every export writes each time
 /// in UTC and in the display zone with the zone's name at that moment, never one for all.
 #[tokio::test]
@@ -247,18 +228,22 @@ async fn every_time_is_written_in_utc_and_in_the_display_zone_across_a_dst_chang
 /// India's zone is named by its offset, as on screen (not the tz database's `IST`, which is
 /// also Ireland's and Israel's).
 #[tokio::test]
-async fn links_carry_both_times_too() {
-    let found = Utc.with_ymd_and_hms(2026, 11, 23, 18, 4, 12).unwrap();
-    let (links, _dir) = one_link("https://example.org/", found).await;
+async fn a_zone_without_letters_is_named_by_its_offset() {
+    let (store, _dir) = temp_store().await;
+    let posted = Utc.with_ymd_and_hms(2026, 11, 23, 18, 4, 12).unwrap();
+    let mut r = record("kolkata", posted);
+    r.posts = vec![post("1", "namaste", posted)];
+    store.record_request(&r).await.unwrap();
+    let posts = store.posts(&PostQuery::default()).await.unwrap();
     let kolkata: Tz = "Asia/Kolkata".parse().unwrap();
-    let row = &csv_rows(|out| links_csv(&links, kolkata, out))[0];
-    assert_eq!(row["first_seen_utc"], "2026-11-23T18:04:12Z");
+    let row = &csv_rows(|out| posts_csv(&posts, kolkata, out))[0];
+    assert_eq!(row["created_at_utc"], "2026-11-23T18:04:12Z");
     assert_eq!(
-        row["first_seen_local"],
+        row["created_at_local"],
         "2026-11-23 23:34:12 GMT+5:30 (Asia/Kolkata)"
     );
-    let line = &json_lines(|out| links_jsonl(&links, kolkata, out))[0];
-    assert_eq!(line["first_seen"], "2026-11-23T18:04:12Z");
+    let line = &json_lines(|out| posts_jsonl(&posts, kolkata, out))[0];
+    assert_eq!(line["created_at"], "2026-11-23T18:04:12Z");
     assert_eq!(
         line["last_seen_local"],
         "2026-11-23 23:34:12 GMT+5:30 (Asia/Kolkata)"

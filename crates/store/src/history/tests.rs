@@ -1,8 +1,9 @@
 //! The history list: filters, paging, pins, deletes, paging chains and the text index.
 
 use super::*;
+use crate::analysis::{AnalysisScope, ScopeFilters, ScopeSource};
 use crate::record::PendingRequest;
-use crate::test_support::{billing, first_release_db, record, temp_store};
+use crate::test_support::{billing, first_release_db, post, record, temp_store};
 use chrono::TimeZone;
 
 fn at(h: u32, m: u32) -> DateTime<Utc> {
@@ -104,35 +105,78 @@ async fn pin_unpin_and_delete_keep_the_money() {
     assert_eq!(kept, (250_000_000, None));
 }
 
+/// A paging chain as the app sees it: each page names the one before (`parent_id`), and a
+/// request's analysis covers its page and every later one. Deleting a middle page splits the
+/// chain: what was after it stands alone, and the first page no longer reaches it.
 #[tokio::test]
-async fn paging_chains_are_followed_both_ways() {
+async fn paging_chains_hold_their_pages_and_split_where_a_page_is_deleted() {
     let (store, _dir) = temp_store().await;
     let mut p1 = record("page-1", at(9, 0));
     p1.operation = "twitter_user_posts".into();
     p1.next_cursor = Some("c2".into());
+    p1.posts = vec![post("101", "first page", at(8, 0))];
     let id1 = store.record_request(&p1).await.unwrap().history_id();
     let mut p2 = record("page-2", at(9, 1));
+    p2.operation = "twitter_user_posts".into();
     p2.cursor = Some("c2".into());
     p2.next_cursor = Some("c3".into());
     p2.parent_id = Some(id1);
+    p2.posts = vec![post("102", "second page", at(7, 0))];
     let id2 = store.record_request(&p2).await.unwrap().history_id();
     let mut p3 = record("page-3", at(9, 2));
+    p3.operation = "twitter_user_posts".into();
     p3.cursor = Some("c3".into());
     p3.parent_id = Some(id2);
+    p3.posts = vec![post("103", "third page", at(6, 0))];
     let id3 = store.record_request(&p3).await.unwrap().history_id();
 
-    for from in [id1, id2, id3] {
-        let chain = store.page_chain(from).await.unwrap();
-        let ids: Vec<i64> = chain.iter().map(|e| e.id).collect();
-        assert_eq!(ids, [id1, id2, id3]);
-    }
+    let entry = |id| {
+        let store = &store;
+        async move { store.history_entry(id).await.unwrap().unwrap() }
+    };
+    let posts_from = |history_id| {
+        let store = &store;
+        async move {
+            let scope = AnalysisScope {
+                source: ScopeSource::Request { history_id },
+                from: None,
+                to: None,
+                filters: ScopeFilters::default(),
+            };
+            store
+                .analysis_summary(&scope)
+                .await
+                .unwrap()
+                .unwrap()
+                .post_count
+        }
+    };
+    assert_eq!(entry(id1).await.parent_id, None);
+    assert_eq!(entry(id2).await.parent_id, Some(id1));
+    assert_eq!(entry(id2).await.cursor.as_deref(), Some("c2"));
+    assert_eq!(entry(id3).await.parent_id, Some(id2));
     assert_eq!(
-        store.page_chain(id2).await.unwrap()[1].cursor.as_deref(),
-        Some("c2")
+        posts_from(id1).await,
+        3,
+        "the first page reaches every later one"
     );
+    assert_eq!(posts_from(id2).await, 2);
+    assert_eq!(posts_from(id3).await, 1);
+
     // Deleting the middle page breaks the chain into what is left on each side.
-    store.delete_history(id2).await.unwrap();
-    assert_eq!(store.page_chain(id3).await.unwrap().len(), 1);
+    assert!(store.delete_history(id2).await.unwrap());
+    assert_eq!(
+        entry(id3).await.parent_id,
+        None,
+        "the last page now starts a chain"
+    );
+    assert_eq!(entry(id3).await.cursor.as_deref(), Some("c3"));
+    assert_eq!(
+        posts_from(id1).await,
+        1,
+        "the first page no longer reaches the last"
+    );
+    assert_eq!(posts_from(id3).await, 1);
 }
 
 #[tokio::test]
