@@ -155,7 +155,7 @@ mod tests {
              tooLong: {},\n}} as const;\n",
             text(&items_message()),
             text(DATE_MISSING),
-            sightline_store::investigations::MAX_NAME_CHARS,
+            sightline_store::MAX_NAME_CHARS,
             text(NAME_MISSING),
             text(&name_too_long()),
         );

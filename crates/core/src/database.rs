@@ -10,7 +10,7 @@
 
 use std::path::PathBuf;
 
-use sightline_store::upgrade::backup;
+use sightline_store::backup;
 use sightline_store::Store;
 
 use crate::errors::CommandError;

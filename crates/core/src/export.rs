@@ -9,7 +9,7 @@ use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
-use sightline_store::archive::ranked_matches;
+use sightline_store::ranked_matches;
 use sightline_store::{
     export, HistoryEntry, HistoryQuery, LedgerEntry, PostQuery, PostSort, Store, StoredPost,
 };

@@ -15,12 +15,12 @@ use chrono::Utc;
 use rust_decimal::Decimal;
 use sightline_api::request::TwitterUrlsRequest;
 use sightline_api::{FieldError, Operation};
-use sightline_store::investigations::{PostSnapshot, MAX_NAME_CHARS};
 use sightline_store::{
     CheckItem, CheckOutcome, CheckReport, CheckSummary, FieldChange, Filing, FilingChange,
     InvestigationChanges, InvestigationDetail, InvestigationItem, InvestigationPostPage,
     InvestigationPostQuery, InvestigationSummary, ItemMemberships, NewPost, Store,
 };
+use sightline_store::{PostSnapshot, MAX_NAME_CHARS};
 
 use crate::errors::CommandError;
 use crate::estimate::{per_post_read_check, CostCheck};

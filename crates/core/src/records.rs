@@ -4,7 +4,7 @@
 
 use chrono::{NaiveDate, Utc};
 use serde::Serialize;
-use sightline_store::archive::ranked_matches;
+use sightline_store::ranked_matches;
 use sightline_store::{
     BudgetLimits, DaySpend, HistoryEntry, HistoryQuery, LearnedRate, LedgerEntry, LinkQuery,
     PostQuery, SpendBreakdown, SpendDimension, SpendTotals, Store, StoredLink, StoredPost,

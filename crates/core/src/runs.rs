@@ -11,7 +11,7 @@ use rust_decimal::Decimal;
 use serde::Serialize;
 use sightline_api::wait;
 use sightline_api::{ApiRequest, ErrorKind, ExpectedUnits};
-use sightline_store::runs::{ArchivedInvestigation, PageFiling, RecordedPage};
+use sightline_store::{ArchivedInvestigation, PageFiling, RecordedPage};
 use sightline_store::{HistoryEntry, RequestStatus, RunOwner, Store, StoredRun};
 use ts_rs::TS;
 

@@ -35,7 +35,7 @@ async fn an_investigation_bundle_from_a_real_store_checks_out() {
     store
         .update_investigation(
             id,
-            &sightline_store::investigations::InvestigationChanges {
+            &sightline_store::InvestigationChanges {
                 notebook: Some("# Leads\n\nThe river gauge.".into()),
                 ..Default::default()
             },
@@ -224,7 +224,7 @@ async fn a_post_added_by_hand_keeps_its_capture_in_the_bundle() {
     store
         .add_to_investigation(
             id,
-            &[sightline_store::investigations::InvestigationItem::Post {
+            &[sightline_store::InvestigationItem::Post {
                 post_id: picked.clone(),
             }],
             later,

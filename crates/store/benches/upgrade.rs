@@ -17,7 +17,8 @@ use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use chrono::{TimeZone, Utc};
-use sightline_store::{BackupOutcome, Check, Store, Upgrade, UpgradeStep};
+use sightline_store::backup::BackupOutcome;
+use sightline_store::{Check, Store, Upgrade, UpgradeStep};
 use sqlx::{Connection, SqliteConnection};
 
 #[path = "common/posts.rs"]

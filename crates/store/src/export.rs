@@ -23,7 +23,7 @@ use crate::history::{Billing, HistoryEntry};
 use crate::ledger::LedgerEntry;
 use crate::zone_names::{local_minutes, local_seconds};
 
-pub mod cells;
+mod cells;
 mod forecasts;
 
 pub use cells::{cell, id_cell};

@@ -62,28 +62,35 @@
 //! Times are UTC; money is `rust_decimal::Decimal` (stored as integer nano-dollars; a cost the
 //! service states with more digits is rounded half-even to the nano-dollar and its text kept
 //! as sent, one that is no number is recorded as unreadable: [`money`], migration 0010).
+//!
+//! One path per item: the modules are private, and what callers use is re-exported here at
+//! the root, once (`sightline_store::StoredPost`, `sightline_store::RecordedPage`). A module
+//! stays public only where it is a namespace of free functions whose names read with it:
+//! [`export`] (the file writers and CSV cells), [`money`] (nano-dollars), [`zone_names`] (a
+//! zone beside a local time) and [`backup`] (copies of the file). Their items, types included,
+//! are reached through that module only, never re-exported here.
 
-pub mod analysis;
-pub mod archive;
-pub mod budget;
-pub mod cache;
-pub mod collections;
+mod analysis;
+mod archive;
+mod budget;
+mod cache;
+mod collections;
 mod error;
 pub mod export;
-pub mod fold;
-pub mod history;
-pub mod investigations;
-pub mod jobs;
-pub mod ledger;
+mod fold;
+mod history;
+mod investigations;
+mod jobs;
+mod ledger;
 pub mod money;
-pub mod monitors;
-pub mod provenance;
-pub mod record;
-pub mod runs;
-pub mod settings;
-pub mod spend;
-pub mod time;
-pub mod upgrade;
+mod monitors;
+mod provenance;
+mod record;
+mod runs;
+mod settings;
+mod spend;
+mod time;
+mod upgrade;
 mod words;
 pub mod zone_names;
 
@@ -99,11 +106,12 @@ pub use analysis::{
     ActivityLayer, ActivitySeries, AnalysisScope, Bucket, ConversationNode, ConversationTree,
     EdgeKind, Heatmap, MissingReplies, Network, NetworkEdge, NetworkNode, NetworkQuery,
     ScopeFilters, ScopePostPage, ScopePostQuery, ScopeSource, ScopeSummary, StackBy, TopEntry,
-    TopKind, TopList, TopLists, TreeRelation,
+    TopKind, TopList, TopLists, TreeRelation, ACTIVITY_LAYERS, NETWORK_EDGE_LIMIT,
+    REPLIES_PER_REQUEST, SCOPE_POSTS_MAX_PAGE, SCOPE_POSTS_PAGE, TREE_LIMIT,
 };
 pub use archive::{
-    ArchiveMark, LinkQuery, LinkSource, NewLink, NewPost, NewUser, PostQuery, PostSort, StoredLink,
-    StoredPost, StoredUser, UserQuery,
+    ranked_matches, ArchiveMark, LinkQuery, LinkSource, NewLink, NewPost, NewUser, PostQuery,
+    PostSort, StoredLink, StoredPost, StoredUser, UserQuery, RELEVANCE_WINDOW,
 };
 pub use budget::{BudgetCheck, BudgetLimits, PeriodCheck, Verdict};
 pub use cache::CachedResponse;
@@ -115,10 +123,10 @@ pub use history::{
     OriginKind, RequestOrigin, RequestStatus, StoredResult,
 };
 pub use investigations::{
-    CheckItem, CheckOutcome, CheckReport, CheckSummary, DayCost, FieldChange, FilingChange,
-    InvestigationChanges, InvestigationCost, InvestigationDetail, InvestigationItem,
+    CheckItem, CheckOutcome, CheckReport, CheckSummary, DayCost, FieldChange, FiledHow,
+    FilingChange, InvestigationChanges, InvestigationCost, InvestigationDetail, InvestigationItem,
     InvestigationPost, InvestigationPostPage, InvestigationPostQuery, InvestigationSummary,
-    ItemMemberships, OperationCost, TagCount,
+    ItemMemberships, OperationCost, PostSnapshot, TagCount, MAX_NAME_CHARS, MAX_TAG_CHARS,
 };
 pub use jobs::{FollowedJob, JobState, JOB_FAILED_CLASS};
 pub use ledger::LedgerEntry;
@@ -128,10 +136,9 @@ pub use provenance::{
     ProvenanceCheck, ProvenanceRecord,
 };
 pub use record::{Filing, PendingRequest, RecordOutcome, RequestRecord};
-pub use runs::RunOutcome;
-pub use runs::{RunOwner, StoredRun};
+pub use runs::{ArchivedInvestigation, PageFiling, RecordedPage, RunOutcome, RunOwner, StoredRun};
 pub use spend::{DaySpend, LearnedRate, SpendBreakdown, SpendDimension, SpendLine, SpendTotals};
-pub use upgrade::{BackupFile, BackupOutcome, Check, Upgrade, UpgradeStep};
+pub use upgrade::{backup, latest_known, Check, Upgrade, UpgradeStep};
 
 /// The embedded schema migrations (see `migrations/`).
 static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations");

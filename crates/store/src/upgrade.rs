@@ -33,7 +33,7 @@ use sqlx::sqlite::SqliteConnectOptions;
 use sqlx::{ConnectOptions, Connection, SqliteConnection};
 use ts_rs::TS;
 
-pub use backup::{BackupFile, BackupOutcome};
+use backup::BackupOutcome;
 
 use crate::error::{Result, StoreError};
 use crate::MIGRATOR;

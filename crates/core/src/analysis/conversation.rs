@@ -16,7 +16,7 @@ use rust_decimal::Decimal;
 use serde::Serialize;
 use sightline_api::request::{TwitterPostRequest, TwitterRepliesPostRequest};
 use sightline_api::Operation;
-use sightline_store::analysis::REPLIES_PER_REQUEST;
+use sightline_store::REPLIES_PER_REQUEST;
 use sightline_store::{ConversationTree, Store};
 use ts_rs::TS;
 

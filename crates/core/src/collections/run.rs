@@ -23,7 +23,7 @@ use sightline_api::request::{
     TwitterUserPostsRequest,
 };
 use sightline_api::wait::{self, plain_wait};
-use sightline_store::runs::RecordedPage;
+use sightline_store::RecordedPage;
 use sightline_store::{RunOwner, StoredCollection};
 
 use super::{

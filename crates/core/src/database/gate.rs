@@ -9,7 +9,7 @@ use std::time::Instant;
 
 use chrono::{DateTime, Utc};
 use serde::Serialize;
-use sightline_store::upgrade::{backup, latest_known};
+use sightline_store::{backup, latest_known};
 use sightline_store::{Check, Store, StoreError, Upgrade, UpgradeStep};
 use tokio::sync::watch;
 use ts_rs::TS;

@@ -6,9 +6,9 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use chrono::Utc;
-use sightline_store::investigations::{InvestigationCost, InvestigationPostQuery};
-use sightline_store::provenance::{Provenance, ProvenanceRecord};
 use sightline_store::{HistoryEntry, HistoryQuery, Store, Tz};
+use sightline_store::{InvestigationCost, InvestigationPostQuery};
+use sightline_store::{Provenance, ProvenanceRecord};
 
 use super::{
     Bundle, BundleCost, BundlePost, BundleRequest, CaptureRecord, CostLine, ResponseBodies,

@@ -19,7 +19,7 @@ use chrono::{DateTime, Duration, Utc};
 use sightline_api::model::{Post, Posts, UserPostsPage};
 use sightline_api::request::{Sort, TwitterSearchRequest, TwitterUserPostsRequest};
 use sightline_api::wait::{self, plain_wait};
-use sightline_store::runs::RecordedPage;
+use sightline_store::RecordedPage;
 use sightline_store::{PageItem, RunEnd, RunOwner, Store, StoredMonitor, StoredRun};
 
 use super::{MonitorState, MonitorTarget, MonitorsChanged, RunOutcome};

@@ -8,7 +8,7 @@ use std::str::FromStr;
 use chrono::{DateTime, Duration, TimeZone, Utc};
 use rust_decimal::Decimal;
 use sha2::{Digest, Sha256};
-use sightline_store::provenance::NewProvenance;
+use sightline_store::NewProvenance;
 use sightline_store::{Billing, NewPost, RequestRecord, RequestStatus, Store};
 
 /// The first post id: 19 digits, past what a spreadsheet keeps of a number.
