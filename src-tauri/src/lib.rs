@@ -23,6 +23,7 @@ pub mod investigations;
 pub mod monitors;
 pub mod painting;
 pub mod provenance;
+pub mod signing;
 pub mod surface;
 
 use std::path::PathBuf;

@@ -195,7 +195,8 @@ features!(
     investigations,
     evidence,
     monitors,
-    analysis
+    analysis,
+    signing
 );
 
 /// `post_ids` → `postIds`: Tauri's name for a command's argument on the window's side.

@@ -56,6 +56,13 @@ pub(crate) fn check_label(
     if label.is_empty() {
         return Err(field("label", "Give the key a name, for example \"work\"."));
     }
+    if label == crate::signing::KEYCHAIN_LABEL {
+        // The signing key's keychain entry has this name: a key under it would replace it.
+        return Err(field(
+            "label",
+            "This name is reserved for Sightline's signing key. Choose another name.",
+        ));
+    }
     if label.chars().count() > MAX_LABEL {
         return Err(field(
             "label",

@@ -44,6 +44,9 @@
 //!   [`key_check`] tries a key with the service (one cheap billed call) before trusting it;
 //!   [`first_key`] is the first run's key and service address, checked together before either
 //!   is kept, each failure named by the field to fix ([`first_key::SetupProblem`]);
+//! * [`signing`]: this installation's Ed25519 signing identity, made at first use, its private
+//!   key only in the keychain; sign and verify, the fingerprint, rotation (earlier public keys
+//!   kept so what they signed still verifies), the public key's export, "Collected by";
 //! * [`session`], [`state`], [`settings`], [`environment`]: live or demo mode, each mode's
 //!   database, preferences, and the `SIGHTLINE_*` overrides;
 //! * [`database`]: each mode's database at start-up: opened with its progress for the start
@@ -105,6 +108,7 @@ pub mod records;
 mod runs;
 pub mod session;
 pub mod settings;
+pub mod signing;
 pub mod state;
 pub mod streaming;
 pub mod zone;

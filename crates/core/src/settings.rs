@@ -40,6 +40,9 @@ pub struct AppSettings {
     /// The IANA zone times are shown in, days counted in and exports' local times written in;
     /// `None` follows the system's ([`crate::zone`]).
     pub display_zone: Option<String>,
+    /// Who collects with this installation ("Collected by"), written beside its signatures;
+    /// changed only through [`crate::signing::set_collector`] (see `save_checked_settings`).
+    pub collected_by: Option<String>,
 }
 
 impl Default for AppSettings {
@@ -54,7 +57,23 @@ impl Default for AppSettings {
             theme: ThemePreference::System,
             export_folder: None,
             display_zone: None,
+            collected_by: None,
         }
+    }
+}
+
+/// Longest "Collected by" name.
+const MAX_COLLECTOR: usize = 120;
+
+/// What is wrong with a collector's name, in words, or `None`. One line: it is written into
+/// manifests and logs line by line.
+pub fn collector_problem(name: &str) -> Option<String> {
+    if name.chars().count() > MAX_COLLECTOR {
+        Some(format!("Keep the name under {MAX_COLLECTOR} characters."))
+    } else if name.chars().any(char::is_control) {
+        Some("Write the name on one line, without tabs.".into())
+    } else {
+        None
     }
 }
 
@@ -103,6 +122,9 @@ impl AppSettings {
                     format!("“{zone}” is not a time zone Sightline knows. Choose one from the list, like Europe/Paris, or the system's."),
                 );
             }
+        }
+        if let Some(problem) = self.collected_by.as_deref().and_then(collector_problem) {
+            field("collectedBy", problem);
         }
         if self.retry_attempts == 0 || self.retry_attempts > 10 {
             field(
@@ -219,6 +241,7 @@ mod tests {
             retry_attempts: 11,
             export_folder: Some("Documents/exports".into()),
             display_zone: Some("Europe/Atlantis".into()),
+            collected_by: Some("Jane\nDoe".into()),
             ..AppSettings::default()
         };
         let fields: Vec<String> = bad
@@ -234,6 +257,7 @@ mod tests {
                 "connectTimeoutSecs",
                 "exportFolder",
                 "displayZone",
+                "collectedBy",
                 "retryAttempts"
             ]
         );

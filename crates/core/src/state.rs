@@ -129,11 +129,17 @@ impl AppState {
     }
 
     /// Checks settings the window sends and keeps them (the session follows them); a field that
-    /// fails its check is refused with its words, and nothing is saved.
+    /// fails its check is refused with its words, and nothing is saved. "Collected by" stays as
+    /// it is: the Preferences form sends the settings it read, which may predate a name saved
+    /// since in the signing section ([`crate::signing::set_collector`]).
     pub async fn save_checked_settings(
         &self,
         settings: AppSettings,
     ) -> Result<AppSettings, CommandError> {
+        let settings = AppSettings {
+            collected_by: self.settings().collected_by,
+            ..settings
+        };
         settings.validate().map_err(CommandError::invalid)?;
         self.save_settings(settings.clone()).await?;
         Ok(settings)

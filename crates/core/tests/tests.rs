@@ -24,4 +24,5 @@ mod monitors;
 mod no_runaway;
 mod pipeline;
 mod provenance;
+mod signing;
 mod streaming;

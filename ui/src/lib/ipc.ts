@@ -173,6 +173,12 @@ export const keyDelete = (label: string) => call('key_delete', { label });
 export const useDemo = (demo: boolean) => call('use_demo', { demo });
 export const settingsGet = () => call('settings_get');
 export const settingsSet = (settings: AppSettings) => call('settings_set', { settings });
+/** This installation's signing identity (the key pair made at first use), "Collected by", a new
+ * key pair (the old public key kept), and the public key saved as PEM (null: the dialog was cancelled). */
+export const signingIdentity = () => call('signing_identity');
+export const signingCollectorSet = (collectedBy: string | null) => call('signing_collector_set', { collectedBy });
+export const signingRotate = () => call('signing_rotate');
+export const signingKeyExport = () => call('signing_key_export');
 /** The zone times are shown in now, and the system's (for the picker's "System (…)"). */
 export const displayZone = () => call('display_zone');
 

@@ -17,6 +17,7 @@ const settings: AppSettings = {
   theme: 'system',
   exportFolder: null,
   displayZone: null,
+  collectedBy: null,
 };
 
 describe('Preferences', () => {

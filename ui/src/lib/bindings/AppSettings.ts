@@ -29,4 +29,9 @@ exportFolder: string | null,
  * The IANA zone times are shown in, days counted in and exports' local times written in;
  * `None` follows the system's ([`crate::zone`]).
  */
-displayZone: string | null, };
+displayZone: string | null, 
+/**
+ * Who collects with this installation ("Collected by"), written beside its signatures;
+ * changed only through [`crate::signing::set_collector`] (see `save_checked_settings`).
+ */
+collectedBy: string | null, };

@@ -70,6 +70,7 @@ import type { ScopePostPage } from './ScopePostPage';
 import type { ScopePostQuery } from './ScopePostQuery';
 import type { ScopeSummary } from './ScopeSummary';
 import type { SendParams } from './SendParams';
+import type { SigningIdentity } from './SigningIdentity';
 import type { SpendBreakdown } from './SpendBreakdown';
 import type { SpendDimension } from './SpendDimension';
 import type { SpendTotals } from './SpendTotals';
@@ -223,6 +224,10 @@ export interface Commands {
   analysis_export_network: { args: { scope: AnalysisScope; query: NetworkQuery; format: NetworkFormat }; result: string | null };
   analysis_export_table: { args: { scope: AnalysisScope; table: AnalysisTable }; result: string | null };
   analysis_save_chart: { args: { name: string; format: ChartFormat; data: Array<number> }; result: string | null };
+  signing_identity: { args: Record<never, never>; result: SigningIdentity };
+  signing_collector_set: { args: { collectedBy: string | null }; result: SigningIdentity };
+  signing_rotate: { args: Record<never, never>; result: SigningIdentity };
+  signing_key_export: { args: Record<never, never>; result: string | null };
 }
 
 export type CommandName = keyof Commands;
