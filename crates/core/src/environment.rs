@@ -12,13 +12,19 @@ pub const DEMO_VAR: &str = "SIGHTLINE_DEMO";
 pub const STARTUP_PROBE_VAR: &str = "SIGHTLINE_STARTUP_PROBE";
 
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
+/// The `SIGHTLINE_*` overrides as read at start-up; each is unset in normal use.
 pub struct Environment {
+    /// The data folder instead of the platform's (`SIGHTLINE_DATA_DIR`).
     pub data_dir: Option<PathBuf>,
+    /// The service's address instead of the one in Settings (`SIGHTLINE_BASE_URL`), without a
+    /// trailing slash.
     pub base_url: Option<String>,
+    /// Demo mode whatever keys are stored (`SIGHTLINE_DEMO`).
     pub force_demo: bool,
 }
 
 impl Environment {
+    /// Reads the overrides from this process's environment.
     pub fn from_process() -> Self {
         Self::from_lookup(|name| std::env::var(name).ok())
     }

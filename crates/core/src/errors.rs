@@ -19,52 +19,90 @@ pub const READ_ONLY: &str = "Sightline opened this archive read-only, so it can 
     rename_all_fields = "camelCase"
 )]
 #[ts(export)]
+/// What an operation that failed tells the UI: its kind (the `kind` tag the screens branch on)
+/// and a plain sentence, with the details the screen needs.
 pub enum CommandError {
     /// The input breaks a rule: nothing was sent or billed. Each field error names its field.
     Invalid {
+        /// The sentence shown: the one field's problem, or how many fields need changing.
         message: String,
+        /// Each broken rule, by the field it is about.
         fields: Vec<FieldError>,
     },
     /// The service, the network or the stream failed; `error.kind` says which.
     Service {
+        /// The service's or the network's failure in words.
         message: String,
+        /// The failure's kind, status, wait and request id, for the screen to act on.
         error: Box<ErrorPayload>,
     },
     /// The budget forbids this request.
     BudgetBlocked {
+        /// Which limit the request would pass, in words.
         message: String,
+        /// The limits, the spend so far and the request's estimate, for the banner.
         check: Box<BudgetCheck>,
     },
     /// The request would pass a warning threshold: send again with `confirmBudget` to proceed.
     BudgetWarning {
+        /// Which threshold the request would pass, in words.
         message: String,
+        /// The limits, the spend so far and the request's estimate, for the confirmation.
         check: Box<BudgetCheck>,
     },
     /// No key is stored, or the keychain could not be read.
-    Keychain { message: String },
+    Keychain {
+        /// What is missing or what the keychain said.
+        message: String,
+    },
     /// The live service's address is not set.
-    NotConfigured { message: String },
+    NotConfigured {
+        /// What is not set, and where to set it.
+        message: String,
+    },
     /// The history entry, key or file asked for does not exist.
-    NotFound { message: String },
+    NotFound {
+        /// What was not found, in words.
+        message: String,
+    },
     /// The disk is full: free some space. Nothing saved earlier was lost.
-    DiskFull { message: String },
+    DiskFull {
+        /// What could not be written, and that earlier work is safe.
+        message: String,
+    },
     /// The archive is open for reading only (from a newer Sightline, or damaged): nothing can
     /// be saved until the start screen's choice is made.
-    ReadOnly { message: String },
+    ReadOnly {
+        /// Always [`READ_ONLY`].
+        message: String,
+    },
     /// The local database failed, or a record in it could not be read.
-    Database { message: String },
+    Database {
+        /// What failed, in words.
+        message: String,
+    },
     /// A file or folder the user named or chose (an export folder, a bundle, the settings
     /// file) could not be read or written: choose another, or fix its permissions.
-    File { message: String },
+    File {
+        /// Which file or folder, and what went wrong with it.
+        message: String,
+    },
     /// Another program Sightline hands over to (the browser, the file manager) could not be
     /// started.
-    System { message: String },
+    System {
+        /// Which program could not be started.
+        message: String,
+    },
     /// A fault inside Sightline (a task that stopped, the demo service that would not start):
     /// the log folder says what happened.
-    Internal { message: String },
+    Internal {
+        /// What failed, and that the log folder has the details.
+        message: String,
+    },
 }
 
 impl CommandError {
+    /// The sentence the UI shows, whatever the kind.
     pub fn message(&self) -> &str {
         match self {
             Self::Invalid { message, .. }
@@ -83,6 +121,7 @@ impl CommandError {
         }
     }
 
+    /// Refuses input: one field's problem in the sentence, or how many fields need changing.
     pub fn invalid(fields: Vec<FieldError>) -> Self {
         let message = match fields.as_slice() {
             [only] => format!("Check {}: {}", only.field, only.message),
@@ -94,6 +133,7 @@ impl CommandError {
         Self::Invalid { message, fields }
     }
 
+    /// Something asked for is gone (deleted, or never there); `what` says which, in words.
     pub fn not_found(what: impl Into<String>) -> Self {
         Self::NotFound {
             message: what.into(),

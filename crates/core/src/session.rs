@@ -17,12 +17,16 @@ use crate::settings::AppSettings;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
 #[serde(rename_all = "lowercase")]
+/// Which service requests go to and which database records go in; never mixed.
 pub enum Mode {
+    /// The real service with a key from the keychain; records in `sightline.db`.
     Live,
+    /// The embedded sandbox with its demo key; records in `demo.db`.
     Demo,
 }
 
 impl Mode {
+    /// The mode's word, as serde writes it (`live`, `demo`).
     pub fn as_str(self) -> &'static str {
         match self {
             Mode::Live => "live",
@@ -67,10 +71,12 @@ impl DemoService {
         Ok(Self { sandbox })
     }
 
+    /// The sandbox's loopback address, the demo session's service address.
     pub fn base_url(&self) -> &str {
         self.sandbox.base_url()
     }
 
+    /// The sandbox's demo key: demo requests never read the keychain.
     pub fn key(&self) -> ApiKey {
         ApiKey::parse(self.sandbox.demo_key()).expect("the sandbox's demo key is well formed")
     }
@@ -78,8 +84,11 @@ impl DemoService {
 
 /// The client and store of one mode. Rebuilt when the mode, address or timeouts change.
 pub struct Session {
+    /// The mode this session's requests and records belong to.
     pub mode: Mode,
+    /// The mode's database.
     pub store: Store,
+    /// The service client, with the settings' address, timeouts and retries.
     pub client: Client,
     /// Set in demo mode: requests use the sandbox's key instead of the keychain.
     pub demo_key: Option<ApiKey>,

@@ -14,8 +14,11 @@ use ts_rs::TS;
 #[serde(rename_all = "lowercase")]
 pub enum ThemePreference {
     #[default]
+    /// Follow the system's light or dark setting.
     System,
+    /// Always light.
     Light,
+    /// Always dark.
     Dark,
 }
 
@@ -26,7 +29,9 @@ pub enum ThemePreference {
 pub struct AppSettings {
     /// The live service's address. `SIGHTLINE_BASE_URL` overrides it.
     pub base_url: Option<String>,
+    /// Longest wait to connect to the service, in seconds.
     pub connect_timeout_secs: u32,
+    /// Longest wait for a whole answer (a streamed one: for its headers), in seconds.
     pub request_timeout_secs: u32,
     /// Longest silence tolerated inside a streamed answer.
     pub stream_idle_timeout_secs: u32,
@@ -34,6 +39,7 @@ pub struct AppSettings {
     pub retry_attempts: u32,
     /// Load avatars and images from third-party hosts (off: they learn what you read).
     pub load_remote_media: bool,
+    /// Light, dark or the system's.
     pub theme: ThemePreference,
     /// Save exports into this folder without asking; `None` asks each time with a save dialog.
     pub export_folder: Option<String>,
@@ -158,9 +164,11 @@ impl AppSettings {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct KeyMeta {
+    /// The name the user gave the key; its keychain entry is found by it.
     pub label: String,
     /// Prefix and last four characters, e.g. `dt_…f3a9`.
     pub masked: String,
+    /// When the key was added (RFC 3339).
     pub added_at: String,
     /// When a verification call last succeeded.
     pub verified_at: Option<String>,
@@ -170,7 +178,9 @@ pub struct KeyMeta {
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
 pub struct KeyList {
+    /// Every stored key, in the order added.
     pub keys: Vec<KeyMeta>,
+    /// The label of the key live requests use.
     pub active: Option<String>,
     /// The user chose demo data even though a key is stored.
     pub use_demo: bool,
@@ -182,6 +192,7 @@ pub struct JsonFile {
 }
 
 impl JsonFile {
+    /// The document `name` in `dir`; nothing is read until [`JsonFile::load`].
     pub fn new(dir: &Path, name: &str) -> Self {
         Self {
             path: dir.join(name),
@@ -202,6 +213,7 @@ impl JsonFile {
         }
     }
 
+    /// Writes `value` to a temporary file and renames it over the old one.
     pub fn save<T: Serialize>(&self, value: &T) -> Result<(), String> {
         let text = serde_json::to_vec_pretty(value).map_err(|error| error.to_string())?;
         let temporary = self.path.with_extension("json.tmp");

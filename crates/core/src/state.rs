@@ -27,10 +27,13 @@ use crate::settings::{AppSettings, JsonFile, KeyList, KeyMeta};
 #[serde(rename_all = "camelCase")]
 #[ts(export)]
 pub struct AppInfo {
+    /// The app's version, as built.
     pub version: String,
+    /// The folder holding the databases and settings.
     pub data_dir: String,
     /// The folder of the log files (`logging`), shown beside "Open the log folder".
     pub log_dir: String,
+    /// Whether the OS keychain can be used, and which one it is.
     pub keychain: KeychainStatus,
     /// True when `SIGHTLINE_DEMO=1` forces demo mode.
     pub demo_forced: bool,
@@ -41,17 +44,26 @@ pub struct AppInfo {
 #[serde(rename_all = "camelCase")]
 #[ts(export)]
 pub struct AppStatus {
+    /// The mode requests use now.
     pub mode: Mode,
+    /// True when `SIGHTLINE_DEMO=1` forces demo mode.
     pub demo_forced: bool,
+    /// The stored keys, masked.
     pub keys: Vec<KeyMeta>,
+    /// The label of the key live requests use.
     pub active_key: Option<String>,
     /// A live service address is set (or given by `SIGHTLINE_BASE_URL`).
     pub service_configured: bool,
 }
 
+/// The app's state for its whole life, shared by every command: the data folder, settings,
+/// keys, each mode's database and the current session.
 pub struct AppState {
+    /// The folder holding the databases, settings and logs.
     pub data_dir: PathBuf,
+    /// The `SIGHTLINE_*` overrides read at start-up.
     pub environment: Environment,
+    /// Where key values live: the OS keychain in the app, memory in tests.
     pub secrets: Arc<dyn SecretStore>,
     settings: Mutex<AppSettings>,
     keys: Mutex<KeyList>,
@@ -66,6 +78,8 @@ pub struct AppState {
 }
 
 impl AppState {
+    /// Loads the settings and key list from `data_dir` (a damaged file is an error in words);
+    /// no database is opened and no session made until first needed.
     pub fn new(
         data_dir: PathBuf,
         environment: Environment,
@@ -109,6 +123,7 @@ impl AppState {
         })
     }
 
+    /// The mode and keys, for the sidebar foot and Settings.
     pub fn status(&self) -> AppStatus {
         let keys = self.keys();
         AppStatus {
@@ -121,6 +136,7 @@ impl AppState {
         }
     }
 
+    /// The settings as last saved.
     pub fn settings(&self) -> AppSettings {
         self.settings
             .lock()
@@ -145,6 +161,8 @@ impl AppState {
         Ok(settings)
     }
 
+    /// Saves `settings` as they are, follows their display zone, and drops the session so the
+    /// next request uses the new address and timeouts.
     pub async fn save_settings(&self, settings: AppSettings) -> Result<(), CommandError> {
         JsonFile::new(&self.data_dir, "settings.json")
             .save(&settings)
@@ -155,6 +173,7 @@ impl AppState {
         Ok(())
     }
 
+    /// The stored keys (never their values) and which one is active.
     pub fn keys(&self) -> KeyList {
         self.keys.lock().expect("keys lock poisoned").clone()
     }
@@ -225,6 +244,8 @@ impl AppState {
         self.store_of(self.mode()).await
     }
 
+    /// `mode`'s database, opened once; one its background check found damaged is closed and
+    /// opened again through the gate (which refuses it for the recovery screen).
     pub async fn store_of(&self, mode: Mode) -> Result<Store, CommandError> {
         let mut stores = self.stores.lock().await;
         if let Some(store) = stores.get(&mode) {
@@ -241,6 +262,7 @@ impl AppState {
         Ok(store)
     }
 
+    /// Drops the session; the next request builds one from the current mode, key and settings.
     pub async fn reset_session(&self) {
         *self.session.lock().await = None;
     }
