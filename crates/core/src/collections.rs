@@ -176,10 +176,12 @@ pub(crate) async fn collection_of(
     })
 }
 
+/// Collection `id` with its progress (cost from the ledger, the estimate to finish).
 pub async fn get(store: &Store, id: i64) -> Result<Collection, CommandError> {
     collection_of(store, store.collection(id).await?.ok_or_else(gone)?).await
 }
 
+/// Every collection, with its progress.
 pub async fn list(store: &Store) -> Result<Vec<Collection>, CommandError> {
     let mut collections = Vec::new();
     for stored in store.collections().await? {
@@ -299,6 +301,7 @@ pub async fn estimate_draft(
     Ok(cost_check(store, draft.source.operation(), Some(units)).await?)
 }
 
+/// Collection `id`'s run log, the last `limit` runs, newest first.
 pub async fn runs(store: &Store, id: i64, limit: i64) -> Result<Vec<RunLogEntry>, CommandError> {
     let runs = store.runs(RunOwner::Collection(id), limit).await?;
     Ok(runs.into_iter().map(crate::runs::log_entry).collect())

@@ -89,6 +89,7 @@ fn new_monitor(draft: &MonitorDraft) -> Result<NewMonitor, CommandError> {
     })
 }
 
+/// Every monitor, as the list shows them.
 pub async fn list(store: &Store) -> Result<Vec<Monitor>, CommandError> {
     store
         .monitors()
@@ -234,6 +235,7 @@ pub async fn estimate(
     })
 }
 
+/// A page of monitor `id`'s posts, newest first, with how many match in all.
 pub async fn posts(
     store: &Store,
     id: i64,
@@ -265,11 +267,13 @@ pub async fn mark_seen(
     unseen(store).await
 }
 
+/// Marks every monitor's posts seen; the counts are then zero.
 pub async fn mark_all_seen(store: &Store) -> Result<UnseenCounts, CommandError> {
     store.mark_all_monitors_seen().await?;
     unseen(store).await
 }
 
+/// The unseen counts, per monitor and in all.
 pub async fn unseen(store: &Store) -> Result<UnseenCounts, CommandError> {
     let by_monitor: Vec<MonitorUnseen> = store
         .unseen_counts()

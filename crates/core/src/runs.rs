@@ -28,9 +28,13 @@ pub use sightline_store::RunOutcome;
 #[serde(rename_all = "camelCase")]
 #[ts(export)]
 pub struct RunLogEntry {
+    /// The run's id.
     pub id: i64,
+    /// When the run started.
     pub started_at: DateTime<Utc>,
+    /// When it ended (`None`: going on, or cut by a crash and to be resumed).
     pub finished_at: Option<DateTime<Utc>>,
+    /// How it ended, or that it is still running.
     pub outcome: RunOutcome,
     /// Posts (users, for reposters) found that were new to this monitor or collection.
     pub new_items: i64,

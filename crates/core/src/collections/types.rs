@@ -21,13 +21,25 @@ use ts_rs::TS;
 #[ts(export)]
 pub enum CollectionSource {
     /// An X search, newest first, each page older than the last (`count` is the page size).
-    Search { request: TwitterSearchRequest },
+    Search {
+        /// The search as the form made it.
+        request: TwitterSearchRequest,
+    },
     /// An account's timeline, page after page by its cursor.
-    UserPosts { request: TwitterUserPostsRequest },
+    UserPosts {
+        /// The account whose timeline is paged.
+        request: TwitterUserPostsRequest,
+    },
     /// A post's replies, newest first, each page older than the last.
-    Replies { request: TwitterRepliesPostRequest },
+    Replies {
+        /// The post whose replies are paged.
+        request: TwitterRepliesPostRequest,
+    },
     /// The users who reposted a post, page after page by its cursor (items are users).
-    Reposters { request: TwitterRetweetersRequest },
+    Reposters {
+        /// The post whose reposters are paged.
+        request: TwitterRetweetersRequest,
+    },
 }
 
 /// When a collection stops (besides the budget, a pause or a cancel).
@@ -40,9 +52,15 @@ pub enum CollectionSource {
 #[ts(export)]
 pub enum CollectUntil {
     /// This many distinct items (posts, or users for reposters).
-    Count { items: i64 },
+    Count {
+        /// How many (1 to 100,000).
+        items: i64,
+    },
     /// Posts older than this day (`YYYY-MM-DD`, UTC) end it.
-    Date { date: String },
+    Date {
+        /// The oldest day collected, `YYYY-MM-DD`.
+        date: String,
+    },
     /// The service has no more pages.
     End,
 }
@@ -50,10 +68,13 @@ pub enum CollectUntil {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 #[ts(export)]
+/// A collection as the form sends it, to start one.
 pub struct CollectionDraft {
     /// A name for the list; empty: one is made from the source.
     pub name: String,
+    /// What it pages through.
     pub source: CollectionSource,
+    /// When it stops.
     pub until: CollectUntil,
     /// Filed under this investigation as it arrives, if given.
     pub investigation_id: Option<i64>,
@@ -65,11 +86,17 @@ pub struct CollectionDraft {
 #[serde(rename_all = "camelCase")]
 #[ts(export)]
 pub struct Collection {
+    /// Its id in the database, for every command about it.
     pub id: i64,
+    /// What the list calls it.
     pub name: String,
+    /// What it pages through.
     pub source: CollectionSource,
+    /// When it stops.
     pub until: CollectUntil,
+    /// The investigation its requests and posts are filed under, if any.
     pub investigation_id: Option<i64>,
+    /// Running, paused, done, cancelled, stopped by the budget, or failed.
     pub state: CollectionState,
     /// Why it stopped or waits, in plain words.
     pub stop_reason: Option<String>,
@@ -86,7 +113,9 @@ pub struct Collection {
     pub estimated_to_finish: Option<Decimal>,
     /// A budget warning is waiting: resume with `confirmBudget` to go on.
     pub needs_confirmation: bool,
+    /// When it was started.
     pub created_at: DateTime<Utc>,
+    /// When it last changed (a page, a state).
     pub updated_at: DateTime<Utc>,
 }
 
@@ -95,6 +124,7 @@ pub struct Collection {
 #[serde(rename_all = "camelCase")]
 #[ts(export)]
 pub struct CollectionPostPage {
+    /// This page of posts.
     pub posts: Vec<StoredPost>,
     /// Posts it holds in all (for the list's length); always 0 for reposters (accounts).
     pub total: i64,

@@ -36,6 +36,7 @@ const FIRST_HOLD: Duration = Duration::from_secs(15 * 60);
 
 /// The scheduler's time: the system's, unless a test runs it on a clock of its own.
 pub trait SchedulerClock: Send + Sync {
+    /// The time now on this clock.
     fn now(&self) -> DateTime<Utc>;
     /// Sleeps for `duration` of this clock's time.
     fn nap(&self, duration: Duration) -> Pin<Box<dyn Future<Output = ()> + Send + '_>>;
@@ -61,6 +62,8 @@ struct Hold {
     strikes: u32,
 }
 
+/// Runs monitors when they fall due, one run per monitor at a time; the app keeps one for
+/// its life ([`Scheduler::serve`]), and "Run now" goes through it ([`Scheduler::run_one`]).
 pub struct Scheduler {
     running: Mutex<HashSet<i64>>,
     held: Mutex<HashMap<i64, Hold>>,

@@ -17,9 +17,15 @@ use ts_rs::TS;
 #[ts(export)]
 pub enum MonitorTarget {
     /// Each run asks for posts from the last run's window end on, newest first, up to the cap.
-    Search { request: TwitterSearchRequest },
+    Search {
+        /// The search as the form made it; each run narrows its window.
+        request: TwitterSearchRequest,
+    },
     /// Each run pages the account's posts newest first until a post older than the last run.
-    Account { request: TwitterUserPostsRequest },
+    Account {
+        /// The account (and the paging size) whose posts are watched.
+        request: TwitterUserPostsRequest,
+    },
 }
 
 /// A monitor as the form sends it, to create or to change one.
@@ -27,7 +33,9 @@ pub enum MonitorTarget {
 #[serde(rename_all = "camelCase")]
 #[ts(export)]
 pub struct MonitorDraft {
+    /// What the list calls it (1 to 100 characters).
     pub name: String,
+    /// What it watches.
     pub target: MonitorTarget,
     /// Minutes between runs: 15 to 1,440 (a day).
     pub interval_minutes: i64,
@@ -44,22 +52,32 @@ pub use sightline_store::MonitorState;
 #[serde(rename_all = "camelCase")]
 #[ts(export)]
 pub struct Monitor {
+    /// Its id in the database, for every command about it.
     pub id: i64,
+    /// What the list calls it.
     pub name: String,
+    /// What it watches.
     pub target: MonitorTarget,
+    /// Minutes between runs.
     pub interval_minutes: i64,
+    /// Most new posts a run asks for.
     pub cap: i64,
+    /// The investigation its runs' requests and posts are filed under, if any.
     pub investigation_id: Option<i64>,
+    /// Active, paused by the user or by the budget, or waiting for the user to confirm a run
+    /// the budget warned about.
     pub state: MonitorState,
     /// Why it is paused or waiting, in plain words (a budget block, a budget warning).
     pub state_reason: Option<String>,
     /// When it runs next (while active); after a 429, not before the service's wait.
     pub next_run_at: Option<DateTime<Utc>>,
+    /// When its last run started (`None`: never run).
     pub last_run_at: Option<DateTime<Utc>>,
     /// A run is going on now.
     pub running: bool,
     /// New posts not yet marked seen.
     pub unseen: i64,
+    /// When it was saved.
     pub created_at: DateTime<Utc>,
 }
 
@@ -68,15 +86,20 @@ pub struct Monitor {
 #[serde(rename_all = "camelCase")]
 #[ts(export)]
 pub struct UnseenCounts {
+    /// Unseen posts over every monitor: the sidebar's badge.
     pub total: i64,
+    /// Each monitor's count, for the list's badges.
     pub by_monitor: Vec<MonitorUnseen>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
 #[ts(export)]
+/// One monitor's unseen posts.
 pub struct MonitorUnseen {
+    /// The monitor.
     pub monitor_id: i64,
+    /// Its posts not yet marked seen.
     pub unseen: i64,
 }
 
@@ -89,7 +112,9 @@ pub struct MonitorEstimate {
     #[ts(type = "string | null")]
     pub per_run: Option<Decimal>,
     #[ts(type = "string | null")]
+    /// A run's cost times the runs in 30 days (`None` without a rate).
     pub per_month: Option<Decimal>,
+    /// The currency of the learned rate (the service's, e.g. `USD`).
     pub currency: String,
     /// Runs in 30 days at its interval.
     pub runs_per_month: i64,
@@ -98,6 +123,7 @@ pub struct MonitorEstimate {
     #[ts(type = "string | null")]
     pub share_of_monthly_budget: Option<Decimal>,
     #[ts(type = "string | null")]
+    /// The monthly budget, if one is set.
     pub monthly_limit: Option<Decimal>,
     /// The budget's verdict on one run now.
     pub budget: BudgetCheck,
@@ -108,6 +134,7 @@ pub struct MonitorEstimate {
 #[serde(rename_all = "camelCase")]
 #[ts(export)]
 pub struct MonitorPostPage {
+    /// This page of posts.
     pub posts: Vec<MonitorPost>,
     /// Posts matching the query in all (for the list's length).
     pub total: i64,
@@ -116,9 +143,13 @@ pub struct MonitorPostPage {
 #[derive(Debug, Clone, PartialEq, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
 #[ts(export)]
+/// A post a monitor found, with whether the user has seen it.
 pub struct MonitorPost {
+    /// The post as stored in the archive.
     pub post: StoredPost,
+    /// The user marked it seen (it no longer counts as new).
     pub seen: bool,
+    /// When the monitor's run found it.
     pub found_at: DateTime<Utc>,
 }
 
@@ -127,8 +158,11 @@ pub struct MonitorPost {
 #[serde(default, rename_all = "camelCase")]
 #[ts(export)]
 pub struct MonitorPostQuery {
+    /// Only posts not yet marked seen.
     pub only_unseen: bool,
+    /// How many to skip (the page's start).
     pub offset: i64,
+    /// Most posts on the page (50 unless asked).
     pub limit: i64,
 }
 
@@ -150,5 +184,6 @@ impl Default for MonitorPostQuery {
 pub struct MonitorsChanged {
     /// The monitor that changed (`None`: several, e.g. "mark all seen").
     pub monitor_id: Option<i64>,
+    /// The unseen counts after the change, for the badges.
     pub unseen: UnseenCounts,
 }
