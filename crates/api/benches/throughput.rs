@@ -144,7 +144,7 @@ async fn bench_client_overhead() {
         assert!(!text.is_empty());
 
         let t = Instant::now();
-        let r = client.twitter_post(&req, &key).await.expect("client call");
+        let r = client.send(&req, &key).await.expect("client call");
         let our_time = t.elapsed();
         assert_eq!(r.body.id, id);
         if i >= 200 {

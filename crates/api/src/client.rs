@@ -536,107 +536,9 @@ fn same_origin(a: &Url, b: &Url) -> bool {
         && a.port_or_known_default() == b.port_or_known_default()
 }
 
-/// One method per operation, for readability at call sites.
+/// The forecast's two calls by name, as the core's forecast follows them; every other
+/// request goes through [`Client::send`], its answer typed by the request.
 impl Client {
-    pub async fn ai_search(
-        &self,
-        r: &AiSearchRequest,
-        key: &ApiKey,
-    ) -> Result<Response<AiSearchResult>, ApiError> {
-        if r.streaming {
-            // The streaming form answers events, not an object: use ai_search_stream.
-            let plain = AiSearchRequest {
-                streaming: false,
-                ..r.clone()
-            };
-            return self.send(&plain, key).await;
-        }
-        self.send(r, key).await
-    }
-    pub async fn links_web(
-        &self,
-        r: &LinksWebRequest,
-        key: &ApiKey,
-    ) -> Result<Response<WebLinksResult>, ApiError> {
-        self.send(r, key).await
-    }
-    pub async fn links_twitter(
-        &self,
-        r: &LinksTwitterRequest,
-        key: &ApiKey,
-    ) -> Result<Response<TwitterLinksResult>, ApiError> {
-        self.send(r, key).await
-    }
-    pub async fn twitter_search(
-        &self,
-        r: &TwitterSearchRequest,
-        key: &ApiKey,
-    ) -> Result<Response<Posts>, ApiError> {
-        self.send(r, key).await
-    }
-    pub async fn twitter_urls(
-        &self,
-        r: &TwitterUrlsRequest,
-        key: &ApiKey,
-    ) -> Result<Response<Posts>, ApiError> {
-        self.send(r, key).await
-    }
-    pub async fn twitter_post(
-        &self,
-        r: &TwitterPostRequest,
-        key: &ApiKey,
-    ) -> Result<Response<Post>, ApiError> {
-        self.send(r, key).await
-    }
-    pub async fn twitter_post_user(
-        &self,
-        r: &TwitterPostUserRequest,
-        key: &ApiKey,
-    ) -> Result<Response<Posts>, ApiError> {
-        self.send(r, key).await
-    }
-    pub async fn twitter_retweeters(
-        &self,
-        r: &TwitterRetweetersRequest,
-        key: &ApiKey,
-    ) -> Result<Response<RepostersPage>, ApiError> {
-        self.send(r, key).await
-    }
-    pub async fn twitter_user_posts(
-        &self,
-        r: &TwitterUserPostsRequest,
-        key: &ApiKey,
-    ) -> Result<Response<UserPostsPage>, ApiError> {
-        self.send(r, key).await
-    }
-    pub async fn twitter_replies(
-        &self,
-        r: &TwitterRepliesRequest,
-        key: &ApiKey,
-    ) -> Result<Response<Posts>, ApiError> {
-        self.send(r, key).await
-    }
-    pub async fn twitter_replies_post(
-        &self,
-        r: &TwitterRepliesPostRequest,
-        key: &ApiKey,
-    ) -> Result<Response<Posts>, ApiError> {
-        self.send(r, key).await
-    }
-    pub async fn twitter_trends(
-        &self,
-        r: &TwitterTrendsRequest,
-        key: &ApiKey,
-    ) -> Result<Response<Trends>, ApiError> {
-        self.send(r, key).await
-    }
-    pub async fn web_search(
-        &self,
-        r: &WebSearchRequest,
-        key: &ApiKey,
-    ) -> Result<Response<WebSearchResults>, ApiError> {
-        self.send(r, key).await
-    }
     /// Asks for a forecast: the billed POST, answered 202 with the job's id.
     pub async fn forecast(
         &self,
@@ -651,13 +553,6 @@ impl Client {
         r: &ForecastStatusRequest,
         key: &ApiKey,
     ) -> Result<Response<ForecastJob>, ApiError> {
-        self.send(r, key).await
-    }
-    pub async fn web_crawl(
-        &self,
-        r: &WebCrawlRequest,
-        key: &ApiKey,
-    ) -> Result<Response<String>, ApiError> {
         self.send(r, key).await
     }
 }

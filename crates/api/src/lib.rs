@@ -11,8 +11,8 @@
 //! - [`model`]: the typed answers, and the one layer where the service's words (tweet,
 //!   retweeters) become the app's (post, reposters): its doc holds the rule.
 //!   [`operation`]: the operations, their paths and methods.
-//! - [`client`]: the transport ([`Client`], retries, redirects, ETags) and one method per
-//!   operation. The streaming AI search is in `client::streaming`: `open_ai_search_stream`
+//! - [`client`]: the transport ([`Client`], retries, redirects, ETags); every request goes
+//!   through [`Client::send`] (a forecast's two also by name). The streaming AI search is in `client::streaming`: `open_ai_search_stream`
 //!   waits for the headers (and the cost they announce), then [`AiSearchStream::read`]
 //!   reads the events; `ai_search_stream` does both.
 //! - [`capture`]: a response as received ([`Capture`]): its exact bytes and their SHA-256
@@ -24,7 +24,8 @@
 //!   ([`ErrorKind`]) and their plain-words messages; an answer that could not be decoded
 //!   keeps its charge and bytes ([`UnreadAnswer`]). [`key`]: the API key, never printed.
 //! - [`decoder`]: the stream's bytes to [`StreamEvent`]s. [`stream`]: [`PartialStream`], what a
-//!   stream delivered so far. [`pagination`]: cursor pages. [`cancel`]: [`CancelToken`].
+//!   stream delivered so far. [`pagination`]: a paged request's cursor ([`Paged`]; the app
+//!   pages one request at a time, from the cursor kept in history). [`cancel`]: [`CancelToken`].
 //! - [`validation`]: the shared checks behind `validate()`. [`transport`]: why a connection
 //!   failed ([`NetworkCause`]: no such host, refused, bad certificate, offline).
 //! - [`words`]: a count with its noun ("1 part", "12 parts"), as the UI says it.
@@ -60,7 +61,7 @@ pub use decoder::{StreamDecoder, StreamEvent};
 pub use error::{ApiError, ErrorKind, ErrorPayload, UnreadAnswer};
 pub use key::{ApiKey, KeyProblem};
 pub use operation::Operation;
-pub use pagination::{Paged, Pages};
+pub use pagination::Paged;
 pub use request::{units_for, ApiRequest, ExpectedUnits};
 pub use stream::PartialStream;
 pub use transport::NetworkCause;

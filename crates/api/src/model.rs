@@ -8,7 +8,8 @@
 //!   `retweet`; serde reads and writes them unchanged, so archives stored earlier read back),
 //!   the stream's event kinds (`tweets`), operation ids (`twitter_retweeters`, which history
 //!   rows store) and every name made from an operation id (`Operation::TwitterRetweeters`,
-//!   `TwitterRetweetersRequest`, the `twitter_retweeters` command). The sandbox, which stands in
+//!   `TwitterRetweetersRequest`, the `twitter_retweeters` command). The archive's columns that
+//!   copy a wire field keep its name too (`posts.retweet_count`). The sandbox, which stands in
 //!   for the service, and `docs/service.md`, which describes it, speak the service's words.
 //! - Every name the app coins says post, repost, reposters: the record types here ([`Post`],
 //!   the service's `TwitterScraperTweet`; [`Posts`], a list of them; [`RepostersPage`]), their

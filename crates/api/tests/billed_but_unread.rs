@@ -40,7 +40,7 @@ async fn a_200_that_is_not_json_keeps_its_charge_and_bytes() {
         },
     );
     let err = client(&sb)
-        .twitter_search(&TwitterSearchRequest::new("moon"), &key(&sb))
+        .send(&TwitterSearchRequest::new("moon"), &key(&sb))
         .await
         .unwrap_err();
     assert_eq!(err.kind(), ErrorKind::MalformedResponse);
@@ -69,7 +69,7 @@ async fn a_cut_object_keeps_the_header_charge() {
     sb.faults()
         .push("/twitter/trends", Fault::MalformedJson { at_event: 0 });
     let err = client(&sb)
-        .twitter_trends(
+        .send(
             &TwitterTrendsRequest {
                 woeid: Some(1),
                 count: 30,

@@ -51,7 +51,7 @@ async fn a_well_formed_unknown_key_is_refused() {
     let sb = sandbox().await;
     let c = client(&sb);
     let other = ApiKey::parse("dt_$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA").unwrap();
-    let err = c.twitter_post(&post_req(&sb), &other).await.unwrap_err();
+    let err = c.send(&post_req(&sb), &other).await.unwrap_err();
     assert_eq!(err, ApiError::KeyRefused);
     assert!(err.user_message().contains("did not accept your API key"));
 }
@@ -85,7 +85,7 @@ async fn status_faults_map_to_their_classes() {
     ];
     for (fault, kind) in cases {
         sb.faults().push("/twitter/post", fault.clone());
-        let err = c.twitter_post(&req, &k).await.unwrap_err();
+        let err = c.send(&req, &k).await.unwrap_err();
         assert_eq!(err.kind(), kind, "{fault:?} gave {err:?}");
         assert!(!err.user_message().is_empty());
     }
@@ -108,7 +108,7 @@ async fn server_422_maps_onto_our_field_names() {
         },
     );
     let err = c
-        .twitter_search(&TwitterSearchRequest::new("moon"), &k)
+        .send(&TwitterSearchRequest::new("moon"), &k)
         .await
         .unwrap_err();
     let ApiError::Validation { fields } = &err else {
@@ -131,7 +131,7 @@ async fn gets_retry_429_and_5xx_then_succeed() {
     sb.faults()
         .push("/twitter/post", status_with(429, &[("Retry-After", "1")]));
     let started = std::time::Instant::now();
-    let r = c.twitter_post(&req, &k).await.unwrap();
+    let r = c.send(&req, &k).await.unwrap();
     assert_eq!(r.attempts, 2);
     assert!(
         started.elapsed() >= Duration::from_millis(900),
@@ -140,13 +140,13 @@ async fn gets_retry_429_and_5xx_then_succeed() {
 
     sb.faults().push("/twitter/post", status(500));
     sb.faults().push("/twitter/post", status(502));
-    let r = c.twitter_post(&req, &k).await.unwrap();
+    let r = c.send(&req, &k).await.unwrap();
     assert_eq!(r.attempts, 3);
 
     for _ in 0..3 {
         sb.faults().push("/twitter/post", status(500));
     }
-    let err = c.twitter_post(&req, &k).await.unwrap_err();
+    let err = c.send(&req, &k).await.unwrap_err();
     assert_eq!(
         err.kind(),
         ErrorKind::ServerError,
@@ -167,7 +167,7 @@ async fn a_long_retry_after_is_returned_not_waited_for() {
     sb.faults()
         .push("/twitter/post", status_with(429, &[("Retry-After", "60")]));
     let started = std::time::Instant::now();
-    let err = c.twitter_post(&post_req(&sb), &k).await.unwrap_err();
+    let err = c.send(&post_req(&sb), &k).await.unwrap_err();
     assert_eq!(
         err,
         ApiError::RateLimited {
@@ -200,7 +200,7 @@ async fn the_sandbox_rate_limit_is_reported_with_its_wait() {
     let req = TwitterTrendsRequest::default();
     let mut limited = None;
     for _ in 0..5 {
-        if let Err(e) = c.twitter_trends(&req, &k).await {
+        if let Err(e) = c.send(&req, &k).await {
             limited = Some(e);
             break;
         }
@@ -223,7 +223,7 @@ async fn billed_posts_are_never_retried() {
         );
         sb.faults()
             .push("/service/ai/search/links/twitter", status(code));
-        let err = c.links_twitter(&ai_req(), &k).await.unwrap_err();
+        let err = c.send(&ai_req(), &k).await.unwrap_err();
         assert!(err.is_transient());
         assert_eq!(
             sb.faults()
@@ -246,7 +246,7 @@ async fn same_host_redirects_are_followed_for_gets() {
     let target = format!("{}/twitter/post?id={}", sb.base_url(), req.id);
     sb.faults()
         .push("/twitter/post", status_with(301, &[("Location", &target)]));
-    let r = c.twitter_post(&req, &k).await.unwrap();
+    let r = c.send(&req, &k).await.unwrap();
     assert_eq!(r.body.id, req.id);
 
     // Location only in the body's detail, relative.
@@ -258,7 +258,7 @@ async fn same_host_redirects_are_followed_for_gets() {
             headers: BTreeMap::new(),
         },
     );
-    assert_eq!(c.twitter_post(&req, &k).await.unwrap().body.id, req.id);
+    assert_eq!(c.send(&req, &k).await.unwrap().body.id, req.id);
 }
 
 /// A listener that counts connections: the "other host" of a redirect.
@@ -288,7 +288,7 @@ async fn redirects_to_another_host_or_for_posts_are_not_followed() {
         "/twitter/post",
         status_with(301, &[("Location", &elsewhere)]),
     );
-    let err = c.twitter_post(&post_req(&sb), &k).await.unwrap_err();
+    let err = c.send(&post_req(&sb), &k).await.unwrap_err();
     assert_eq!(
         err,
         ApiError::Moved {
@@ -302,7 +302,7 @@ async fn redirects_to_another_host_or_for_posts_are_not_followed() {
     sb.faults()
         .push("/twitter/post", status_with(301, &[("Location", &renamed)]));
     assert_eq!(
-        c.twitter_post(&post_req(&sb), &k).await.unwrap_err().kind(),
+        c.send(&post_req(&sb), &k).await.unwrap_err().kind(),
         ErrorKind::Moved
     );
 
@@ -312,7 +312,7 @@ async fn redirects_to_another_host_or_for_posts_are_not_followed() {
         status_with(307, &[("Location", &same_host)]),
     );
     assert_eq!(
-        c.links_twitter(&ai_req(), &k).await.unwrap_err().kind(),
+        c.send(&ai_req(), &k).await.unwrap_err().kind(),
         ErrorKind::Moved,
         "POSTs never follow"
     );
@@ -340,21 +340,21 @@ async fn timeouts_and_network_failures_are_classified() {
     .unwrap();
     sb.faults().push("/twitter/post", Fault::Stall { ms: 2000 });
     assert_eq!(
-        c.twitter_post(&post_req(&sb), &k).await.unwrap_err(),
+        c.send(&post_req(&sb), &k).await.unwrap_err(),
         ApiError::Timeout
     );
 
     // A stall shorter than the timeout is just slow.
     let patient = client(&sb);
     sb.faults().push("/twitter/post", Fault::Stall { ms: 100 });
-    assert!(patient.twitter_post(&post_req(&sb), &k).await.is_ok());
+    assert!(patient.send(&post_req(&sb), &k).await.is_ok());
 
     let closed = {
         let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
         l.local_addr().unwrap().port()
     };
     let nowhere = Client::new(config(&format!("http://127.0.0.1:{closed}"))).unwrap();
-    let err = nowhere.twitter_post(&post_req(&sb), &k).await.unwrap_err();
+    let err = nowhere.send(&post_req(&sb), &k).await.unwrap_err();
     assert_eq!(err.kind(), ErrorKind::Network, "{err:?}");
 }
 
@@ -372,10 +372,7 @@ async fn odd_but_valid_answers_are_read() {
             content_type: None,
         },
     );
-    let r = c
-        .twitter_search(&TwitterSearchRequest::new("a"), &k)
-        .await
-        .unwrap();
+    let r = c.send(&TwitterSearchRequest::new("a"), &k).await.unwrap();
     assert_eq!(r.body.0.len(), 1);
     assert_eq!(r.body.0[0].extra["new"], true);
     assert!(r.body.0[0].created_at_utc().is_some());
@@ -390,7 +387,7 @@ async fn odd_but_valid_answers_are_read() {
         },
     );
     let r = c
-        .web_search(
+        .send(
             &WebSearchRequest {
                 query: "a".into(),
                 start: 0,
@@ -405,10 +402,7 @@ async fn odd_but_valid_answers_are_read() {
     // A fragmented body is reassembled.
     sb.faults()
         .push("/twitter/trends", Fault::Fragment { bytes: 7 });
-    let r = c
-        .twitter_trends(&TwitterTrendsRequest::default(), &k)
-        .await
-        .unwrap();
+    let r = c.send(&TwitterTrendsRequest::default(), &k).await.unwrap();
     assert_eq!(r.body.trends.len(), 30);
 }
 
@@ -459,7 +453,7 @@ async fn https_is_supported_and_a_failed_handshake_is_a_network_error() {
     let c = Client::new(config(&format!("https://127.0.0.1:{port}"))).unwrap();
     let k = ApiKey::parse("dt_$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA").unwrap();
     let err = c
-        .twitter_post(&TwitterPostRequest { id: "1".into() }, &k)
+        .send(&TwitterPostRequest { id: "1".into() }, &k)
         .await
         .unwrap_err();
     assert_eq!(err.kind(), ErrorKind::Network, "{err:?}");
@@ -481,7 +475,7 @@ async fn a_spent_balance_answers_out_of_credit() {
     let mut spent = rust_decimal::Decimal::ZERO;
     let mut refusal = None;
     for _ in 0..10 {
-        match c.links_twitter(&ai_req(), &k).await {
+        match c.send(&ai_req(), &k).await {
             Ok(r) => spent += r.billing.expect("billed").cost_usd.expect("a stated cost"),
             Err(e) => {
                 refusal = Some(e);

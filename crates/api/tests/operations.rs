@@ -8,6 +8,7 @@ use rust_decimal::Decimal;
 use sightline_api::request::*;
 use sightline_api::{ApiError, Charge, Operation};
 
+use common::pages::Pages;
 use common::*;
 
 fn assert_billed(billing: &Option<Charge>, units: u64) {
@@ -28,7 +29,7 @@ async fn every_operation_answers_typed_and_billed() {
     let (post_id, author) = post_with_reposts(&sb);
 
     let r = c
-        .ai_search(
+        .send(
             &AiSearchRequest::new(
                 "rust programming",
                 &[Tool::Web, Tool::Twitter, Tool::Reddit],
@@ -43,7 +44,7 @@ async fn every_operation_answers_typed_and_billed() {
     assert_eq!(r.billing_issue, None, "body and header billing agree");
 
     let r = c
-        .links_web(
+        .send(
             &LinksWebRequest {
                 prompt: "climate".into(),
                 tools: vec!["web".into(), "wikipedia".into()],
@@ -58,7 +59,7 @@ async fn every_operation_answers_typed_and_billed() {
     assert_eq!(r.billing_issue, None);
 
     let r = c
-        .links_twitter(
+        .send(
             &LinksTwitterRequest {
                 prompt: "football".into(),
                 count: 10,
@@ -71,7 +72,7 @@ async fn every_operation_answers_typed_and_billed() {
     assert_eq!(r.billing_issue, None);
 
     let r = c
-        .twitter_post(
+        .send(
             &TwitterPostRequest {
                 id: post_id.clone(),
             },
@@ -100,7 +101,7 @@ async fn every_operation_answers_typed_and_billed() {
         .unwrap_or("news")
         .to_owned();
     let r = c
-        .twitter_search(
+        .send(
             &TwitterSearchRequest {
                 count: 5,
                 ..TwitterSearchRequest::new(word)
@@ -113,14 +114,14 @@ async fn every_operation_answers_typed_and_billed() {
     assert_billed(&r.billing, r.body.0.len() as u64);
 
     let r = c
-        .twitter_urls(&TwitterUrlsRequest { urls: vec![url] }, &k)
+        .send(&TwitterUrlsRequest { urls: vec![url] }, &k)
         .await
         .unwrap();
     assert_eq!(r.body.0.len(), 1);
     assert_eq!(r.body.0[0].id, post_id);
 
     let r = c
-        .twitter_post_user(
+        .send(
             &TwitterPostUserRequest {
                 user: format!("@{author}"),
                 count: 3,
@@ -134,7 +135,7 @@ async fn every_operation_answers_typed_and_billed() {
     assert_billed(&r.billing, r.body.0.len() as u64);
 
     let r = c
-        .twitter_retweeters(
+        .send(
             &TwitterRetweetersRequest {
                 id: post_id.clone(),
                 cursor: None,
@@ -147,7 +148,7 @@ async fn every_operation_answers_typed_and_billed() {
     assert_billed(&r.billing, r.body.users.len() as u64);
 
     let r = c
-        .twitter_user_posts(
+        .send(
             &TwitterUserPostsRequest {
                 username: busy_user(&sb),
                 cursor: None,
@@ -160,7 +161,7 @@ async fn every_operation_answers_typed_and_billed() {
     assert!(!r.body.tweets.is_empty());
 
     let r = c
-        .twitter_replies(
+        .send(
             &TwitterRepliesRequest {
                 user: author.clone(),
                 ..Default::default()
@@ -172,7 +173,7 @@ async fn every_operation_answers_typed_and_billed() {
     assert!(r.body.0.len() <= 10);
 
     let r = c
-        .twitter_replies_post(
+        .send(
             &TwitterRepliesPostRequest {
                 post_id: post_with_replies(&sb),
                 count: 5,
@@ -184,15 +185,12 @@ async fn every_operation_answers_typed_and_billed() {
         .unwrap();
     assert!(!r.body.0.is_empty());
 
-    let r = c
-        .twitter_trends(&TwitterTrendsRequest::default(), &k)
-        .await
-        .unwrap();
+    let r = c.send(&TwitterTrendsRequest::default(), &k).await.unwrap();
     assert_eq!(r.body.trends.len(), 30);
     assert_eq!(r.body.woeid.as_ref().map(|w| w.id), Some(1));
 
     let r = c
-        .web_search(
+        .send(
             &WebSearchRequest {
                 query: "energy".into(),
                 start: 0,
@@ -207,7 +205,7 @@ async fn every_operation_answers_typed_and_billed() {
     assert_billed(&r.billing, 1);
 
     let r = c
-        .web_crawl(
+        .send(
             &WebCrawlRequest {
                 url: results[0].link.clone(),
                 format: CrawlFormat::Text,
@@ -236,7 +234,7 @@ async fn invalid_requests_are_never_sent() {
         },
     );
     let err = c
-        .twitter_search(
+        .send(
             &TwitterSearchRequest {
                 count: 0,
                 ..TwitterSearchRequest::new("")
@@ -264,7 +262,7 @@ async fn etag_revalidation_serves_the_cached_copy_unbilled() {
     let c = client(&sb).with_etag_cache(cache.clone());
     let k = key(&sb);
     let req = TwitterTrendsRequest::default();
-    let first = c.twitter_trends(&req, &k).await.unwrap();
+    let first = c.send(&req, &k).await.unwrap();
     assert!(!first.from_cache);
     assert!(first.etag.is_some());
     assert!(first.billing.is_some());
@@ -278,7 +276,7 @@ async fn etag_revalidation_serves_the_cached_copy_unbilled() {
     assert_eq!(stored, vec![first.url.clone()]);
     assert!(!first.url.contains(sb.demo_key()), "cache key holds no key");
 
-    let second = c.twitter_trends(&req, &k).await.unwrap();
+    let second = c.send(&req, &k).await.unwrap();
     assert!(second.from_cache);
     assert_eq!(second.status, 304);
     assert_eq!(second.billing, None, "a 304 costs nothing");
@@ -297,7 +295,8 @@ async fn reposters_pages_follow_the_cursor_to_the_end() {
         let index = w.post_with_id(&post_id).unwrap() as usize;
         w.retweets_of[index].len()
     };
-    let mut pages = c.reposter_pages(
+    let mut pages = Pages::new(
+        &c,
         TwitterRetweetersRequest {
             id: post_id.clone(),
             cursor: None,
@@ -320,7 +319,8 @@ async fn reposters_pages_follow_the_cursor_to_the_end() {
     assert_eq!(users.len(), expected, "no user twice");
 
     // With a cap of one page, we stop early and know there is more.
-    let mut capped = c.reposter_pages(
+    let mut capped = Pages::new(
+        &c,
         TwitterRetweetersRequest {
             id: post_id,
             cursor: None,
@@ -342,7 +342,8 @@ async fn user_posts_pages_follow_the_cursor() {
     let c = client(&sb);
     let k = key(&sb);
     let username = busy_user(&sb);
-    let mut pages = c.user_post_pages(
+    let mut pages = Pages::new(
+        &c,
         TwitterUserPostsRequest {
             username,
             cursor: None,

@@ -43,10 +43,7 @@ async fn the_key_never_leaks() {
     let secret_body = &secret[4..];
     let mut shown: Vec<String> = vec![format!("{k:?}"), format!("{k}"), format!("{c:?}")];
 
-    let ok = c
-        .twitter_trends(&TwitterTrendsRequest::default(), &k)
-        .await
-        .unwrap();
+    let ok = c.send(&TwitterTrendsRequest::default(), &k).await.unwrap();
     shown.push(format!("{ok:?}"));
     let req = TwitterPostRequest {
         id: post_with_reposts(&sb).0,
@@ -63,7 +60,7 @@ async fn the_key_never_leaks() {
         );
     }
     for _ in 0..6 {
-        if let Err(e) = c.twitter_post(&req, &k).await {
+        if let Err(e) = c.send(&req, &k).await {
             shown.extend([
                 format!("{e:?}"),
                 e.to_string(),
@@ -81,7 +78,7 @@ async fn the_key_never_leaks() {
             headers: Default::default(),
         },
     );
-    let echoed = c.twitter_post(&req, &k).await.unwrap_err();
+    let echoed = c.send(&req, &k).await.unwrap_err();
     assert!(
         matches!(&echoed, ApiError::OutOfCredit { detail: Some(d) } if d.contains("<redacted>"))
     );

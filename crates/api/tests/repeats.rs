@@ -39,7 +39,7 @@ async fn a_get_that_times_out_is_sent_once() {
     for _ in 0..2 {
         sb.faults().push(ROUTE, Fault::Stall { ms: 1_500 });
     }
-    let err = c.twitter_post(&post_req(&sb), &key(&sb)).await.unwrap_err();
+    let err = c.send(&post_req(&sb), &key(&sb)).await.unwrap_err();
     assert_eq!(err, ApiError::Timeout);
     assert!(err.kind().may_have_billed());
     assert!(err.user_message().contains("may have billed"), "{err:?}");
@@ -59,7 +59,7 @@ async fn an_answer_cut_short_is_billed_once_and_not_sent_again() {
             },
         );
     }
-    let err = c.twitter_post(&post_req(&sb), &key(&sb)).await.unwrap_err();
+    let err = c.send(&post_req(&sb), &key(&sb)).await.unwrap_err();
     assert_eq!(err.kind(), ErrorKind::AnswerCut, "{err:?}");
     assert!(err.kind().may_have_billed());
     assert_eq!(pending(&sb), 1, "one attempt");
@@ -85,10 +85,7 @@ async fn a_refused_connection_is_tried_again() {
     })
     .unwrap();
     let key = ApiKey::parse(&sightline_sandbox::auth::demo_key(42)).unwrap();
-    let sent = tokio::spawn(async move {
-        c.twitter_search(&TwitterSearchRequest::new("news"), &key)
-            .await
-    });
+    let sent = tokio::spawn(async move { c.send(&TwitterSearchRequest::new("news"), &key).await });
     tokio::time::sleep(Duration::from_millis(100)).await;
     let sb = Sandbox::builder()
         .seed(42)

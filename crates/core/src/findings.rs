@@ -29,7 +29,7 @@ fn to_i64(n: u64) -> i64 {
     i64::try_from(n).unwrap_or(i64::MAX)
 }
 
-/// A post and, inside it, the posts it quotes or retweets: each is archived on its own, the
+/// A post and, inside it, the posts it quotes or reposts: each is archived on its own, the
 /// ones inside marked `nested`.
 fn push_post(post: &Post, nested: bool, posts: &mut Vec<NewPost>) {
     let Some(created_at) = post.created_at_utc() else {

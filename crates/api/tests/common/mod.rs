@@ -2,6 +2,8 @@
 
 #![allow(dead_code)]
 
+pub mod pages;
+
 use std::collections::HashMap;
 use std::sync::Mutex;
 use std::time::Duration;
@@ -52,7 +54,7 @@ pub fn post_with_reposts(sb: &Sandbox) -> (String, String) {
         .iter()
         .enumerate()
         .max_by_key(|(_, r)| r.len())
-        .expect("some post has retweets");
+        .expect("some post has reposts");
     let post = &w.posts[index];
     let author = &w.users[post.author as usize];
     (post.id.to_string(), author.username.clone())
