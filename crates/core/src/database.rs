@@ -19,11 +19,8 @@ use crate::state::AppState;
 
 pub(crate) mod gate;
 
-use gate::Phase;
-pub use gate::{
-    database_path, BackupInfo, DatabaseProblem, DatabaseStatus, Gate, ProblemKind, Recovered,
-    BACKUPS_DIR,
-};
+use gate::{database_path, Phase, BACKUPS_DIR};
+pub use gate::{BackupInfo, DatabaseProblem, DatabaseStatus, ProblemKind, Recovered};
 
 /// The current mode's database as the start screen sees it.
 pub fn status(state: &AppState) -> DatabaseStatus {

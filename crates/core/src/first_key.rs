@@ -21,7 +21,9 @@ use crate::state::{AppState, AppStatus};
 #[serde(rename_all = "camelCase")]
 #[ts(export)]
 pub struct FirstKey {
+    /// The name the key is kept under (the same rules as any key's name).
     pub label: String,
+    /// The key itself; it goes to the keychain and the check's request header, nowhere else.
     pub value: String,
     /// The service's address; `None` uses the one already known (environment or settings).
     pub address: Option<String>,
@@ -61,11 +63,14 @@ pub enum SetupProblem {
 #[serde(rename_all = "lowercase")]
 #[ts(export)]
 pub enum SetupField {
+    /// The service's address.
     Address,
+    /// The key's value.
     Key,
 }
 
 impl SetupProblem {
+    /// The field to fix (`None`: neither; the network or the service).
     pub fn field(self) -> Option<SetupField> {
         match self {
             Self::NoSuchHost
@@ -137,17 +142,22 @@ enum Verdict {
 )]
 #[ts(export)]
 pub enum FirstKeyOutcome {
+    /// The key (and the address) are kept.
     Saved {
+        /// The app's status with the new key, for the sidebar and Settings.
         status: AppStatus,
         /// The service accepted the key; false when saved to check later.
         checked: bool,
     },
+    /// Nothing was kept: the problem, next to its field.
     NotSaved {
+        /// What went wrong, for the words shown.
         problem: SetupProblem,
         /// The field to show the problem next to; `None` for the form as a whole.
         field: Option<SetupField>,
         /// The HTTP status of an answer that was not the service's, to say what answered.
         status: Option<u16>,
+        /// The failure may not be the address's or the key's: offer "save anyway, check later".
         may_save_anyway: bool,
     },
 }

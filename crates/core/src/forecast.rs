@@ -37,7 +37,9 @@ pub mod export;
 #[serde(rename_all = "camelCase")]
 #[ts(export)]
 pub struct ForecastStarted {
+    /// The History row of the POST that asked for it.
     pub history_id: i64,
+    /// The service's job id, stored before any poll.
     pub prediction_id: String,
     /// Exactly what the service charged for the POST; `None` when it said nothing.
     pub billing: Option<Billing>,
@@ -48,8 +50,11 @@ pub struct ForecastStarted {
 #[serde(rename_all = "camelCase")]
 #[ts(export)]
 pub struct ForecastUpdate {
+    /// The History row of the forecast's POST: which forecast this is.
     pub history_id: i64,
+    /// The service's job id.
     pub prediction_id: String,
+    /// The job's state as last known (pending, running, completed, failed).
     pub status: ForecastState,
     /// The service's latest answer, when this step got one.
     pub job: Option<ForecastJob>,
@@ -65,7 +70,9 @@ pub type OnUpdate = Arc<dyn Fn(ForecastUpdate) + Send + Sync>;
 /// How long to wait between polls: `first`, then half as long again each time, up to `max`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Backoff {
+    /// The wait before the first poll.
     pub first: Duration,
+    /// The longest wait between two polls.
     pub max: Duration,
 }
 
@@ -80,6 +87,7 @@ impl Default for Backoff {
 }
 
 impl Backoff {
+    /// The wait after `wait`: half as long again, at most `max`.
     pub fn after(&self, wait: Duration) -> Duration {
         (wait + wait / 2).min(self.max)
     }
@@ -101,6 +109,7 @@ impl Following {
         follower.map(|(_, token)| token.cancel()).is_some()
     }
 
+    /// The job of `history_id` is being followed now (its screen shows "Stop following").
     pub fn is_following(&self, history_id: i64) -> bool {
         self.lock().contains_key(&history_id)
     }

@@ -80,6 +80,7 @@ async fn check_name(store: &Store, name: &str, except: Option<i64>) -> Result<()
     Ok(())
 }
 
+/// The investigations, with their counts and cost; archived ones only if asked.
 pub async fn list(
     store: &Store,
     include_archived: bool,
@@ -87,6 +88,7 @@ pub async fn list(
     Ok(store.investigations(include_archived).await?)
 }
 
+/// Investigation `id` as the list shows it; not found in words if it is gone.
 pub async fn summary(store: &Store, id: i64) -> Result<InvestigationSummary, CommandError> {
     store
         .investigation(id)
@@ -94,6 +96,7 @@ pub async fn summary(store: &Store, id: i64) -> Result<InvestigationSummary, Com
         .ok_or_else(no_such_investigation)
 }
 
+/// Opens a new investigation; its name must be given, short enough and not taken.
 pub async fn create(
     store: &Store,
     name: &str,
@@ -106,6 +109,7 @@ pub async fn create(
     summary(store, id).await
 }
 
+/// Renames or re-describes investigation `id` (a new name checked as at creation).
 pub async fn update(
     store: &Store,
     id: i64,
@@ -120,6 +124,8 @@ pub async fn update(
     summary(store, id).await
 }
 
+/// Archives (`true`) or restores investigation `id`; an archived one stops being the active
+/// one.
 pub async fn archive(
     store: &Store,
     id: i64,
@@ -134,6 +140,8 @@ pub async fn archive(
     summary(store, id).await
 }
 
+/// Deletes investigation `id` with its filing, notes, tags and checks; History, the Archive
+/// and the ledger keep everything.
 pub async fn delete(store: &Store, id: i64) -> Result<(), CommandError> {
     if !store.delete_investigation(id).await? {
         return Err(no_such_investigation());
@@ -149,6 +157,7 @@ pub async fn detail(store: &Store, id: i64) -> Result<InvestigationDetail, Comma
         .ok_or_else(no_such_investigation)
 }
 
+/// A page of investigation `id`'s posts, with their notes and tags.
 pub async fn posts(
     store: &Store,
     id: i64,
@@ -158,6 +167,7 @@ pub async fn posts(
     Ok(store.investigation_posts(id, query).await?)
 }
 
+/// Files requests and posts under investigation `id`; says how many it changed.
 pub async fn add(
     store: &Store,
     id: i64,
@@ -167,6 +177,7 @@ pub async fn add(
     Ok(store.add_to_investigation(id, items, Utc::now()).await?)
 }
 
+/// Takes requests and posts out of investigation `id` (they stay in History and the Archive).
 pub async fn remove(
     store: &Store,
     id: i64,
@@ -178,6 +189,7 @@ pub async fn remove(
         .await?)
 }
 
+/// Which investigations hold each item, in the order asked (the "Add to" menu's ticks).
 pub async fn memberships(
     store: &Store,
     items: &[InvestigationItem],
@@ -204,6 +216,7 @@ pub async fn set_post(
     Ok(())
 }
 
+/// Tags already used in investigation `id` starting with `prefix`, most used first.
 pub async fn tag_suggestions(
     store: &Store,
     id: i64,
@@ -214,10 +227,12 @@ pub async fn tag_suggestions(
         .await?)
 }
 
+/// The investigation every request recorded now is filed under, if any.
 pub async fn active(store: &Store) -> Result<Option<i64>, CommandError> {
     Ok(store.active_investigation().await?)
 }
 
+/// Makes `id` the active investigation (`None`: none); it must exist and not be archived.
 pub async fn set_active(store: &Store, id: Option<i64>) -> Result<(), CommandError> {
     if let Some(id) = id {
         summary(store, id).await?;
@@ -225,11 +240,13 @@ pub async fn set_active(store: &Store, id: Option<i64>) -> Result<(), CommandErr
     Ok(store.set_active_investigation(id).await?)
 }
 
+/// Investigation `id`'s "still there?" checks, newest first.
 pub async fn checks(store: &Store, id: i64) -> Result<Vec<CheckSummary>, CommandError> {
     summary(store, id).await?;
     Ok(store.investigation_checks(id, 0).await?)
 }
 
+/// One check's report: each post unchanged, changed (and how) or gone.
 pub async fn check_report(store: &Store, check_id: i64) -> Result<CheckReport, CommandError> {
     store
         .investigation_check_report(check_id)

@@ -31,7 +31,9 @@ use crate::state::AppState;
 #[serde(rename_all = "camelCase")]
 #[ts(export)]
 pub struct Outcome<T> {
+    /// The History row the request is recorded in.
     pub history_id: i64,
+    /// The service's answer, typed.
     pub body: T,
     /// Exactly what the service charged; `None` for free answers (304) and replays.
     pub billing: Option<Billing>,
@@ -58,16 +60,20 @@ fn not_saved(recorded: RecordOutcome) -> Option<String> {
 /// Continuation of a paged history entry.
 #[derive(Debug, Clone, Default)]
 pub struct Paging {
+    /// The cursor the previous page ended with: where this page starts.
     pub cursor: Option<String>,
+    /// The History row of the previous page, so the chain of pages is kept.
     pub parent_id: Option<i64>,
 }
 
 /// Options every send shares.
 #[derive(Debug, Clone)]
 pub struct SendOptions {
+    /// The client's id for this request: a repeat of it is a replay, never a second send.
     pub request_id: String,
     /// The user saw the budget warning and chose to go on.
     pub confirm_budget: bool,
+    /// Set for a next page; the default for a first request.
     pub paging: Paging,
 }
 
@@ -77,8 +83,10 @@ pub struct SendOptions {
 #[serde(rename_all = "camelCase")]
 #[ts(export)]
 pub struct SendParams {
+    /// The client's id for this request: a repeat of it is a replay, never a second send.
     pub request_id: String,
     #[serde(default)]
+    /// The user saw the budget warning and chose to go on.
     pub confirm_budget: bool,
 }
 
@@ -113,12 +121,15 @@ pub fn known_cost(billing: Option<&Billing>) -> rust_decimal::Decimal {
 
 /// What a send step received, to be recorded and returned.
 pub struct Answer<T> {
+    /// The answer, typed.
     pub body: T,
     /// `Ok`, `NotModified` (a free 304), `Cancelled` (stopped by the user, what arrived kept).
     pub status: RequestStatus,
+    /// What the service charged, as its headers said (`None`: free, or not said).
     pub billing: Option<Billing>,
     /// The body as received (or the assembled stream), kept for re-opening offline.
     pub raw: Option<String>,
+    /// A 304: the stored copy was used, free.
     pub from_cache: bool,
     /// The response as received, recorded as its provenance (None when nothing arrived).
     pub provenance: Option<NewProvenance>,
@@ -126,11 +137,14 @@ pub struct Answer<T> {
 
 /// How a send step ended.
 pub enum Sent<T> {
+    /// An answer arrived and was read (whole, or as far as a cancel let it).
     Answered(Answer<T>),
     /// The service, the network or the stream failed. `partial` is what arrived before a cut;
     /// it is kept, and the request recorded as interrupted rather than failed.
     Failed {
+        /// What failed, for the user.
         error: CommandError,
+        /// What arrived before the cut, if anything.
         partial: Option<Answer<T>>,
     },
     /// An answer arrived whole but could not be read: recorded as failed, with its charge and
@@ -141,8 +155,11 @@ pub enum Sent<T> {
 /// A failed send, as it is recorded: the error, and for an answer that arrived but could not
 /// be read, what its headers said it cost and its bytes as received.
 pub struct Failure {
+    /// What failed, for the user.
     pub error: CommandError,
+    /// What the answer's headers said it cost (`None`: nothing arrived, or it was free).
     pub billing: Option<Billing>,
+    /// The answer's bytes and headers as received, if one arrived.
     pub provenance: Option<NewProvenance>,
 }
 
@@ -211,7 +228,9 @@ impl<T> From<sightline_api::ApiError> for Sent<T> {
 /// What a send step is handed once the request id is claimed: the key to send with, and the
 /// history row the request will be recorded in.
 pub struct Claimed {
+    /// The key to send with (the active key, or the demo key).
     pub key: ApiKey,
+    /// The History row the request will be recorded in.
     pub history_id: i64,
     request_id: String,
     store: Store,

@@ -37,14 +37,24 @@ pub enum DatabaseStatus {
     /// Being opened: checked, copied, upgraded. `elapsedMs` since the opening began (the start
     /// screen shows itself after a second).
     Opening {
+        /// The upgrade step under way, if an upgrade is running.
         step: Option<UpgradeStep>,
+        /// Milliseconds since the opening began.
         elapsed_ms: u64,
     },
     /// Open. `readOnly`: the user chose to read it as it is; nothing can be sent or saved.
     /// `checking`: SQLite's check of it is still running (it may yet turn to `problem`).
-    Ready { read_only: bool, checking: bool },
+    Ready {
+        /// Opened for reading only, by the user's choice.
+        read_only: bool,
+        /// SQLite's check is still running.
+        checking: bool,
+    },
     /// It could not be opened: the recovery screen.
-    Problem { problem: DatabaseProblem },
+    Problem {
+        /// What is wrong, and what the screen offers.
+        problem: DatabaseProblem,
+    },
 }
 
 /// Why the database could not be opened, in words, and what can be done.
@@ -52,6 +62,7 @@ pub enum DatabaseStatus {
 #[serde(rename_all = "camelCase")]
 #[ts(export)]
 pub struct DatabaseProblem {
+    /// Newer, damaged or unopenable: which ways on the recovery screen offers.
     pub kind: ProblemKind,
     /// What happened, in a sentence or two.
     pub message: String,
@@ -66,6 +77,7 @@ pub struct DatabaseProblem {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
 #[ts(export)]
+/// Why a database could not be opened, as the recovery screen branches on it.
 pub enum ProblemKind {
     /// Written by a newer Sightline: this one must not change it.
     Newer,
@@ -80,8 +92,11 @@ pub enum ProblemKind {
 #[serde(rename_all = "camelCase")]
 #[ts(export)]
 pub struct BackupInfo {
+    /// The copy's path.
     pub file: String,
+    /// When the copy was made (the time in its file name).
     pub made_at: DateTime<Utc>,
+    /// Its size, in bytes.
     pub bytes: u64,
 }
 
@@ -90,7 +105,9 @@ pub struct BackupInfo {
 #[serde(rename_all = "camelCase")]
 #[ts(export)]
 pub struct Recovered {
+    /// The database's status after the action.
     pub status: DatabaseStatus,
+    /// Where the old file was moved, if it was (never deleted).
     pub set_aside: Option<String>,
 }
 
