@@ -9,6 +9,7 @@ use sightline_core::analysis::{
     self, ActivityOptions, ConversationFetch, ConversationFetchEstimate,
 };
 use sightline_core::errors::CommandError;
+use sightline_core::export::file_stem;
 use sightline_core::pipeline::SendParams;
 use sightline_core::state::AppState;
 use sightline_store::{
@@ -91,7 +92,7 @@ pub async fn analysis_save_chart<R: Runtime>(
     format: ChartFormat,
     data: Vec<u8>,
 ) -> CommandResult<Option<String>> {
-    let name = format!("sightline-{}", analysis_export::file_stem(&name));
+    let name = format!("sightline-{}", file_stem(&name, "chart"));
     let Some(path) = pick_path(&app, &state, &name, format.extension()).await? else {
         return Ok(None);
     };

@@ -1,7 +1,10 @@
 //! The app's own commands (installation, keys, settings, requests, history, spend), declared
 //! in the table below (see `crate::surface`), and those written by hand because the window is
-//! involved: the system browser and file manager, the stream's channel, a forecast's followed
-//! job. No rule lives here: each line calls one core function.
+//! involved: the system browser and file manager (the opener plugin), the stream's channel, a
+//! forecast's job followed in the background with its steps sent as events. No rule lives
+//! here: each line calls one core function.
+
+use std::sync::Arc;
 
 use chrono::NaiveDate;
 use sightline_api::model::*;
@@ -48,21 +51,21 @@ define_commands! {
     hand open_log_folder() -> ();
     hand show_in_folder(path: String) -> ();
     set key_add(label: String, value: String) -> AppStatus
-        = |state| keys::add(state, &label, &value).await.map(|_| state.status());
+        = |state| keys::add(state, &label, &value).await;
     send key_connect(first: FirstKey) -> FirstKeyOutcome
         = |state| first_key::connect(state, first).await;
     set key_rename(label: String, new_label: String) -> AppStatus
-        = |state| keys::rename(state, &label, &new_label).await.map(|_| state.status());
+        = |state| keys::rename(state, &label, &new_label).await;
     set key_set_active(label: String) -> AppStatus
-        = |state| keys::set_active(state, &label).await.map(|_| state.status());
+        = |state| keys::set_active(state, &label).await;
     send key_verify(label: String) -> AppStatus
-        = |state| key_check::verify(state, &label).await.map(|_| state.status());
+        = |state| key_check::verify(state, &label).await;
     send key_rotate(label: String, new_value: String) -> AppStatus
-        = |state| key_check::rotate(state, &label, &new_value).await.map(|_| state.status());
+        = |state| key_check::rotate(state, &label, &new_value).await;
     set key_delete(label: String) -> AppStatus
-        = |state| keys::delete(state, &label).await.map(|_| state.status());
+        = |state| keys::delete(state, &label).await;
     change use_demo(demo: bool) -> AppStatus
-        = |state| keys::use_demo(state, demo).await.map(|_| state.status());
+        = |state| keys::use_demo(state, demo).await;
     read settings_get() -> AppSettings = |state| ok(state.settings());
     set settings_set(settings: AppSettings) -> AppSettings
         = |state| state.save_checked_settings(settings).await;
@@ -102,9 +105,14 @@ define_commands! {
     set cancel_stream(request_id: String) -> bool
         = |state| ok(streaming::cancel(state, &request_id));
     hand forecast(request: ForecastRequest, send: SendParams) -> ForecastStarted;
-    hand forecast_stop(history_id: i64) -> bool;
+    // Stops following a forecast's job; it stays recorded and can be resumed.
+    set forecast_stop(history_id: i64) -> bool
+        = |following: Arc<Following>| ok(following.stop(history_id));
     hand forecast_resume(history_id: i64) -> bool;
-    hand forecast_following(history_id: i64) -> bool;
+    // Whether the app follows a forecast's job now (one resumed at start-up is), for a forecast
+    // re-opened from the list.
+    read forecast_following(history_id: i64) -> bool
+        = |following: Arc<Following>| ok(following.is_following(history_id));
     // The page after a history entry of a paged list (reposters, timelines): its cursor stays here.
     send reposters_next_page(history_id: i64, send: SendParams) -> Outcome<RepostersPage>
         = |state, session| paging::next_page::<TwitterRetweetersRequest>(
@@ -151,17 +159,12 @@ pub fn open_link<R: Runtime>(app: AppHandle<R>, url: String) -> CommandResult<()
         })
 }
 
-/// Shows a file an export saved, selected in its folder in the system's file manager. Only a
-/// file that is still there: the path is one an export returned.
+/// Shows a file an export saved, selected in its folder in the system's file manager (only one
+/// [`external::revealable`] allows).
 #[tauri::command]
 pub fn show_in_folder<R: Runtime>(app: AppHandle<R>, path: String) -> CommandResult<()> {
     use tauri_plugin_opener::OpenerExt;
-    let file = std::path::Path::new(&path);
-    if !file.is_absolute() || !file.is_file() {
-        return Err(CommandError::not_found(format!(
-            "{path} is not there any more: it was moved or deleted."
-        )));
-    }
+    let file = external::revealable(&path)?;
     app.opener().reveal_item_in_dir(file).map_err(|error| {
         CommandError::system(format!("The file manager could not be opened: {error}"))
     })
@@ -174,16 +177,7 @@ pub fn open_log_folder<R: Runtime>(
     state: State<'_, AppState>,
 ) -> CommandResult<()> {
     use tauri_plugin_opener::OpenerExt;
-    let dir = logging::log_dir(&state.data_dir);
-    std::fs::create_dir_all(&dir).map_err(|error| {
-        CommandError::io(
-            &error,
-            format!(
-                "The log folder {} could not be created: {error}",
-                dir.display()
-            ),
-        )
-    })?;
+    let dir = logging::ready_log_dir(&state.data_dir)?;
     app.opener()
         .open_path(dir.to_string_lossy(), None::<&str>)
         .map_err(|error| {
@@ -219,7 +213,7 @@ pub const FORECAST_UPDATE: &str = "forecast-update";
 
 /// Forwards a followed forecast's steps to the window; an ended job changes the records too.
 pub fn forecast_updates<R: Runtime>(app: AppHandle<R>) -> OnUpdate {
-    std::sync::Arc::new(move |update: ForecastUpdate| {
+    Arc::new(move |update: ForecastUpdate| {
         let ended = !update.following;
         if let Err(error) = app.emit(FORECAST_UPDATE, update) {
             tracing::warn!(%error, "a forecast's progress could not reach the window");
@@ -235,7 +229,7 @@ pub fn forecast_updates<R: Runtime>(app: AppHandle<R>) -> OnUpdate {
 pub async fn forecast<R: Runtime>(
     app: AppHandle<R>,
     state: State<'_, AppState>,
-    following: State<'_, std::sync::Arc<Following>>,
+    following: State<'_, Arc<Following>>,
     request: ForecastRequest,
     send: SendParams,
 ) -> CommandResult<ForecastStarted> {
@@ -255,29 +249,13 @@ pub async fn forecast<R: Runtime>(
     Ok(started)
 }
 
-/// Stops following a forecast's job; it stays recorded and can be resumed.
-#[tauri::command]
-pub fn forecast_stop(following: State<'_, std::sync::Arc<Following>>, history_id: i64) -> bool {
-    following.stop(history_id)
-}
-
-/// Whether the app follows a forecast's job now (one resumed at start-up is), for a forecast
-/// re-opened from the list.
-#[tauri::command]
-pub fn forecast_following(
-    following: State<'_, std::sync::Arc<Following>>,
-    history_id: i64,
-) -> bool {
-    following.is_following(history_id)
-}
-
 /// Follows a forecast's job again. True when it is followed now (again, or still: one
 /// resumed at start-up is followed already); false when it is over.
 #[tauri::command]
 pub async fn forecast_resume<R: Runtime>(
     app: AppHandle<R>,
     state: State<'_, AppState>,
-    following: State<'_, std::sync::Arc<Following>>,
+    following: State<'_, Arc<Following>>,
     history_id: i64,
 ) -> CommandResult<bool> {
     let updates = forecast_updates(app);

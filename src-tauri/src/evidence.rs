@@ -1,6 +1,8 @@
 //! Evidence bundle commands: the core gathers, writes and verifies; this picks where to save
 //! (`crate::export::pick_path`), relays progress on a channel, keeps the running export's
-//! cancel token, and picks a bundle to verify with the open dialog.
+//! cancel token, and picks a bundle to verify with the open dialog. Written by hand: the
+//! export (a save dialog and a channel), the pick (the open dialog), and the check (on a
+//! blocking thread: it reads the whole file).
 
 use std::path::Path;
 use std::sync::Mutex;
@@ -10,13 +12,14 @@ use sightline_core::errors::CommandError;
 use sightline_core::evidence::gather::{self, StoredBodies};
 use sightline_core::evidence::verify::{verify_bundle, BundleCheck};
 use sightline_core::evidence::{write_bundle, BundleOutcome, BundleProgress};
+use sightline_core::export::file_stem;
 use sightline_core::state::AppState;
 use tauri::ipc::Channel;
 use tauri::{AppHandle, Runtime, State};
 use tauri_plugin_dialog::DialogExt;
 
 use crate::export::pick_path;
-use crate::surface::define_commands;
+use crate::surface::{define_commands, ok};
 
 define_commands! {
     hand evidence_export(
@@ -25,7 +28,11 @@ define_commands! {
         post_ids: Option<Vec<String>>;
         progress: BundleProgress
     ) -> Option<BundleOutcome>;
-    hand evidence_cancel() -> ();
+    // Stops the running export; it leaves no file behind.
+    set evidence_cancel() -> () = |exports: BundleExports| {
+        exports.cancel();
+        ok(())
+    };
     hand evidence_verify(path: String) -> BundleCheck;
     hand evidence_pick_bundle() -> Option<String>;
 }
@@ -34,18 +41,19 @@ define_commands! {
 #[derive(Default)]
 pub struct BundleExports(Mutex<Option<CancelToken>>);
 
-/// `floods-2026` from "Floods 2026!": safe in any file system.
-fn slug(name: &str) -> String {
-    let words: Vec<String> = name
-        .split(|c: char| !c.is_alphanumeric())
-        .filter(|w| !w.is_empty())
-        .map(str::to_lowercase)
-        .collect();
-    let slug: String = words.join("-").chars().take(40).collect();
-    if slug.is_empty() {
-        "selection".into()
-    } else {
-        slug
+impl BundleExports {
+    /// Keeps (`Some`) or forgets (`None`) the running export's token.
+    fn running(&self, token: Option<CancelToken>) {
+        if let Ok(mut running) = self.0.lock() {
+            *running = token;
+        }
+    }
+
+    /// Stops the running export, if any.
+    fn cancel(&self) {
+        if let Some(cancel) = self.0.lock().ok().and_then(|running| running.clone()) {
+            cancel.cancel();
+        }
     }
 }
 
@@ -77,14 +85,15 @@ pub async fn evidence_export<R: Runtime>(
             .await?
         }
     };
-    let name = format!("sightline-evidence-{}", slug(&bundle.name));
+    let name = format!(
+        "sightline-evidence-{}",
+        file_stem(&bundle.name, "selection")
+    );
     let Some(path) = pick_path(&app, &state, &name, "zip").await? else {
         return Ok(None);
     };
     let cancel = CancelToken::new();
-    if let Ok(mut running) = exports.0.lock() {
-        *running = Some(cancel.clone());
-    }
+    exports.running(Some(cancel.clone()));
     let outcome = write_bundle(
         &bundle,
         &StoredBodies(&store),
@@ -95,18 +104,8 @@ pub async fn evidence_export<R: Runtime>(
         &cancel,
     )
     .await;
-    if let Ok(mut running) = exports.0.lock() {
-        *running = None;
-    }
+    exports.running(None);
     outcome.map(Some)
-}
-
-/// Stops the running export; it leaves no file behind.
-#[tauri::command]
-pub fn evidence_cancel(exports: State<'_, BundleExports>) {
-    if let Some(cancel) = exports.0.lock().ok().and_then(|running| running.clone()) {
-        cancel.cancel();
-    }
 }
 
 /// Re-hashes the bundle at `path` and says, file by file, what still matches (on a blocking
@@ -132,17 +131,4 @@ pub async fn evidence_pick_bundle<R: Runtime>(app: AppHandle<R>) -> Option<Strin
         .ok()
         .flatten()
         .map(|path| path.display().to_string())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::slug;
-
-    #[test]
-    fn bundle_names_are_safe_file_names() {
-        assert_eq!(slug("Floods 2026!"), "floods-2026");
-        assert_eq!(slug("../../etc"), "etc");
-        assert_eq!(slug("???"), "selection");
-        assert_eq!(slug("Überschwemmung im Tal"), "überschwemmung-im-tal");
-    }
 }

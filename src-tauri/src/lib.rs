@@ -26,7 +26,6 @@ pub mod provenance;
 pub mod signing;
 pub mod surface;
 
-use std::path::PathBuf;
 use std::sync::Arc;
 
 use tauri::{Manager, Runtime};
@@ -65,7 +64,7 @@ pub fn manage_state<R: Runtime>(
     environment: Environment,
     secrets: Arc<dyn SecretStore>,
 ) -> Result<(), String> {
-    let data_dir = resolve_data_dir(&environment, app.path().app_data_dir())?;
+    let data_dir = environment.data_dir_or(app.path().app_data_dir())?;
     std::fs::create_dir_all(&data_dir).map_err(|error| {
         format!(
             "Could not create the data folder {}: {error}",
@@ -93,17 +92,6 @@ pub fn manage_state<R: Runtime>(
     // Monitors run (catching up once), and collections left running wait to be resumed.
     monitors::start_background(app);
     Ok(())
-}
-
-/// `SIGHTLINE_DATA_DIR` wins; otherwise the platform's per-user app data folder.
-fn resolve_data_dir(
-    environment: &Environment,
-    platform_dir: tauri::Result<PathBuf>,
-) -> Result<PathBuf, String> {
-    match &environment.data_dir {
-        Some(dir) => Ok(dir.clone()),
-        None => platform_dir.map_err(|error| format!("Could not find a data folder: {error}")),
-    }
 }
 
 pub fn run() {
@@ -137,7 +125,8 @@ fn start_log<R: Runtime>(
     environment: &Environment,
     app: &tauri::App<R>,
 ) -> Option<logging::LogGuard> {
-    let started = resolve_data_dir(environment, app.path().app_data_dir())
+    let started = environment
+        .data_dir_or(app.path().app_data_dir())
         .and_then(|data_dir| logging::start(&data_dir));
     match started {
         Ok(guard) => Some(guard),
@@ -199,22 +188,5 @@ mod tests {
         assert_eq!(info["keychain"]["reachable"], true);
         assert_eq!(info["demoForced"], false);
         assert!(data_dir.is_dir(), "the data folder is created at start-up");
-    }
-
-    #[test]
-    fn data_dir_override_beats_the_platform_folder() {
-        let env = Environment {
-            data_dir: Some("/tmp/over".into()),
-            ..Default::default()
-        };
-        assert_eq!(
-            resolve_data_dir(&env, Ok("/home/x/.local/share".into())).unwrap(),
-            PathBuf::from("/tmp/over")
-        );
-        let plain = Environment::default();
-        assert_eq!(
-            resolve_data_dir(&plain, Ok("/home/x".into())).unwrap(),
-            PathBuf::from("/home/x")
-        );
     }
 }

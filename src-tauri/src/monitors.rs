@@ -1,8 +1,11 @@
-//! Monitor and collection commands: thin adapters over `sightline_core::monitors` and
-//! `sightline_core::collections`, the background work they start (runs and pages go on in a
-//! task, progress arrives as events), the desktop notification, and what happens at launch:
-//! the scheduler starts (each due monitor once: catching up after the app was closed), and
-//! collections that were running when the app last closed wait, paused, to be resumed.
+//! Monitor and collection commands, declared in one table over `sightline_core::monitors` and
+//! `sightline_core::collections`: a `monitor` line's change wakes the scheduler and sends
+//! `monitors-changed`, a `collection` line's sends `collection-progress` (`crate::surface`).
+//! Written by hand: those that start background work (a run now or confirmed, a collection
+//! started or resumed: runs and pages go on in a task, progress arrives as events). Also here:
+//! the desktop notification, and what happens at launch: the scheduler starts (each due monitor
+//! once: catching up after the app was closed), and collections that were running when the app
+//! last closed wait, paused, to be resumed.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -16,7 +19,7 @@ use sightline_core::collections::{
 use sightline_core::errors::CommandError;
 use sightline_core::estimate::CostCheck;
 use sightline_core::monitors::{
-    self, Monitor, MonitorDraft, MonitorEstimate, MonitorPostPage, MonitorPostQuery,
+    self, changes, Monitor, MonitorDraft, MonitorEstimate, MonitorPostPage, MonitorPostQuery,
     MonitorsChanged, RunLogEntry, Scheduler, UnseenCounts,
 };
 use sightline_core::state::AppState;
@@ -40,30 +43,41 @@ const FIRST_LOOK_AFTER: Duration = Duration::from_secs(3);
 
 define_commands! {
     read monitor_list() -> Vec<Monitor> = |store| monitors::list(&store).await;
-    hand monitor_create(draft: MonitorDraft) -> Monitor;
-    hand monitor_update(id: i64, draft: MonitorDraft) -> Monitor;
-    hand monitor_delete(id: i64) -> ();
-    hand monitor_pause(id: i64) -> Monitor;
-    hand monitor_resume(id: i64) -> Monitor;
+    monitor monitor_create(draft: MonitorDraft) -> Monitor
+        = |store| changes::create(&store, &draft).await;
+    monitor monitor_update(id: i64, draft: MonitorDraft) -> Monitor
+        = |store| changes::update(&store, id, &draft).await;
+    monitor monitor_delete(id: i64) -> () = |store| changes::delete(&store, id).await;
+    monitor monitor_pause(id: i64) -> Monitor = |store| changes::pause(&store, id).await;
+    monitor monitor_resume(id: i64) -> Monitor = |store| changes::resume(&store, id).await;
     hand monitor_run_now(id: i64) -> Monitor;
     hand monitor_confirm(id: i64) -> Monitor;
-    hand monitor_skip(id: i64) -> Monitor;
+    monitor monitor_skip(id: i64) -> Monitor = |store| changes::skip(&store, id).await;
     read monitor_estimate(draft: MonitorDraft) -> MonitorEstimate
         = |store| monitors::estimate(&store, &draft).await;
     read monitor_posts(id: i64, query: MonitorPostQuery) -> MonitorPostPage
         = |store| monitors::posts(&store, id, &query).await;
     // `post_ids` null: all of this monitor's.
-    hand monitor_mark_seen(id: i64, post_ids: Option<Vec<String>>) -> UnseenCounts;
-    hand monitor_mark_all_seen() -> UnseenCounts;
+    monitor monitor_mark_seen(id: i64, post_ids: Option<Vec<String>>) -> UnseenCounts
+        = |store| changes::mark_seen(&store, id, post_ids.as_deref()).await;
+    monitor monitor_mark_all_seen() -> UnseenCounts = |store| changes::mark_all_seen(&store).await;
     read monitor_unseen() -> UnseenCounts = |store| monitors::unseen(&store).await;
     read monitor_runs(id: i64, limit: i64) -> Vec<RunLogEntry>
         = |store| monitors::runs(&store, id, limit).await;
     hand collection_start(draft: CollectionDraft) -> Collection;
     read collection_list() -> Vec<Collection> = |store| collections::list(&store).await;
-    hand collection_pause(id: i64) -> Collection;
+    // Pauses after its current page if it is being paged.
+    collection collection_pause(id: i64) -> Collection
+        = |state, collector: Arc<Collector>| collector.pause(state, id).await;
+    // From its last page saved (also after a restart, a budget stop or a failure);
+    // `confirm_budget` answers a budget warning that made it wait.
     hand collection_resume(id: i64, confirm_budget: bool) -> Collection;
-    hand collection_cancel(id: i64) -> Collection;
-    hand collection_delete(id: i64) -> ();
+    collection collection_cancel(id: i64) -> Collection
+        = |state, collector: Arc<Collector>| collector.cancel(state, id).await;
+    // Drops it from the list (not while it is paged); History, the Archive and Spend keep all
+    // it fetched.
+    set collection_delete(id: i64) -> ()
+        = |state, collector: Arc<Collector>| collector.delete(state, id).await;
     read collection_runs(id: i64, limit: i64) -> Vec<RunLogEntry>
         = |store| collections::runs(&store, id, limit).await;
     // A collection's posts, newest first, `limit` from `offset`.
@@ -210,70 +224,18 @@ fn drive<R: Runtime>(app: AppHandle<R>, id: i64, confirm_budget: bool) {
     });
 }
 
-/// Tells the window that monitor `id` (or several) changed, and looks at the schedule again.
-async fn monitors_changed<R: Runtime>(app: &AppHandle<R>, state: &AppState, id: Option<i64>) {
+/// After a `monitor` command: the scheduler looks at the schedule again, and the window hears
+/// what changed (unless the unseen counts could not be read: it sees the change at its next look).
+pub(crate) fn monitors_changed<R: Runtime>(app: &AppHandle<R>, told: Option<MonitorsChanged>) {
     app.state::<Arc<Scheduler>>().wake();
-    if let Ok(store) = state.store().await {
-        if let Ok(change) = monitors::changed(&store, id).await {
-            WindowAnnounce::new(app.clone()).monitors_changed(change);
-        }
+    if let Some(change) = told {
+        WindowAnnounce::new(app.clone()).monitors_changed(change);
     }
 }
 
-#[tauri::command]
-pub async fn monitor_create<R: Runtime>(
-    app: AppHandle<R>,
-    state: State<'_, AppState>,
-    draft: MonitorDraft,
-) -> CommandResult<Monitor> {
-    let monitor = monitors::create(&state.store().await?, &draft).await?;
-    monitors_changed(&app, &state, Some(monitor.id)).await;
-    Ok(monitor)
-}
-
-#[tauri::command]
-pub async fn monitor_update<R: Runtime>(
-    app: AppHandle<R>,
-    state: State<'_, AppState>,
-    id: i64,
-    draft: MonitorDraft,
-) -> CommandResult<Monitor> {
-    let monitor = monitors::update(&state.store().await?, id, &draft).await?;
-    monitors_changed(&app, &state, Some(id)).await;
-    Ok(monitor)
-}
-
-#[tauri::command]
-pub async fn monitor_delete<R: Runtime>(
-    app: AppHandle<R>,
-    state: State<'_, AppState>,
-    id: i64,
-) -> CommandResult<()> {
-    monitors::delete(&state.store().await?, id).await?;
-    monitors_changed(&app, &state, Some(id)).await;
-    Ok(())
-}
-
-#[tauri::command]
-pub async fn monitor_pause<R: Runtime>(
-    app: AppHandle<R>,
-    state: State<'_, AppState>,
-    id: i64,
-) -> CommandResult<Monitor> {
-    let monitor = monitors::pause(&state.store().await?, id).await?;
-    monitors_changed(&app, &state, Some(id)).await;
-    Ok(monitor)
-}
-
-#[tauri::command]
-pub async fn monitor_resume<R: Runtime>(
-    app: AppHandle<R>,
-    state: State<'_, AppState>,
-    id: i64,
-) -> CommandResult<Monitor> {
-    let monitor = monitors::resume(&state.store().await?, id).await?;
-    monitors_changed(&app, &state, Some(id)).await;
-    Ok(monitor)
+/// After a `collection` command: the window hears the collection's new state.
+pub(crate) fn collection_progress<R: Runtime>(app: &AppHandle<R>, collection: &Collection) {
+    WindowAnnounce::new(app.clone()).collection_progress(collection);
 }
 
 /// Runs a monitor now, in the background; its progress arrives as `monitors-changed`.
@@ -300,40 +262,6 @@ pub async fn monitor_confirm<R: Runtime>(
     Ok(monitor)
 }
 
-#[tauri::command]
-pub async fn monitor_skip<R: Runtime>(
-    app: AppHandle<R>,
-    state: State<'_, AppState>,
-    id: i64,
-) -> CommandResult<Monitor> {
-    let monitor = monitors::skip(&state.store().await?, id).await?;
-    monitors_changed(&app, &state, Some(id)).await;
-    Ok(monitor)
-}
-
-/// Marks a monitor's posts seen: those named, or all of them (`postIds` null).
-#[tauri::command]
-pub async fn monitor_mark_seen<R: Runtime>(
-    app: AppHandle<R>,
-    state: State<'_, AppState>,
-    id: i64,
-    post_ids: Option<Vec<String>>,
-) -> CommandResult<UnseenCounts> {
-    let counts = monitors::mark_seen(&state.store().await?, id, post_ids.as_deref()).await?;
-    monitors_changed(&app, &state, Some(id)).await;
-    Ok(counts)
-}
-
-#[tauri::command]
-pub async fn monitor_mark_all_seen<R: Runtime>(
-    app: AppHandle<R>,
-    state: State<'_, AppState>,
-) -> CommandResult<UnseenCounts> {
-    let counts = monitors::mark_all_seen(&state.store().await?).await?;
-    monitors_changed(&app, &state, None).await;
-    Ok(counts)
-}
-
 /// Saves a collection and starts paging it in the background.
 #[tauri::command]
 pub async fn collection_start<R: Runtime>(
@@ -343,19 +271,6 @@ pub async fn collection_start<R: Runtime>(
 ) -> CommandResult<Collection> {
     let collection = collections::create(&state.store().await?, &draft).await?;
     drive(app, collection.id, false);
-    Ok(collection)
-}
-
-/// Pauses a collection after its current page.
-#[tauri::command]
-pub async fn collection_pause<R: Runtime>(
-    app: AppHandle<R>,
-    state: State<'_, AppState>,
-    collector: State<'_, Arc<Collector>>,
-    id: i64,
-) -> CommandResult<Collection> {
-    let collection = collector.pause(&state, id).await?;
-    WindowAnnounce::new(app).collection_progress(&collection);
     Ok(collection)
 }
 
@@ -371,26 +286,4 @@ pub async fn collection_resume<R: Runtime>(
     let collection = collections::get(&state.store().await?, id).await?;
     drive(app, id, confirm_budget);
     Ok(collection)
-}
-
-#[tauri::command]
-pub async fn collection_cancel<R: Runtime>(
-    app: AppHandle<R>,
-    state: State<'_, AppState>,
-    collector: State<'_, Arc<Collector>>,
-    id: i64,
-) -> CommandResult<Collection> {
-    let collection = collector.cancel(&state, id).await?;
-    WindowAnnounce::new(app).collection_progress(&collection);
-    Ok(collection)
-}
-
-/// Drops a collection from the list; History, the Archive and Spend keep all it fetched.
-#[tauri::command]
-pub async fn collection_delete(
-    state: State<'_, AppState>,
-    collector: State<'_, Arc<Collector>>,
-    id: i64,
-) -> CommandResult<()> {
-    collector.delete(&state, id).await
 }

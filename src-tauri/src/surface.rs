@@ -81,9 +81,11 @@ macro_rules! define_commands {
     ($(
         $kind:ident $name:ident (
             $($arg:ident : $ty:ty),* $(,)? $(; $($chan:ident : $cty:ty),+ $(,)? )?
-        ) -> $out:ty $(= |$($ctx:ident),+| $call:expr)? ;
+        ) -> $out:ty $(= |$($ctx:ident $(: $managed:ty)?),+| $call:expr)? ;
     )*) => {
-        $( define_commands!(@command $kind $name ($($arg: $ty),*) -> $out $(= [$($ctx),+] $call)?); )*
+        $( define_commands!(
+            @command $kind $name ($($arg: $ty),*) -> $out $(= [$($ctx $(: $managed)?),+] $call)?
+        ); )*
 
         /// This feature's commands, for Tauri's `invoke_handler`.
         pub fn handler<R: tauri::Runtime>(
@@ -108,56 +110,65 @@ macro_rules! define_commands {
 
     (@command hand $name:ident ($($arg:ident: $ty:ty),*) -> $out:ty) => {};
     (@command set $($rest:tt)*) => { define_commands!(@command read $($rest)*); };
-    (@command read $name:ident ($($arg:ident: $ty:ty),*) -> $out:ty = [$($ctx:ident),+] $call:expr) => {
-        #[tauri::command]
-        pub async fn $name(
-            state: tauri::State<'_, sightline_core::state::AppState>,
-            $($arg: $ty),*
-        ) -> Result<$out, sightline_core::errors::CommandError> {
-            define_commands!(@open state [$($ctx),+] [$($ctx),+]);
-            $crate::surface::answer($call)
-        }
-    };
-    (@command change $name:ident ($($arg:ident: $ty:ty),*) -> $out:ty = [$($ctx:ident),+] $call:expr) => {
+    (@command $kind:ident $name:ident ($($arg:ident: $ty:ty),*) -> $out:ty = [$($ctx:tt)+] $call:expr) => {
         #[tauri::command]
         pub async fn $name<R: tauri::Runtime>(
             app: tauri::AppHandle<R>,
             state: tauri::State<'_, sightline_core::state::AppState>,
             $($arg: $ty),*
         ) -> Result<$out, sightline_core::errors::CommandError> {
-            define_commands!(@open state [$($ctx),+] [$($ctx),+]);
-            let result = $crate::surface::answer($call);
-            if result.is_ok() {
-                $crate::commands::records_changed(&app);
-            }
-            result
-        }
-    };
-    (@command send $name:ident ($($arg:ident: $ty:ty),*) -> $out:ty = [$($ctx:ident),+] $call:expr) => {
-        #[tauri::command]
-        pub async fn $name<R: tauri::Runtime>(
-            app: tauri::AppHandle<R>,
-            state: tauri::State<'_, sightline_core::state::AppState>,
-            $($arg: $ty),*
-        ) -> Result<$out, sightline_core::errors::CommandError> {
-            define_commands!(@open state [$($ctx),+] [$($ctx),+]);
-            let result = $crate::surface::answer($call);
-            $crate::commands::records_changed(&app);
-            result
+            define_commands!(@open app state [$($ctx)+] [$($ctx)+]);
+            define_commands!(@after $kind app state $crate::surface::answer($call))
         }
     };
 
+    // What follows the call, by kind.
+    (@after read $app:ident $state:ident $result:expr) => {{
+        let _ = &$app;
+        $result
+    }};
+    (@after change $app:ident $state:ident $result:expr) => {{
+        let result = $result;
+        if result.is_ok() {
+            $crate::commands::records_changed(&$app);
+        }
+        result
+    }};
+    (@after send $app:ident $state:ident $result:expr) => {{
+        let result = $result;
+        $crate::commands::records_changed(&$app);
+        result
+    }};
+    (@after monitor $app:ident $state:ident $result:expr) => {{
+        let changed: sightline_core::monitors::changes::Changed<_> = $result?;
+        $crate::monitors::monitors_changed(&$app, changed.told);
+        Ok(changed.answer)
+    }};
+    (@after collection $app:ident $state:ident $result:expr) => {{
+        let collection: sightline_core::collections::Collection = $result?;
+        $crate::monitors::collection_progress(&$app, &collection);
+        Ok(collection)
+    }};
+
     // What the call sees: the first list is matched by its words, the second binds them.
-    (@open $state:ident [store] [$store:ident]) => {
+    (@open $app:ident $state:ident [store] [$store:ident]) => {
         let $store = $state.store().await?;
     };
-    (@open $state:ident [state] [$bound:ident]) => {
+    (@open $app:ident $state:ident [state] [$bound:ident]) => {
         let $bound: &sightline_core::state::AppState = &$state;
         let _ = $bound;
     };
-    (@open $state:ident [state, session] [$bound:ident, $session:ident]) => {
+    (@open $app:ident $state:ident [state, session] [$bound:ident, $session:ident]) => {
         let $bound: &sightline_core::state::AppState = &$state;
         let $session = $state.session().await?;
+    };
+    (@open $app:ident $state:ident [state, $m:ident : $mty:ty] [$bound:ident, $managed:ident : $ty:ty]) => {
+        let $bound: &sightline_core::state::AppState = &$state;
+        let $managed = tauri::Manager::state::<$ty>(&$app);
+    };
+    (@open $app:ident $state:ident [$m:ident : $mty:ty] [$managed:ident : $ty:ty]) => {
+        let _ = &$state;
+        let $managed = tauri::Manager::state::<$ty>(&$app);
     };
 }
 pub(crate) use define_commands;

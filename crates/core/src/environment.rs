@@ -42,6 +42,18 @@ impl Environment {
             force_demo: matches!(non_empty(DEMO_VAR).as_deref(), Some("1" | "true" | "yes")),
         }
     }
+
+    /// The data folder: `SIGHTLINE_DATA_DIR` wins; otherwise the platform's per-user app data
+    /// folder (`platform`, as the window's framework found it), or why there is none.
+    pub fn data_dir_or<E: std::fmt::Display>(
+        &self,
+        platform: Result<PathBuf, E>,
+    ) -> Result<PathBuf, String> {
+        match &self.data_dir {
+            Some(dir) => Ok(dir.clone()),
+            None => platform.map_err(|error| format!("Could not find a data folder: {error}")),
+        }
+    }
 }
 
 #[cfg(test)]
@@ -78,5 +90,28 @@ mod tests {
     fn blank_values_and_other_demo_values_are_ignored() {
         let env = env_of(&[(DATA_DIR_VAR, "  "), (BASE_URL_VAR, ""), (DEMO_VAR, "0")]);
         assert_eq!(env, Environment::default());
+    }
+
+    #[test]
+    fn the_data_folder_override_beats_the_platform_folder() {
+        let over = env_of(&[(DATA_DIR_VAR, "/tmp/over")]);
+        let platform = || Ok::<_, String>(PathBuf::from("/home/x/.local/share"));
+        assert_eq!(
+            over.data_dir_or(platform()).unwrap(),
+            PathBuf::from("/tmp/over")
+        );
+        assert_eq!(
+            over.data_dir_or(Err::<PathBuf, _>("no home")).unwrap(),
+            PathBuf::from("/tmp/over")
+        );
+        let plain = Environment::default();
+        assert_eq!(
+            plain.data_dir_or(platform()).unwrap(),
+            PathBuf::from("/home/x/.local/share")
+        );
+        assert_eq!(
+            plain.data_dir_or(Err::<PathBuf, _>("no home")).unwrap_err(),
+            "Could not find a data folder: no home"
+        );
     }
 }

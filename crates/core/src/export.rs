@@ -157,6 +157,27 @@ pub fn preset_file(
     ))
 }
 
+/// The most characters a name takes in a file name.
+const STEM_CHARS: usize = 40;
+
+/// A name as part of a file name: its words (letters and digits) in lower case joined by `-`,
+/// at most 40 characters (`Floods 2026!` → `floods-2026`, `../../etc` → `etc`), `fallback`
+/// when nothing is left; safe in any file system. An evidence bundle (named after its
+/// investigation) and a saved chart are named through here.
+pub fn file_stem(name: &str, fallback: &str) -> String {
+    let words: Vec<String> = name
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|word| !word.is_empty())
+        .map(str::to_lowercase)
+        .collect();
+    let stem: String = words.join("-").chars().take(STEM_CHARS).collect();
+    if stem.is_empty() {
+        fallback.into()
+    } else {
+        stem
+    }
+}
+
 /// The history rows to export: a hand-picked selection in the order it was picked, or every
 /// row `query` matches.
 pub async fn history_rows(
@@ -218,6 +239,20 @@ pub fn write_ledger(entries: &[LedgerEntry], path: &Path) -> Result<(), CommandE
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_name_becomes_a_safe_file_name() {
+        assert_eq!(file_stem("Floods 2026!", "selection"), "floods-2026");
+        assert_eq!(file_stem("../../etc", "selection"), "etc");
+        assert_eq!(file_stem("???", "selection"), "selection");
+        assert_eq!(
+            file_stem("Überschwemmung im Tal", "selection"),
+            "überschwemmung-im-tal"
+        );
+        assert_eq!(file_stem("Activity (UTC)", "chart"), "activity-utc");
+        assert_eq!(file_stem("", "chart"), "chart");
+        assert_eq!(file_stem(&"a".repeat(50), "chart"), "a".repeat(40));
+    }
 
     fn post(id: &str, text: &str) -> StoredPost {
         serde_json::from_value(serde_json::json!({

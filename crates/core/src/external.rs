@@ -1,5 +1,8 @@
-//! Links leave the app only through here: the system browser opens http(s) addresses and
-//! nothing else, so a hostile `javascript:` or `file:` link in fetched content can do no harm.
+//! Links and files leave the app only through here: the system browser opens http(s)
+//! addresses and nothing else, so a hostile `javascript:` or `file:` link in fetched content can
+//! do no harm; the file manager shows only a file that is there, named by its whole path.
+
+use std::path::{Path, PathBuf};
 
 use sightline_api::validation::FieldError;
 use url::Url;
@@ -14,6 +17,19 @@ pub fn web_address(raw: &str) -> Result<Url, CommandError> {
         "http" | "https" if url.host_str().is_some() => Ok(url),
         _ => Err(refuse("only http and https links are opened")),
     }
+}
+
+/// The file to show, selected in its folder, in the system's file manager: an absolute path to
+/// a file that is still there (one an export returned). A relative path, a folder or a file
+/// moved or deleted since is refused in words.
+pub fn revealable(raw: &str) -> Result<PathBuf, CommandError> {
+    let file = Path::new(raw);
+    if !file.is_absolute() || !file.is_file() {
+        return Err(CommandError::not_found(format!(
+            "{raw} is not there any more: it was moved or deleted."
+        )));
+    }
+    Ok(file.to_path_buf())
 }
 
 #[cfg(test)]
@@ -40,6 +56,23 @@ mod tests {
                 matches!(web_address(raw), Err(CommandError::Invalid { .. })),
                 "{raw}"
             );
+        }
+    }
+
+    #[test]
+    fn only_a_file_still_there_is_shown_in_its_folder() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("sightline-posts.csv");
+        std::fs::write(&file, "id\n").unwrap();
+        let raw = file.display().to_string();
+        assert_eq!(revealable(&raw).unwrap(), file);
+
+        let gone = dir.path().join("moved.csv").display().to_string();
+        let folder = dir.path().display().to_string();
+        for refused in [gone.as_str(), folder.as_str(), "sightline-posts.csv", ""] {
+            let error = revealable(refused).unwrap_err();
+            assert!(matches!(error, CommandError::NotFound { .. }), "{refused}");
+            assert!(error.message().contains("moved or deleted"), "{refused}");
         }
     }
 }

@@ -10,8 +10,8 @@ use crate::errors::CommandError;
 use crate::keys::{parse_value, read_key, write_key, KeyForRequest};
 use crate::pipeline::{self, Paging, SendOptions};
 use crate::session::{Mode, Session};
-use crate::settings::{AppSettings, KeyList};
-use crate::state::AppState;
+use crate::settings::AppSettings;
+use crate::state::{AppState, AppStatus};
 
 /// One cheap billed call (an X search for a single post) with `key` against the live
 /// service, recorded in the live history and ledger like any other request. `address`
@@ -59,7 +59,7 @@ pub(crate) async fn check_with_service(
         .map(|_| ())
 }
 
-pub async fn verify(state: &AppState, label: &str) -> Result<KeyList, CommandError> {
+pub async fn verify(state: &AppState, label: &str) -> Result<AppStatus, CommandError> {
     let key = read_key(state.secrets.clone(), label.to_owned()).await?;
     check_with_service(state, key, label, None).await?;
     let now = Utc::now().to_rfc3339();
@@ -78,7 +78,7 @@ pub async fn rotate(
     state: &AppState,
     label: &str,
     new_value: &str,
-) -> Result<KeyList, CommandError> {
+) -> Result<AppStatus, CommandError> {
     if !state.keys().keys.iter().any(|k| k.label == label) {
         return Err(CommandError::not_found(format!(
             "There is no key named \"{label}\"."

@@ -11,7 +11,7 @@ use crate::errors::CommandError;
 use crate::keychain::{Secret, SecretStore};
 use crate::session::Session;
 use crate::settings::{KeyList, KeyMeta};
-use crate::state::AppState;
+use crate::state::{AppState, AppStatus};
 
 /// The key a request is sent with, and the label history records instead of it.
 pub struct KeyForRequest {
@@ -126,7 +126,7 @@ async fn remove_key(secrets: Arc<dyn SecretStore>, label: String) -> Result<(), 
     Ok(())
 }
 
-pub async fn add(state: &AppState, label: &str, value: &str) -> Result<KeyList, CommandError> {
+pub async fn add(state: &AppState, label: &str, value: &str) -> Result<AppStatus, CommandError> {
     let label = check_label(label, &state.keys(), None)?;
     let key = parse_value(value)?;
     store_new(state, label, &key, None).await
@@ -139,7 +139,7 @@ pub(crate) async fn store_new(
     label: String,
     key: &ApiKey,
     verified_at: Option<String>,
-) -> Result<KeyList, CommandError> {
+) -> Result<AppStatus, CommandError> {
     write_key(state.secrets.clone(), label.clone(), key).await?;
     let meta = KeyMeta {
         label: label.clone(),
@@ -163,7 +163,7 @@ pub async fn rename(
     state: &AppState,
     label: &str,
     new_label: &str,
-) -> Result<KeyList, CommandError> {
+) -> Result<AppStatus, CommandError> {
     let keys = state.keys();
     if !keys.keys.iter().any(|k| k.label == label) {
         return Err(CommandError::not_found(format!(
@@ -172,7 +172,7 @@ pub async fn rename(
     }
     let new_label = check_label(new_label, &keys, Some(label))?;
     if new_label == label {
-        return Ok(keys);
+        return Ok(state.status());
     }
     let key = read_key(state.secrets.clone(), label.to_owned()).await?;
     write_key(state.secrets.clone(), new_label.clone(), &key).await?;
@@ -189,7 +189,7 @@ pub async fn rename(
         .await
 }
 
-pub async fn set_active(state: &AppState, label: &str) -> Result<KeyList, CommandError> {
+pub async fn set_active(state: &AppState, label: &str) -> Result<AppStatus, CommandError> {
     if !state.keys().keys.iter().any(|k| k.label == label) {
         return Err(CommandError::not_found(format!(
             "There is no key named \"{label}\"."
@@ -203,7 +203,7 @@ pub async fn set_active(state: &AppState, label: &str) -> Result<KeyList, Comman
         .await
 }
 
-pub async fn delete(state: &AppState, label: &str) -> Result<KeyList, CommandError> {
+pub async fn delete(state: &AppState, label: &str) -> Result<AppStatus, CommandError> {
     remove_key(state.secrets.clone(), label.to_owned()).await?;
     state
         .update_keys(|keys| {
@@ -216,6 +216,6 @@ pub async fn delete(state: &AppState, label: &str) -> Result<KeyList, CommandErr
 }
 
 /// Demo data or the active key, by the user's choice.
-pub async fn use_demo(state: &AppState, demo: bool) -> Result<KeyList, CommandError> {
+pub async fn use_demo(state: &AppState, demo: bool) -> Result<AppStatus, CommandError> {
     state.update_keys(|keys| keys.use_demo = demo).await
 }

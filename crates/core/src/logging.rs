@@ -24,6 +24,8 @@ use tracing_subscriber::filter::Targets;
 use tracing_subscriber::layer::SubscriberExt;
 use tracing_subscriber::Layer;
 
+use crate::errors::CommandError;
+
 /// The folder, inside the data folder, that holds the log files.
 pub const LOG_FOLDER: &str = "logs";
 /// How many daily files are kept; older ones are deleted when a new one starts.
@@ -39,6 +41,22 @@ const LIMIT_NOTE: &str =
 /// The log folder of a data folder.
 pub fn log_dir(data_dir: &Path) -> PathBuf {
     data_dir.join(LOG_FOLDER)
+}
+
+/// The log folder, created first if it is missing, for "Open the log folder" in Settings; the
+/// reason in words when it cannot be.
+pub fn ready_log_dir(data_dir: &Path) -> Result<PathBuf, CommandError> {
+    let dir = log_dir(data_dir);
+    fs::create_dir_all(&dir).map_err(|error| {
+        CommandError::io(
+            &error,
+            format!(
+                "The log folder {} could not be created: {error}",
+                dir.display()
+            ),
+        )
+    })?;
+    Ok(dir)
 }
 
 /// Keeps the log's writer thread alive; dropping it writes out the lines still queued.
@@ -168,6 +186,24 @@ impl<W: Write> Write for DayLimit<W> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_log_folder_is_made_when_missing_and_its_failure_is_told() {
+        let data = tempfile::tempdir().unwrap();
+        let dir = ready_log_dir(data.path()).unwrap();
+        assert_eq!(dir, data.path().join(LOG_FOLDER));
+        assert!(dir.is_dir());
+        assert_eq!(ready_log_dir(data.path()).unwrap(), dir, "there already");
+
+        // A data folder that is a file: the log folder cannot be made in it.
+        let file = data.path().join("not-a-folder");
+        fs::write(&file, "").unwrap();
+        let error = ready_log_dir(&file).unwrap_err();
+        assert!(
+            error.message().contains("could not be created"),
+            "{error:?}"
+        );
+    }
 
     #[test]
     fn a_day_past_its_limit_drops_lines_after_saying_so_once() {

@@ -13,12 +13,15 @@
 //!   check, sending nothing, and goes on once the budget allows a run;
 //! * `monitors/scheduler.rs`: runs each due monitor once (after a long gap too: catching up,
 //!   not once per missed interval), never two runs of one monitor at a time; a run that could
-//!   not even be recorded holds its monitor back; its clock can be a test's.
+//!   not even be recorded holds its monitor back; its clock can be a test's;
+//! * `monitors/changes.rs`: the user's changes as the window asks for them, each with what
+//!   the window is told of it (which monitor, the unseen counts).
 //!
 //! This file: saving, changing, pausing and deleting monitors, their estimate, posts, unseen
 //! counts and run log.
 
 mod budget_pause;
+pub mod changes;
 pub(crate) mod rules;
 mod run;
 mod scheduler;

@@ -178,23 +178,24 @@ impl AppState {
         self.keys.lock().expect("keys lock poisoned").clone()
     }
 
-    /// Applies `change` to the key list and saves it; the session is rebuilt on next use.
+    /// Applies `change` to the key list and saves it; the session is rebuilt on next use. Every
+    /// key change answers with this: the app's status as it now stands, for Settings and the
+    /// mode badge.
     pub async fn update_keys(
         &self,
         change: impl FnOnce(&mut KeyList),
-    ) -> Result<KeyList, CommandError> {
-        let updated = {
+    ) -> Result<AppStatus, CommandError> {
+        {
             let mut keys = self.keys.lock().expect("keys lock poisoned");
             let mut updated = keys.clone();
             change(&mut updated);
             JsonFile::new(&self.data_dir, "keys.json")
                 .save(&updated)
                 .map_err(CommandError::file)?;
-            *keys = updated.clone();
-            updated
-        };
+            *keys = updated;
+        }
         self.reset_session().await;
-        Ok(updated)
+        Ok(self.status())
     }
 
     /// Demo when forced by the environment, chosen by the user, or when no key is stored.

@@ -18,6 +18,7 @@ mod forecast;
 mod forecast_export;
 mod investigations;
 mod ipc_casing;
+mod key_status;
 mod kill_mid_stream;
 mod monitor_lookup;
 mod monitors;

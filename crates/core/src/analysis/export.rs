@@ -352,18 +352,3 @@ impl ChartFormat {
 pub fn write_chart(bytes: &[u8], path: &Path) -> Result<(), CommandError> {
     write_atomically(path, |out| Ok(out.write_all(bytes)?))
 }
-
-/// A chart's name as a file name: letters, digits and `-` only (`Activity (UTC)` →
-/// `activity-utc`), `chart` when nothing is left.
-pub fn file_stem(name: &str) -> String {
-    let words: Vec<String> = name
-        .split(|c: char| !c.is_alphanumeric())
-        .filter(|word| !word.is_empty())
-        .map(str::to_lowercase)
-        .collect();
-    if words.is_empty() {
-        "chart".into()
-    } else {
-        words.join("-")
-    }
-}
