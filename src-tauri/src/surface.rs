@@ -1,10 +1,10 @@
 //! The command surface, declared once. Each feature module holds one table, a
 //! `define_commands! { ... }` block with a line per command: its kind, name, arguments, answer
 //! and the one core call it makes. From those tables come the `#[tauri::command]` functions
-//! (for the `read`, `change` and `send` kinds), the handler Tauri calls ([`handler`]), and, when
-//! the tests run (`tests/command_surface.rs`), `command-names.txt` (read by `build.rs`), the
-//! capability that grants each command to the window, and the UI's typed map
-//! `ui/src/lib/bindings/commands.ts`. A name written once cannot be misspelt in another place.
+//! (for every kind but `hand`), the handler Tauri calls ([`handler`]), and, when the tests run
+//! (`tests/command_surface.rs`), `command-names.txt` (read by `build.rs`), the capability that
+//! grants each command to the window, and the UI's typed map `ui/src/lib/bindings/commands.ts`.
+//! A name written once cannot be misspelt in another place.
 //!
 //! The kinds:
 //! - `read`: opens what it needs and answers; changes nothing.
@@ -13,11 +13,33 @@
 //! - `change`: as `read`, then tells open screens that records changed (when it succeeded).
 //! - `send`: goes through the request pipeline (it has a session); open screens are told that
 //!   records changed whatever the answer, since a failed request is recorded too.
-//! - `hand`: written by hand in the same module, because the window is involved (a channel, a
-//!   dialog, an event, work spawned in the background); the table still names its types.
+//! - `monitor`: a change to monitors; its call answers `monitors::changes::Changed` (the answer
+//!   and what the window is told), then the scheduler looks again and the window hears
+//!   `monitors-changed` (when it succeeded).
+//! - `collection`: a change to a collection's state; its call answers the `Collection`, which
+//!   the window then hears as `collection-progress`.
+//! - `hand`: written by hand in the same module, because the window is involved; the table
+//!   still names its types.
 //!
 //! What a line's call sees is named between bars: `|store|` (the open database), `|state|`
-//! (the app's state), `|state, session|` (both, for a send).
+//! (the app's state), `|state, session|` (both, for a send), and what the app manages by its
+//! type, alone or after `state` (`|following: Arc<Following>|`, `|state, collector:
+//! Arc<Collector>|`).
+//!
+//! Written by hand, and why:
+//! - `open_link`, `show_in_folder`, `open_log_folder`: the system's browser and file manager,
+//!   reached through the window's opener plugin (what may be opened is core's:
+//!   `external::web_address`, `external::revealable`, `logging::ready_log_dir`);
+//! - `ai_search_stream`, `evidence_verify`: their messages travel on a channel the window opens;
+//! - `forecast`, `forecast_resume`: they follow the job in the background, its steps sent to
+//!   the window as events;
+//! - `monitor_run_now`, `monitor_confirm`, `collection_start`, `collection_resume`: they start
+//!   a run or a collection's paging in the background, its progress sent as events;
+//! - `database_status`: asking starts the database's opening in the background;
+//! - `export_history`, `export_posts`, `export_forecasts`, `export_ledger`,
+//!   `analysis_export_network`, `analysis_export_table`, `analysis_save_chart`,
+//!   `signing_key_export`, `evidence_pick_bundle`: the save or open dialog (and
+//!   `evidence_export`: the save dialog and a channel for its progress).
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
