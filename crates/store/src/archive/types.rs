@@ -17,23 +17,39 @@ pub struct ArchiveMark(pub(crate) i64);
 /// A post to archive, mapped by the app from the service's Tweet record.
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
 pub struct NewPost {
+    /// The service's post id (digits, kept as text: 19 digits do not fit a JavaScript number).
     pub id: String,
+    /// The id of the post that started its thread, when the service gave one.
     pub conversation_id: Option<String>,
+    /// The author's account id, when the service gave one.
     pub author_id: Option<String>,
+    /// The author's handle, without `@`.
     pub author_username: String,
+    /// The author's display name.
     pub author_name: String,
+    /// Whether X shows the author as verified.
     pub author_verified: bool,
+    /// The post's full text.
     pub text: String,
+    /// The language code the service detected (`en`, `und`).
     pub lang: Option<String>,
+    /// When the post was written.
     pub created_at: DateTime<Utc>,
+    /// Likes, as counted when fetched.
     pub like_count: i64,
+    /// Reposts, as counted when fetched.
     pub retweet_count: i64,
+    /// Replies in the whole thread below, as counted when fetched.
     pub reply_count: i64,
+    /// Quotes, as counted when fetched.
     pub quote_count: i64,
+    /// Views, when the service reports them.
     pub view_count: Option<i64>,
+    /// Bookmarks, as counted when fetched.
     pub bookmark_count: i64,
     /// Hashtags, with or without the leading `#`.
     pub hashtags: Vec<String>,
+    /// The post's address on X, when the service gave one.
     pub url: Option<String>,
     /// The Tweet record exactly as received.
     pub raw_json: String,
@@ -47,11 +63,17 @@ pub struct NewPost {
 /// A user to archive, mapped by the app from the service's User record.
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
 pub struct NewUser {
+    /// The service's user id.
     pub id: String,
+    /// The handle, without `@`.
     pub username: String,
+    /// The display name.
     pub name: String,
+    /// Whether X shows the account as verified.
     pub verified: bool,
+    /// Followers, when the service reports them.
     pub followers_count: Option<i64>,
+    /// The profile's bio.
     pub description: Option<String>,
     /// The User record exactly as received.
     pub raw_json: String,
@@ -61,15 +83,22 @@ pub struct NewUser {
 #[derive(Serialize, Deserialize, TS, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[serde(rename_all = "lowercase")]
 pub enum LinkSource {
+    /// A general web search.
     Web,
+    /// YouTube.
     Youtube,
+    /// Hacker News.
     Hackernews,
+    /// Reddit.
     Reddit,
+    /// Wikipedia.
     Wikipedia,
+    /// arXiv.
     Arxiv,
 }
 
 impl LinkSource {
+    /// The word stored in the database and sent over IPC.
     pub fn as_str(self) -> &'static str {
         match self {
             Self::Web => "web",
@@ -81,6 +110,7 @@ impl LinkSource {
         }
     }
 
+    /// Reads a stored word back; an unknown word is an error, never a guess.
     pub fn parse(s: &str) -> Result<Self> {
         Ok(match s {
             "web" => Self::Web,
@@ -101,9 +131,13 @@ impl LinkSource {
 /// A web or link search result to archive.
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
 pub struct NewLink {
+    /// The search it came from.
     pub source: LinkSource,
+    /// The page's title.
     pub title: String,
+    /// The search engine's extract of the page.
     pub snippet: String,
+    /// The page's address.
     pub link: String,
     /// The service's link-quality score (`HIGH`, `MEDIUM`, `LOW`) when it gave one.
     pub score: Option<String>,
@@ -112,52 +146,89 @@ pub struct NewLink {
 /// An archived post.
 #[derive(Serialize, Deserialize, TS, Clone, Debug, PartialEq)]
 pub struct StoredPost {
+    /// The service's post id.
     pub id: String,
+    /// The id of the post that started its thread.
     pub conversation_id: Option<String>,
+    /// The author's account id.
     pub author_id: Option<String>,
+    /// The author's handle, without `@`.
     pub author_username: String,
+    /// The author's display name.
     pub author_name: String,
+    /// Whether X showed the author as verified when last fetched.
     pub author_verified: bool,
+    /// The post's full text.
     pub text: String,
+    /// The language code the service detected.
     pub lang: Option<String>,
+    /// When the post was written.
     pub created_at: DateTime<Utc>,
+    /// Likes, as last fetched.
     pub like_count: i64,
+    /// Reposts, as last fetched.
     pub retweet_count: i64,
+    /// Replies in the thread below, as last fetched.
     pub reply_count: i64,
+    /// Quotes, as last fetched.
     pub quote_count: i64,
+    /// Views, when the service reported them.
     pub view_count: Option<i64>,
+    /// Bookmarks, as last fetched.
     pub bookmark_count: i64,
+    /// Hashtags, without `#`.
     pub hashtags: Vec<String>,
+    /// The post's address on X.
     pub url: Option<String>,
+    /// The service's record exactly as last received.
     pub raw_json: String,
+    /// When any request first stored the post.
     pub first_seen: DateTime<Utc>,
+    /// When a request last fetched it (its counts are from then).
     pub last_seen: DateTime<Utc>,
 }
 
 /// An archived user.
 #[derive(Serialize, Deserialize, TS, Clone, Debug, PartialEq)]
 pub struct StoredUser {
+    /// The service's user id.
     pub id: String,
+    /// The handle, without `@`.
     pub username: String,
+    /// The display name.
     pub name: String,
+    /// Whether X showed the account as verified when last fetched.
     pub verified: bool,
+    /// Followers, when reported.
     pub followers_count: Option<i64>,
+    /// The profile's bio.
     pub description: Option<String>,
+    /// The service's record exactly as last received.
     pub raw_json: String,
+    /// When any request first stored the user.
     pub first_seen: DateTime<Utc>,
+    /// When a request last fetched the user.
     pub last_seen: DateTime<Utc>,
 }
 
 /// An archived link result.
 #[derive(Serialize, Deserialize, TS, Clone, Debug, PartialEq)]
 pub struct StoredLink {
+    /// The row id (link results have no id of their own).
     pub id: i64,
+    /// The search it came from.
     pub source: LinkSource,
+    /// The page's title.
     pub title: String,
+    /// The search engine's extract.
     pub snippet: String,
+    /// The page's address.
     pub link: String,
+    /// The service's quality score (`HIGH`, `MEDIUM`, `LOW`), when it gave one.
     pub score: Option<String>,
+    /// When any request first stored the link.
     pub first_seen: DateTime<Utc>,
+    /// When a request last found it.
     pub last_seen: DateTime<Utc>,
 }
 
@@ -168,7 +239,9 @@ pub enum PostSort {
     /// Best match first (bm25); newest first when there is no search text.
     #[default]
     Relevance,
+    /// Newest post first.
     Newest,
+    /// Oldest post first.
     Oldest,
 }
 
@@ -185,14 +258,18 @@ pub struct PostQuery {
     pub from: Option<DateTime<Utc>>,
     /// Posted before.
     pub to: Option<DateTime<Utc>>,
+    /// Only posts in this language code.
     pub lang: Option<String>,
+    /// Only posts with at least this many likes.
     pub min_likes: Option<i64>,
     /// Only posts found by one of these history rows (a post and its replies, say); empty:
     /// every post.
     pub history_ids: Vec<i64>,
+    /// The order of the rows.
     pub sort: PostSort,
     /// Rows per page; 0 means the default of 50.
     pub limit: u32,
+    /// Rows to skip (paging).
     pub offset: u32,
 }
 
@@ -200,8 +277,11 @@ pub struct PostQuery {
 #[derive(Serialize, Deserialize, TS, Clone, Debug, Default)]
 #[serde(default)]
 pub struct UserQuery {
+    /// Words the handle or name contains; empty: every user.
     pub text: Option<String>,
+    /// Rows per page; 0 means the default of 50.
     pub limit: u32,
+    /// Rows to skip (paging).
     pub offset: u32,
 }
 
@@ -209,10 +289,14 @@ pub struct UserQuery {
 #[derive(Serialize, Deserialize, TS, Clone, Debug, Default)]
 #[serde(default)]
 pub struct LinkQuery {
+    /// Words the title, snippet or address contains; empty: every link.
     pub text: Option<String>,
+    /// Only links from this search.
     pub source: Option<LinkSource>,
     /// Only links found by this history row.
     pub history_id: Option<i64>,
+    /// Rows per page; 0 means the default of 50.
     pub limit: u32,
+    /// Rows to skip (paging).
     pub offset: u32,
 }
