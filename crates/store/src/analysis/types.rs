@@ -13,11 +13,20 @@ use crate::archive::PostQuery;
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum ScopeSource {
     /// The results on screen: a history row and every later page of its paging chain.
-    Request { history_id: i64 },
+    Request {
+        /// The history row whose results (and later pages) are the scope.
+        history_id: i64,
+    },
     /// The posts filed under an investigation.
-    Investigation { id: i64 },
+    Investigation {
+        /// The investigation's id.
+        id: i64,
+    },
     /// The Archive screen's query (its sort, limit and offset are ignored).
-    Archive { query: PostQuery },
+    Archive {
+        /// The Archive screen's search.
+        query: PostQuery,
+    },
 }
 
 /// Narrowing added by clicks on the analysis views; every field set must hold.
@@ -41,11 +50,15 @@ pub struct ScopeFilters {
 /// The posts an analysis looks at: a source, an optional time range `[from, to)` and filters.
 #[derive(Serialize, Deserialize, TS, Clone, Debug)]
 pub struct AnalysisScope {
+    /// Where the posts come from.
     pub source: ScopeSource,
+    /// Only posts written at or after this time.
     #[serde(default)]
     pub from: Option<DateTime<Utc>>,
+    /// Only posts written before this time.
     #[serde(default)]
     pub to: Option<DateTime<Utc>>,
+    /// The narrowing clicks added.
     #[serde(default)]
     pub filters: ScopeFilters,
 }
@@ -55,9 +68,13 @@ pub struct AnalysisScope {
 #[derive(Serialize, Deserialize, TS, Clone, Copy, Debug, PartialEq, Eq)]
 #[serde(rename_all = "snake_case")]
 pub enum Bucket {
+    /// An hour of the zone's clock.
     Hour,
+    /// A calendar day in the zone.
     Day,
+    /// A week from Monday.
     Week,
+    /// A calendar month.
     Month,
 }
 
@@ -66,9 +83,11 @@ pub enum Bucket {
 pub struct ScopeSummary {
     /// In plain words: `X search “floods”`, `Investigation “Harbour fire”`, `Archive`.
     pub name: String,
+    /// Posts the scope holds (after the range and filters).
     pub post_count: i64,
     /// The oldest and newest post's time; `None` when the scope is empty.
     pub first: Option<DateTime<Utc>>,
+    /// The newest post's time; `None` when the scope is empty.
     pub last: Option<DateTime<Utc>>,
     /// The bucket the activity chart uses for this span unless told: hours up to 3 days.
     pub bucket: Bucket,
@@ -78,6 +97,7 @@ pub struct ScopeSummary {
 #[derive(Serialize, Deserialize, TS, Clone, Copy, Debug, PartialEq, Eq)]
 #[serde(rename_all = "snake_case")]
 pub enum StackBy {
+    /// By the post's language code.
     Language,
     /// `verified` (X's verified), `blue` (paid blue check only) or `other`.
     AccountKind,
@@ -89,7 +109,9 @@ pub struct ActivityLayer {
     /// The language code, `verified` / `blue` / `other`, `none` for posts without a
     /// language, or `others` for the languages beyond the largest [`ACTIVITY_LAYERS`].
     pub key: String,
+    /// Posts in each bucket, in the order of the series' `starts`.
     pub counts: Vec<i64>,
+    /// All posts of the layer.
     pub total: i64,
 }
 
@@ -99,6 +121,7 @@ pub const ACTIVITY_LAYERS: usize = 8;
 /// Posts per bucket, stacked, with the engagement per bucket as a second line.
 #[derive(Serialize, Deserialize, TS, Clone, Debug, PartialEq)]
 pub struct ActivitySeries {
+    /// The width of each bar.
     pub bucket: Bucket,
     /// The zone buckets are cut in (an IANA name or `UTC`).
     pub zone: String,
@@ -119,6 +142,7 @@ pub struct Heatmap {
     pub zone: String,
     /// `cells[weekday][hour]`, Monday = 0, hours 0–23 on the local clock.
     pub cells: Vec<Vec<i64>>,
+    /// Posts in all cells.
     pub total: i64,
 }
 
@@ -136,7 +160,9 @@ pub struct TopEntry {
 /// The largest entries of one list, and how many distinct entries there are in all.
 #[derive(Serialize, Deserialize, TS, Clone, Debug, PartialEq, Default)]
 pub struct TopList {
+    /// The largest entries, largest first.
     pub entries: Vec<TopEntry>,
+    /// Distinct entries in the whole scope, shown or not.
     pub distinct: i64,
 }
 
@@ -144,12 +170,19 @@ pub struct TopList {
 #[derive(Serialize, Deserialize, TS, Clone, Copy, Debug, PartialEq, Eq)]
 #[serde(rename_all = "snake_case")]
 pub enum TopKind {
+    /// Accounts by how many posts they wrote.
     AccountsByPosts,
+    /// Accounts by the likes, reposts, replies and quotes their posts drew.
     AccountsByEngagement,
+    /// Hashtags by the posts naming them.
     Hashtags,
+    /// Mentioned accounts by the posts mentioning them.
     Mentions,
+    /// Cashtags by the posts naming them.
     Cashtags,
+    /// Linked sites by the posts linking them.
     Domains,
+    /// Languages by their posts.
     Languages,
 }
 
@@ -157,12 +190,19 @@ pub enum TopKind {
 /// naming a tag twice counts once).
 #[derive(Serialize, Deserialize, TS, Clone, Debug, PartialEq, Default)]
 pub struct TopLists {
+    /// Accounts by posts written.
     pub accounts_by_posts: TopList,
+    /// Accounts by the engagement of their posts.
     pub accounts_by_engagement: TopList,
+    /// Hashtags.
     pub hashtags: TopList,
+    /// Mentioned accounts.
     pub mentions: TopList,
+    /// Cashtags.
     pub cashtags: TopList,
+    /// Linked sites (host names without `www.`).
     pub domains: TopList,
+    /// Languages.
     pub languages: TopList,
 }
 
@@ -173,12 +213,16 @@ pub struct TopLists {
 pub enum EdgeKind {
     /// From the reposters already fetched for the scope's posts, and reposts in timelines.
     Repost,
+    /// One account replied to a post of the other.
     Reply,
+    /// One account quoted a post of the other.
     Quote,
+    /// One account named the other in a post.
     Mention,
 }
 
 impl EdgeKind {
+    /// The word stored and sent over IPC (`repost`, `reply`, ...).
     pub fn as_str(self) -> &'static str {
         match self {
             Self::Repost => "repost",
@@ -229,14 +273,18 @@ pub struct NetworkNode {
 /// Interactions of one kind from one account to another.
 #[derive(Serialize, Deserialize, TS, Clone, Debug, PartialEq)]
 pub struct NetworkEdge {
+    /// The acting account's lower-case handle (a [`NetworkNode::id`]).
     pub source: String,
+    /// The account acted on, by its lower-case handle.
     pub target: String,
+    /// How the one acted on the other.
     pub kind: EdgeKind,
     /// How many times (posts, or reposts seen).
     pub weight: i64,
     /// The first and last post behind the edge (for a repost: the reposted post's time, as
     /// the service does not say when a repost was made).
     pub first: DateTime<Utc>,
+    /// The newest post behind the edge.
     pub last: DateTime<Utc>,
 }
 
@@ -257,26 +305,37 @@ pub struct Network {
 #[derive(Serialize, Deserialize, TS, Clone, Copy, Debug, PartialEq, Eq)]
 #[serde(rename_all = "snake_case")]
 pub enum TreeRelation {
+    /// The post asked about, or the highest stored post above it.
     Root,
+    /// Replies to its parent.
     Reply,
+    /// Quotes its parent.
     Quote,
 }
 
 /// One post of a conversation tree, in display order (each after its parent, depth first).
 #[derive(Serialize, Deserialize, TS, Clone, Debug, PartialEq)]
 pub struct ConversationNode {
+    /// The post's id.
     pub id: String,
     /// The post this one replies to or quotes; `None` for the root.
     pub parent_id: Option<String>,
+    /// Steps below the root (the root is 0).
     pub depth: u32,
+    /// How it hangs from its parent.
     pub relation: TreeRelation,
+    /// The author's handle, without `@`.
     pub author_username: String,
+    /// The author's display name.
     pub author_name: String,
+    /// The post's text.
     pub text: String,
+    /// When the post was written.
     pub created_at: DateTime<Utc>,
     /// Replies the service counted (the whole thread below the post, replies to replies
     /// included), and how many of them are stored here.
     pub reply_count: i64,
+    /// How many of those replies are stored here.
     pub replies_held: i64,
 }
 
@@ -284,7 +343,9 @@ pub struct ConversationNode {
 /// held.
 #[derive(Serialize, Deserialize, TS, Clone, Debug, PartialEq)]
 pub struct MissingReplies {
+    /// The post whose replies are missing.
     pub post_id: String,
+    /// Replies the service counted below it that are not stored.
     pub missing: i64,
     /// The nearest post above this one (up the replies) that misses replies too: its count
     /// holds these, so a total adds only the posts with none above.
@@ -303,6 +364,7 @@ pub struct MissingReplies {
 pub struct ConversationTree {
     /// The highest stored post above the one asked for (itself when it starts the thread).
     pub root_id: String,
+    /// The tree's posts, each after its parent, depth first.
     pub nodes: Vec<ConversationNode>,
     /// The post the root replies to, when that post is not stored.
     pub root_parent_missing: Option<String>,
