@@ -15,14 +15,21 @@ use crate::provenance::CaptureSummary;
 /// One investigation as the list shows it.
 #[derive(Serialize, Deserialize, TS, Clone, Debug, PartialEq)]
 pub struct InvestigationSummary {
+    /// The investigation's id.
     pub id: i64,
+    /// Its name, unique among investigations ignoring case (see [`crate::MAX_NAME_CHARS`]).
     pub name: String,
+    /// What it is about, as the user wrote it.
     pub description: String,
+    /// When it was created.
     pub created_at: DateTime<Utc>,
+    /// When it or what is filed under it last changed.
     pub updated_at: DateTime<Utc>,
+    /// Archived: kept and readable, but it cannot be the active investigation until restored.
     pub archived: bool,
     /// Requests filed under it (by the active investigation or by hand).
     pub request_count: i64,
+    /// Posts filed under it (with its requests or by hand).
     pub post_count: i64,
     /// The ledger's money for those requests, exact.
     #[ts(type = "string")]
@@ -33,7 +40,9 @@ pub struct InvestigationSummary {
 #[derive(Serialize, Deserialize, TS, Clone, Debug, Default, PartialEq)]
 #[serde(default)]
 pub struct InvestigationChanges {
+    /// A new name.
     pub name: Option<String>,
+    /// A new description.
     pub description: Option<String>,
     /// The notebook, Markdown.
     pub notebook: Option<String>,
@@ -42,6 +51,7 @@ pub struct InvestigationChanges {
 /// What an investigation cost, from the ledger rows of its requests.
 #[derive(Serialize, Deserialize, TS, Clone, Debug, Default, PartialEq)]
 pub struct InvestigationCost {
+    /// Everything its requests cost.
     #[ts(type = "string")]
     pub total: Decimal,
     /// Oldest day first; days are calendar days in the display zone.
@@ -55,6 +65,7 @@ pub struct InvestigationCost {
 pub struct DayCost {
     /// `YYYY-MM-DD` in the zone the cost was asked in (see [`InvestigationDetail::zone`]).
     pub day: String,
+    /// What that day's ledger rows cost.
     #[ts(type = "string")]
     pub cost: Decimal,
     /// Ledger rows (billed responses) that day.
@@ -64,30 +75,38 @@ pub struct DayCost {
 /// One operation's spend within an investigation.
 #[derive(Serialize, Deserialize, TS, Clone, Debug, PartialEq)]
 pub struct OperationCost {
+    /// The operation's name (`search`, `replies`, ...).
     pub operation: String,
+    /// What its ledger rows cost.
     #[ts(type = "string")]
     pub cost: Decimal,
+    /// Ledger rows (billed responses) of that operation.
     pub requests: i64,
 }
 
 /// A tag and how many of the investigation's posts carry it.
 #[derive(Serialize, Deserialize, TS, Clone, Debug, PartialEq, Eq)]
 pub struct TagCount {
+    /// The tag as written.
     pub tag: String,
+    /// Posts carrying it.
     pub count: i64,
 }
 
 /// Everything the investigation's screen opens with (its posts come by page, apart).
 #[derive(Serialize, Deserialize, TS, Clone, Debug, PartialEq)]
 pub struct InvestigationDetail {
+    /// Its row in the list.
     pub summary: InvestigationSummary,
     /// Markdown.
     pub notebook: String,
+    /// What it cost, by day and by operation.
     pub cost: InvestigationCost,
     /// The IANA zone `cost.by_day` is counted in.
     pub zone: String,
     /// Most used first.
     pub tags: Vec<TagCount>,
+    /// The newest still-there check, if one was run.
     pub latest_check: Option<CheckSummary>,
 }
 
@@ -106,6 +125,7 @@ pub struct InvestigationPostQuery {
     pub from: Option<DateTime<Utc>>,
     /// Posted before.
     pub to: Option<DateTime<Utc>>,
+    /// Rows to skip (paging).
     pub offset: u32,
     /// Rows per page; 0 means the default of 50.
     pub limit: u32,
@@ -116,8 +136,11 @@ pub struct InvestigationPostQuery {
 pub struct InvestigationPost {
     /// The archive's copy (its counts are the latest seen).
     pub post: StoredPost,
+    /// The investigation's note on the post (Markdown; empty when none).
     pub note: String,
+    /// The investigation's tags on the post.
     pub tags: Vec<String>,
+    /// When the post was filed here.
     pub added_at: DateTime<Utc>,
     /// The earliest request of this investigation that found the post (the response its
     /// provenance is read from); `None` for a post added by hand on its own.
@@ -131,7 +154,9 @@ pub struct InvestigationPost {
 /// One page of an investigation's posts and how many match in all.
 #[derive(Serialize, TS, Clone, Debug, PartialEq)]
 pub struct InvestigationPostPage {
+    /// The page's posts, newest first.
     pub posts: Vec<InvestigationPost>,
+    /// Posts matching the filters in all.
     pub total: i64,
 }
 
@@ -140,21 +165,33 @@ pub struct InvestigationPostPage {
 #[derive(Serialize, Deserialize, TS, Clone, Debug, PartialEq, Eq, Hash)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum InvestigationItem {
-    Request { history_id: i64 },
-    Post { post_id: String },
+    /// A history row, and with it the posts it found.
+    Request {
+        /// The history row's id.
+        history_id: i64,
+    },
+    /// One archived post.
+    Post {
+        /// The post's id.
+        post_id: String,
+    },
 }
 
 /// Which investigations hold an item (the checkmarks of "Add to…").
 #[derive(Serialize, Deserialize, TS, Clone, Debug, PartialEq, Eq)]
 pub struct ItemMemberships {
+    /// The item asked about.
     pub item: InvestigationItem,
+    /// The investigations it is filed under.
     pub investigation_ids: Vec<i64>,
 }
 
 /// How many items an add or a remove changed.
 #[derive(Serialize, Deserialize, TS, Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct FilingChange {
+    /// Requests filed or unfiled.
     pub requests: i64,
+    /// Posts filed or unfiled.
     pub posts: i64,
 }
 
@@ -171,6 +208,7 @@ pub enum FiledHow {
 }
 
 impl FiledHow {
+    /// The word stored in the database and sent over IPC.
     pub fn as_str(self) -> &'static str {
         match self {
             Self::Active => "active",
@@ -193,6 +231,7 @@ pub enum CheckOutcome {
 }
 
 impl CheckOutcome {
+    /// The word stored in the database and sent over IPC.
     pub fn as_str(self) -> &'static str {
         match self {
             Self::Unchanged => "unchanged",
@@ -201,6 +240,7 @@ impl CheckOutcome {
         }
     }
 
+    /// Reads a stored word back; an unknown word is an error, never a guess.
     pub fn parse(s: &str) -> Result<Self> {
         Ok(match s {
             "unchanged" => Self::Unchanged,
@@ -219,15 +259,20 @@ impl CheckOutcome {
 /// `like_count`.
 #[derive(Serialize, Deserialize, TS, Clone, Debug, PartialEq, Eq)]
 pub struct FieldChange {
+    /// The field's name (`text`, `like_count`, ...).
     pub field: String,
+    /// The stored value, as text.
     pub before: String,
+    /// The value the check fetched, as text.
     pub after: String,
 }
 
 /// One post's line in a still-there check.
 #[derive(Serialize, Deserialize, TS, Clone, Debug, PartialEq, Eq)]
 pub struct CheckItem {
+    /// The post checked.
     pub post_id: String,
+    /// What the check found.
     pub outcome: CheckOutcome,
     /// Empty unless `changed`.
     pub changes: Vec<FieldChange>,
@@ -236,10 +281,15 @@ pub struct CheckItem {
 /// A still-there check in short: when, and how many of each outcome.
 #[derive(Serialize, Deserialize, TS, Clone, Debug, PartialEq)]
 pub struct CheckSummary {
+    /// The check's id.
     pub id: i64,
+    /// When it ran.
     pub checked_at: DateTime<Utc>,
+    /// Posts returned as stored.
     pub unchanged: i64,
+    /// Posts returned with other text or counts.
     pub changed: i64,
+    /// Posts not returned.
     pub gone: i64,
     /// What the re-fetch cost, from the service's answers.
     #[ts(type = "string")]
@@ -251,19 +301,29 @@ pub struct CheckSummary {
 /// A stored still-there check with every post's outcome.
 #[derive(Serialize, Deserialize, TS, Clone, Debug, PartialEq)]
 pub struct CheckReport {
+    /// When, what it found in counts, and its cost.
     pub summary: CheckSummary,
+    /// One line per post checked.
     pub items: Vec<CheckItem>,
 }
 
 /// What a still-there check compares of a stored post: its text and counts as last stored.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PostSnapshot {
+    /// The post's id.
     pub id: String,
+    /// The text as stored.
     pub text: String,
+    /// Likes as stored.
     pub like_count: i64,
+    /// Reposts as stored.
     pub retweet_count: i64,
+    /// Replies as stored.
     pub reply_count: i64,
+    /// Quotes as stored.
     pub quote_count: i64,
+    /// Views as stored, when the service reported them.
     pub view_count: Option<i64>,
+    /// Bookmarks as stored.
     pub bookmark_count: i64,
 }
