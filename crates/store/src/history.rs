@@ -33,6 +33,7 @@ pub enum RequestStatus {
 }
 
 impl RequestStatus {
+    /// The word stored in the database and sent over IPC.
     pub fn as_str(self) -> &'static str {
         match self {
             Self::Running => "running",
@@ -44,6 +45,7 @@ impl RequestStatus {
         }
     }
 
+    /// Reads a stored word back; an unknown word is an error, never a guess.
     pub fn parse(s: &str) -> Result<Self> {
         Ok(match s {
             "running" => Self::Running,
@@ -72,8 +74,11 @@ pub struct Billing {
     /// The cost exactly as the service wrote it (`None` for rows recorded before it was kept).
     #[serde(default)]
     pub cost_text: Option<String>,
+    /// The usage the service counted for the charge, as its billing headers state it.
     pub usage_count: i64,
+    /// The billed service, as the billing headers name it.
     pub service: String,
+    /// The currency of `cost`, as the service stated it.
     pub currency: String,
 }
 
@@ -100,7 +105,9 @@ pub const UNREADABLE: &str = "unreadable";
 #[derive(Serialize, Deserialize, TS, Clone, Copy, Debug, PartialEq, Eq)]
 #[serde(rename_all = "snake_case")]
 pub enum OriginKind {
+    /// A saved search run on an interval.
     Monitor,
+    /// A long collection.
     Collection,
 }
 
@@ -108,7 +115,9 @@ pub enum OriginKind {
 /// `0012_request_owner.sql`), with its name as it is now.
 #[derive(Serialize, Deserialize, TS, Clone, Debug, PartialEq, Eq)]
 pub struct RequestOrigin {
+    /// Monitor or collection.
     pub kind: OriginKind,
+    /// Its id.
     pub id: i64,
     /// `None` once the monitor or collection was deleted.
     pub name: Option<String>,
@@ -131,22 +140,40 @@ pub fn collection_page_request_id(collection: i64, page: i64, attempt: i64) -> S
 /// One history row as shown in the history list.
 #[derive(Serialize, Deserialize, TS, Clone, Debug, PartialEq)]
 pub struct HistoryEntry {
+    /// The history row's id.
     pub id: i64,
+    /// The app's own id for the request (a monitor's or a collection's names its owner:
+    /// [`monitor_page_request_id`]).
     pub request_id: String,
+    /// When it was sent.
     pub started_at: DateTime<Utc>,
+    /// The operation's name (`search`, `replies`, ...).
     pub operation: String,
+    /// The parameters sent, as JSON.
     pub params_json: String,
+    /// The label of the key used, never the key itself.
     pub key_label: Option<String>,
+    /// How the request was made, as the app names it (e.g. "live", "demo").
     pub mode: String,
+    /// Where it stands.
     pub status: RequestStatus,
+    /// The kind of failure, a word the app maps to plain words (`disk_full`, ...).
     pub error_class: Option<String>,
+    /// The failure in words, for the user.
     pub error_message: Option<String>,
+    /// How long the request took, in milliseconds.
     pub duration_ms: i64,
+    /// Items the result held.
     pub result_count: i64,
+    /// What the service billed, when it did.
     pub billing: Option<Billing>,
+    /// The paging cursor this page was asked with.
     pub cursor: Option<String>,
+    /// The cursor of the next page, when the service gave one.
     pub next_cursor: Option<String>,
+    /// The history row of the previous page, for a later page.
     pub parent_id: Option<i64>,
+    /// Pinned by the user (History can list the pinned rows alone).
     pub pinned: bool,
     /// Whether a result body is stored (it can be re-opened offline).
     pub has_result: bool,
@@ -157,6 +184,7 @@ pub struct HistoryEntry {
 /// A past result, re-opened from disk.
 #[derive(Serialize, Deserialize, TS, Clone, Debug, PartialEq)]
 pub struct StoredResult {
+    /// The history row.
     pub entry: HistoryEntry,
     /// The response body exactly as received.
     pub body: String,
@@ -166,18 +194,23 @@ pub struct StoredResult {
 #[derive(Serialize, Deserialize, TS, Clone, Debug, Default)]
 #[serde(default)]
 pub struct HistoryQuery {
+    /// Only this operation.
     pub operation: Option<String>,
+    /// Only requests with this status.
     pub status: Option<RequestStatus>,
+    /// Only requests sent at or after this time.
     pub from: Option<DateTime<Utc>>,
     /// Exclusive upper bound.
     pub to: Option<DateTime<Utc>>,
     /// Substring of the parameters as given (case-insensitive for ASCII).
     pub text: Option<String>,
+    /// Only pinned requests.
     pub pinned_only: bool,
     /// Only requests filed in this investigation.
     pub investigation_id: Option<i64>,
     /// Rows per page; 0 means the default of 100.
     pub limit: u32,
+    /// Rows to skip (paging).
     pub offset: u32,
 }
 
