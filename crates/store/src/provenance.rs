@@ -32,9 +32,11 @@ pub struct NewProvenance {
     pub service_url: String,
     /// The URL that answered, after same-host redirects (never holds the key).
     pub response_url: String,
+    /// The HTTP status of the answer.
     pub http_status: u16,
     /// The billing headers as written on the response.
     pub billing_headers: BTreeMap<String, String>,
+    /// The version of the app that received it.
     pub app_version: String,
     /// SHA-256 of `body`, lower-case hex, computed as the bytes arrived.
     pub sha256: String,
@@ -48,19 +50,29 @@ pub struct NewProvenance {
 #[derive(Serialize, TS, Clone, Debug, PartialEq, Eq)]
 #[ts(export)]
 pub struct ProvenanceRecord {
+    /// The history row of the request it answered.
     pub history_id: i64,
     /// UTC, to the millisecond.
     pub captured_at: DateTime<Utc>,
+    /// The service address the request was sent to.
     pub service_url: String,
+    /// The operation's name.
     pub operation: String,
+    /// The parameters sent, as JSON.
     pub params_json: String,
+    /// The URL that answered, after same-host redirects (never holds the key).
     pub response_url: String,
+    /// The HTTP status of the answer.
     pub http_status: u16,
+    /// The billing headers as written on the response.
     pub billing_headers: BTreeMap<String, String>,
+    /// The app's version that received it.
     pub app_version: String,
+    /// SHA-256 of the bytes as they arrived, lower-case hex.
     pub sha256: String,
     /// Bytes received (before compression).
     pub body_size: i64,
+    /// A 304: the stored copy the answer re-used.
     pub from_cache: bool,
 }
 
@@ -69,7 +81,9 @@ pub struct ProvenanceRecord {
 #[serde(tag = "state", rename_all = "snake_case")]
 #[ts(export)]
 pub enum Provenance {
+    /// Received and kept: its record.
     Captured {
+        /// The stored provenance.
         record: ProvenanceRecord,
     },
     /// Recorded before this version of the app kept provenance: no hash exists.
@@ -82,8 +96,11 @@ pub enum Provenance {
 #[derive(Serialize, TS, Clone, Debug, PartialEq, Eq)]
 #[ts(export)]
 pub struct CaptureSummary {
+    /// The history row of the request.
     pub history_id: i64,
+    /// When the response was received.
     pub captured_at: DateTime<Utc>,
+    /// SHA-256 of the bytes received, lower-case hex.
     pub sha256: String,
 }
 
@@ -92,8 +109,14 @@ pub struct CaptureSummary {
 #[serde(tag = "state", rename_all = "snake_case")]
 #[ts(export)]
 pub enum CaptureState {
-    Captured { capture: CaptureSummary },
+    /// Received and kept.
+    Captured {
+        /// When, and the hash.
+        capture: CaptureSummary,
+    },
+    /// Recorded before this version of the app kept provenance: no hash exists.
     BeforeProvenance,
+    /// No response was received (the request failed, or is still running).
     NotReceived,
 }
 
@@ -101,7 +124,9 @@ pub enum CaptureState {
 #[derive(Serialize, TS, Clone, Debug, PartialEq, Eq)]
 #[ts(export)]
 pub struct HistoryCapture {
+    /// The history row.
     pub history_id: i64,
+    /// What is known of its response.
     pub capture: CaptureState,
 }
 
@@ -110,7 +135,9 @@ pub struct HistoryCapture {
 #[derive(Serialize, TS, Clone, Debug, PartialEq, Eq)]
 #[ts(export)]
 pub struct PostCapture {
+    /// The post.
     pub post_id: String,
+    /// Its earliest capture, if any.
     pub capture: Option<CaptureSummary>,
 }
 
@@ -118,11 +145,13 @@ pub struct PostCapture {
 #[derive(Serialize, TS, Clone, Debug, PartialEq, Eq)]
 #[ts(export)]
 pub struct ProvenanceCheck {
+    /// The history row whose response was checked.
     pub history_id: i64,
     /// The hash recorded at capture.
     pub recorded: String,
     /// The hash of the bytes stored now.
     pub recomputed: String,
+    /// Whether the two hashes are the same: the bytes are as received.
     pub matches: bool,
 }
 
