@@ -25,11 +25,13 @@ use crate::Store;
 #[serde(rename_all = "snake_case")]
 #[ts(export)]
 pub enum CollectionState {
+    /// Collecting pages now (or cut by a crash: it resumes where it was).
     Running,
     /// By the user, or waiting for a budget warning's confirmation (`stopReason` says which).
     Paused,
     /// Reached its number, its date or the end.
     Done,
+    /// Stopped by the user for good; what it collected stays.
     Cancelled,
     /// The budget blocked the next page; `stopReason` says why. Resume once the budget allows.
     StoppedByBudget,
@@ -67,30 +69,48 @@ impl CollectionState {
 /// A collection as the core saves it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct NewCollection {
+    /// The name the user gave it.
     pub name: String,
+    /// What it collects, as core's JSON of its source.
     pub source_json: String,
+    /// When it stops (a number, a date or the end), as core's JSON.
     pub until_json: String,
+    /// The investigation its requests and posts are filed under, if any.
     pub investigation_id: Option<i64>,
 }
 
 /// A collection as stored, with its count of items and its cost from the ledger.
 #[derive(Debug, Clone, PartialEq)]
 pub struct StoredCollection {
+    /// The collection's id.
     pub id: i64,
+    /// The name the user gave it.
     pub name: String,
+    /// What it collects, as core's JSON of its source.
     pub source_json: String,
+    /// When it stops, as core's JSON.
     pub until_json: String,
+    /// The investigation its requests and posts are filed under, if any.
     pub investigation_id: Option<i64>,
+    /// Where it stands.
     pub state: CollectionState,
+    /// Why it stopped or waits, in words, when it did.
     pub stop_reason: Option<String>,
+    /// The budget warned: the next page waits for the user's Confirm.
     pub needs_confirmation: bool,
     /// Where the next page continues; `None` before the first page.
     pub cursor: Option<String>,
+    /// Pages recorded so far.
     pub pages: i64,
+    /// Tries of the next page so far: a page used without a result is asked again under a new request id.
     pub attempt: i64,
+    /// Distinct items collected, each counted once.
     pub items: i64,
+    /// What its requests cost, from the ledger.
     pub cost: Decimal,
+    /// When it was created.
     pub created_at: DateTime<Utc>,
+    /// When it last changed.
     pub updated_at: DateTime<Utc>,
 }
 
@@ -147,6 +167,7 @@ impl Store {
         Ok(id)
     }
 
+    /// One collection by id, with its item count and cost; `None` when there is none.
     pub async fn collection(&self, id: i64) -> Result<Option<StoredCollection>> {
         let row = sqlx::query(&format!(
             "SELECT {COLLECTION_COLUMNS} FROM collections c WHERE c.id = ?"

@@ -62,59 +62,82 @@ impl MonitorState {
 /// A monitor as the core saves it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct NewMonitor {
+    /// The name the user gave it.
     pub name: String,
+    /// What it runs (a search or an account), as core's JSON of its target.
     pub target_json: String,
+    /// Minutes between runs.
     pub interval_minutes: i64,
+    /// At most this many posts a run asks for.
     pub cap: i64,
+    /// The investigation its requests and posts are filed under, if any.
     pub investigation_id: Option<i64>,
 }
 
 /// A monitor as stored, with its unseen count and latest run.
 #[derive(Debug, Clone, PartialEq)]
 pub struct StoredMonitor {
+    /// The monitor's id.
     pub id: i64,
+    /// The name the user gave it.
     pub name: String,
+    /// What it runs, as core's JSON of its target.
     pub target_json: String,
+    /// Minutes between runs.
     pub interval_minutes: i64,
+    /// At most this many posts a run asks for.
     pub cap: i64,
+    /// The investigation its requests and posts are filed under, if any.
     pub investigation_id: Option<i64>,
     /// One of [`state`]'s words.
     pub state: MonitorState,
+    /// Why it is paused or waiting, in words, when it is.
     pub state_reason: Option<String>,
+    /// When it runs next; `None` while it does not run by itself.
     pub next_run_at: Option<DateTime<Utc>>,
+    /// The newest post a run saw: the next run asks from there.
     pub window_end: Option<DateTime<Utc>>,
     /// When its latest run began that sent anything: an attempt the budget blocked, one
     /// skipped or one waiting for the user's confirmation sent nothing, and is not a run here.
     pub last_run_at: Option<DateTime<Utc>>,
     /// Its latest run is still going (or was cut, and goes on at the next run).
     pub running: bool,
+    /// Posts it found that the user has not marked seen.
     pub unseen: i64,
+    /// When it was created.
     pub created_at: DateTime<Utc>,
 }
 
 /// A post a monitor found, with whether the user has seen it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct FoundPost {
+    /// The archived post.
     pub post: StoredPost,
+    /// Whether the user marked it seen.
     pub seen: bool,
+    /// When the monitor found it.
     pub found_at: DateTime<Utc>,
 }
 
 /// How a monitor's run ended, and when the next is.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RunEnd<'a> {
+    /// How the run ended.
     pub outcome: RunOutcome,
     /// What went wrong, in words.
     pub error: Option<&'a str>,
     /// The newest post the run saw: the next window starts there (`None`: it stays).
     pub window_end: Option<DateTime<Utc>>,
+    /// When the next run is due.
     pub next_run_at: DateTime<Utc>,
 }
 
 /// A post of a page, as far as a monitor needs it: its id and time.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PageItem {
+    /// The post's id.
     pub id: String,
+    /// When the post was written.
     pub created_at: DateTime<Utc>,
 }
 
@@ -229,6 +252,7 @@ impl Store {
         Ok(done.rows_affected() == 1)
     }
 
+    /// One monitor by id, with its unseen count and latest run; `None` when there is none.
     pub async fn monitor(&self, id: i64) -> Result<Option<StoredMonitor>> {
         let row = sqlx::query(&format!(
             "SELECT {} FROM monitors m WHERE m.id = ?",
