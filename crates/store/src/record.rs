@@ -46,9 +46,14 @@ use crate::Store;
 /// A request about to be sent (see [`Store::begin_request`]).
 #[derive(Serialize, Deserialize, Clone, Debug)]
 pub struct PendingRequest {
+    /// The app's own id for the request: an id begun before is answered
+    /// [`RecordOutcome::AlreadyRecorded`], never sent twice.
     pub request_id: String,
+    /// When it is sent.
     pub started_at: DateTime<Utc>,
+    /// The operation's name (`search`, `replies`, ...).
     pub operation: String,
+    /// The parameters to send, as JSON.
     pub params_json: String,
     /// The label of the key used, never the key itself.
     pub key_label: Option<String>,
@@ -59,17 +64,29 @@ pub struct PendingRequest {
 /// Everything about one finished request, written in one transaction.
 #[derive(Serialize, Deserialize, Clone, Debug)]
 pub struct RequestRecord {
+    /// The app's own id for the request; one id is recorded once.
     pub request_id: String,
+    /// When it was sent.
     pub started_at: DateTime<Utc>,
+    /// The operation's name.
     pub operation: String,
+    /// The parameters sent, as JSON.
     pub params_json: String,
+    /// The label of the key used, never the key itself.
     pub key_label: Option<String>,
+    /// How the request was made, as the app names it (e.g. "live", "demo").
     pub mode: String,
+    /// How it ended.
     pub status: RequestStatus,
+    /// The kind of failure, a word the app turns into plain words.
     pub error_class: Option<String>,
+    /// The failure in words, for the user.
     pub error_message: Option<String>,
+    /// How long the request took, in milliseconds.
     pub duration_ms: i64,
+    /// Items the result held.
     pub result_count: i64,
+    /// What the service billed, when it did: the ledger's row.
     pub billing: Option<Billing>,
     /// Cursor sent with this request (paged operations).
     pub cursor: Option<String>,
@@ -79,8 +96,11 @@ pub struct RequestRecord {
     pub parent_id: Option<i64>,
     /// The full response body as received (or the assembled stream), for re-open.
     pub result_json: Option<String>,
+    /// The posts it found, archived with it.
     pub posts: Vec<NewPost>,
+    /// The users it found, archived with it.
     pub users: Vec<NewUser>,
+    /// The link results it found, archived with it.
     pub links: Vec<NewLink>,
     /// The response as received (exact bytes, their hash, where and when), for a request that
     /// got one; written with the row and never edited ([`crate::provenance`]).
@@ -93,15 +113,25 @@ pub struct RequestRecord {
 #[serde(tag = "outcome", rename_all = "snake_case")]
 pub enum RecordOutcome {
     /// Written now.
-    Recorded { history_id: i64 },
+    Recorded {
+        /// The request's history row.
+        history_id: i64,
+    },
     /// This request id was recorded before; nothing was written.
-    AlreadyRecorded { history_id: i64 },
+    AlreadyRecorded {
+        /// The request's history row.
+        history_id: i64,
+    },
     /// The disk was too full for the result and what it found: the row and its cost were
     /// written without them (see [`Store::record_request`]).
-    RecordedWithoutResult { history_id: i64 },
+    RecordedWithoutResult {
+        /// The request's history row.
+        history_id: i64,
+    },
 }
 
 impl RecordOutcome {
+    /// The history row written, found or kept.
     pub fn history_id(self) -> i64 {
         match self {
             Self::Recorded { history_id }
@@ -121,7 +151,10 @@ pub enum Filing {
     /// Under this investigation only, as one of its still-there checks' re-fetches: its cost
     /// counts there, but the posts it fetches (the checked ones, and any post they quote) are
     /// filed nowhere, so a check never changes what a case holds.
-    Check { investigation_id: i64 },
+    Check {
+        /// The investigation the check belongs to.
+        investigation_id: i64,
+    },
 }
 
 impl Store {
