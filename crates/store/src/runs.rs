@@ -29,6 +29,7 @@ pub use filing::{ArchivedInvestigation, PageFiling, RecordedPage};
 pub enum RunOutcome {
     /// Going on now (or cut by a crash: it resumes where it was).
     Running,
+    /// Finished as asked: the page or pages were written.
     Done,
     /// The budget blocked it: nothing was sent.
     BudgetBlocked,
@@ -42,6 +43,7 @@ pub enum RunOutcome {
     Paused,
     /// Cancelled by the user (collections).
     Cancelled,
+    /// Stopped by a failure; `error` says which, in words.
     Failed,
 }
 
@@ -89,7 +91,9 @@ impl RunOutcome {
 /// Whose run it is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum RunOwner {
+    /// A monitor, by id.
     Monitor(i64),
+    /// A collection, by id.
     Collection(i64),
 }
 
@@ -105,19 +109,31 @@ impl RunOwner {
 /// One run as stored.
 #[derive(Debug, Clone, PartialEq)]
 pub struct StoredRun {
+    /// The run's id.
     pub id: i64,
+    /// When it began.
     pub started_at: DateTime<Utc>,
+    /// When it ended; `None` while it runs.
     pub finished_at: Option<DateTime<Utc>>,
+    /// How it ended (or that it runs).
     pub outcome: RunOutcome,
+    /// Items it stored that its owner had not found before.
     pub new_items: i64,
+    /// Requests it sent.
     pub requests: i64,
     /// Exact, from the ledger rows of the run's requests.
     pub cost: Decimal,
+    /// What went wrong, in words, when something did.
     pub error: Option<String>,
+    /// The start of the time window a monitor's run asked for.
     pub window_start: Option<DateTime<Utc>>,
+    /// The newest post it saw: the next run of a monitor asks from there.
     pub window_end: Option<DateTime<Utc>>,
+    /// Where its next page continues, kept so a cut run goes on from there.
     pub cursor: Option<String>,
+    /// Pages it recorded.
     pub pages: i64,
+    /// Tries of its current page: a page used without a result is asked again under a new id.
     pub attempt: i64,
 }
 
@@ -184,6 +200,7 @@ impl Store {
         row.as_ref().map(run_from_row).transpose()
     }
 
+    /// One run by id; `None` when there is none.
     pub async fn run(&self, run_id: i64) -> Result<Option<StoredRun>> {
         let row = sqlx::query(&format!("SELECT {RUN_COLUMNS} FROM runs r WHERE r.id = ?"))
             .bind(run_id)

@@ -42,8 +42,11 @@ const MAX_DAYS: usize = 3_700;
 #[derive(Serialize, Deserialize, TS, Clone, Copy, Debug, PartialEq, Eq)]
 #[serde(rename_all = "snake_case")]
 pub enum SpendDimension {
+    /// The service that billed (as its billing headers name it).
     Service,
+    /// The operation sent (`search`, `replies`, ...).
     Operation,
+    /// The label of the key the requests were sent with.
     KeyLabel,
     /// The monitor that sent the requests (only theirs are counted).
     Monitor,
@@ -79,15 +82,19 @@ impl SpendDimension {
 /// or of one monitor or collection (`key` its id, `label` its name).
 #[derive(Serialize, Deserialize, TS, Clone, Debug, PartialEq, Eq)]
 pub struct SpendLine {
+    /// The service, operation or key label; a monitor's or collection's id.
     pub key: String,
     /// A monitor's or a collection's name as it is now; absent for the other dimensions and
     /// for one that was deleted (its money stays, under its id).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub label: Option<String>,
+    /// What the line's ledger rows cost, exact.
     #[ts(type = "string")]
     pub cost: Decimal,
+    /// Billed answers on the line.
     pub requests: i64,
+    /// The usage the service counted for them, summed.
     pub usage_count: i64,
 }
 
@@ -95,21 +102,29 @@ pub struct SpendLine {
 /// was not a number: their money is unknown, so it is in no figure (never counted as zero).
 #[derive(Serialize, Deserialize, TS, Clone, Debug, PartialEq, Eq)]
 pub struct SpendTotals {
+    /// Spent today (the local calendar day).
     #[ts(type = "string")]
     pub today: Decimal,
+    /// Spent this local calendar month.
     #[ts(type = "string")]
     pub this_month: Decimal,
+    /// Spent since the first request.
     #[ts(type = "string")]
     pub all_time: Decimal,
+    /// Answers billed today at a cost that was not a number.
     pub unreadable_today: i64,
+    /// Answers billed this month at a cost that was not a number.
     pub unreadable_this_month: i64,
+    /// Answers ever billed at a cost that was not a number.
     pub unreadable_all_time: i64,
 }
 
 /// One local day of a spend series, stacked by service.
 #[derive(Serialize, Deserialize, TS, Clone, Debug, PartialEq, Eq)]
 pub struct DaySpend {
+    /// The local calendar day.
     pub date: NaiveDate,
+    /// What the day cost.
     #[ts(type = "string")]
     pub total: Decimal,
     /// Sorted by service name; empty on a day without spend.
@@ -119,7 +134,9 @@ pub struct DaySpend {
 /// A breakdown over a range of local days (or all time).
 #[derive(Serialize, Deserialize, TS, Clone, Debug, PartialEq, Eq)]
 pub struct SpendBreakdown {
+    /// What the lines group by.
     pub dimension: SpendDimension,
+    /// The range's whole spend.
     #[ts(type = "string")]
     pub total: Decimal,
     /// Answers in the range billed at a cost that was not a number (in no sum: unknown).
@@ -150,11 +167,14 @@ impl SpendBreakdown {
 /// A per-service rate learned from recent responses.
 #[derive(Serialize, Deserialize, TS, Clone, Debug, PartialEq, Eq)]
 pub struct LearnedRate {
+    /// The service the rate is for.
     pub service: String,
     /// Cost of 1,000 units, averaged over the last `samples` billed responses.
     #[ts(type = "string")]
     pub rate_per_1000: Decimal,
+    /// Billed responses the rate averages (the most recent, up to a fixed sample).
     pub samples: i64,
+    /// When the newest of them was billed.
     pub last_billed_at: DateTime<Utc>,
 }
 
