@@ -17,8 +17,10 @@ pub const DEFAULT_WARN_PERCENT: u8 = 80;
 /// The user's limits. `None` means no limit for that period.
 #[derive(Serialize, Deserialize, TS, Clone, Debug, PartialEq, Eq)]
 pub struct BudgetLimits {
+    /// The most a local calendar day may cost.
     #[ts(type = "string | null")]
     pub daily: Option<Decimal>,
+    /// The most a local calendar month may cost.
     #[ts(type = "string | null")]
     pub monthly: Option<Decimal>,
     /// Warn once spending (including the request about to be made) reaches this percentage of
@@ -40,15 +42,20 @@ impl Default for BudgetLimits {
 #[derive(Serialize, Deserialize, TS, Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 #[serde(rename_all = "snake_case")]
 pub enum Verdict {
+    /// Under the warning share of every limit: send.
     Allow,
+    /// The request would reach the warning share of a limit: ask the user first.
     Warn,
+    /// The request would go over a limit: do not send.
     Block,
 }
 
 /// The numbers behind the verdict for one period.
 #[derive(Serialize, Deserialize, TS, Clone, Debug, PartialEq, Eq)]
 pub struct PeriodCheck {
+    /// This period's answer.
     pub verdict: Verdict,
+    /// The period's limit.
     #[ts(type = "string")]
     pub limit: Decimal,
     /// Spent so far in this period.
@@ -67,8 +74,10 @@ pub struct PeriodCheck {
 pub struct BudgetCheck {
     /// The stricter of the two periods.
     pub verdict: Verdict,
+    /// What the request is expected to cost.
     #[ts(type = "string")]
     pub estimate: Decimal,
+    /// The warning share of a limit, in percent, the check used.
     pub warn_percent: u8,
     /// `None` when there is no daily limit.
     pub daily: Option<PeriodCheck>,

@@ -12,9 +12,13 @@ use crate::Store;
 /// A cached response.
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
 pub struct CachedResponse {
+    /// The GET URL it answered.
     pub url: String,
+    /// The ETag the response carried, sent back to ask whether it changed.
     pub etag: String,
+    /// The response body as received.
     pub body: Vec<u8>,
+    /// When it was stored.
     pub stored_at: DateTime<Utc>,
 }
 

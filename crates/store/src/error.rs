@@ -3,8 +3,10 @@
 /// Everything that can go wrong in the store.
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
+    /// SQLite failed or refused (a full disk, a read-only file, a constraint).
     #[error("database error: {0}")]
     Database(#[from] sqlx::Error),
+    /// A migration could not be applied.
     #[error("database migration failed: {0}")]
     Migrate(#[from] sqlx::migrate::MigrateError),
     /// A money value the ledger cannot hold exactly (more than 9 decimals, or out of range).
@@ -13,10 +15,13 @@ pub enum StoreError {
     /// A caller-supplied value the store refuses (the message says which and why).
     #[error("invalid input: {0}")]
     InvalidInput(String),
+    /// JSON that could not be read or written.
     #[error("JSON error: {0}")]
     Json(#[from] serde_json::Error),
+    /// A CSV file that could not be written.
     #[error("CSV error: {0}")]
     Csv(#[from] csv::Error),
+    /// A file that could not be written or read.
     #[error("write error: {0}")]
     Io(#[from] std::io::Error),
     /// The database was written by a Sightline that knows migrations this one does not: it is
@@ -25,14 +30,20 @@ pub enum StoreError {
         "the database was written by a newer Sightline (schema versions {unknown:?}; this one knows up to {latest_known})"
     )]
     NewerSchema {
+        /// The migrations the file records that this build does not know.
         unknown: Vec<i64>,
+        /// The newest migration this build knows.
         latest_known: i64,
     },
     /// SQLite's check of the file failed, or SQLite found it malformed: its report, first lines.
     #[error("the database file is damaged: {}", report.join("; "))]
-    Damaged { report: Vec<String> },
+    Damaged {
+        /// SQLite's report, first lines.
+        report: Vec<String>,
+    },
 }
 
+/// The store's result: [`StoreError`] unless said otherwise.
 pub type Result<T, E = StoreError> = std::result::Result<T, E>;
 
 impl StoreError {

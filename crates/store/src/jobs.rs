@@ -35,14 +35,20 @@ pub enum JobState {
     /// Done with an answer: the row becomes `ok`.
     Completed,
     /// Failed on the service's side: the row becomes `error` with this message.
-    Failed { message: String },
+    Failed {
+        /// The service's words for the failure.
+        message: String,
+    },
 }
 
 /// A job still being followed.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FollowedJob {
+    /// The job's history row.
     pub history_id: i64,
+    /// The operation that started it.
     pub operation: String,
+    /// When it was sent.
     pub started_at: DateTime<Utc>,
     /// The latest answer stored: the job's id and state.
     pub body: String,

@@ -83,8 +83,11 @@ pub(crate) async fn insert(
 #[derive(Debug, Clone, PartialEq, Serialize, TS)]
 #[ts(export)]
 pub struct LedgerEntry {
+    /// When the answer was billed.
     pub at: DateTime<Utc>,
+    /// The service that billed it.
     pub service: String,
+    /// The operation sent.
     pub operation: String,
     /// `None` when the request had no key label (demo data).
     pub key_label: Option<String>,
@@ -93,7 +96,9 @@ pub struct LedgerEntry {
     pub cost: Option<Decimal>,
     /// The cost exactly as the service wrote it (`None` for rows from before it was kept).
     pub cost_text: Option<String>,
+    /// The usage the service counted for the charge.
     pub usage_count: i64,
+    /// The currency of `cost`, as the service stated it.
     pub currency: String,
     /// The history row it belongs to; `None` once that row was deleted (the money stays).
     pub history_id: Option<i64>,

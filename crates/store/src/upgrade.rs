@@ -83,19 +83,28 @@ pub enum UpgradeStep {
     /// The file is copied aside before a migration that rewrites tables: bytes written so far
     /// of those expected (the file's pages in use).
     BackingUp {
+        /// Bytes of the copy written so far.
         written_bytes: u64,
+        /// Bytes the copy will hold.
         expected_bytes: u64,
+        /// The copy's file name.
         file: String,
     },
     /// Migration `number` of `count` pending. `posts_done` is estimated from the work SQLite has
     /// done (see `steps_per_post`), `None` for a migration whose work does not grow with posts;
     /// it stays under `posts_total` until the migration has committed, then equals it.
     Migrating {
+        /// The migration's number (its file's prefix).
         version: i64,
+        /// The migration's description, from its file name.
         description: String,
+        /// Its place among the pending ones, from 1.
         number: usize,
+        /// How many are pending.
         count: usize,
+        /// Posts migrated so far, estimated.
         posts_done: Option<u64>,
+        /// Posts the archive holds.
         posts_total: u64,
         /// What became of the copy made before the upgrade.
         backup: BackupOutcome,
@@ -122,6 +131,7 @@ pub enum Check {
 /// Where a copy goes before a rewriting migration, and who is told the progress.
 #[derive(Clone, Default)]
 pub struct Upgrade {
+    /// When SQLite's check runs.
     pub check: Check,
     /// The folder for copies made before an upgrade; `None`: none is made.
     pub backups: Option<PathBuf>,

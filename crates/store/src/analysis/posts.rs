@@ -15,6 +15,7 @@ use crate::Store;
 
 /// Posts per page when the caller does not say, and the most a page holds.
 pub const SCOPE_POSTS_PAGE: u32 = 50;
+/// The most posts one page holds.
 pub const SCOPE_POSTS_MAX_PAGE: u32 = 200;
 
 /// Which page of a scope's posts.
@@ -30,7 +31,9 @@ pub struct ScopePostQuery {
 /// One page of a scope's posts, newest first, and how many the scope holds in all.
 #[derive(Serialize, Deserialize, TS, Clone, Debug, PartialEq)]
 pub struct ScopePostPage {
+    /// The page's posts, newest first.
     pub posts: Vec<StoredPost>,
+    /// Posts the scope holds in all.
     pub total: i64,
 }
 

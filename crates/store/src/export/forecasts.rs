@@ -17,21 +17,27 @@ use crate::zone_names::{local_minutes, local_seconds};
 /// One forecast, read from its history row and its stored answer (the core builds it).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ForecastExport {
+    /// The history row of the request that asked.
     pub history_id: i64,
     /// The job's id at the service; `None` when it never accepted the question.
     pub prediction_id: Option<String>,
+    /// When it was asked.
     pub asked_at: DateTime<Utc>,
     /// The question as asked: the query, or else the event's title.
     pub question: String,
+    /// The event's description, when one was given.
     pub description: Option<String>,
     /// When the event resolves: as the service read it, or else as asked.
     pub cutoff: Option<String>,
+    /// The event's topics: as asked, or else as the service read them.
     pub topics: Vec<String>,
     /// The job's state: `PENDING`, `RUNNING`, `COMPLETED` or `FAILED`.
     pub state: String,
     /// The probability the event happens, 0 to 1, as the service answered it.
     pub probability: Option<f64>,
+    /// The forecaster's name, as the service gives it.
     pub forecaster: Option<String>,
+    /// When the forecast was made, as the service states it.
     pub forecasted_at: Option<DateTime<Utc>>,
     /// The forecaster's own words, untouched (untrusted text: escaped in the citation).
     pub reasoning: Option<String>,
@@ -39,7 +45,9 @@ pub struct ForecastExport {
     pub error: Option<String>,
     /// What asking cost, exactly as billed.
     pub billing: Option<Billing>,
+    /// The label of the key used, never the key itself.
     pub key_label: Option<String>,
+    /// How the request was made, as the app names it (e.g. "live", "demo").
     pub mode: String,
 }
 

@@ -59,6 +59,7 @@ impl Store {
         rows.iter().map(summary_from_row).collect()
     }
 
+    /// One investigation's row in the list; `None` when there is none.
     pub async fn investigation(&self, id: i64) -> Result<Option<InvestigationSummary>> {
         let row = sqlx::query(&format!("{SUMMARY_SQL} WHERE i.id = ?"))
             .bind(id)

@@ -16,6 +16,7 @@ pub(crate) const ACTIVE_KEY: &str = "active_investigation";
 
 /// Longest name, and longest tag, in characters.
 pub const MAX_NAME_CHARS: usize = 100;
+/// Longest tag, in characters.
 pub const MAX_TAG_CHARS: usize = 60;
 
 impl Store {

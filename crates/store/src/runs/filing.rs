@@ -13,7 +13,9 @@ use crate::Store;
 /// An archived investigation a monitor or a collection is set to file into.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ArchivedInvestigation {
+    /// The investigation's id.
     pub id: i64,
+    /// Its name, to say which one in words.
     pub name: String,
 }
 
@@ -23,7 +25,10 @@ pub enum PageFiling {
     /// Its owner files into no investigation.
     NoInvestigation,
     /// Filed under the owner's investigation, with the posts it found.
-    Filed { investigation_id: i64 },
+    Filed {
+        /// The investigation it was filed under.
+        investigation_id: i64,
+    },
     /// The owner's investigation is archived: the page is kept but filed nowhere, and its
     /// owner should stop (the core pauses it, saying why).
     Refused(ArchivedInvestigation),
@@ -34,6 +39,7 @@ pub enum PageFiling {
 pub struct RecordedPage {
     /// The items new to the owner (posts, or users for reposters), in the page's order.
     pub new_items: Vec<String>,
+    /// Where the page was filed.
     pub filing: PageFiling,
 }
 

@@ -30,17 +30,23 @@ const STAMP: &str = "%Y-%m-%dT%H%M%S%.3fZ";
 pub enum BackupOutcome {
     /// No pending migration rewrites tables, or the database held nothing yet.
     NotNeeded,
+    /// Made.
     Made {
+        /// The copy's file name.
         file: String,
+        /// Its size.
         bytes: u64,
     },
     /// Not made: the disk has too little room for the copy and the upgrade both.
     NoRoom {
+        /// Room the copy and the upgrade need.
         needed_bytes: u64,
+        /// Room the disk has.
         free_bytes: u64,
     },
     /// Not made: writing it failed (SQLite's or the system's words).
     Failed {
+        /// Why, in words.
         reason: String,
     },
 }
@@ -48,10 +54,13 @@ pub enum BackupOutcome {
 /// A copy found in the backups folder.
 #[derive(Debug, Clone, PartialEq)]
 pub struct BackupFile {
+    /// Where the copy is.
     pub path: PathBuf,
+    /// When it was made (read from its name).
     pub made_at: DateTime<Utc>,
     /// The migration it was made before: the copy holds the schema before it.
     pub before_version: i64,
+    /// Its size.
     pub bytes: u64,
 }
 
