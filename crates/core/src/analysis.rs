@@ -57,13 +57,17 @@ pub async fn summary(store: &Store, scope: &AnalysisScope) -> Result<ScopeSummar
 #[serde(rename_all = "camelCase")]
 #[ts(export)]
 pub struct ActivityOptions {
+    /// What the bars are stacked by: language, or kind of account.
     pub stack_by: StackBy,
     #[serde(default)]
+    /// The bars' width in time; `None`: chosen from the scope's span.
     pub bucket: Option<Bucket>,
     #[serde(default)]
+    /// An IANA zone name or `UTC`; `None`: the display zone.
     pub zone: Option<String>,
 }
 
+/// The activity chart: the scope's posts per bucket, stacked as asked, in the asked zone.
 pub async fn activity(
     store: &Store,
     scope: &AnalysisScope,
@@ -76,6 +80,7 @@ pub async fn activity(
         .ok_or_else(gone)
 }
 
+/// The heatmap: the scope's posts by weekday and hour in `zone` (the display zone when `None`).
 pub async fn heatmap(
     store: &Store,
     scope: &AnalysisScope,
@@ -85,6 +90,8 @@ pub async fn heatmap(
     store.analysis_heatmap(scope, tz).await?.ok_or_else(gone)
 }
 
+/// Every top list of the scope (accounts, hashtags, mentions, cashtags, sites, languages),
+/// each up to `limit` entries ([`TOP_DEFAULT`] when `None`).
 pub async fn top(
     store: &Store,
     scope: &AnalysisScope,
@@ -96,6 +103,7 @@ pub async fn top(
         .ok_or_else(gone)
 }
 
+/// The network of accounts in the scope (replies, quotes, reposts, mentions), as `query` filters it.
 pub async fn network(
     store: &Store,
     scope: &AnalysisScope,

@@ -16,7 +16,9 @@ pub struct CostEstimate {
     /// `None`: no billed answer of this kind yet, so no rate to go by.
     #[ts(type = "string | null")]
     pub amount: Option<Decimal>,
+    /// The learned rate's currency (the service's, e.g. `USD`).
     pub currency: String,
+    /// The units the service would bill the request for, when they can be known before it is sent.
     pub units: Option<i64>,
 }
 
@@ -25,7 +27,9 @@ pub struct CostEstimate {
 #[serde(rename_all = "camelCase")]
 #[ts(export)]
 pub struct CostCheck {
+    /// What the request would cost, from learned rates.
     pub estimate: CostEstimate,
+    /// The budget's verdict on that cost: fine, a warning, or blocked.
     pub budget: sightline_store::BudgetCheck,
 }
 
@@ -40,7 +44,9 @@ pub async fn for_request(
     Ok(cost_check(store, operation, units).await?)
 }
 
-pub async fn cost_check(
+/// The estimate of `units` of `operation` and the budget's verdict on it, in the display zone's
+/// day and month.
+pub(crate) async fn cost_check(
     store: &Store,
     operation: Operation,
     units: Option<i64>,

@@ -44,16 +44,23 @@ mod tests;
 pub struct Bundle {
     /// The investigation's id, `None` for a hand-picked selection.
     pub investigation_id: Option<i64>,
+    /// The investigation's name, or the selection's; the bundle's file and report are named by it.
     pub name: String,
+    /// The investigation's description, as written.
     pub description: String,
     /// The investigation's Markdown notebook, as written.
     pub notebook: String,
+    /// Every request the bundle carries, with its capture.
     pub requests: Vec<BundleRequest>,
+    /// Every post, with its note and tags.
     pub posts: Vec<BundlePost>,
+    /// What its requests cost, from the ledger.
     pub cost: BundleCost,
     /// The display zone: local times in the bundle are in it, each labelled with it.
     pub zone: Tz,
+    /// The version of Sightline that wrote the bundle.
     pub app_version: String,
+    /// When the bundle was gathered.
     pub created_at: DateTime<Utc>,
 }
 
@@ -70,6 +77,7 @@ impl Bundle {
 /// One request (a history row) and the record of its response, when one was kept.
 #[derive(Debug, Clone)]
 pub struct BundleRequest {
+    /// The request's History row: what was asked, when, its status and cost.
     pub entry: HistoryEntry,
     /// `None` when the request was made before provenance was kept.
     pub capture: Option<CaptureRecord>,
@@ -87,10 +95,13 @@ pub struct CaptureRecord {
     pub service_address: String,
     /// The URL that answered (never holds the key).
     pub response_url: String,
+    /// The HTTP status the service answered with.
     pub http_status: u16,
     /// A 304: the body is the stored copy the service pointed back to.
     pub from_cache: bool,
+    /// The response's billing headers, names and values exactly as received.
     pub billing_headers: BTreeMap<String, String>,
+    /// The version of Sightline that received the response.
     pub app_version: String,
     /// SHA-256 of the body's exact bytes, lower-case hex.
     pub sha256: String,
@@ -101,8 +112,11 @@ pub struct CaptureRecord {
 /// A post in the bundle, with what the investigation added to it.
 #[derive(Debug, Clone)]
 pub struct BundlePost {
+    /// The post as stored in the archive.
     pub post: StoredPost,
+    /// The investigation's note on it (empty: none).
     pub note: String,
+    /// The investigation's tags on it.
     pub tags: Vec<String>,
     /// The history row of the response that brought it, when known.
     pub found_by: Option<i64>,
@@ -111,17 +125,24 @@ pub struct BundlePost {
 /// What the bundle's requests cost, from the ledger, exact.
 #[derive(Debug, Clone, Default)]
 pub struct BundleCost {
+    /// Every request's cost, summed.
     pub total: Decimal,
+    /// The ledger's currency (the service's, e.g. `USD`).
     pub currency: String,
     /// Days in the display zone, oldest first.
     pub by_day: Vec<CostLine>,
+    /// By kind of request.
     pub by_operation: Vec<CostLine>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
+/// One line of a cost breakdown: a day or a kind of request.
 pub struct CostLine {
+    /// The day (`YYYY-MM-DD`) or the operation's name.
     pub label: String,
+    /// What that line's requests cost.
     pub cost: Decimal,
+    /// How many requests it counts.
     pub requests: i64,
 }
 
@@ -140,8 +161,11 @@ pub trait ResponseBodies {
 #[serde(rename_all = "camelCase")]
 #[ts(export)]
 pub struct BundleProgress {
+    /// Steps done.
     pub done: u32,
+    /// Steps in all.
     pub total: u32,
+    /// The file in the bundle being written now.
     pub file: String,
 }
 
@@ -156,30 +180,45 @@ pub struct BundleProgress {
 pub enum BundleOutcome {
     /// The bundle is at `path`.
     Written {
+        /// Where the bundle was written.
         path: String,
+        /// Files in it, counting the manifest and `SHA256SUMS`.
         files: u32,
+        /// Posts it carries.
         posts: u32,
+        /// Responses it carries, each as received.
         responses: u32,
+        /// The bundle's size, in bytes.
         bytes: u64,
     },
     /// Stopped by the user; nothing is left behind.
     Cancelled,
 }
 
-/// The fixed files besides `responses/`, in the order they are written.
+/// Every post, one JSON line each. This and the names below are the bundle's fixed files
+/// besides `responses/`, in the order they are written.
 pub const POSTS_JSONL: &str = "posts.jsonl";
+/// The posts for a spreadsheet, ids kept whole.
 pub const POSTS_CSV: &str = "posts.csv";
+/// The notebook and each post's note and tags, as Markdown.
 pub const NOTES_MD: &str = "notes.md";
+/// Each response's capture record, one JSON line each.
 pub const PROVENANCE_JSONL: &str = "provenance.jsonl";
+/// The offline report: one script-free page.
 pub const REPORT_HTML: &str = "report.html";
+/// Who made the bundle, when, of what, and every other file with its size and hash.
 pub const MANIFEST_JSON: &str = "manifest.json";
+/// Every file's SHA-256, for `sha256sum -c`.
 pub const SHA256SUMS: &str = "SHA256SUMS";
 
 /// One file written into the bundle, as the manifest lists it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct BundleFile {
+    /// Its path inside the ZIP.
     pub path: String,
+    /// Its size, in bytes.
     pub bytes: u64,
+    /// SHA-256 of its bytes, lower-case hex.
     pub sha256: String,
 }
 
@@ -667,6 +706,7 @@ fn provenance_lines(
 
 /// Identifies a file as a bundle, and its layout's version.
 pub const FORMAT: &str = "sightline-evidence-bundle";
+/// The layout's version, raised when files or their fields change meaning.
 pub const FORMAT_VERSION: u32 = 1;
 
 /// `manifest.json`: who made the bundle, when, of what, and every other file with its size and

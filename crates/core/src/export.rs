@@ -21,14 +21,18 @@ use crate::settings::AppSettings;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, TS)]
 #[serde(rename_all = "lowercase")]
 #[ts(export)]
+/// The file format an export is written in, as the save dialog offers it.
 pub enum ExportFormat {
+    /// Comma-separated rows; local times in the display zone, ids kept whole for a spreadsheet.
     Csv,
+    /// One JSON document per line, every field kept.
     Jsonl,
     /// A citation list (posts and forecasts).
     Markdown,
 }
 
 impl ExportFormat {
+    /// The file name's extension for this format.
     pub fn extension(self) -> &'static str {
         match self {
             Self::Csv => "csv",
@@ -72,6 +76,7 @@ pub(crate) fn write_atomically(
     })
 }
 
+/// Writes History rows to `path` as `format` (Markdown falls back to JSON lines), atomically.
 pub fn write_history(
     entries: &[HistoryEntry],
     format: ExportFormat,
@@ -85,6 +90,7 @@ pub fn write_history(
     })
 }
 
+/// Writes posts to `path` as `format` (Markdown: a citation list), atomically.
 pub fn write_posts(
     posts: &[StoredPost],
     format: ExportFormat,

@@ -59,6 +59,8 @@ pub(crate) async fn check_with_service(
         .map(|_| ())
 }
 
+/// Checks stored key `label` with the live service (one cheap billed call) and records when
+/// it passed.
 pub async fn verify(state: &AppState, label: &str) -> Result<AppStatus, CommandError> {
     let key = read_key(state.secrets.clone(), label.to_owned()).await?;
     check_with_service(state, key, label, None).await?;

@@ -15,6 +15,7 @@ use ts_rs::TS;
 pub struct Secret(String);
 
 impl Secret {
+    /// Wraps `value`; from here on it prints as `<redacted>`.
     pub fn new(value: impl Into<String>) -> Self {
         Self(value.into())
     }
@@ -38,10 +39,12 @@ impl fmt::Display for Secret {
 }
 
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
+/// What went wrong with the keychain, in words the user can act on.
 pub enum SecretError {
     /// The keychain could not be reached or is locked; the message says which, in plain words.
     #[error("The system keychain is not available: {0}")]
     Unavailable(String),
+    /// The keychain answered but refused (denied, or the entry could not be written).
     #[error("The system keychain refused the operation: {0}")]
     Failed(String),
 }
@@ -50,6 +53,7 @@ pub enum SecretError {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct KeychainStatus {
+    /// The keychain answered a harmless read.
     pub reachable: bool,
     /// Which keychain this is, or why it could not be reached, in plain words.
     pub detail: String,
@@ -57,6 +61,7 @@ pub struct KeychainStatus {
 
 /// A store of named secrets (one entry per key label).
 pub trait SecretStore: Send + Sync {
+    /// The secret stored under `label`, or `None` when there is none.
     fn get(&self, label: &str) -> Result<Option<Secret>, SecretError>;
     /// Stores `secret` under `label`, replacing any earlier value.
     fn set(&self, label: &str, secret: &Secret) -> Result<(), SecretError>;

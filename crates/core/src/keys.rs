@@ -14,14 +14,14 @@ use crate::settings::{KeyList, KeyMeta};
 use crate::state::{AppState, AppStatus};
 
 /// The key a request is sent with, and the label history records instead of it.
-pub struct KeyForRequest {
+pub(crate) struct KeyForRequest {
     pub key: ApiKey,
     pub label: Option<String>,
 }
 
 /// The key for the next request: the demo key in demo mode, else the active key from the
 /// keychain (read on a blocking thread: the keychain may answer slowly).
-pub async fn for_request(
+pub(crate) async fn for_request(
     state: &AppState,
     session: &Session,
 ) -> Result<KeyForRequest, CommandError> {
@@ -97,7 +97,8 @@ async fn blocking<T: Send + 'static>(
         })
 }
 
-pub async fn read_key(
+/// The value of key `label` from the keychain (read on a blocking thread).
+pub(crate) async fn read_key(
     secrets: Arc<dyn SecretStore>,
     label: String,
 ) -> Result<ApiKey, CommandError> {
@@ -126,6 +127,8 @@ async fn remove_key(secrets: Arc<dyn SecretStore>, label: String) -> Result<(), 
     Ok(())
 }
 
+/// Adds a key without checking it with the service: its name and value checked, the value
+/// in the keychain; the first key becomes the active one.
 pub async fn add(state: &AppState, label: &str, value: &str) -> Result<AppStatus, CommandError> {
     let label = check_label(label, &state.keys(), None)?;
     let key = parse_value(value)?;
@@ -159,6 +162,7 @@ pub(crate) async fn store_new(
         .await
 }
 
+/// Renames key `label` (its keychain entry moves to the new name).
 pub async fn rename(
     state: &AppState,
     label: &str,
@@ -189,6 +193,7 @@ pub async fn rename(
         .await
 }
 
+/// Makes key `label` the one live requests use, and leaves demo data.
 pub async fn set_active(state: &AppState, label: &str) -> Result<AppStatus, CommandError> {
     if !state.keys().keys.iter().any(|k| k.label == label) {
         return Err(CommandError::not_found(format!(
@@ -203,6 +208,8 @@ pub async fn set_active(state: &AppState, label: &str) -> Result<AppStatus, Comm
         .await
 }
 
+/// Deletes key `label` from the keychain and the list; if it was active, the first key left
+/// becomes active.
 pub async fn delete(state: &AppState, label: &str) -> Result<AppStatus, CommandError> {
     remove_key(state.secrets.clone(), label.to_owned()).await?;
     state

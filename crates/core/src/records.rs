@@ -20,10 +20,13 @@ use crate::zone::time_zone;
 #[serde(rename_all = "camelCase")]
 #[ts(export)]
 pub struct HistoryPage {
+    /// This page's rows, newest first.
     pub entries: Vec<HistoryEntry>,
+    /// Rows matching the query in all (for the list's length).
     pub total: i64,
 }
 
+/// A page of History as `query` filters it, with the matching count.
 pub async fn history_page(
     store: &Store,
     query: &HistoryQuery,
@@ -39,12 +42,15 @@ pub async fn history_page(
 #[serde(rename_all = "camelCase")]
 #[ts(export)]
 pub struct PostPage {
+    /// This page's posts, in the query's order.
     pub posts: Vec<StoredPost>,
+    /// Posts matching the query in all.
     pub total: i64,
     /// Set when a relevance search ranked only this many of `total`, the most recently saved.
     pub ranked: Option<i64>,
 }
 
+/// A page of the Archive's posts as `query` filters and orders them, with the matching count.
 pub async fn post_page(store: &Store, query: &PostQuery) -> Result<PostPage, CommandError> {
     let total = store.posts_count(query).await?;
     Ok(PostPage {
@@ -122,6 +128,7 @@ pub async fn learned_rates(store: &Store) -> Result<Vec<LearnedRate>, CommandErr
     Ok(store.learned_rates().await?)
 }
 
+/// The budget's limits and warning thresholds as saved.
 pub async fn budget(store: &Store) -> Result<BudgetLimits, CommandError> {
     Ok(store.budget().await?)
 }

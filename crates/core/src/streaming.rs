@@ -27,9 +27,15 @@ use crate::state::AppState;
 #[ts(export)]
 pub enum StreamMessage {
     /// The request was accepted and recorded; the answer is on its way.
-    Started { history_id: i64 },
+    Started {
+        /// The History row the answer is recorded in.
+        history_id: i64,
+    },
     /// One event of the answer, as the service sent it.
-    Event { event: StreamEvent },
+    Event {
+        /// The event, typed.
+        event: StreamEvent,
+    },
 }
 
 /// Removes a stream's cancel token however the stream ends.
@@ -98,6 +104,8 @@ fn answer_of(
     }
 }
 
+/// Sends an AI search through the pipeline and streams its answer to `emit` as it arrives;
+/// the cost is on the ledger once the headers arrive, and a cancel or a cut keeps what came.
 pub async fn ai_search(
     state: &AppState,
     session: &Session,

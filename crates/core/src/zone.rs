@@ -80,6 +80,7 @@ pub struct DisplayZone {
     pub system: String,
 }
 
+/// The zone in use and the system's, as Settings and the UI's formatting read them.
 pub fn display_zone() -> DisplayZone {
     DisplayZone {
         zone: time_zone().name().to_owned(),

@@ -41,6 +41,7 @@ pub struct ConversationFetchEstimate {
     pub replies: i64,
     /// The post the tree's first post answers, asked for too as it is not stored.
     pub parent: Option<String>,
+    /// Their cost from learned rates, and the budget's verdict.
     pub cost: CostCheck,
 }
 
@@ -50,7 +51,9 @@ pub struct ConversationFetchEstimate {
 #[serde(rename_all = "camelCase")]
 #[ts(export)]
 pub struct ConversationFetch {
+    /// The conversation's tree with what the fetch brought.
     pub tree: ConversationTree,
+    /// Requests sent (each in History).
     pub requests: i64,
     /// Replies the answers held that were not stored before the fetch (each counted once).
     pub new_replies: i64,
@@ -61,6 +64,7 @@ pub struct ConversationFetch {
     /// it was not asked for.
     pub parent_found: Option<bool>,
     #[ts(type = "string")]
+    /// What the requests cost, from the service's answers.
     pub cost: Decimal,
 }
 

@@ -33,6 +33,7 @@ pub enum NetworkFormat {
 }
 
 impl NetworkFormat {
+    /// The file name's extension for this format.
     pub fn extension(self) -> &'static str {
         match self {
             Self::Gexf => "gexf",
@@ -46,6 +47,7 @@ impl NetworkFormat {
 #[serde(rename_all = "camelCase", default)]
 #[ts(export)]
 pub struct HeatmapOptions {
+    /// An IANA zone name or `UTC`; `None`: the display zone.
     pub zone: Option<String>,
 }
 
@@ -54,8 +56,10 @@ pub struct HeatmapOptions {
 #[serde(rename_all = "camelCase")]
 #[ts(export)]
 pub struct TopOptions {
+    /// Which top list.
     pub list: TopKind,
     #[serde(default)]
+    /// Most entries written; `None`: every entry.
     pub limit: Option<u32>,
 }
 
@@ -68,6 +72,7 @@ pub enum AnalysisTable {
     Activity(ActivityOptions),
     /// One line per weekday, one column per hour.
     Heatmap(HeatmapOptions),
+    /// One top list: rank, name, count.
     Top(TopOptions),
     /// The network's nodes: id, label, posts.
     Nodes(NetworkQuery),
@@ -335,11 +340,14 @@ pub async fn write_table(
 #[serde(rename_all = "lowercase")]
 #[ts(export)]
 pub enum ChartFormat {
+    /// A PNG picture, as the window drew it.
     Png,
+    /// An SVG picture, as the window drew it.
     Svg,
 }
 
 impl ChartFormat {
+    /// The file name's extension for this format.
     pub fn extension(self) -> &'static str {
         match self {
             Self::Png => "png",
