@@ -48,7 +48,8 @@
 //!   key only in the keychain; sign and verify, the fingerprint, rotation (earlier public keys
 //!   kept so what they signed still verifies), the public key's export, "Collected by";
 //! * [`session`], [`state`], [`settings`], [`environment`]: live or demo mode, each mode's
-//!   database, preferences, and the `SIGHTLINE_*` overrides;
+//!   database, the app's settings (`settings.json`, their one home: the database keeps
+//!   none), and the `SIGHTLINE_*` overrides;
 //! * [`database`]: each mode's database at start-up: opened with its progress for the start
 //!   screen (a copy first before an upgrade that rewrites tables, SQLite's check in the
 //!   background when nothing is pending), and the recovery screen's ways on when it cannot be

@@ -1,5 +1,8 @@
-//! Preferences and key metadata that outlive a session: small JSON files in the data folder.
-//! Key *values* never come here; they live in the keychain.
+//! The app's settings and key metadata that outlive a session: small JSON files in the data
+//! folder (`settings.json` is the one home of every setting). Key *values* never come here;
+//! they live in the keychain. The database keeps no setting: the active investigation is the
+//! archive's own state (the store's `archive_state`), since its id means something only in
+//! that file.
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;

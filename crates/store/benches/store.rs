@@ -303,7 +303,7 @@ fn file_size(path: &Path) -> u64 {
 
 async fn build_dataset(path: &Path) -> Store {
     let store = Store::open(path).await.unwrap();
-    if store.setting::<bool>(DATASET_MARK).await.unwrap() == Some(true) {
+    if store.archive_state::<bool>(DATASET_MARK).await.unwrap() == Some(true) {
         println!("dataset: reusing {}", path.display());
         return store;
     }
@@ -334,7 +334,7 @@ async fn build_dataset(path: &Path) -> Store {
         }
     }
     store.record_requests(&batch).await.unwrap();
-    store.set_setting(DATASET_MARK, &true).await.unwrap();
+    store.set_archive_state(DATASET_MARK, &true).await.unwrap();
     store.checkpoint().await.unwrap();
     if let (Some(a), Some(b)) = (cpu_before, cpu_seconds()) {
         println!("dataset: {:.1} CPU-seconds (generation included)", b - a);

@@ -26,7 +26,9 @@
 //!   in the zone the caller names (named as [`zone_names`] names it); forecasts with their own
 //!   fields (question, state, probability, forecaster, times, reasoning, job id, cost); every
 //!   CSV cell the app writes made by `export::cells` (a formula defused, an id kept whole);
-//! * [`settings`]: app settings as JSON values;
+//! * `archive_state`: this archive's own state as JSON values by key (table `archive_state`,
+//!   migration 0013; it was `settings`): the active investigation, an id that means something
+//!   only in this file. The app's settings are not here: they are core's `settings.json`;
 //! * [`investigations`]: cases filing requests and posts (by the active investigation, inside
 //!   each request's record transaction, or by hand), a notebook, notes and tags per post,
 //!   filters, cost from the ledger rows of exactly their requests, and still-there checks;
@@ -72,6 +74,7 @@
 
 mod analysis;
 mod archive;
+mod archive_state;
 mod budget;
 mod cache;
 mod collections;
@@ -87,7 +90,6 @@ mod monitors;
 mod provenance;
 mod record;
 mod runs;
-mod settings;
 mod spend;
 mod time;
 mod upgrade;

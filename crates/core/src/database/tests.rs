@@ -113,7 +113,7 @@ async fn a_database_from_a_newer_sightline_opens_the_recovery_screen_then_reads_
     {
         let store = Store::open(&path).await.unwrap();
         store
-            .set_setting("written-by", &"a newer Sightline")
+            .set_archive_state("written-by", &"a newer Sightline")
             .await
             .unwrap();
         store.close().await;
@@ -153,7 +153,10 @@ async fn a_database_from_a_newer_sightline_opens_the_recovery_screen_then_reads_
     );
     let store = state.store().await.unwrap();
     assert_eq!(post_count(&store).await, 3);
-    let write = store.set_setting("theme", &"dark").await.unwrap_err();
+    let write = store
+        .set_archive_state("mark", &"a write")
+        .await
+        .unwrap_err();
     assert_eq!(CommandError::from(write).message(), READ_ONLY);
     // Nothing is sent: an answer could not be recorded.
     let refused = state.session().await.err().expect("no session read-only");

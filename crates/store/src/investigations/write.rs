@@ -1,5 +1,5 @@
-//! Investigation writes: create, change, archive and delete; the active investigation (a
-//! setting) and the filing it does inside a request's own transaction; filing by hand; a
+//! Investigation writes: create, change, archive and delete; the active investigation (in the
+//! archive's state) and the filing it does inside a request's own transaction; filing by hand; a
 //! post's note and tags.
 
 use chrono::{DateTime, Utc};
@@ -11,7 +11,7 @@ use crate::record::Filing;
 use crate::time::to_ms;
 use crate::Store;
 
-/// The settings key that holds the active investigation's id.
+/// The archive state key that holds the active investigation's id.
 pub(crate) const ACTIVE_KEY: &str = "active_investigation";
 
 /// Longest name, and longest tag, in characters.
@@ -118,14 +118,14 @@ impl Store {
 
     /// The investigation every request recorded now is filed under, if any.
     pub async fn active_investigation(&self) -> Result<Option<i64>> {
-        self.setting::<i64>(ACTIVE_KEY).await
+        self.archive_state::<i64>(ACTIVE_KEY).await
     }
 
     /// Makes `id` the active investigation (`None`: no investigation). An archived or missing
     /// investigation cannot be made active.
     pub async fn set_active_investigation(&self, id: Option<i64>) -> Result<()> {
         let Some(id) = id else {
-            self.remove_setting(ACTIVE_KEY).await?;
+            self.remove_archive_state(ACTIVE_KEY).await?;
             return Ok(());
         };
         let archived: Option<bool> =
@@ -140,7 +140,7 @@ impl Store {
             Some(true) => Err(StoreError::InvalidInput(
                 "an archived investigation cannot be the active one; restore it first".into(),
             )),
-            Some(false) => self.set_setting(ACTIVE_KEY, &id).await,
+            Some(false) => self.set_archive_state(ACTIVE_KEY, &id).await,
         }
     }
 
@@ -351,10 +351,10 @@ pub(crate) async fn file_run_page(
 }
 
 async fn file_under_active(conn: &mut SqliteConnection, history_id: i64, at: i64) -> Result<()> {
-    // The settings value is the id as JSON (a bare number), so it reads as an integer.
+    // The stored value is the id as JSON (a bare number), so it reads as an integer.
     sqlx::query(
         "INSERT OR IGNORE INTO investigation_requests (investigation_id, history_id, added_at, how)
-         SELECT i.id, ?, ?, 'active' FROM settings s
+         SELECT i.id, ?, ?, 'active' FROM archive_state s
          JOIN investigations i ON i.id = CAST(s.value AS INTEGER) AND i.archived = 0
          WHERE s.key = ?",
     )
@@ -416,7 +416,7 @@ async fn touch(conn: &mut SqliteConnection, id: i64, at: i64) -> Result<()> {
 }
 
 async fn clear_active_if(conn: &mut SqliteConnection, id: i64) -> Result<()> {
-    sqlx::query("DELETE FROM settings WHERE key = ? AND CAST(value AS INTEGER) = ?")
+    sqlx::query("DELETE FROM archive_state WHERE key = ? AND CAST(value AS INTEGER) = ?")
         .bind(ACTIVE_KEY)
         .bind(id)
         .execute(&mut *conn)

@@ -90,7 +90,7 @@ async fn a_database_from_a_newer_sightline_is_refused_untouched() {
     let store = Store::open_read_only(&path).await.unwrap();
     assert_eq!(count(&store, "history").await, 0);
     let refused = store
-        .set_setting("theme", &serde_json::json!("dark"))
+        .set_archive_state("mark", &serde_json::json!("a write"))
         .await
         .unwrap_err();
     assert!(refused.is_read_only(), "{refused:?}");
