@@ -25,7 +25,7 @@ pub enum StoreError {
     #[error("write error: {0}")]
     Io(#[from] std::io::Error),
     /// The database was written by a Sightline that knows migrations this one does not: it is
-    /// never migrated or written by this one (see [`crate::upgrade`]).
+    /// never migrated or written by this one (see `crate::upgrade`).
     #[error(
         "the database was written by a newer Sightline (schema versions {unknown:?}; this one knows up to {latest_known})"
     )]

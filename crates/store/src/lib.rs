@@ -1,27 +1,27 @@
 //! Sightline's local store: everything the app must remember, in one SQLite file.
 //!
-//! * [`record`]: the writes of one request (history row, result body, ledger row, archived
+//! * `record`: the writes of one request (history row, result body, ledger row, archived
 //!   posts, users and links), streams begun, billed early and finished, recovery at start-up;
-//! * [`provenance`]: each response as received (capture time, service address, operation and
+//! * `provenance`: each response as received (capture time, service address, operation and
 //!   parameters, status, billing headers, app version, SHA-256 of the exact bytes, the bytes
 //!   zlib-compressed), never edited; read back per request or batched per page of rows or
 //!   posts, and re-hashed on demand. Rows older than it say "captured before provenance";
-//! * [`history`]: reading the history back: the list and its text search, one row, a stored
+//! * `history`: reading the history back: the list and its text search, one row, a stored
 //!   result body (offline re-open), paging chains, pins and deletes, and the monitor or
 //!   collection that sent a request (read from its request id: migration 0012);
-//! * [`spend`]: the exact spend ledger, aggregates in the user's time zone, learned rates, and
+//! * `spend`: the exact spend ledger, aggregates in the user's time zone, learned rates, and
 //!   the count of answers whose cost could not be read (in no sum); by monitor and by
 //!   collection from the ledger rows' own owner (`spend/owners.rs`);
-//! * [`ledger`]: the ledger's writes (a billed request's row, added once; a further charge) and
+//! * `ledger`: the ledger's writes (a billed request's row, added once; a further charge) and
 //!   its rows read back, for export;
-//! * [`jobs`]: requests the service answers with a job (forecasts): the job's id stored with
+//! * `jobs`: requests the service answers with a job (forecasts): the job's id stored with
 //!   its cost before it is followed, each later answer replacing it, the final one finishing
 //!   the row once, and the jobs still followed, to resume at start-up;
-//! * [`budget`]: daily and monthly limits and the allow / warn / block check;
-//! * [`archive`]: every post, user and link fetched, with full-text search over posts, and a
+//! * `budget`: daily and monthly limits and the allow / warn / block check;
+//! * `archive`: every post, user and link fetched, with full-text search over posts, and a
 //!   mark to count exactly which of some posts were first stored after it; its types, writes
 //!   and reads are apart in `archive/types.rs`, `write.rs` and `read.rs`;
-//! * [`cache`]: ETag + body per GET URL for conditional requests;
+//! * `cache`: ETag + body per GET URL for conditional requests;
 //! * [`export`]: CSV, JSON Lines and Markdown citations to any writer, every time in UTC and
 //!   in the zone the caller names (named as [`zone_names`] names it); forecasts with their own
 //!   fields (question, state, probability, forecaster, times, reasoning, job id, cost); every
@@ -29,38 +29,38 @@
 //! * `archive_state`: this archive's own state as JSON values by key (table `archive_state`,
 //!   migration 0013; it was `settings`): the active investigation, an id that means something
 //!   only in this file. The app's settings are not here: they are core's `settings.json`;
-//! * [`investigations`]: cases filing requests and posts (by the active investigation, inside
+//! * `investigations`: cases filing requests and posts (by the active investigation, inside
 //!   each request's record transaction, or by hand), a notebook, notes and tags per post,
 //!   filters, cost from the ledger rows of exactly their requests, and still-there checks;
-//! * [`monitors`]: saved searches run on an interval (migration 0007): their state and next
+//! * `monitors`: saved searches run on an interval (migration 0007): their state and next
 //!   run, the posts each has found (unseen until marked seen), a run's page written with its
 //!   new posts in one transaction;
-//! * [`collections`]: long collections: the cursor of the last page recorded and each item
+//! * `collections`: long collections: the cursor of the last page recorded and each item
 //!   collected once, written with the page in one transaction, to resume after a restart;
 //!   a collection's posts, newest first, a page at a time;
-//! * [`analysis`]: counts over stored posts at no cost (activity, heatmap, top lists, network,
+//! * `analysis`: counts over stored posts at no cost (activity, heatmap, top lists, network,
 //!   conversation trees) for a request's results, an investigation or an Archive query, read
 //!   from narrow facts that migration 0008's triggers extract from each post once (and the
 //!   whole archive's top lists from tallies that migration 0009's triggers keep), and the
 //!   scope's posts themselves, paged;
-//! * [`fold`]: the one case-folding rule for tags, mentions, cashtags, handles and hosts
+//! * `fold`: the one case-folding rule for tags, mentions, cashtags, handles and hosts
 //!   (Unicode lower case), in Rust and as the SQL function every connection registers, which
 //!   the triggers call (migration 0011 refolded what 0008's ASCII-only `lower()` had stored);
-//! * [`runs`]: the run log of both (outcome, new items, error in words), with each run's cost
+//! * `runs`: the run log of both (outcome, new items, error in words), with each run's cost
 //!   from the ledger rows of exactly its requests; a page filed under its owner's
 //!   investigation in its own transaction, never into an archived one (`runs/filing.rs`);
 //! * `words.rs`: state enums (a run's outcome, a monitor's and a collection's state) stored
 //!   as their serde word, their one spelling, read strictly;
 //! * [`zone_names`]: the one rule naming a zone beside a local time (`CET`, `GMT+5:30`), on
 //!   screen and in every file;
-//! * [`upgrade`]: opening the file in steps: SQLite's check (a damaged file told apart), a
+//! * `upgrade`: opening the file in steps: SQLite's check (a damaged file told apart), a
 //!   file from a newer Sightline refused before anything is written, a copy made before a
 //!   migration that rewrites tables (`upgrade/backup.rs`, which also sets a file aside and
 //!   restores a copy), then each pending migration in its own transaction with its progress
 //!   told in posts; [`Store::open_read_only`] for a file this build must not migrate.
 //!
 //! All writes for one request happen in one transaction ([`Store::record_request`], in
-//! [`record`], which calls the ledger's and the archive's writes).
+//! `record`, which calls the ledger's and the archive's writes).
 //! Times are UTC; money is `rust_decimal::Decimal` (stored as integer nano-dollars; a cost the
 //! service states with more digits is rounded half-even to the nano-dollar and its text kept
 //! as sent, one that is no number is recorded as unreadable: [`money`], migration 0010).
@@ -71,6 +71,8 @@
 //! [`export`] (the file writers and CSV cells), [`money`] (nano-dollars), [`zone_names`] (a
 //! zone beside a local time) and [`backup`] (copies of the file). Their items, types included,
 //! are reached through that module only, never re-exported here.
+
+#![deny(missing_docs)]
 
 mod analysis;
 mod archive;
@@ -156,7 +158,7 @@ pub struct Store {
 
 impl Store {
     /// Opens (creating if missing) the database file at `path`: checks it, refuses one from a
-    /// newer Sightline, and applies pending migrations (see [`upgrade`]; no copy is made).
+    /// newer Sightline, and applies pending migrations (see `upgrade`; no copy is made).
     pub async fn open(path: impl AsRef<Path>) -> Result<Self> {
         Self::open_upgrading(path, &Upgrade::default()).await
     }
@@ -232,8 +234,8 @@ impl Store {
         Ok(Self { pool })
     }
 
-    /// Runs `PRAGMA quick_check` (see [`upgrade::check`]) on one of the pool's connections:
-    /// `["ok"]`, or its first findings. For a store opened with [`upgrade::Check::BeforeMigrating`].
+    /// Runs `PRAGMA quick_check` (see `upgrade::check`) on one of the pool's connections:
+    /// `["ok"]`, or its first findings. For a store opened with [`Check::BeforeMigrating`].
     pub async fn quick_check(&self) -> Result<Vec<String>> {
         let mut conn = self.pool.acquire().await?;
         upgrade::check(&mut conn).await
