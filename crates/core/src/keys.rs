@@ -14,8 +14,10 @@ use crate::settings::{KeyList, KeyMeta};
 use crate::state::{AppState, AppStatus};
 
 /// The key a request is sent with, and the label history records instead of it.
-pub(crate) struct KeyForRequest {
+pub struct KeyForRequest {
+    /// The key itself, for the request header only.
     pub key: ApiKey,
+    /// The key's name (`None` in demo mode), recorded in History.
     pub label: Option<String>,
 }
 
