@@ -10,7 +10,7 @@ use std::sync::Mutex;
 use sightline_api::CancelToken;
 use sightline_core::errors::CommandError;
 use sightline_core::evidence::gather::{self, StoredBodies};
-use sightline_core::evidence::verify::{verify_bundle, BundleCheck};
+use sightline_core::evidence::verify::{verify_bundle, BundleCheck, ReadProgress};
 use sightline_core::evidence::{write_bundle, BundleOutcome, BundleProgress};
 use sightline_core::export::file_stem;
 use sightline_core::state::AppState;
@@ -33,7 +33,12 @@ define_commands! {
         exports.cancel();
         ok(())
     };
-    hand evidence_verify(path: String) -> BundleCheck;
+    hand evidence_verify(path: String; progress: ReadProgress) -> Option<BundleCheck>;
+    // Stops the running check.
+    set evidence_verify_cancel() -> () = |checks: BundleChecks| {
+        checks.0.cancel();
+        ok(())
+    };
     hand evidence_pick_bundle() -> Option<String>;
 }
 
@@ -108,13 +113,33 @@ pub async fn evidence_export<R: Runtime>(
     outcome.map(Some)
 }
 
-/// Re-hashes the bundle at `path` and says, file by file, what still matches (on a blocking
-/// thread: it reads the whole file).
+/// The check of a bundle running now, if any: one at a time, so "Cancel" means that one.
+#[derive(Default)]
+pub struct BundleChecks(BundleExports);
+
+/// Reads the bundle at `path` strictly and says, file by file, what still matches its sums,
+/// and what the ZIP hides (on a blocking thread: it reads the whole file), telling `progress`
+/// as it goes. `None` when cancelled.
 #[tauri::command]
-pub async fn evidence_verify(path: String) -> Result<BundleCheck, CommandError> {
-    tokio::task::spawn_blocking(move || verify_bundle(Path::new(&path)))
-        .await
-        .map_err(|error| CommandError::internal(format!("The check stopped: {error}")))?
+pub async fn evidence_verify(
+    checks: State<'_, BundleChecks>,
+    path: String,
+    progress: Channel<ReadProgress>,
+) -> Result<Option<BundleCheck>, CommandError> {
+    let cancel = CancelToken::new();
+    checks.0.running(Some(cancel.clone()));
+    let check = tokio::task::spawn_blocking(move || {
+        verify_bundle(
+            Path::new(&path),
+            &mut |step| {
+                let _ = progress.send(step);
+            },
+            &cancel,
+        )
+    })
+    .await;
+    checks.0.running(None);
+    check.map_err(|error| CommandError::internal(format!("The check stopped: {error}")))?
 }
 
 /// Asks for a bundle to verify with the system's open dialog; `None` when closed.

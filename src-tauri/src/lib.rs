@@ -48,6 +48,7 @@ pub fn configure<R: Runtime>(
         .plugin(tauri_plugin_opener::init())
         .plugin(tauri_plugin_notification::init())
         .manage(evidence::BundleExports::default())
+        .manage(evidence::BundleChecks::default())
         .setup(move |app| {
             Ok(manage_state(
                 app.handle(),

@@ -54,7 +54,12 @@ async fn main() {
             panic!("not written")
         };
         let verify = Instant::now();
-        assert!(verify_bundle(&path).unwrap().intact);
+        assert!(
+            verify_bundle(&path, &mut |_| {}, &CancelToken::new())
+                .unwrap()
+                .unwrap()
+                .intact
+        );
         println!(
             "round {round}: {posts} posts, {responses} responses: gathered in {:.2} s, written in {:.2} s, total {:.2} s ({:.1} MB, {reports} progress reports); verified in {:.2} s",
             gathered.as_secs_f64(),

@@ -32,9 +32,11 @@ use zip::ZipWriter;
 use crate::errors::CommandError;
 
 pub mod gather;
+mod notes;
 mod report;
 mod spreadsheet;
 pub mod verify;
+mod zip_read;
 
 #[cfg(test)]
 mod tests;
@@ -248,11 +250,13 @@ pub fn response_file_name(index: usize, request: &BundleRequest) -> String {
         .filter(|c| c.is_ascii_alphanumeric() || *c == '-')
         .collect();
     let streamed = request.capture.as_ref().is_some_and(|c| c.streamed);
+    // A crawled page is kept exactly as received but named as text, so a browser shows its
+    // HTML as text and loads nothing from it.
     let extension = if streamed {
         "sse"
     } else if entry.operation == "web_crawl" {
         if entry.params_json.contains(r#""format":"html""#) {
-            "html"
+            "html.txt"
         } else {
             "txt"
         }
@@ -479,7 +483,7 @@ async fn write_to(
     }
 
     let others: [(&str, FileWriter); 3] = [
-        (NOTES_MD, Box::new(|out| notes_markdown(bundle, out))),
+        (NOTES_MD, Box::new(|out| notes::write(bundle, out))),
         (
             PROVENANCE_JSONL,
             Box::new(|out| provenance_lines(bundle, &body_files, out)),
@@ -588,54 +592,6 @@ fn post_line(post: &BundlePost, out: &mut dyn Write) -> std::io::Result<()> {
         },
     )?;
     out.write_all(b"\n")
-}
-
-/// `notes.md`: the notebook as written, then each post's note and tags.
-fn notes_markdown(bundle: &Bundle, out: &mut dyn Write) -> std::io::Result<()> {
-    writeln!(out, "# {}\n", one_line(&bundle.name))?;
-    if !bundle.description.trim().is_empty() {
-        writeln!(out, "{}\n", bundle.description.trim())?;
-    }
-    writeln!(out, "## Notebook\n")?;
-    if bundle.notebook.trim().is_empty() {
-        writeln!(out, "(empty)\n")?;
-    } else {
-        writeln!(out, "{}\n", bundle.notebook.trim_end())?;
-    }
-    writeln!(out, "## Notes and tags on posts\n")?;
-    let mut any = false;
-    for p in bundle
-        .posts
-        .iter()
-        .filter(|p| !p.note.trim().is_empty() || !p.tags.is_empty())
-    {
-        any = true;
-        writeln!(
-            out,
-            "### @{} · post {} · {}\n",
-            one_line(&p.post.author_username),
-            p.post.id,
-            utc_words(p.post.created_at)
-        )?;
-        for line in p.post.text.lines() {
-            writeln!(out, "> {line}")?;
-        }
-        writeln!(out)?;
-        if !p.tags.is_empty() {
-            writeln!(out, "Tags: {}\n", p.tags.join(", "))?;
-        }
-        if !p.note.trim().is_empty() {
-            writeln!(out, "{}\n", p.note.trim_end())?;
-        }
-    }
-    if !any {
-        writeln!(out, "(no post has a note or tags)")?;
-    }
-    Ok(())
-}
-
-fn one_line(text: &str) -> String {
-    text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 /// `provenance.jsonl`: one record per request, as captured; a request made before provenance

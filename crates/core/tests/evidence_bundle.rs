@@ -123,7 +123,9 @@ async fn an_investigation_bundle_from_a_real_store_checks_out() {
     } else {
         println!("skipped sha256sum -c: sha256sum is not installed");
     }
-    let check = verify_bundle(&path).unwrap();
+    let check = verify_bundle(&path, &mut |_| {}, &CancelToken::new())
+        .unwrap()
+        .unwrap();
     assert!(check.intact, "{check:?}");
 }
 
@@ -307,5 +309,10 @@ async fn a_post_added_by_hand_keeps_its_capture_in_the_bundle() {
             .map(|b| format!("{b:02x}"))
             .collect();
     assert_eq!(hash, sha256);
-    assert!(verify_bundle(&path).unwrap().intact);
+    assert!(
+        verify_bundle(&path, &mut |_| {}, &CancelToken::new())
+            .unwrap()
+            .unwrap()
+            .intact
+    );
 }

@@ -1,11 +1,12 @@
 /**
- * The evidence bundle's results in plain words: how far an export is, and what a check of a
- * bundle found, file by file.
+ * The evidence bundle's results in plain words: how far an export or a check is, and what a
+ * check found, file by file. A check's verdict and findings come worded from Rust
+ * (`BundleCheck.verdict`, `Finding.words`): one home, claiming no more than the check proves.
  */
-import type { BundleCheck } from './bindings/BundleCheck';
 import type { BundleOutcome } from './bindings/BundleOutcome';
 import type { BundleProgress } from './bindings/BundleProgress';
 import type { FileOutcome } from './bindings/FileOutcome';
+import type { ReadProgress } from './bindings/ReadProgress';
 import { countOf } from './format';
 
 export const outcomeWords: Record<FileOutcome, string> = {
@@ -13,7 +14,15 @@ export const outcomeWords: Record<FileOutcome, string> = {
   changed: 'Changed since the bundle was made',
   missing: 'Missing from the bundle',
   extra: 'Added: not part of the bundle as made',
+  unchecked: 'Not checked: the ZIP withholds it (see below)',
 };
+
+/** How far a check of a bundle is: `Read 12 of 40 files · responses/0012-….json`. */
+export function checkProgressWords(progress: ReadProgress | null): string {
+  if (!progress) return 'Opening the bundle…';
+  const file = progress.file ? ` · ${progress.file}` : '';
+  return `Read ${progress.done} of ${countOf(progress.total, 'file', 'files')}${file}`;
+}
 
 /** `42 %`: how far, never past 100. */
 export function percentDone(progress: BundleProgress | null): number {
@@ -40,16 +49,4 @@ export function writtenWords(outcome: BundleOutcome): string {
   if (outcome.outcome === 'cancelled') return 'Export cancelled. Nothing was saved.';
   const listed = outcome.files - 1;
   return `Saved ${outcome.path}: ${countOf(outcome.posts, 'post', 'posts')}, ${countOf(outcome.responses, 'response', 'responses')} as received, ${megabytes(outcome.bytes)} in ${countOf(outcome.files, 'file', 'files')} (SHA256SUMS and the ${listed} it lists).`;
-}
-
-/** The one sentence that heads a check; its count is of the files SHA256SUMS lists, as the export's is. */
-export function verdictWords(check: BundleCheck): string {
-  if (check.intact) {
-    return `All ${check.files.length} files SHA256SUMS lists match: this bundle is exactly as Sightline wrote it.`;
-  }
-  const wrong = check.files.filter((file) => file.outcome !== 'matches').length;
-  const lists = check.listsAgree ? '' : ' Its two lists of hashes (SHA256SUMS and manifest.json) do not agree.';
-  return wrong === 0
-    ? `The files match SHA256SUMS, but the bundle was altered.${lists}`
-    : `${countOf(wrong, 'file does', 'files do')} not match: this bundle was changed after it was made.${lists}`;
 }

@@ -15,6 +15,7 @@ import type { BudgetLimits } from './bindings/BudgetLimits';
 import type { BundleCheck } from './bindings/BundleCheck';
 import type { BundleOutcome } from './bindings/BundleOutcome';
 import type { BundleProgress } from './bindings/BundleProgress';
+import type { ReadProgress } from './bindings/ReadProgress';
 import type { CheckReport } from './bindings/CheckReport';
 import type { CheckSummary } from './bindings/CheckSummary';
 import type { CommandError } from './bindings/CommandError';
@@ -375,8 +376,18 @@ export function evidenceExport(source: BundleSource, onProgress: (progress: Bund
   });
 }
 export const evidenceCancel = () => call('evidence_cancel');
-/** Re-hashes a bundle: each file matches, changed, missing or extra, and whether its two lists agree. */
-export const evidenceVerify = (path: string) => call('evidence_verify', { path });
+/**
+ * Reads a bundle strictly and re-hashes it: each file matches its sum, changed, missing, extra or
+ * not checked, whether its two lists agree, what the ZIP hides, and the verdict's words. Calls
+ * `onProgress` as it goes; null after `evidenceVerifyCancel`.
+ */
+export function evidenceVerify(path: string, onProgress: (progress: ReadProgress) => void) {
+  const progress = new Channel<ReadProgress>();
+  progress.onmessage = onProgress;
+  return call('evidence_verify', { path, progress });
+}
+/** Stops the running check of a bundle. */
+export const evidenceVerifyCancel = () => call('evidence_verify_cancel');
 /** The system's open dialog for a bundle; null when closed. */
 export const evidencePickBundle = () => call('evidence_pick_bundle');
 

@@ -249,7 +249,8 @@ async fn a_bundle_holds_every_file_and_sha256sum_checks_it() {
     assert_eq!(manifest["files"].as_array().unwrap().len(), 6);
 
     let notes = std::fs::read_to_string(out.join(NOTES_MD)).unwrap();
-    assert!(notes.contains("- call the <mayor>"), "{notes}");
+    // The investigator's own Markdown as written, but its raw HTML shown as text.
+    assert!(notes.contains("- call the &lt;mayor>"), "{notes}");
     assert!(notes.contains("Tags: flood, verified"), "{notes}");
 
     let jsonl = std::fs::read_to_string(out.join(POSTS_JSONL)).unwrap();
@@ -393,7 +394,9 @@ async fn verify_finds_a_tampered_a_removed_and_an_added_file() {
     let path = dir.path().join("b.zip");
     write(&bundle, &bodies, &path).await;
 
-    let check = verify_bundle(&path).unwrap();
+    let check = verify_bundle(&path, &mut |_| {}, &CancelToken::new())
+        .unwrap()
+        .unwrap();
     assert!(check.intact, "{check:?}");
     assert_eq!(check.files.len(), 7);
     assert!(check
@@ -415,7 +418,9 @@ async fn verify_finds_a_tampered_a_removed_and_an_added_file() {
         },
         &[("responses/9999-planted.json", b"{}")],
     );
-    let check = verify_bundle(&path).unwrap();
+    let check = verify_bundle(&path, &mut |_| {}, &CancelToken::new())
+        .unwrap()
+        .unwrap();
     assert!(!check.intact);
     let outcome = |name: &str| {
         check
@@ -460,7 +465,9 @@ async fn verify_sees_sums_rewritten_to_hide_a_change() {
         },
         &[],
     );
-    let check = verify_bundle(&path).unwrap();
+    let check = verify_bundle(&path, &mut |_| {}, &CancelToken::new())
+        .unwrap()
+        .unwrap();
     assert!(!check.lists_agree);
     assert!(!check.intact);
     assert!(check.disagreements[0].contains(NOTES_MD), "{check:?}");
@@ -471,9 +478,14 @@ async fn a_file_that_is_not_a_bundle_is_said_so() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("notes.txt");
     std::fs::write(&path, "hello").unwrap();
-    let error = verify_bundle(&path).unwrap_err();
+    let error = verify_bundle(&path, &mut |_| {}, &CancelToken::new()).unwrap_err();
     assert!(error.message().contains("not a ZIP"), "{error:?}");
-    let missing = verify_bundle(&dir.path().join("gone.zip")).unwrap_err();
+    let missing = verify_bundle(
+        &dir.path().join("gone.zip"),
+        &mut |_| {},
+        &CancelToken::new(),
+    )
+    .unwrap_err();
     assert!(missing.message().contains("could not be opened"));
 }
 
@@ -542,5 +554,11 @@ fn response_files_are_named_by_request_and_kind() {
     assert_eq!(
         response_file_name(0, stream),
         "responses/0001-web-crawl-req-7.txt"
+    );
+    // A page crawled as HTML is kept as received, named as text: a browser loads nothing from it.
+    stream.entry.params_json = r#"{"url":"https://a.example","format":"html"}"#.into();
+    assert_eq!(
+        response_file_name(0, stream),
+        "responses/0001-web-crawl-req-7.html.txt"
     );
 }

@@ -3,4 +3,4 @@
 /**
  * What became of one file.
  */
-export type FileOutcome = "matches" | "changed" | "missing" | "extra";
+export type FileOutcome = "matches" | "changed" | "missing" | "extra" | "unchecked";

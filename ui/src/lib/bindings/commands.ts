@@ -63,6 +63,7 @@ import type { PostPage } from './PostPage';
 import type { PostQuery } from './PostQuery';
 import type { Provenance } from './Provenance';
 import type { ProvenanceCheck } from './ProvenanceCheck';
+import type { ReadProgress } from './ReadProgress';
 import type { Recovered } from './Recovered';
 import type { RepostersPage } from './RepostersPage';
 import type { RunLogEntry } from './RunLogEntry';
@@ -186,7 +187,8 @@ export interface Commands {
   investigation_check_report: { args: { checkId: number }; result: CheckReport };
   evidence_export: { args: { investigationId: number | null; historyIds: Array<number> | null; postIds: Array<string> | null; progress: Channel<BundleProgress> }; result: BundleOutcome | null };
   evidence_cancel: { args: Record<never, never>; result: void };
-  evidence_verify: { args: { path: string }; result: BundleCheck };
+  evidence_verify: { args: { path: string; progress: Channel<ReadProgress> }; result: BundleCheck | null };
+  evidence_verify_cancel: { args: Record<never, never>; result: void };
   evidence_pick_bundle: { args: Record<never, never>; result: string | null };
   monitor_list: { args: Record<never, never>; result: Array<Monitor> };
   monitor_create: { args: { draft: MonitorDraft }; result: Monitor };
