@@ -79,6 +79,8 @@
 //! channels, events, dialogs), and everything here is tested against the sandbox and real
 //! SQLite without one. The key never leaves this crate except in the request header.
 
+#![deny(missing_docs)]
+
 pub mod analysis;
 pub mod announce;
 mod bindings;
