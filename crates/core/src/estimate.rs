@@ -34,7 +34,7 @@ pub struct CostCheck {
 }
 
 /// The cost chip's check for a request as the form holds it (`request`, its JSON): the units
-/// the service would bill it for, then [`cost_check`].
+/// the service would bill it for, then their estimate and the budget's verdict.
 pub async fn for_request(
     store: &Store,
     operation: Operation,

@@ -277,7 +277,7 @@ async fn refetch_cost(store: &Store, posts: i64) -> Result<CostCheck, CommandErr
 /// `{send.request_id}-{n}`: a check replayed with the same id returns the check it made, and
 /// one cut short (a 429, the network gone) and run again with the same id re-uses the batches
 /// it had fetched instead of paying for them again, and sends the failed batch afresh
-/// ([`batch_request_id`]).
+/// (`batch_request_id`).
 pub async fn check(
     state: &AppState,
     session: &Session,

@@ -1,6 +1,6 @@
 //! A response's provenance as the pipeline records it: the capture the client took of the
 //! bytes received, with when, from which service address and by which version of the app.
-//! Written with the request's history row ([`sightline_store::provenance`]), never edited.
+//! Written with the request's history row (the store's `provenance` table), never edited.
 
 use chrono::Utc;
 use sightline_api::Capture;

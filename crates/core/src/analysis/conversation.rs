@@ -34,7 +34,7 @@ pub const FETCH_POSTS_LIMIT: usize = 50;
 #[serde(rename_all = "camelCase")]
 #[ts(export)]
 pub struct ConversationFetchEstimate {
-    /// Requests (one per post with missing replies, at most [`FETCH_POSTS_LIMIT`], and one for
+    /// Requests (one per post with missing replies, at most `FETCH_POSTS_LIMIT`, and one for
     /// the parent).
     pub requests: i64,
     /// Replies asked for in all (the service bills per post returned).

@@ -71,11 +71,11 @@ pub enum FindingKind {
     Encrypted,
     /// A compression method Sightline does not read (it writes only stored and deflate).
     UnknownMethod,
-    /// An entry that inflates past [`MAX_ENTRY_BYTES`]; it was not read further.
+    /// An entry that inflates past `MAX_ENTRY_BYTES`; it was not read further.
     EntryTooLarge,
-    /// An entry that inflates more than [`MAX_RATIO`] times its stored size; not read further.
+    /// An entry that inflates more than `MAX_RATIO` times its stored size; not read further.
     TooCompressed,
-    /// All entries together inflate past [`MAX_TOTAL_BYTES`]; the rest was not read.
+    /// All entries together inflate past `MAX_TOTAL_BYTES`; the rest was not read.
     TotalTooLarge,
     /// An entry's checksum or size is not the one the index gives, or it cannot be inflated.
     Damaged,
