@@ -20,17 +20,16 @@ use sightline_api::request::{
 };
 use sightline_api::validation::{day_message, parse_day};
 use sightline_api::{ApiRequest, FieldError, Operation};
-use sightline_store::{NewCollection, RunOwner, Store, StoredCollection};
+use sightline_store::{
+    CollectionState, NewCollection, RunOutcome, RunOwner, Store, StoredCollection,
+};
 
 use crate::errors::CommandError;
 use crate::estimate::{cost_check, estimate, CostCheck};
 use crate::runs::RunLogEntry;
 
 pub use run::{drive, Collector};
-pub use types::{
-    CollectUntil, Collection, CollectionDraft, CollectionPostPage, CollectionSource,
-    CollectionState,
-};
+pub use types::{CollectUntil, Collection, CollectionDraft, CollectionPostPage, CollectionSource};
 
 fn gone() -> CommandError {
     CommandError::not_found("That collection no longer exists.")
@@ -230,12 +229,7 @@ pub async fn pause_left_running(store: &Store) -> Result<usize, CommandError> {
     for id in &left {
         if let Some(run) = store.open_run(RunOwner::Collection(*id)).await? {
             store
-                .finish_run(
-                    run.id,
-                    crate::runs::RunOutcome::Paused,
-                    Some(CLOSED),
-                    Utc::now(),
-                )
+                .finish_run(run.id, RunOutcome::Paused, Some(CLOSED), Utc::now())
                 .await?;
         }
         store

@@ -70,7 +70,9 @@
 //! the root or from one feature to another. A module only core itself uses (`findings`,
 //! `runs`, `markup`, the bindings export) is private, and so are a feature's own parts
 //! (`monitors/run.rs`, `evidence/report.rs`): the feature re-exports what the window needs
-//! from them, once. A test double or a helper for the tests lives in the tests
+//! from them, once. The store's and the service's types are named from `sightline_store` and
+//! `sightline_api`, never re-exported here (`sightline_store::MonitorState`, not
+//! `monitors::MonitorState`). A test double or a helper for the tests lives in the tests
 //! (`tests/support/`), not here.
 //! Every public item is documented (`#![deny(missing_docs)]`).
 //!

@@ -31,7 +31,9 @@ use chrono::{Duration, Utc};
 use rust_decimal::Decimal;
 use sightline_api::request::{TwitterSearchRequest, TwitterUserPostsRequest};
 use sightline_api::{ApiRequest, ExpectedUnits, Operation};
-use sightline_store::{NewMonitor, RunEnd, RunOwner, Store, StoredMonitor};
+use sightline_store::{
+    MonitorState, NewMonitor, RunEnd, RunOutcome, RunOwner, Store, StoredMonitor,
+};
 
 use crate::errors::CommandError;
 use crate::estimate::cost_check;
@@ -41,10 +43,10 @@ pub use run::run;
 pub use scheduler::{Scheduler, SchedulerClock};
 pub use types::{
     Monitor, MonitorDraft, MonitorEstimate, MonitorPost, MonitorPostPage, MonitorPostQuery,
-    MonitorState, MonitorTarget, MonitorUnseen, MonitorsChanged, UnseenCounts,
+    MonitorTarget, MonitorUnseen, MonitorsChanged, UnseenCounts,
 };
 
-pub use crate::runs::{RunLogEntry, RunOutcome};
+pub use crate::runs::RunLogEntry;
 
 fn gone() -> CommandError {
     CommandError::not_found("That monitor no longer exists.")

@@ -12,7 +12,7 @@ use serde::Serialize;
 use sightline_api::wait;
 use sightline_api::{ApiRequest, ErrorKind, ExpectedUnits};
 use sightline_store::{ArchivedInvestigation, PageFiling, RecordedPage};
-use sightline_store::{HistoryEntry, RequestStatus, RunOwner, Store, StoredRun};
+use sightline_store::{HistoryEntry, RequestStatus, RunOutcome, RunOwner, Store, StoredRun};
 use ts_rs::TS;
 
 use crate::errors::CommandError;
@@ -20,8 +20,6 @@ use crate::findings::Findable;
 use crate::pipeline::{self, Outcome, Paging, SendOptions};
 use crate::session::Session;
 use crate::state::AppState;
-
-pub use sightline_store::RunOutcome;
 
 /// One line of a monitor's or a collection's run log.
 #[derive(Debug, Clone, PartialEq, Serialize, TS)]

@@ -13,13 +13,11 @@ use chrono::Utc;
 use rust_decimal::Decimal;
 use sightline_api::request::TwitterSearchRequest;
 use sightline_core::collections::{
-    self, CollectUntil, CollectionDraft, CollectionSource, CollectionState, Collector,
+    self, CollectUntil, CollectionDraft, CollectionSource, Collector,
 };
-use sightline_core::monitors::{
-    self, Monitor, MonitorDraft, MonitorState, MonitorTarget, RunOutcome,
-};
+use sightline_core::monitors::{self, Monitor, MonitorDraft, MonitorTarget};
 use sightline_sandbox::Sandbox;
-use sightline_store::{Store, Tz};
+use sightline_store::{CollectionState, MonitorState, RunOutcome, Store, Tz};
 
 async fn live() -> Live {
     Live::start(Sandbox::builder().seed(16).faults(true)).await

@@ -11,13 +11,14 @@ use std::sync::Arc;
 use crate::support::announce::Recorded;
 use sightline_api::request::{TwitterRetweetersRequest, TwitterSearchRequest};
 use sightline_core::collections::{
-    self, CollectUntil, CollectionDraft, CollectionSource, CollectionState, Collector,
+    self, CollectUntil, CollectionDraft, CollectionSource, Collector,
 };
 use sightline_core::environment::Environment;
 use sightline_core::keychain::{MemoryStore, SecretStore};
 use sightline_core::monitors::{self, MonitorDraft, MonitorTarget};
 use sightline_core::state::AppState;
 use sightline_sandbox::Sandbox;
+use sightline_store::CollectionState;
 
 fn search(until: CollectUntil) -> CollectionDraft {
     CollectionDraft {

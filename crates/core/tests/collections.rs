@@ -13,14 +13,15 @@ use crate::support::announce::Recorded;
 use rust_decimal::Decimal;
 use sightline_api::request::{TwitterRetweetersRequest, TwitterSearchRequest};
 use sightline_core::collections::{
-    self, CollectUntil, CollectionDraft, CollectionSource, CollectionState, Collector,
+    self, CollectUntil, CollectionDraft, CollectionSource, Collector,
 };
 use sightline_core::environment::Environment;
 use sightline_core::keychain::{MemoryStore, SecretStore};
-use sightline_core::monitors::RunOutcome;
 use sightline_core::state::AppState;
 use sightline_sandbox::{Fault, Sandbox};
-use sightline_store::{BudgetLimits, HistoryQuery, RequestStatus, Store, Tz};
+use sightline_store::{
+    BudgetLimits, CollectionState, HistoryQuery, RequestStatus, RunOutcome, Store, Tz,
+};
 
 async fn sandbox() -> Sandbox {
     Sandbox::builder()

@@ -18,14 +18,14 @@ use chrono::Utc;
 use rust_decimal::Decimal;
 use sightline_api::request::{TwitterSearchRequest, TwitterUserPostsRequest};
 use sightline_core::monitors::{
-    self, Monitor, MonitorDraft, MonitorPostQuery, MonitorState, MonitorTarget, RunOutcome,
-    Scheduler,
+    self, Monitor, MonitorDraft, MonitorPostQuery, MonitorTarget, Scheduler,
 };
 use sightline_core::session::Session;
 use sightline_core::state::AppState;
 use sightline_sandbox::world::live::posts_between;
 use sightline_sandbox::{Fault, Sandbox};
 use sightline_store::{BudgetLimits, HistoryQuery, LedgerEntry, Store};
+use sightline_store::{MonitorState, RunOutcome};
 
 const RATE: u32 = 60;
 

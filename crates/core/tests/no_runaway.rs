@@ -24,13 +24,14 @@ use chrono::{DateTime, Utc};
 use live::Live;
 use sightline_api::request::TwitterSearchRequest;
 use sightline_core::collections::{
-    self, CollectUntil, CollectionDraft, CollectionSource, CollectionState, Collector,
+    self, CollectUntil, CollectionDraft, CollectionSource, Collector,
 };
 use sightline_core::monitors::{
-    self, Monitor, MonitorDraft, MonitorState, MonitorTarget, RunOutcome, Scheduler, SchedulerClock,
+    self, Monitor, MonitorDraft, MonitorTarget, Scheduler, SchedulerClock,
 };
 use sightline_sandbox::body_log::LoggedBody;
 use sightline_sandbox::Sandbox;
+use sightline_store::{CollectionState, MonitorState, RunOutcome};
 use sightline_store::{HistoryQuery, RequestStatus};
 use sqlx::{Connection, SqliteConnection};
 use tokio::sync::watch;

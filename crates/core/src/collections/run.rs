@@ -24,14 +24,12 @@ use sightline_api::request::{
 };
 use sightline_api::wait::{self, plain_wait};
 use sightline_store::RecordedPage;
-use sightline_store::{RunOwner, StoredCollection};
+use sightline_store::{CollectionState, RunOutcome, RunOwner, StoredCollection};
 
-use super::{
-    collection_of, get, set_state, CollectUntil, Collection, CollectionSource, CollectionState,
-};
+use super::{collection_of, get, set_state, CollectUntil, Collection, CollectionSource};
 use crate::announce::Announce;
 use crate::errors::CommandError;
-use crate::runs::{page_step, send_page, PageSent, RunOutcome, RunPage, Step, Stop};
+use crate::runs::{page_step, send_page, PageSent, RunPage, Step, Stop};
 use crate::session::Session;
 use crate::state::AppState;
 

@@ -7,8 +7,7 @@ use sightline_api::request::{
     TwitterRepliesPostRequest, TwitterRetweetersRequest, TwitterSearchRequest,
     TwitterUserPostsRequest,
 };
-pub use sightline_store::CollectionState;
-use sightline_store::StoredPost;
+use sightline_store::{CollectionState, StoredPost};
 use ts_rs::TS;
 
 /// What a collection pages through.

@@ -20,9 +20,11 @@ use sightline_api::model::{Post, Posts, UserPostsPage};
 use sightline_api::request::{Sort, TwitterSearchRequest, TwitterUserPostsRequest};
 use sightline_api::wait::{self, plain_wait};
 use sightline_store::RecordedPage;
-use sightline_store::{PageItem, RunEnd, RunOwner, Store, StoredMonitor, StoredRun};
+use sightline_store::{
+    MonitorState, PageItem, RunEnd, RunOutcome, RunOwner, Store, StoredMonitor, StoredRun,
+};
 
-use super::{MonitorState, MonitorTarget, MonitorsChanged, RunOutcome};
+use super::{MonitorTarget, MonitorsChanged};
 use crate::announce::Announce;
 use crate::errors::CommandError;
 use crate::runs::{backoff, failures_before, page_step, send_page, PageSent, RunPage, Step, Stop};
@@ -401,13 +403,7 @@ async fn stopped(
             let paused = RunOutcome::Paused;
             store.finish_run(run.id, paused, Some(&reason), now).await?;
             store
-                .set_monitor_state(
-                    monitor.id,
-                    super::MonitorState::Paused,
-                    Some(&reason),
-                    None,
-                    now,
-                )
+                .set_monitor_state(monitor.id, MonitorState::Paused, Some(&reason), None, now)
                 .await?;
         }
     }

@@ -4,7 +4,7 @@ use chrono::{DateTime, Utc};
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 use sightline_api::request::{TwitterSearchRequest, TwitterUserPostsRequest};
-use sightline_store::{BudgetCheck, StoredPost};
+use sightline_store::{BudgetCheck, MonitorState, StoredPost};
 use ts_rs::TS;
 
 /// What a monitor watches: an X search with all its filters, or an account's posts.
@@ -44,8 +44,6 @@ pub struct MonitorDraft {
     /// The investigation its runs' requests and posts are filed under, if any.
     pub investigation_id: Option<i64>,
 }
-
-pub use sightline_store::MonitorState;
 
 /// One monitor as the list shows it.
 #[derive(Debug, Clone, PartialEq, Serialize, TS)]
