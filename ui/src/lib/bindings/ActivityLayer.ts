@@ -8,4 +8,12 @@ export type ActivityLayer = {
  * The language code, `verified` / `blue` / `other`, `none` for posts without a
  * language, or `others` for the languages beyond the largest [`ACTIVITY_LAYERS`].
  */
-key: string, counts: Array<number>, total: number, };
+key: string, 
+/**
+ * Posts in each bucket, in the order of the series' `starts`.
+ */
+counts: Array<number>, 
+/**
+ * All posts of the layer.
+ */
+total: number, };

@@ -5,7 +5,11 @@ import type { Bucket } from "./Bucket";
 /**
  * Posts per bucket, stacked, with the engagement per bucket as a second line.
  */
-export type ActivitySeries = { bucket: Bucket, 
+export type ActivitySeries = { 
+/**
+ * The width of each bar.
+ */
+bucket: Bucket, 
 /**
  * The zone buckets are cut in (an IANA name or `UTC`).
  */

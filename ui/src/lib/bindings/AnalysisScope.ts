@@ -5,4 +5,20 @@ import type { ScopeSource } from "./ScopeSource";
 /**
  * The posts an analysis looks at: a source, an optional time range `[from, to)` and filters.
  */
-export type AnalysisScope = { source: ScopeSource, from: string | null, to: string | null, filters: ScopeFilters, };
+export type AnalysisScope = { 
+/**
+ * Where the posts come from.
+ */
+source: ScopeSource, 
+/**
+ * Only posts written at or after this time.
+ */
+from: string | null, 
+/**
+ * Only posts written before this time.
+ */
+to: string | null, 
+/**
+ * The narrowing clicks added.
+ */
+filters: ScopeFilters, };

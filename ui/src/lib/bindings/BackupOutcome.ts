@@ -3,4 +3,24 @@
 /**
  * What became of the copy before an upgrade.
  */
-export type BackupOutcome = { "outcome": "not_needed" } | { "outcome": "made", file: string, bytes: number, } | { "outcome": "no_room", needed_bytes: number, free_bytes: number, } | { "outcome": "failed", reason: string, };
+export type BackupOutcome = { "outcome": "not_needed" } | { "outcome": "made", 
+/**
+ * The copy's file name.
+ */
+file: string, 
+/**
+ * Its size.
+ */
+bytes: number, } | { "outcome": "no_room", 
+/**
+ * Room the copy and the upgrade need.
+ */
+needed_bytes: number, 
+/**
+ * Room the disk has.
+ */
+free_bytes: number, } | { "outcome": "failed", 
+/**
+ * Why, in words.
+ */
+reason: string, };

@@ -13,4 +13,16 @@ cost: string | null,
 /**
  * The cost exactly as the service wrote it (`None` for rows recorded before it was kept).
  */
-cost_text: string | null, usage_count: number, service: string, currency: string, };
+cost_text: string | null, 
+/**
+ * The usage the service counted for the charge, as its billing headers state it.
+ */
+usage_count: number, 
+/**
+ * The billed service, as the billing headers name it.
+ */
+service: string, 
+/**
+ * The currency of `cost`, as the service stated it.
+ */
+currency: string, };

@@ -9,7 +9,15 @@ export type BudgetCheck = {
 /**
  * The stricter of the two periods.
  */
-verdict: Verdict, estimate: string, warn_percent: number, 
+verdict: Verdict, 
+/**
+ * What the request is expected to cost.
+ */
+estimate: string, 
+/**
+ * The warning share of a limit, in percent, the check used.
+ */
+warn_percent: number, 
 /**
  * `None` when there is no daily limit.
  */

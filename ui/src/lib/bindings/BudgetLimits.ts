@@ -3,7 +3,15 @@
 /**
  * The user's limits. `None` means no limit for that period.
  */
-export type BudgetLimits = { daily: string | null, monthly: string | null, 
+export type BudgetLimits = { 
+/**
+ * The most a local calendar day may cost.
+ */
+daily: string | null, 
+/**
+ * The most a local calendar month may cost.
+ */
+monthly: string | null, 
 /**
  * Warn once spending (including the request about to be made) reaches this percentage of
  * a limit; 1 to 100.

@@ -4,4 +4,8 @@ import type { CaptureSummary } from "./CaptureSummary";
 /**
  * A history row's capture line.
  */
-export type CaptureState = { "state": "captured", capture: CaptureSummary, } | { "state": "before_provenance" } | { "state": "not_received" };
+export type CaptureState = { "state": "captured", 
+/**
+ * When, and the hash.
+ */
+capture: CaptureSummary, } | { "state": "before_provenance" } | { "state": "not_received" };

@@ -3,4 +3,16 @@
 /**
  * The short form a list shows on each row: when, and the hash.
  */
-export type CaptureSummary = { history_id: number, captured_at: string, sha256: string, };
+export type CaptureSummary = { 
+/**
+ * The history row of the request.
+ */
+history_id: number, 
+/**
+ * When the response was received.
+ */
+captured_at: string, 
+/**
+ * SHA-256 of the bytes received, lower-case hex.
+ */
+sha256: string, };

@@ -5,7 +5,15 @@ import type { FieldChange } from "./FieldChange";
 /**
  * One post's line in a still-there check.
  */
-export type CheckItem = { post_id: string, outcome: CheckOutcome, 
+export type CheckItem = { 
+/**
+ * The post checked.
+ */
+post_id: string, 
+/**
+ * What the check found.
+ */
+outcome: CheckOutcome, 
 /**
  * Empty unless `changed`.
  */

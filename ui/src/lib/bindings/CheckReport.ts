@@ -5,4 +5,12 @@ import type { CheckSummary } from "./CheckSummary";
 /**
  * A stored still-there check with every post's outcome.
  */
-export type CheckReport = { summary: CheckSummary, items: Array<CheckItem>, };
+export type CheckReport = { 
+/**
+ * When, what it found in counts, and its cost.
+ */
+summary: CheckSummary, 
+/**
+ * One line per post checked.
+ */
+items: Array<CheckItem>, };

@@ -3,7 +3,27 @@
 /**
  * A still-there check in short: when, and how many of each outcome.
  */
-export type CheckSummary = { id: number, checked_at: string, unchanged: number, changed: number, gone: number, 
+export type CheckSummary = { 
+/**
+ * The check's id.
+ */
+id: number, 
+/**
+ * When it ran.
+ */
+checked_at: string, 
+/**
+ * Posts returned as stored.
+ */
+unchanged: number, 
+/**
+ * Posts returned with other text or counts.
+ */
+changed: number, 
+/**
+ * Posts not returned.
+ */
+gone: number, 
 /**
  * What the re-fetch cost, from the service's answers.
  */

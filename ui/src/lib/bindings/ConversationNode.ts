@@ -4,13 +4,45 @@ import type { TreeRelation } from "./TreeRelation";
 /**
  * One post of a conversation tree, in display order (each after its parent, depth first).
  */
-export type ConversationNode = { id: string, 
+export type ConversationNode = { 
+/**
+ * The post's id.
+ */
+id: string, 
 /**
  * The post this one replies to or quotes; `None` for the root.
  */
-parent_id: string | null, depth: number, relation: TreeRelation, author_username: string, author_name: string, text: string, created_at: string, 
+parent_id: string | null, 
+/**
+ * Steps below the root (the root is 0).
+ */
+depth: number, 
+/**
+ * How it hangs from its parent.
+ */
+relation: TreeRelation, 
+/**
+ * The author's handle, without `@`.
+ */
+author_username: string, 
+/**
+ * The author's display name.
+ */
+author_name: string, 
+/**
+ * The post's text.
+ */
+text: string, 
+/**
+ * When the post was written.
+ */
+created_at: string, 
 /**
  * Replies the service counted (the whole thread below the post, replies to replies
  * included), and how many of them are stored here.
  */
-reply_count: number, replies_held: number, };
+reply_count: number, 
+/**
+ * How many of those replies are stored here.
+ */
+replies_held: number, };

@@ -9,7 +9,11 @@ export type ConversationTree = {
 /**
  * The highest stored post above the one asked for (itself when it starts the thread).
  */
-root_id: string, nodes: Array<ConversationNode>, 
+root_id: string, 
+/**
+ * The tree's posts, each after its parent, depth first.
+ */
+nodes: Array<ConversationNode>, 
 /**
  * The post the root replies to, when that post is not stored.
  */

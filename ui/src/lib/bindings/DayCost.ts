@@ -7,7 +7,11 @@ export type DayCost = {
 /**
  * `YYYY-MM-DD` in the zone the cost was asked in (see [`InvestigationDetail::zone`]).
  */
-day: string, cost: string, 
+day: string, 
+/**
+ * What that day's ledger rows cost.
+ */
+cost: string, 
 /**
  * Ledger rows (billed responses) that day.
  */

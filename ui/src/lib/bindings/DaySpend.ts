@@ -4,7 +4,15 @@ import type { SpendLine } from "./SpendLine";
 /**
  * One local day of a spend series, stacked by service.
  */
-export type DaySpend = { date: string, total: string, 
+export type DaySpend = { 
+/**
+ * The local calendar day.
+ */
+date: string, 
+/**
+ * What the day cost.
+ */
+total: string, 
 /**
  * Sorted by service name; empty on a day without spend.
  */

@@ -4,4 +4,16 @@
  * One field of a post that differs from the stored copy: `text`, or a count such as
  * `like_count`.
  */
-export type FieldChange = { field: string, before: string, after: string, };
+export type FieldChange = { 
+/**
+ * The field's name (`text`, `like_count`, ...).
+ */
+field: string, 
+/**
+ * The stored value, as text.
+ */
+before: string, 
+/**
+ * The value the check fetched, as text.
+ */
+after: string, };

@@ -3,4 +3,12 @@
 /**
  * How many items an add or a remove changed.
  */
-export type FilingChange = { requests: number, posts: number, };
+export type FilingChange = { 
+/**
+ * Requests filed or unfiled.
+ */
+requests: number, 
+/**
+ * Posts filed or unfiled.
+ */
+posts: number, };

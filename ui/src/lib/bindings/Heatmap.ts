@@ -11,4 +11,8 @@ zone: string,
 /**
  * `cells[weekday][hour]`, Monday = 0, hours 0–23 on the local clock.
  */
-cells: Array<Array<number>>, total: number, };
+cells: Array<Array<number>>, 
+/**
+ * Posts in all cells.
+ */
+total: number, };

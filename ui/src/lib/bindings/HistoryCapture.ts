@@ -4,4 +4,12 @@ import type { CaptureState } from "./CaptureState";
 /**
  * [`CaptureState`] of one history row.
  */
-export type HistoryCapture = { history_id: number, capture: CaptureState, };
+export type HistoryCapture = { 
+/**
+ * The history row.
+ */
+history_id: number, 
+/**
+ * What is known of its response.
+ */
+capture: CaptureState, };

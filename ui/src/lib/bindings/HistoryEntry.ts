@@ -6,7 +6,76 @@ import type { RequestStatus } from "./RequestStatus";
 /**
  * One history row as shown in the history list.
  */
-export type HistoryEntry = { id: number, request_id: string, started_at: string, operation: string, params_json: string, key_label: string | null, mode: string, status: RequestStatus, error_class: string | null, error_message: string | null, duration_ms: number, result_count: number, billing: Billing | null, cursor: string | null, next_cursor: string | null, parent_id: number | null, pinned: boolean, 
+export type HistoryEntry = { 
+/**
+ * The history row's id.
+ */
+id: number, 
+/**
+ * The app's own id for the request (a monitor's or a collection's names its owner:
+ * [`monitor_page_request_id`]).
+ */
+request_id: string, 
+/**
+ * When it was sent.
+ */
+started_at: string, 
+/**
+ * The operation's name (`search`, `replies`, ...).
+ */
+operation: string, 
+/**
+ * The parameters sent, as JSON.
+ */
+params_json: string, 
+/**
+ * The label of the key used, never the key itself.
+ */
+key_label: string | null, 
+/**
+ * How the request was made, as the app names it (e.g. "live", "demo").
+ */
+mode: string, 
+/**
+ * Where it stands.
+ */
+status: RequestStatus, 
+/**
+ * The kind of failure, a word the app maps to plain words (`disk_full`, ...).
+ */
+error_class: string | null, 
+/**
+ * The failure in words, for the user.
+ */
+error_message: string | null, 
+/**
+ * How long the request took, in milliseconds.
+ */
+duration_ms: number, 
+/**
+ * Items the result held.
+ */
+result_count: number, 
+/**
+ * What the service billed, when it did.
+ */
+billing: Billing | null, 
+/**
+ * The paging cursor this page was asked with.
+ */
+cursor: string | null, 
+/**
+ * The cursor of the next page, when the service gave one.
+ */
+next_cursor: string | null, 
+/**
+ * The history row of the previous page, for a later page.
+ */
+parent_id: number | null, 
+/**
+ * Pinned by the user (History can list the pinned rows alone).
+ */
+pinned: boolean, 
 /**
  * Whether a result body is stored (it can be re-opened offline).
  */

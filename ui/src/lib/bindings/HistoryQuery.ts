@@ -4,7 +4,19 @@ import type { RequestStatus } from "./RequestStatus";
 /**
  * Filters for the history list (newest first).
  */
-export type HistoryQuery = { operation: string | null, status: RequestStatus | null, from: string | null, 
+export type HistoryQuery = { 
+/**
+ * Only this operation.
+ */
+operation: string | null, 
+/**
+ * Only requests with this status.
+ */
+status: RequestStatus | null, 
+/**
+ * Only requests sent at or after this time.
+ */
+from: string | null, 
 /**
  * Exclusive upper bound.
  */
@@ -12,7 +24,11 @@ to: string | null,
 /**
  * Substring of the parameters as given (case-insensitive for ASCII).
  */
-text: string | null, pinned_only: boolean, 
+text: string | null, 
+/**
+ * Only pinned requests.
+ */
+pinned_only: boolean, 
 /**
  * Only requests filed in this investigation.
  */
@@ -20,4 +36,8 @@ investigation_id: number | null,
 /**
  * Rows per page; 0 means the default of 100.
  */
-limit: number, offset: number, };
+limit: number, 
+/**
+ * Rows to skip (paging).
+ */
+offset: number, };

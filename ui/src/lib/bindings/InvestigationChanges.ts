@@ -3,7 +3,15 @@
 /**
  * What an update changes; a field left out stays as it is.
  */
-export type InvestigationChanges = { name: string | null, description: string | null, 
+export type InvestigationChanges = { 
+/**
+ * A new name.
+ */
+name: string | null, 
+/**
+ * A new description.
+ */
+description: string | null, 
 /**
  * The notebook, Markdown.
  */

@@ -5,7 +5,11 @@ import type { OperationCost } from "./OperationCost";
 /**
  * What an investigation cost, from the ledger rows of its requests.
  */
-export type InvestigationCost = { total: string, 
+export type InvestigationCost = { 
+/**
+ * Everything its requests cost.
+ */
+total: string, 
 /**
  * Oldest day first; days are calendar days in the display zone.
  */

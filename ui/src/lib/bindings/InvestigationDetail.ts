@@ -7,11 +7,19 @@ import type { TagCount } from "./TagCount";
 /**
  * Everything the investigation's screen opens with (its posts come by page, apart).
  */
-export type InvestigationDetail = { summary: InvestigationSummary, 
+export type InvestigationDetail = { 
+/**
+ * Its row in the list.
+ */
+summary: InvestigationSummary, 
 /**
  * Markdown.
  */
-notebook: string, cost: InvestigationCost, 
+notebook: string, 
+/**
+ * What it cost, by day and by operation.
+ */
+cost: InvestigationCost, 
 /**
  * The IANA zone `cost.by_day` is counted in.
  */
@@ -19,4 +27,8 @@ zone: string,
 /**
  * Most used first.
  */
-tags: Array<TagCount>, latest_check: CheckSummary | null, };
+tags: Array<TagCount>, 
+/**
+ * The newest still-there check, if one was run.
+ */
+latest_check: CheckSummary | null, };

@@ -4,4 +4,12 @@
  * Something that can be filed in an investigation by hand. A request brings the posts it
  * found with it.
  */
-export type InvestigationItem = { "kind": "request", history_id: number, } | { "kind": "post", post_id: string, };
+export type InvestigationItem = { "kind": "request", 
+/**
+ * The history row's id.
+ */
+history_id: number, } | { "kind": "post", 
+/**
+ * The post's id.
+ */
+post_id: string, };

@@ -9,7 +9,19 @@ export type InvestigationPost = {
 /**
  * The archive's copy (its counts are the latest seen).
  */
-post: StoredPost, note: string, tags: Array<string>, added_at: string, 
+post: StoredPost, 
+/**
+ * The investigation's note on the post (Markdown; empty when none).
+ */
+note: string, 
+/**
+ * The investigation's tags on the post.
+ */
+tags: Array<string>, 
+/**
+ * When the post was filed here.
+ */
+added_at: string, 
 /**
  * The earliest request of this investigation that found the post (the response its
  * provenance is read from); `None` for a post added by hand on its own.

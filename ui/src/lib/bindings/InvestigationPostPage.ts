@@ -4,4 +4,12 @@ import type { InvestigationPost } from "./InvestigationPost";
 /**
  * One page of an investigation's posts and how many match in all.
  */
-export type InvestigationPostPage = { posts: Array<InvestigationPost>, total: number, };
+export type InvestigationPostPage = { 
+/**
+ * The page's posts, newest first.
+ */
+posts: Array<InvestigationPost>, 
+/**
+ * Posts matching the filters in all.
+ */
+total: number, };

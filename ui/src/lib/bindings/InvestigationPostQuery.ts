@@ -24,7 +24,11 @@ from: string | null,
 /**
  * Posted before.
  */
-to: string | null, offset: number, 
+to: string | null, 
+/**
+ * Rows to skip (paging).
+ */
+offset: number, 
 /**
  * Rows per page; 0 means the default of 50.
  */

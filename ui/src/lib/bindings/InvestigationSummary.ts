@@ -3,11 +3,39 @@
 /**
  * One investigation as the list shows it.
  */
-export type InvestigationSummary = { id: number, name: string, description: string, created_at: string, updated_at: string, archived: boolean, 
+export type InvestigationSummary = { 
+/**
+ * The investigation's id.
+ */
+id: number, 
+/**
+ * Its name, unique among investigations ignoring case (see [`crate::MAX_NAME_CHARS`]).
+ */
+name: string, 
+/**
+ * What it is about, as the user wrote it.
+ */
+description: string, 
+/**
+ * When it was created.
+ */
+created_at: string, 
+/**
+ * When it or what is filed under it last changed.
+ */
+updated_at: string, 
+/**
+ * Archived: kept and readable, but it cannot be the active investigation until restored.
+ */
+archived: boolean, 
 /**
  * Requests filed under it (by the active investigation or by hand).
  */
-request_count: number, post_count: number, 
+request_count: number, 
+/**
+ * Posts filed under it (with its requests or by hand).
+ */
+post_count: number, 
 /**
  * The ledger's money for those requests, exact.
  */

@@ -4,4 +4,12 @@ import type { InvestigationItem } from "./InvestigationItem";
 /**
  * Which investigations hold an item (the checkmarks of "Add to…").
  */
-export type ItemMemberships = { item: InvestigationItem, investigation_ids: Array<number>, };
+export type ItemMemberships = { 
+/**
+ * The item asked about.
+ */
+item: InvestigationItem, 
+/**
+ * The investigations it is filed under.
+ */
+investigation_ids: Array<number>, };

@@ -3,8 +3,20 @@
 /**
  * A per-service rate learned from recent responses.
  */
-export type LearnedRate = { service: string, 
+export type LearnedRate = { 
+/**
+ * The service the rate is for.
+ */
+service: string, 
 /**
  * Cost of 1,000 units, averaged over the last `samples` billed responses.
  */
-rate_per_1000: string, samples: number, last_billed_at: string, };
+rate_per_1000: string, 
+/**
+ * Billed responses the rate averages (the most recent, up to a fixed sample).
+ */
+samples: number, 
+/**
+ * When the newest of them was billed.
+ */
+last_billed_at: string, };

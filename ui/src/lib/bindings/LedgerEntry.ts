@@ -3,7 +3,19 @@
 /**
  * One billed answer as the ledger holds it. The money is what the service's response said.
  */
-export type LedgerEntry = { at: string, service: string, operation: string, 
+export type LedgerEntry = { 
+/**
+ * When the answer was billed.
+ */
+at: string, 
+/**
+ * The service that billed it.
+ */
+service: string, 
+/**
+ * The operation sent.
+ */
+operation: string, 
 /**
  * `None` when the request had no key label (demo data).
  */
@@ -15,7 +27,15 @@ cost: string | null,
 /**
  * The cost exactly as the service wrote it (`None` for rows from before it was kept).
  */
-cost_text: string | null, usage_count: number, currency: string, 
+cost_text: string | null, 
+/**
+ * The usage the service counted for the charge.
+ */
+usage_count: number, 
+/**
+ * The currency of `cost`, as the service stated it.
+ */
+currency: string, 
 /**
  * The history row it belongs to; `None` once that row was deleted (the money stays).
  */

@@ -4,8 +4,24 @@ import type { LinkSource } from "./LinkSource";
 /**
  * Archive search over link results (title, snippet or address contains the text).
  */
-export type LinkQuery = { text: string | null, source: LinkSource | null, 
+export type LinkQuery = { 
+/**
+ * Words the title, snippet or address contains; empty: every link.
+ */
+text: string | null, 
+/**
+ * Only links from this search.
+ */
+source: LinkSource | null, 
 /**
  * Only links found by this history row.
  */
-history_id: number | null, limit: number, offset: number, };
+history_id: number | null, 
+/**
+ * Rows per page; 0 means the default of 50.
+ */
+limit: number, 
+/**
+ * Rows to skip (paging).
+ */
+offset: number, };

@@ -4,7 +4,15 @@
  * A post whose replies are not all stored: the service counts more in its thread than are
  * held.
  */
-export type MissingReplies = { post_id: string, missing: number, 
+export type MissingReplies = { 
+/**
+ * The post whose replies are missing.
+ */
+post_id: string, 
+/**
+ * Replies the service counted below it that are not stored.
+ */
+missing: number, 
 /**
  * The nearest post above this one (up the replies) that misses replies too: its count
  * holds these, so a total adds only the posts with none above.

@@ -4,7 +4,19 @@ import type { EdgeKind } from "./EdgeKind";
 /**
  * Interactions of one kind from one account to another.
  */
-export type NetworkEdge = { source: string, target: string, kind: EdgeKind, 
+export type NetworkEdge = { 
+/**
+ * The acting account's lower-case handle (a [`NetworkNode::id`]).
+ */
+source: string, 
+/**
+ * The account acted on, by its lower-case handle.
+ */
+target: string, 
+/**
+ * How the one acted on the other.
+ */
+kind: EdgeKind, 
 /**
  * How many times (posts, or reposts seen).
  */
@@ -13,4 +25,8 @@ weight: number,
  * The first and last post behind the edge (for a repost: the reposted post's time, as
  * the service does not say when a repost was made).
  */
-first: string, last: string, };
+first: string, 
+/**
+ * The newest post behind the edge.
+ */
+last: string, };

@@ -3,4 +3,16 @@
 /**
  * One operation's spend within an investigation.
  */
-export type OperationCost = { operation: string, cost: string, requests: number, };
+export type OperationCost = { 
+/**
+ * The operation's name (`search`, `replies`, ...).
+ */
+operation: string, 
+/**
+ * What its ledger rows cost.
+ */
+cost: string, 
+/**
+ * Ledger rows (billed responses) of that operation.
+ */
+requests: number, };

@@ -4,7 +4,15 @@ import type { Verdict } from "./Verdict";
 /**
  * The numbers behind the verdict for one period.
  */
-export type PeriodCheck = { verdict: Verdict, limit: string, 
+export type PeriodCheck = { 
+/**
+ * This period's answer.
+ */
+verdict: Verdict, 
+/**
+ * The period's limit.
+ */
+limit: string, 
 /**
  * Spent so far in this period.
  */

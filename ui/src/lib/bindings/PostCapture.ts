@@ -5,4 +5,12 @@ import type { CaptureSummary } from "./CaptureSummary";
  * The earliest captured response that brought a post; `capture` is None when every request
  * that found it was recorded before provenance was kept.
  */
-export type PostCapture = { post_id: string, capture: CaptureSummary | null, };
+export type PostCapture = { 
+/**
+ * The post.
+ */
+post_id: string, 
+/**
+ * Its earliest capture, if any.
+ */
+capture: CaptureSummary | null, };

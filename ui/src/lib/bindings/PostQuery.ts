@@ -21,13 +21,29 @@ from: string | null,
 /**
  * Posted before.
  */
-to: string | null, lang: string | null, min_likes: number | null, 
+to: string | null, 
+/**
+ * Only posts in this language code.
+ */
+lang: string | null, 
+/**
+ * Only posts with at least this many likes.
+ */
+min_likes: number | null, 
 /**
  * Only posts found by one of these history rows (a post and its replies, say); empty:
  * every post.
  */
-history_ids: Array<number>, sort: PostSort, 
+history_ids: Array<number>, 
+/**
+ * The order of the rows.
+ */
+sort: PostSort, 
 /**
  * Rows per page; 0 means the default of 50.
  */
-limit: number, offset: number, };
+limit: number, 
+/**
+ * Rows to skip (paging).
+ */
+offset: number, };

@@ -4,4 +4,8 @@ import type { ProvenanceRecord } from "./ProvenanceRecord";
 /**
  * What is known of a request's response.
  */
-export type Provenance = { "state": "captured", record: ProvenanceRecord, } | { "state": "before_provenance" } | { "state": "not_received" };
+export type Provenance = { "state": "captured", 
+/**
+ * The stored provenance.
+ */
+record: ProvenanceRecord, } | { "state": "before_provenance" } | { "state": "not_received" };

@@ -3,7 +3,11 @@
 /**
  * The stored bytes hashed again and compared with the hash taken when they arrived.
  */
-export type ProvenanceCheck = { history_id: number, 
+export type ProvenanceCheck = { 
+/**
+ * The history row whose response was checked.
+ */
+history_id: number, 
 /**
  * The hash recorded at capture.
  */
@@ -11,4 +15,8 @@ recorded: string,
 /**
  * The hash of the bytes stored now.
  */
-recomputed: string, matches: boolean, };
+recomputed: string, 
+/**
+ * Whether the two hashes are the same: the bytes are as received.
+ */
+matches: boolean, };

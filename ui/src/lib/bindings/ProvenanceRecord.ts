@@ -3,12 +3,52 @@
 /**
  * One response's provenance, as stored (without its body: see [`Store::provenance_body`]).
  */
-export type ProvenanceRecord = { history_id: number, 
+export type ProvenanceRecord = { 
+/**
+ * The history row of the request it answered.
+ */
+history_id: number, 
 /**
  * UTC, to the millisecond.
  */
-captured_at: string, service_url: string, operation: string, params_json: string, response_url: string, http_status: number, billing_headers: { [key in string]: string }, app_version: string, sha256: string, 
+captured_at: string, 
+/**
+ * The service address the request was sent to.
+ */
+service_url: string, 
+/**
+ * The operation's name.
+ */
+operation: string, 
+/**
+ * The parameters sent, as JSON.
+ */
+params_json: string, 
+/**
+ * The URL that answered, after same-host redirects (never holds the key).
+ */
+response_url: string, 
+/**
+ * The HTTP status of the answer.
+ */
+http_status: number, 
+/**
+ * The billing headers as written on the response.
+ */
+billing_headers: { [key in string]: string }, 
+/**
+ * The app's version that received it.
+ */
+app_version: string, 
+/**
+ * SHA-256 of the bytes as they arrived, lower-case hex.
+ */
+sha256: string, 
 /**
  * Bytes received (before compression).
  */
-body_size: number, from_cache: boolean, };
+body_size: number, 
+/**
+ * A 304: the stored copy the answer re-used.
+ */
+from_cache: boolean, };

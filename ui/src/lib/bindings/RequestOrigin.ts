@@ -5,7 +5,15 @@ import type { OriginKind } from "./OriginKind";
  * The monitor or collection that sent a request (read from its request id: see migration
  * `0012_request_owner.sql`), with its name as it is now.
  */
-export type RequestOrigin = { kind: OriginKind, id: number, 
+export type RequestOrigin = { 
+/**
+ * Monitor or collection.
+ */
+kind: OriginKind, 
+/**
+ * Its id.
+ */
+id: number, 
 /**
  * `None` once the monitor or collection was deleted.
  */

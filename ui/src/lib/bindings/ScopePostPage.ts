@@ -4,4 +4,12 @@ import type { StoredPost } from "./StoredPost";
 /**
  * One page of a scope's posts, newest first, and how many the scope holds in all.
  */
-export type ScopePostPage = { posts: Array<StoredPost>, total: number, };
+export type ScopePostPage = { 
+/**
+ * The page's posts, newest first.
+ */
+posts: Array<StoredPost>, 
+/**
+ * Posts the scope holds in all.
+ */
+total: number, };

@@ -4,4 +4,16 @@ import type { PostQuery } from "./PostQuery";
 /**
  * Where a scope's posts come from.
  */
-export type ScopeSource = { "kind": "request", history_id: number, } | { "kind": "investigation", id: number, } | { "kind": "archive", query: PostQuery, };
+export type ScopeSource = { "kind": "request", 
+/**
+ * The history row whose results (and later pages) are the scope.
+ */
+history_id: number, } | { "kind": "investigation", 
+/**
+ * The investigation's id.
+ */
+id: number, } | { "kind": "archive", 
+/**
+ * The Archive screen's search.
+ */
+query: PostQuery, };

@@ -8,11 +8,19 @@ export type ScopeSummary = {
 /**
  * In plain words: `X search “floods”`, `Investigation “Harbour fire”`, `Archive`.
  */
-name: string, post_count: number, 
+name: string, 
+/**
+ * Posts the scope holds (after the range and filters).
+ */
+post_count: number, 
 /**
  * The oldest and newest post's time; `None` when the scope is empty.
  */
-first: string | null, last: string | null, 
+first: string | null, 
+/**
+ * The newest post's time; `None` when the scope is empty.
+ */
+last: string | null, 
 /**
  * The bucket the activity chart uses for this span unless told: hours up to 3 days.
  */

@@ -5,7 +5,15 @@ import type { SpendLine } from "./SpendLine";
 /**
  * A breakdown over a range of local days (or all time).
  */
-export type SpendBreakdown = { dimension: SpendDimension, total: string, 
+export type SpendBreakdown = { 
+/**
+ * What the lines group by.
+ */
+dimension: SpendDimension, 
+/**
+ * The range's whole spend.
+ */
+total: string, 
 /**
  * Answers in the range billed at a cost that was not a number (in no sum: unknown).
  */

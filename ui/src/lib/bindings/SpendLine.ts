@@ -4,9 +4,25 @@
  * Spend of one service, operation or key label (`key` is `""` for requests without a label),
  * or of one monitor or collection (`key` its id, `label` its name).
  */
-export type SpendLine = { key: string, 
+export type SpendLine = { 
+/**
+ * The service, operation or key label; a monitor's or collection's id.
+ */
+key: string, 
 /**
  * A monitor's or a collection's name as it is now; absent for the other dimensions and
  * for one that was deleted (its money stays, under its id).
  */
-label?: string, cost: string, requests: number, usage_count: number, };
+label?: string, 
+/**
+ * What the line's ledger rows cost, exact.
+ */
+cost: string, 
+/**
+ * Billed answers on the line.
+ */
+requests: number, 
+/**
+ * The usage the service counted for them, summed.
+ */
+usage_count: number, };

@@ -4,4 +4,28 @@
  * The three headline figures, and in each period how many answers were billed at a cost that
  * was not a number: their money is unknown, so it is in no figure (never counted as zero).
  */
-export type SpendTotals = { today: string, this_month: string, all_time: string, unreadable_today: number, unreadable_this_month: number, unreadable_all_time: number, };
+export type SpendTotals = { 
+/**
+ * Spent today (the local calendar day).
+ */
+today: string, 
+/**
+ * Spent this local calendar month.
+ */
+this_month: string, 
+/**
+ * Spent since the first request.
+ */
+all_time: string, 
+/**
+ * Answers billed today at a cost that was not a number.
+ */
+unreadable_today: number, 
+/**
+ * Answers billed this month at a cost that was not a number.
+ */
+unreadable_this_month: number, 
+/**
+ * Answers ever billed at a cost that was not a number.
+ */
+unreadable_all_time: number, };

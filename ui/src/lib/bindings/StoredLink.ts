@@ -4,4 +4,36 @@ import type { LinkSource } from "./LinkSource";
 /**
  * An archived link result.
  */
-export type StoredLink = { id: number, source: LinkSource, title: string, snippet: string, link: string, score: string | null, first_seen: string, last_seen: string, };
+export type StoredLink = { 
+/**
+ * The row id (link results have no id of their own).
+ */
+id: number, 
+/**
+ * The search it came from.
+ */
+source: LinkSource, 
+/**
+ * The page's title.
+ */
+title: string, 
+/**
+ * The search engine's extract.
+ */
+snippet: string, 
+/**
+ * The page's address.
+ */
+link: string, 
+/**
+ * The service's quality score (`HIGH`, `MEDIUM`, `LOW`), when it gave one.
+ */
+score: string | null, 
+/**
+ * When any request first stored the link.
+ */
+first_seen: string, 
+/**
+ * When a request last found it.
+ */
+last_seen: string, };

@@ -3,4 +3,84 @@
 /**
  * An archived post.
  */
-export type StoredPost = { id: string, conversation_id: string | null, author_id: string | null, author_username: string, author_name: string, author_verified: boolean, text: string, lang: string | null, created_at: string, like_count: number, retweet_count: number, reply_count: number, quote_count: number, view_count: number | null, bookmark_count: number, hashtags: Array<string>, url: string | null, raw_json: string, first_seen: string, last_seen: string, };
+export type StoredPost = { 
+/**
+ * The service's post id.
+ */
+id: string, 
+/**
+ * The id of the post that started its thread.
+ */
+conversation_id: string | null, 
+/**
+ * The author's account id.
+ */
+author_id: string | null, 
+/**
+ * The author's handle, without `@`.
+ */
+author_username: string, 
+/**
+ * The author's display name.
+ */
+author_name: string, 
+/**
+ * Whether X showed the author as verified when last fetched.
+ */
+author_verified: boolean, 
+/**
+ * The post's full text.
+ */
+text: string, 
+/**
+ * The language code the service detected.
+ */
+lang: string | null, 
+/**
+ * When the post was written.
+ */
+created_at: string, 
+/**
+ * Likes, as last fetched.
+ */
+like_count: number, 
+/**
+ * Reposts, as last fetched.
+ */
+retweet_count: number, 
+/**
+ * Replies in the thread below, as last fetched.
+ */
+reply_count: number, 
+/**
+ * Quotes, as last fetched.
+ */
+quote_count: number, 
+/**
+ * Views, when the service reported them.
+ */
+view_count: number | null, 
+/**
+ * Bookmarks, as last fetched.
+ */
+bookmark_count: number, 
+/**
+ * Hashtags, without `#`.
+ */
+hashtags: Array<string>, 
+/**
+ * The post's address on X.
+ */
+url: string | null, 
+/**
+ * The service's record exactly as last received.
+ */
+raw_json: string, 
+/**
+ * When any request first stored the post.
+ */
+first_seen: string, 
+/**
+ * When a request last fetched it (its counts are from then).
+ */
+last_seen: string, };

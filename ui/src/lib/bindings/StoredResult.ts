@@ -4,7 +4,11 @@ import type { HistoryEntry } from "./HistoryEntry";
 /**
  * A past result, re-opened from disk.
  */
-export type StoredResult = { entry: HistoryEntry, 
+export type StoredResult = { 
+/**
+ * The history row.
+ */
+entry: HistoryEntry, 
 /**
  * The response body exactly as received.
  */

@@ -3,4 +3,40 @@
 /**
  * An archived user.
  */
-export type StoredUser = { id: string, username: string, name: string, verified: boolean, followers_count: number | null, description: string | null, raw_json: string, first_seen: string, last_seen: string, };
+export type StoredUser = { 
+/**
+ * The service's user id.
+ */
+id: string, 
+/**
+ * The handle, without `@`.
+ */
+username: string, 
+/**
+ * The display name.
+ */
+name: string, 
+/**
+ * Whether X showed the account as verified when last fetched.
+ */
+verified: boolean, 
+/**
+ * Followers, when reported.
+ */
+followers_count: number | null, 
+/**
+ * The profile's bio.
+ */
+description: string | null, 
+/**
+ * The service's record exactly as last received.
+ */
+raw_json: string, 
+/**
+ * When any request first stored the user.
+ */
+first_seen: string, 
+/**
+ * When a request last fetched the user.
+ */
+last_seen: string, };

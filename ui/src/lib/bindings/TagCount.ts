@@ -3,4 +3,12 @@
 /**
  * A tag and how many of the investigation's posts carry it.
  */
-export type TagCount = { tag: string, count: number, };
+export type TagCount = { 
+/**
+ * The tag as written.
+ */
+tag: string, 
+/**
+ * Posts carrying it.
+ */
+count: number, };

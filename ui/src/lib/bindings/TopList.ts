@@ -4,4 +4,12 @@ import type { TopEntry } from "./TopEntry";
 /**
  * The largest entries of one list, and how many distinct entries there are in all.
  */
-export type TopList = { entries: Array<TopEntry>, distinct: number, };
+export type TopList = { 
+/**
+ * The largest entries, largest first.
+ */
+entries: Array<TopEntry>, 
+/**
+ * Distinct entries in the whole scope, shown or not.
+ */
+distinct: number, };

@@ -5,4 +5,32 @@ import type { TopList } from "./TopList";
  * Every top list of a scope. Hashtags, mentions, cashtags and domains count posts (a post
  * naming a tag twice counts once).
  */
-export type TopLists = { accounts_by_posts: TopList, accounts_by_engagement: TopList, hashtags: TopList, mentions: TopList, cashtags: TopList, domains: TopList, languages: TopList, };
+export type TopLists = { 
+/**
+ * Accounts by posts written.
+ */
+accounts_by_posts: TopList, 
+/**
+ * Accounts by the engagement of their posts.
+ */
+accounts_by_engagement: TopList, 
+/**
+ * Hashtags.
+ */
+hashtags: TopList, 
+/**
+ * Mentioned accounts.
+ */
+mentions: TopList, 
+/**
+ * Cashtags.
+ */
+cashtags: TopList, 
+/**
+ * Linked sites (host names without `www.`).
+ */
+domains: TopList, 
+/**
+ * Languages.
+ */
+languages: TopList, };

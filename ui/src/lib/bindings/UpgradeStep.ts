@@ -4,7 +4,43 @@ import type { BackupOutcome } from "./BackupOutcome";
 /**
  * What opening the database is doing, told as it goes.
  */
-export type UpgradeStep = { "step": "checking" } | { "step": "backing_up", written_bytes: number, expected_bytes: number, file: string, } | { "step": "migrating", version: number, description: string, number: number, count: number, posts_done: number | null, posts_total: number, 
+export type UpgradeStep = { "step": "checking" } | { "step": "backing_up", 
+/**
+ * Bytes of the copy written so far.
+ */
+written_bytes: number, 
+/**
+ * Bytes the copy will hold.
+ */
+expected_bytes: number, 
+/**
+ * The copy's file name.
+ */
+file: string, } | { "step": "migrating", 
+/**
+ * The migration's number (its file's prefix).
+ */
+version: number, 
+/**
+ * The migration's description, from its file name.
+ */
+description: string, 
+/**
+ * Its place among the pending ones, from 1.
+ */
+number: number, 
+/**
+ * How many are pending.
+ */
+count: number, 
+/**
+ * Posts migrated so far, estimated.
+ */
+posts_done: number | null, 
+/**
+ * Posts the archive holds.
+ */
+posts_total: number, 
 /**
  * What became of the copy made before the upgrade.
  */

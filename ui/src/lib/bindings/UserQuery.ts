@@ -3,4 +3,16 @@
 /**
  * Archive search over users (handle or name contains the text).
  */
-export type UserQuery = { text: string | null, limit: number, offset: number, };
+export type UserQuery = { 
+/**
+ * Words the handle or name contains; empty: every user.
+ */
+text: string | null, 
+/**
+ * Rows per page; 0 means the default of 50.
+ */
+limit: number, 
+/**
+ * Rows to skip (paging).
+ */
+offset: number, };
