@@ -25,7 +25,8 @@
 //! * [`export`]: CSV, JSON Lines and Markdown citations to any writer, every time in UTC and
 //!   in the zone the caller names (named as [`zone_names`] names it); forecasts with their own
 //!   fields (question, state, probability, forecaster, times, reasoning, job id, cost); every
-//!   CSV cell the app writes made by `export::cells` (a formula defused, an id kept whole);
+//!   CSV cell the app writes made by [`export::cell`] or
+//!   [`export::id_cell`] (a formula defused, an id kept whole);
 //! * `archive_state`: this archive's own state as JSON values by key (table `archive_state`,
 //!   migration 0013; it was `settings`): the active investigation, an id that means something
 //!   only in this file. The app's settings are not here: they are core's `settings.json`;

@@ -1,7 +1,7 @@
 //! `posts.csv`, made for spreadsheets: UTF-8 with a byte-order mark (so Excel reads it as
 //! UTF-8), CRLF between rows, line breaks inside a post's text kept in its quoted cell, and
 //! every cell a spreadsheet would run as a formula defused with a leading `'`
-//! ([`sightline_store::export::cells`]).
+//! ([`sightline_store::export::cell`]).
 //!
 //! Every id is written as [`id_cell`]: after a tab when it is all digits, so a spreadsheet
 //! keeps its 19 digits instead of turning the last ones to zeros.
