@@ -8,7 +8,7 @@
 //! (`created_at_local`: `2026-11-23 19:04:12 CET (Europe/Paris)`, `… GMT+5:45 (Asia/Kathmandu)`;
 //! [`crate::zone_names`]). Citations give UTC and the local time.
 //!
-//! Every CSV cell is one a spreadsheet reads as written ([`cells`]): a formula a stranger typed
+//! Every CSV cell is one a spreadsheet reads as written ([`cell`], [`id_cell`]): a formula a stranger typed
 //! is defused, and an id keeps every digit.
 
 use std::io::Write;

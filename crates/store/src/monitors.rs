@@ -89,7 +89,7 @@ pub struct StoredMonitor {
     pub cap: i64,
     /// The investigation its requests and posts are filed under, if any.
     pub investigation_id: Option<i64>,
-    /// One of [`state`]'s words.
+    /// Where it stands.
     pub state: MonitorState,
     /// Why it is paused or waiting, in words, when it is.
     pub state_reason: Option<String>,

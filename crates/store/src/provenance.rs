@@ -23,7 +23,7 @@ use crate::error::Result;
 use crate::time::{from_ms, to_ms};
 use crate::Store;
 
-/// The provenance part of a [`RequestRecord`]: the response as it was received.
+/// The provenance part of a [`crate::RequestRecord`]: the response as it was received.
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
 pub struct NewProvenance {
     /// When the response was received.

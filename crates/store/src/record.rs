@@ -103,7 +103,7 @@ pub struct RequestRecord {
     /// The link results it found, archived with it.
     pub links: Vec<NewLink>,
     /// The response as received (exact bytes, their hash, where and when), for a request that
-    /// got one; written with the row and never edited ([`crate::provenance`]).
+    /// got one; written with the row and never edited (`provenance.rs`).
     #[serde(default)]
     pub provenance: Option<NewProvenance>,
 }
@@ -250,8 +250,8 @@ impl Store {
     }
 
     /// Closes requests left `running` by a previous run of the app (call once at start-up).
-    /// Returns how many were marked `interrupted` (error class [`APP_STOPPED_CLASS`]). A running
-    /// row that holds a result is a job the service accepted and runs on (see [`crate::jobs`]):
+    /// Returns how many were marked `interrupted` (error class `app_stopped`). A running
+    /// row that holds a result is a job the service accepted and runs on (see `jobs.rs`):
     /// it stays running, to be followed. A row closed here whose answer still comes (another
     /// run of the app had it on its way) is finished by that answer's record.
     pub async fn recover_unfinished(&self) -> Result<u64> {

@@ -556,7 +556,7 @@ impl Store {
         Ok(rates)
     }
 
-    /// The rate per 1,000 units of one service, from its last [`RATE_SAMPLE`] billed responses.
+    /// The rate per 1,000 units of one service, from its last `RATE_SAMPLE` billed responses.
     pub async fn learned_rate(&self, service: &str) -> Result<Option<LearnedRate>> {
         let Some((nanos, units, samples, last_at)) = self.recent_billing(service).await? else {
             return Ok(None);
