@@ -39,7 +39,6 @@ use crate::errors::CommandError;
 use crate::estimate::cost_check;
 
 pub use rules::check;
-pub use run::run;
 pub use scheduler::{Scheduler, SchedulerClock};
 pub use types::{
     Monitor, MonitorDraft, MonitorEstimate, MonitorPost, MonitorPostPage, MonitorPostQuery,

@@ -15,9 +15,22 @@ use sightline_api::request::TwitterSearchRequest;
 use sightline_core::collections::{
     self, CollectUntil, CollectionDraft, CollectionSource, Collector,
 };
-use sightline_core::monitors::{self, Monitor, MonitorDraft, MonitorTarget};
+use sightline_core::monitors::{self, Monitor, MonitorDraft, MonitorTarget, Scheduler};
+use sightline_core::state::AppState;
 use sightline_sandbox::Sandbox;
 use sightline_store::{CollectionState, MonitorState, RunOutcome, Store, Tz};
+
+/// Runs monitor `id` once now, as "Run now" does: through a scheduler.
+async fn run_now(
+    state: &AppState,
+    announce: &Recorded,
+    id: i64,
+    confirm_budget: bool,
+) -> Result<bool, sightline_core::errors::CommandError> {
+    Scheduler::default()
+        .run_one(state, announce, id, confirm_budget)
+        .await
+}
 
 async fn live() -> Live {
     Live::start(Sandbox::builder().seed(16).faults(true)).await
@@ -64,7 +77,6 @@ async fn the_active_path_files_nothing_under_an_archived_investigation() {
         _data,
     } = live().await;
     let store = state.store().await.unwrap();
-    let session = state.session().await.unwrap();
     let announce = Recorded::default();
     let case = store
         .create_investigation("Floods", "", Utc::now())
@@ -74,9 +86,7 @@ async fn the_active_path_files_nothing_under_an_archived_investigation() {
     let monitor = monitors::create(&store, &watch("AI", None)).await.unwrap();
 
     // Open: the run's request is filed under the active investigation.
-    monitors::run(&state, &session, &announce, monitor.id, false)
-        .await
-        .unwrap();
+    run_now(&state, &announce, monitor.id, false).await.unwrap();
     assert_eq!(filed_requests(&store, case).await, 1);
 
     // Archived: it is no longer active, and the next request is filed nowhere.
@@ -85,9 +95,7 @@ async fn the_active_path_files_nothing_under_an_archived_investigation() {
         .await
         .unwrap();
     assert_eq!(store.active_investigation().await.unwrap(), None);
-    monitors::run(&state, &session, &announce, monitor.id, false)
-        .await
-        .unwrap();
+    run_now(&state, &announce, monitor.id, false).await.unwrap();
     assert_eq!(sandbox.billed().responses().len(), 2, "both runs were sent");
     assert_eq!(filed_requests(&store, case).await, 1);
     assert_eq!(ledger_total(&store).await, sandbox.billed().total());
@@ -101,7 +109,6 @@ async fn a_monitor_filing_into_an_archived_investigation_pauses_without_sending(
         _data,
     } = live().await;
     let store = state.store().await.unwrap();
-    let session = state.session().await.unwrap();
     let announce = Recorded::default();
     let case = store
         .create_investigation("Floods", "", Utc::now())
@@ -112,9 +119,7 @@ async fn a_monitor_filing_into_an_archived_investigation_pauses_without_sending(
         .unwrap();
 
     // Open: the run's request is filed under the monitor's investigation.
-    monitors::run(&state, &session, &announce, monitor.id, false)
-        .await
-        .unwrap();
+    run_now(&state, &announce, monitor.id, false).await.unwrap();
     assert_eq!(filed_requests(&store, case).await, 1);
     assert_eq!(sandbox.billed().responses().len(), 1);
 
@@ -124,9 +129,7 @@ async fn a_monitor_filing_into_an_archived_investigation_pauses_without_sending(
         .await
         .unwrap();
     monitors::resume(&store, monitor.id).await.unwrap();
-    monitors::run(&state, &session, &announce, monitor.id, false)
-        .await
-        .unwrap();
+    run_now(&state, &announce, monitor.id, false).await.unwrap();
     assert_eq!(
         sandbox.billed().responses().len(),
         1,
@@ -153,9 +156,7 @@ async fn a_monitor_filing_into_an_archived_investigation_pauses_without_sending(
         .await
         .unwrap();
     monitors::resume(&store, monitor.id).await.unwrap();
-    monitors::run(&state, &session, &announce, monitor.id, false)
-        .await
-        .unwrap();
+    run_now(&state, &announce, monitor.id, false).await.unwrap();
     assert_eq!(sandbox.billed().responses().len(), 2);
     assert_eq!(filed_requests(&store, case).await, 2);
     let resumed = monitor_now(&store, monitor.id).await;

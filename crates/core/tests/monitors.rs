@@ -10,7 +10,6 @@ use crate::support::live;
 
 use live::Live;
 use std::collections::BTreeSet;
-use std::sync::Arc;
 use std::time::Duration;
 
 use crate::support::announce::Recorded;
@@ -20,12 +19,23 @@ use sightline_api::request::{TwitterSearchRequest, TwitterUserPostsRequest};
 use sightline_core::monitors::{
     self, Monitor, MonitorDraft, MonitorPostQuery, MonitorTarget, Scheduler,
 };
-use sightline_core::session::Session;
 use sightline_core::state::AppState;
 use sightline_sandbox::world::live::posts_between;
 use sightline_sandbox::{Fault, Sandbox};
 use sightline_store::{BudgetLimits, HistoryQuery, LedgerEntry, Store};
 use sightline_store::{MonitorState, RunOutcome};
+
+/// Runs monitor `id` once now, as "Run now" does: through a scheduler.
+async fn run_now(
+    state: &AppState,
+    announce: &Recorded,
+    id: i64,
+    confirm_budget: bool,
+) -> Result<bool, sightline_core::errors::CommandError> {
+    Scheduler::default()
+        .run_one(state, announce, id, confirm_budget)
+        .await
+}
 
 const RATE: u32 = 60;
 
@@ -62,7 +72,6 @@ fn hashtag(tag: &str, cap: i64) -> MonitorDraft {
 struct Watching {
     live: Live,
     store: Store,
-    session: Arc<Session>,
     announce: Recorded,
     monitor: Monitor,
 }
@@ -70,16 +79,14 @@ struct Watching {
 async fn watching(tag: &str, cap: i64) -> Watching {
     let live = live().await;
     let store = live.state.store().await.unwrap();
-    let session = live.state.session().await.unwrap();
     let announce = Recorded::default();
     let monitor = monitors::create(&store, &hashtag(tag, cap)).await.unwrap();
-    monitors::run(&live.state, &session, &announce, monitor.id, false)
+    run_now(&live.state, &announce, monitor.id, false)
         .await
         .unwrap();
     Watching {
         live,
         store,
-        session,
         announce,
         monitor,
     }
@@ -112,7 +119,6 @@ async fn a_second_run_finds_only_new_posts_and_is_billed_for_what_came_back() {
             _data,
         },
         store,
-        session,
         announce,
         monitor,
     } = watching("AI", 30).await;
@@ -145,9 +151,7 @@ async fn a_second_run_finds_only_new_posts_and_is_billed_for_what_came_back() {
     let monitor = monitors::update(&store, monitor.id, &hashtag("AI", 100))
         .await
         .unwrap();
-    monitors::run(&state, &session, &announce, monitor.id, false)
-        .await
-        .unwrap();
+    run_now(&state, &announce, monitor.id, false).await.unwrap();
     let all: BTreeSet<String> = found(&state, monitor.id).await.into_iter().collect();
     let new: BTreeSet<String> = all.difference(&first).cloned().collect();
     assert_eq!(new, expected);
@@ -236,9 +240,7 @@ async fn a_run_cut_between_a_page_and_its_record_goes_on_without_paying_twice() 
     assert_eq!(sandbox.billed().responses().len(), 1);
 
     // The run goes on: that page is replayed from History, not sent again.
-    monitors::run(&state, &session, &announce, monitor.id, false)
-        .await
-        .unwrap();
+    run_now(&state, &announce, monitor.id, false).await.unwrap();
     let posts = found(&state, monitor.id).await;
     let distinct: BTreeSet<&String> = posts.iter().collect();
     assert_eq!(distinct.len(), posts.len(), "no post twice");
@@ -264,7 +266,6 @@ async fn the_budget_blocks_with_nothing_billed_and_a_warning_waits_for_the_user(
             _data,
         },
         store,
-        session,
         announce,
         monitor,
     } = watching("Space", 20).await;
@@ -280,9 +281,7 @@ async fn the_budget_blocks_with_nothing_billed_and_a_warning_waits_for_the_user(
         })
         .await
         .unwrap();
-    monitors::run(&state, &session, &announce, monitor.id, false)
-        .await
-        .unwrap();
+    run_now(&state, &announce, monitor.id, false).await.unwrap();
     let paused = monitors::list(&store).await.unwrap().remove(0);
     assert_eq!(paused.state, MonitorState::BudgetPaused);
     assert!(
@@ -312,9 +311,7 @@ async fn the_budget_blocks_with_nothing_billed_and_a_warning_waits_for_the_user(
         .await
         .unwrap();
     monitors::resume(&store, monitor.id).await.unwrap();
-    monitors::run(&state, &session, &announce, monitor.id, false)
-        .await
-        .unwrap();
+    run_now(&state, &announce, monitor.id, false).await.unwrap();
     let waiting = monitors::list(&store).await.unwrap().remove(0);
     assert_eq!(waiting.state, MonitorState::NeedsConfirmation);
     assert!(waiting
@@ -332,12 +329,8 @@ async fn the_budget_blocks_with_nothing_billed_and_a_warning_waits_for_the_user(
         monitors::runs(&store, monitor.id, 10).await.unwrap()[0].outcome,
         RunOutcome::Skipped
     );
-    monitors::run(&state, &session, &announce, monitor.id, false)
-        .await
-        .unwrap();
-    monitors::run(&state, &session, &announce, monitor.id, true)
-        .await
-        .unwrap();
+    run_now(&state, &announce, monitor.id, false).await.unwrap();
+    run_now(&state, &announce, monitor.id, true).await.unwrap();
     assert_eq!(
         monitors::runs(&store, monitor.id, 10).await.unwrap()[0].outcome,
         RunOutcome::Done
@@ -556,7 +549,6 @@ async fn a_quiet_story_never_sends_the_same_search_twice_and_loses_no_post() {
             _data,
         },
         store,
-        session,
         announce,
         monitor,
     } = watching("Bitcoin", 10).await;
@@ -566,9 +558,7 @@ async fn a_quiet_story_never_sends_the_same_search_twice_and_loses_no_post() {
     for _ in 0..3 {
         tokio::time::sleep(Duration::from_millis(2_100)).await;
         sandbox.advance_clock(Duration::from_secs(2));
-        monitors::run(&state, &session, &announce, monitor.id, false)
-            .await
-            .unwrap();
+        run_now(&state, &announce, monitor.id, false).await.unwrap();
     }
     let runs = monitors::runs(&store, monitor.id, 10).await.unwrap();
     assert!(
@@ -612,7 +602,6 @@ async fn a_draft_is_checked_by_field_and_estimated_from_learned_rates() {
         _data,
     } = live().await;
     let store = state.store().await.unwrap();
-    let session = state.session().await.unwrap();
     let bad = MonitorDraft {
         name: " ".into(),
         interval_minutes: 5,
@@ -635,7 +624,7 @@ async fn a_draft_is_checked_by_field_and_estimated_from_learned_rates() {
     assert_eq!((unknown.per_run, unknown.per_month), (None, None));
     assert_eq!(unknown.runs_per_month, 2880);
     let monitor = monitors::create(&store, &draft).await.unwrap();
-    monitors::run(&state, &session, &Recorded::default(), monitor.id, false)
+    run_now(&state, &Recorded::default(), monitor.id, false)
         .await
         .unwrap();
     store

@@ -72,21 +72,11 @@ struct Page {
 /// scheduler's.
 pub(crate) type Now<'a> = &'a (dyn Fn() -> DateTime<Utc> + Sync);
 
-/// Runs monitor `id` once (or goes on with its unfinished run). `confirm_budget`: the user
+/// Runs monitor `id` once (or goes on with its unfinished run), its times read from `now`; the
+/// scheduler is its one caller ([`super::Scheduler::run_one`]). `confirm_budget`: the user
 /// confirmed the budget's warning. A run's own failure (the budget, the service, a record the
 /// database refused) is in its log and the monitor's state, and its next run waits; only a
 /// failure to start the run or to write how it ended is an error here.
-pub async fn run(
-    state: &AppState,
-    session: &Session,
-    announce: &dyn Announce,
-    id: i64,
-    confirm_budget: bool,
-) -> Result<(), CommandError> {
-    run_at(state, session, announce, id, confirm_budget, &Utc::now).await
-}
-
-/// [`run`], its times read from `now`.
 pub(crate) async fn run_at(
     state: &AppState,
     session: &Session,
