@@ -6,4 +6,16 @@ import type { StackBy } from "./StackBy";
  * What the activity chart asks for: its layers, its bucket (from the span when `None`) and
  * its zone (the display zone when `None`).
  */
-export type ActivityOptions = { stackBy: StackBy, bucket: Bucket | null, zone: string | null, };
+export type ActivityOptions = { 
+/**
+ * What the bars are stacked by: language, or kind of account.
+ */
+stackBy: StackBy, 
+/**
+ * The bars' width in time; `None`: chosen from the scope's span.
+ */
+bucket: Bucket | null, 
+/**
+ * An IANA zone name or `UTC`; `None`: the display zone.
+ */
+zone: string | null, };

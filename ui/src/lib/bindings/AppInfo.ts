@@ -4,11 +4,23 @@ import type { KeychainStatus } from "./KeychainStatus";
 /**
  * What Settings shows about this installation.
  */
-export type AppInfo = { version: string, dataDir: string, 
+export type AppInfo = { 
+/**
+ * The app's version, as built.
+ */
+version: string, 
+/**
+ * The folder holding the databases and settings.
+ */
+dataDir: string, 
 /**
  * The folder of the log files (`logging`), shown beside "Open the log folder".
  */
-logDir: string, keychain: KeychainStatus, 
+logDir: string, 
+/**
+ * Whether the OS keychain can be used, and which one it is.
+ */
+keychain: KeychainStatus, 
 /**
  * True when `SIGHTLINE_DEMO=1` forces demo mode.
  */

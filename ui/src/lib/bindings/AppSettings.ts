@@ -8,7 +8,15 @@ export type AppSettings = {
 /**
  * The live service's address. `SIGHTLINE_BASE_URL` overrides it.
  */
-baseUrl: string | null, connectTimeoutSecs: number, requestTimeoutSecs: number, 
+baseUrl: string | null, 
+/**
+ * Longest wait to connect to the service, in seconds.
+ */
+connectTimeoutSecs: number, 
+/**
+ * Longest wait for a whole answer (a streamed one: for its headers), in seconds.
+ */
+requestTimeoutSecs: number, 
 /**
  * Longest silence tolerated inside a streamed answer.
  */
@@ -20,7 +28,11 @@ retryAttempts: number,
 /**
  * Load avatars and images from third-party hosts (off: they learn what you read).
  */
-loadRemoteMedia: boolean, theme: ThemePreference, 
+loadRemoteMedia: boolean, 
+/**
+ * Light, dark or the system's.
+ */
+theme: ThemePreference, 
 /**
  * Save exports into this folder without asking; `None` asks each time with a save dialog.
  */

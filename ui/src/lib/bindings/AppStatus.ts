@@ -5,7 +5,23 @@ import type { Mode } from "./Mode";
 /**
  * Which mode the app is in and with which key: what the sidebar foot shows.
  */
-export type AppStatus = { mode: Mode, demoForced: boolean, keys: Array<KeyMeta>, activeKey: string | null, 
+export type AppStatus = { 
+/**
+ * The mode requests use now.
+ */
+mode: Mode, 
+/**
+ * True when `SIGHTLINE_DEMO=1` forces demo mode.
+ */
+demoForced: boolean, 
+/**
+ * The stored keys, masked.
+ */
+keys: Array<KeyMeta>, 
+/**
+ * The label of the key live requests use.
+ */
+activeKey: string | null, 
 /**
  * A live service address is set (or given by `SIGHTLINE_BASE_URL`).
  */

@@ -3,4 +3,16 @@
 /**
  * A copy of the database made before an upgrade.
  */
-export type BackupInfo = { file: string, madeAt: string, bytes: number, };
+export type BackupInfo = { 
+/**
+ * The copy's path.
+ */
+file: string, 
+/**
+ * When the copy was made (the time in its file name).
+ */
+madeAt: string, 
+/**
+ * Its size, in bytes.
+ */
+bytes: number, };

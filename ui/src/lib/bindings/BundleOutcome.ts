@@ -3,4 +3,24 @@
 /**
  * How a bundle export ended.
  */
-export type BundleOutcome = { "outcome": "written", path: string, files: number, posts: number, responses: number, bytes: number, } | { "outcome": "cancelled" };
+export type BundleOutcome = { "outcome": "written", 
+/**
+ * Where the bundle was written.
+ */
+path: string, 
+/**
+ * Files in it, counting the manifest and `SHA256SUMS`.
+ */
+files: number, 
+/**
+ * Posts it carries.
+ */
+posts: number, 
+/**
+ * Responses it carries, each as received.
+ */
+responses: number, 
+/**
+ * The bundle's size, in bytes.
+ */
+bytes: number, } | { "outcome": "cancelled" };

@@ -4,4 +4,16 @@
  * How far a bundle is: `done` of `total` steps (one per response, one per post, one per
  * other file), and the file being written.
  */
-export type BundleProgress = { done: number, total: number, file: string, };
+export type BundleProgress = { 
+/**
+ * Steps done.
+ */
+done: number, 
+/**
+ * Steps in all.
+ */
+total: number, 
+/**
+ * The file in the bundle being written now.
+ */
+file: string, };

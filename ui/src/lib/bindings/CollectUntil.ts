@@ -3,4 +3,12 @@
 /**
  * When a collection stops (besides the budget, a pause or a cancel).
  */
-export type CollectUntil = { "kind": "count", items: number, } | { "kind": "date", date: string, } | { "kind": "end" };
+export type CollectUntil = { "kind": "count", 
+/**
+ * How many (1 to 100,000).
+ */
+items: number, } | { "kind": "date", 
+/**
+ * The oldest day collected, `YYYY-MM-DD`.
+ */
+date: string, } | { "kind": "end" };

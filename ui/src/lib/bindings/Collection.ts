@@ -7,7 +7,31 @@ import type { CollectionState } from "./CollectionState";
  * A collection as the list and the progress bar show it; also the `collection-progress`
  * event's payload after every page.
  */
-export type Collection = { id: number, name: string, source: CollectionSource, until: CollectUntil, investigationId: number | null, state: CollectionState, 
+export type Collection = { 
+/**
+ * Its id in the database, for every command about it.
+ */
+id: number, 
+/**
+ * What the list calls it.
+ */
+name: string, 
+/**
+ * What it pages through.
+ */
+source: CollectionSource, 
+/**
+ * When it stops.
+ */
+until: CollectUntil, 
+/**
+ * The investigation its requests and posts are filed under, if any.
+ */
+investigationId: number | null, 
+/**
+ * Running, paused, done, cancelled, stopped by the budget, or failed.
+ */
+state: CollectionState, 
 /**
  * Why it stopped or waits, in plain words.
  */
@@ -32,4 +56,12 @@ estimatedToFinish: string | null,
 /**
  * A budget warning is waiting: resume with `confirmBudget` to go on.
  */
-needsConfirmation: boolean, createdAt: string, updatedAt: string, };
+needsConfirmation: boolean, 
+/**
+ * When it was started.
+ */
+createdAt: string, 
+/**
+ * When it last changed (a page, a state).
+ */
+updatedAt: string, };

@@ -2,11 +2,22 @@
 import type { CollectUntil } from "./CollectUntil";
 import type { CollectionSource } from "./CollectionSource";
 
+/**
+ * A collection as the form sends it, to start one.
+ */
 export type CollectionDraft = { 
 /**
  * A name for the list; empty: one is made from the source.
  */
-name: string, source: CollectionSource, until: CollectUntil, 
+name: string, 
+/**
+ * What it pages through.
+ */
+source: CollectionSource, 
+/**
+ * When it stops.
+ */
+until: CollectUntil, 
 /**
  * Filed under this investigation as it arrives, if given.
  */

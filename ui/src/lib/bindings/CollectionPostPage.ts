@@ -4,7 +4,11 @@ import type { StoredPost } from "./StoredPost";
 /**
  * A page of a collection's posts, newest first, and how many it holds in all.
  */
-export type CollectionPostPage = { posts: Array<StoredPost>, 
+export type CollectionPostPage = { 
+/**
+ * This page of posts.
+ */
+posts: Array<StoredPost>, 
 /**
  * Posts it holds in all (for the list's length); always 0 for reposters (accounts).
  */

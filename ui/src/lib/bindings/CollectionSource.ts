@@ -7,4 +7,20 @@ import type { TwitterUserPostsRequest } from "./TwitterUserPostsRequest";
 /**
  * What a collection pages through.
  */
-export type CollectionSource = { "kind": "search", request: TwitterSearchRequest, } | { "kind": "user_posts", request: TwitterUserPostsRequest, } | { "kind": "replies", request: TwitterRepliesPostRequest, } | { "kind": "reposters", request: TwitterRetweetersRequest, };
+export type CollectionSource = { "kind": "search", 
+/**
+ * The search as the form made it.
+ */
+request: TwitterSearchRequest, } | { "kind": "user_posts", 
+/**
+ * The account whose timeline is paged.
+ */
+request: TwitterUserPostsRequest, } | { "kind": "replies", 
+/**
+ * The post whose replies are paged.
+ */
+request: TwitterRepliesPostRequest, } | { "kind": "reposters", 
+/**
+ * The post whose reposters are paged.
+ */
+request: TwitterRetweetersRequest, };

@@ -3,4 +3,76 @@ import type { BudgetCheck } from "./BudgetCheck";
 import type { ErrorPayload } from "./ErrorPayload";
 import type { FieldError } from "./FieldError";
 
-export type CommandError = { "kind": "invalid", message: string, fields: Array<FieldError>, } | { "kind": "service", message: string, error: ErrorPayload, } | { "kind": "budget_blocked", message: string, check: BudgetCheck, } | { "kind": "budget_warning", message: string, check: BudgetCheck, } | { "kind": "keychain", message: string, } | { "kind": "not_configured", message: string, } | { "kind": "not_found", message: string, } | { "kind": "disk_full", message: string, } | { "kind": "read_only", message: string, } | { "kind": "database", message: string, } | { "kind": "file", message: string, } | { "kind": "system", message: string, } | { "kind": "internal", message: string, };
+/**
+ * What an operation that failed tells the UI: its kind (the `kind` tag the screens branch on)
+ * and a plain sentence, with the details the screen needs.
+ */
+export type CommandError = { "kind": "invalid", 
+/**
+ * The sentence shown: the one field's problem, or how many fields need changing.
+ */
+message: string, 
+/**
+ * Each broken rule, by the field it is about.
+ */
+fields: Array<FieldError>, } | { "kind": "service", 
+/**
+ * The service's or the network's failure in words.
+ */
+message: string, 
+/**
+ * The failure's kind, status, wait and request id, for the screen to act on.
+ */
+error: ErrorPayload, } | { "kind": "budget_blocked", 
+/**
+ * Which limit the request would pass, in words.
+ */
+message: string, 
+/**
+ * The limits, the spend so far and the request's estimate, for the banner.
+ */
+check: BudgetCheck, } | { "kind": "budget_warning", 
+/**
+ * Which threshold the request would pass, in words.
+ */
+message: string, 
+/**
+ * The limits, the spend so far and the request's estimate, for the confirmation.
+ */
+check: BudgetCheck, } | { "kind": "keychain", 
+/**
+ * What is missing or what the keychain said.
+ */
+message: string, } | { "kind": "not_configured", 
+/**
+ * What is not set, and where to set it.
+ */
+message: string, } | { "kind": "not_found", 
+/**
+ * What was not found, in words.
+ */
+message: string, } | { "kind": "disk_full", 
+/**
+ * What could not be written, and that earlier work is safe.
+ */
+message: string, } | { "kind": "read_only", 
+/**
+ * Always [`READ_ONLY`].
+ */
+message: string, } | { "kind": "database", 
+/**
+ * What failed, in words.
+ */
+message: string, } | { "kind": "file", 
+/**
+ * Which file or folder, and what went wrong with it.
+ */
+message: string, } | { "kind": "system", 
+/**
+ * Which program could not be started.
+ */
+message: string, } | { "kind": "internal", 
+/**
+ * What failed, and that the log folder has the details.
+ */
+message: string, };

@@ -5,7 +5,15 @@ import type { ConversationTree } from "./ConversationTree";
  * What a fetch brought: the tree as it now stands, and what it cost (from the service's
  * answers, exact).
  */
-export type ConversationFetch = { tree: ConversationTree, requests: number, 
+export type ConversationFetch = { 
+/**
+ * The conversation's tree with what the fetch brought.
+ */
+tree: ConversationTree, 
+/**
+ * Requests sent (each in History).
+ */
+requests: number, 
 /**
  * Replies the answers held that were not stored before the fetch (each counted once).
  */
@@ -19,4 +27,8 @@ repliesAlreadyHeld: number,
  * Whether the parent asked for came (`false`: the service no longer has it); `None` when
  * it was not asked for.
  */
-parentFound: boolean | null, cost: string, };
+parentFound: boolean | null, 
+/**
+ * What the requests cost, from the service's answers.
+ */
+cost: string, };

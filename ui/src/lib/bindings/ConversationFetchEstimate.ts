@@ -6,7 +6,7 @@ import type { CostCheck } from "./CostCheck";
  */
 export type ConversationFetchEstimate = { 
 /**
- * Requests (one per post with missing replies, at most [`FETCH_POSTS_LIMIT`], and one for
+ * Requests (one per post with missing replies, at most `FETCH_POSTS_LIMIT`, and one for
  * the parent).
  */
 requests: number, 
@@ -17,4 +17,8 @@ replies: number,
 /**
  * The post the tree's first post answers, asked for too as it is not stored.
  */
-parent: string | null, cost: CostCheck, };
+parent: string | null, 
+/**
+ * Their cost from learned rates, and the budget's verdict.
+ */
+cost: CostCheck, };

@@ -5,4 +5,12 @@ import type { CostEstimate } from "./CostEstimate";
 /**
  * The estimate and the budget's verdict on it: the cost chip shows it, and every send checks it.
  */
-export type CostCheck = { estimate: CostEstimate, budget: BudgetCheck, };
+export type CostCheck = { 
+/**
+ * What the request would cost, from learned rates.
+ */
+estimate: CostEstimate, 
+/**
+ * The budget's verdict on that cost: fine, a warning, or blocked.
+ */
+budget: BudgetCheck, };

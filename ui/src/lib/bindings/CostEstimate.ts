@@ -7,4 +7,12 @@ export type CostEstimate = {
 /**
  * `None`: no billed answer of this kind yet, so no rate to go by.
  */
-amount: string | null, currency: string, units: number | null, };
+amount: string | null, 
+/**
+ * The learned rate's currency (the service's, e.g. `USD`).
+ */
+currency: string, 
+/**
+ * The units the service would bill the request for, when they can be known before it is sent.
+ */
+units: number | null, };

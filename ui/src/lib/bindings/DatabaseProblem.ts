@@ -5,7 +5,11 @@ import type { ProblemKind } from "./ProblemKind";
 /**
  * Why the database could not be opened, in words, and what can be done.
  */
-export type DatabaseProblem = { kind: ProblemKind, 
+export type DatabaseProblem = { 
+/**
+ * Newer, damaged or unopenable: which ways on the recovery screen offers.
+ */
+kind: ProblemKind, 
 /**
  * What happened, in a sentence or two.
  */

@@ -5,4 +5,24 @@ import type { UpgradeStep } from "./UpgradeStep";
 /**
  * Where the current mode's database is, for the start screen and the recovery screen.
  */
-export type DatabaseStatus = { "state": "closed" } | { "state": "opening", step: UpgradeStep | null, elapsedMs: number, } | { "state": "ready", readOnly: boolean, checking: boolean, } | { "state": "problem", problem: DatabaseProblem, };
+export type DatabaseStatus = { "state": "closed" } | { "state": "opening", 
+/**
+ * The upgrade step under way, if an upgrade is running.
+ */
+step: UpgradeStep | null, 
+/**
+ * Milliseconds since the opening began.
+ */
+elapsedMs: number, } | { "state": "ready", 
+/**
+ * Opened for reading only, by the user's choice.
+ */
+readOnly: boolean, 
+/**
+ * SQLite's check is still running.
+ */
+checking: boolean, } | { "state": "problem", 
+/**
+ * What is wrong, and what the screen offers.
+ */
+problem: DatabaseProblem, };

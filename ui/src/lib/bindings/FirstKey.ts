@@ -3,7 +3,15 @@
 /**
  * What the welcome sends: a name and value for the key, and the address unless one is known.
  */
-export type FirstKey = { label: string, value: string, 
+export type FirstKey = { 
+/**
+ * The name the key is kept under (the same rules as any key's name).
+ */
+label: string, 
+/**
+ * The key itself; it goes to the keychain and the check's request header, nowhere else.
+ */
+value: string, 
 /**
  * The service's address; `None` uses the one already known (environment or settings).
  */

@@ -6,11 +6,19 @@ import type { SetupProblem } from "./SetupProblem";
 /**
  * The welcome's answer: saved (checked, or by the user's choice without), or not saved and why.
  */
-export type FirstKeyOutcome = { "outcome": "saved", status: AppStatus, 
+export type FirstKeyOutcome = { "outcome": "saved", 
+/**
+ * The app's status with the new key, for the sidebar and Settings.
+ */
+status: AppStatus, 
 /**
  * The service accepted the key; false when saved to check later.
  */
-checked: boolean, } | { "outcome": "not_saved", problem: SetupProblem, 
+checked: boolean, } | { "outcome": "not_saved", 
+/**
+ * What went wrong, for the words shown.
+ */
+problem: SetupProblem, 
 /**
  * The field to show the problem next to; `None` for the form as a whole.
  */
@@ -18,4 +26,8 @@ field: SetupField | null,
 /**
  * The HTTP status of an answer that was not the service's, to say what answered.
  */
-status: number | null, maySaveAnyway: boolean, };
+status: number | null, 
+/**
+ * The failure may not be the address's or the key's: offer "save anyway, check later".
+ */
+maySaveAnyway: boolean, };

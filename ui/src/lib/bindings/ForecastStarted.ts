@@ -4,7 +4,15 @@ import type { Billing } from "./Billing";
 /**
  * A forecast the service accepted: its history row and job id, and what asking cost.
  */
-export type ForecastStarted = { historyId: number, predictionId: string, 
+export type ForecastStarted = { 
+/**
+ * The History row of the POST that asked for it.
+ */
+historyId: number, 
+/**
+ * The service's job id, stored before any poll.
+ */
+predictionId: string, 
 /**
  * Exactly what the service charged for the POST; `None` when it said nothing.
  */

@@ -5,7 +5,19 @@ import type { ForecastState } from "./ForecastState";
 /**
  * One step of a followed job, as the window is told of it.
  */
-export type ForecastUpdate = { historyId: number, predictionId: string, status: ForecastState, 
+export type ForecastUpdate = { 
+/**
+ * The History row of the forecast's POST: which forecast this is.
+ */
+historyId: number, 
+/**
+ * The service's job id.
+ */
+predictionId: string, 
+/**
+ * The job's state as last known (pending, running, completed, failed).
+ */
+status: ForecastState, 
 /**
  * The service's latest answer, when this step got one.
  */

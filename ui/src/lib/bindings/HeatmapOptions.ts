@@ -3,4 +3,8 @@
 /**
  * The heatmap's zone (the display zone when `None`).
  */
-export type HeatmapOptions = { zone: string | null, };
+export type HeatmapOptions = { 
+/**
+ * An IANA zone name or `UTC`; `None`: the display zone.
+ */
+zone: string | null, };

@@ -4,4 +4,12 @@ import type { HistoryEntry } from "./HistoryEntry";
 /**
  * One page of History and how many rows match in all.
  */
-export type HistoryPage = { entries: Array<HistoryEntry>, total: number, };
+export type HistoryPage = { 
+/**
+ * This page's rows, newest first.
+ */
+entries: Array<HistoryEntry>, 
+/**
+ * Rows matching the query in all (for the list's length).
+ */
+total: number, };

@@ -3,11 +3,19 @@
 /**
  * A stored key as the UI sees it: never the value.
  */
-export type KeyMeta = { label: string, 
+export type KeyMeta = { 
+/**
+ * The name the user gave the key; its keychain entry is found by it.
+ */
+label: string, 
 /**
  * Prefix and last four characters, e.g. `dt_…f3a9`.
  */
-masked: string, addedAt: string, 
+masked: string, 
+/**
+ * When the key was added (RFC 3339).
+ */
+addedAt: string, 
 /**
  * When a verification call last succeeded.
  */

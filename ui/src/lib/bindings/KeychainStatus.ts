@@ -3,7 +3,11 @@
 /**
  * Whether the OS keychain answers, shown in Settings.
  */
-export type KeychainStatus = { reachable: boolean, 
+export type KeychainStatus = { 
+/**
+ * The keychain answered a harmless read.
+ */
+reachable: boolean, 
 /**
  * Which keychain this is, or why it could not be reached, in plain words.
  */

@@ -5,7 +5,36 @@ import type { MonitorTarget } from "./MonitorTarget";
 /**
  * One monitor as the list shows it.
  */
-export type Monitor = { id: number, name: string, target: MonitorTarget, intervalMinutes: number, cap: number, investigationId: number | null, state: MonitorState, 
+export type Monitor = { 
+/**
+ * Its id in the database, for every command about it.
+ */
+id: number, 
+/**
+ * What the list calls it.
+ */
+name: string, 
+/**
+ * What it watches.
+ */
+target: MonitorTarget, 
+/**
+ * Minutes between runs.
+ */
+intervalMinutes: number, 
+/**
+ * Most new posts a run asks for.
+ */
+cap: number, 
+/**
+ * The investigation its runs' requests and posts are filed under, if any.
+ */
+investigationId: number | null, 
+/**
+ * Active, paused by the user or by the budget, or waiting for the user to confirm a run
+ * the budget warned about.
+ */
+state: MonitorState, 
 /**
  * Why it is paused or waiting, in plain words (a budget block, a budget warning).
  */
@@ -13,7 +42,11 @@ stateReason: string | null,
 /**
  * When it runs next (while active); after a 429, not before the service's wait.
  */
-nextRunAt: string | null, lastRunAt: string | null, 
+nextRunAt: string | null, 
+/**
+ * When its last run started (`None`: never run).
+ */
+lastRunAt: string | null, 
 /**
  * A run is going on now.
  */
@@ -21,4 +54,8 @@ running: boolean,
 /**
  * New posts not yet marked seen.
  */
-unseen: number, createdAt: string, };
+unseen: number, 
+/**
+ * When it was saved.
+ */
+createdAt: string, };

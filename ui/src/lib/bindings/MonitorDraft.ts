@@ -4,7 +4,15 @@ import type { MonitorTarget } from "./MonitorTarget";
 /**
  * A monitor as the form sends it, to create or to change one.
  */
-export type MonitorDraft = { name: string, target: MonitorTarget, 
+export type MonitorDraft = { 
+/**
+ * What the list calls it (1 to 100 characters).
+ */
+name: string, 
+/**
+ * What it watches.
+ */
+target: MonitorTarget, 
 /**
  * Minutes between runs: 15 to 1,440 (a day).
  */

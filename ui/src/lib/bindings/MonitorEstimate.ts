@@ -8,7 +8,15 @@ export type MonitorEstimate = {
 /**
  * `None`: no rate learned yet for this kind of request ("unknown").
  */
-perRun: string | null, perMonth: string | null, currency: string, 
+perRun: string | null, 
+/**
+ * A run's cost times the runs in 30 days (`None` without a rate).
+ */
+perMonth: string | null, 
+/**
+ * The currency of the learned rate (the service's, e.g. `USD`).
+ */
+currency: string, 
 /**
  * Runs in 30 days at its interval.
  */
@@ -17,7 +25,11 @@ runsPerMonth: number,
  * Per-month cost as a percentage of the monthly budget (`None` without a monthly limit or
  * without a rate), e.g. `"12.5"`.
  */
-shareOfMonthlyBudget: string | null, monthlyLimit: string | null, 
+shareOfMonthlyBudget: string | null, 
+/**
+ * The monthly budget, if one is set.
+ */
+monthlyLimit: string | null, 
 /**
  * The budget's verdict on one run now.
  */

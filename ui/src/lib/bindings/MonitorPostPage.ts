@@ -4,7 +4,11 @@ import type { MonitorPost } from "./MonitorPost";
 /**
  * A monitor's posts, newest first.
  */
-export type MonitorPostPage = { posts: Array<MonitorPost>, 
+export type MonitorPostPage = { 
+/**
+ * This page of posts.
+ */
+posts: Array<MonitorPost>, 
 /**
  * Posts matching the query in all (for the list's length).
  */

@@ -3,4 +3,16 @@
 /**
  * Which of a monitor's posts to list.
  */
-export type MonitorPostQuery = { onlyUnseen: boolean, offset: number, limit: number, };
+export type MonitorPostQuery = { 
+/**
+ * Only posts not yet marked seen.
+ */
+onlyUnseen: boolean, 
+/**
+ * How many to skip (the page's start).
+ */
+offset: number, 
+/**
+ * Most posts on the page (50 unless asked).
+ */
+limit: number, };

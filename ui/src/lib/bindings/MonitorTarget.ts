@@ -5,4 +5,12 @@ import type { TwitterUserPostsRequest } from "./TwitterUserPostsRequest";
 /**
  * What a monitor watches: an X search with all its filters, or an account's posts.
  */
-export type MonitorTarget = { "kind": "search", request: TwitterSearchRequest, } | { "kind": "account", request: TwitterUserPostsRequest, };
+export type MonitorTarget = { "kind": "search", 
+/**
+ * The search as the form made it; each run narrows its window.
+ */
+request: TwitterSearchRequest, } | { "kind": "account", 
+/**
+ * The account (and the paging size) whose posts are watched.
+ */
+request: TwitterUserPostsRequest, };

@@ -9,4 +9,8 @@ export type MonitorsChanged = {
 /**
  * The monitor that changed (`None`: several, e.g. "mark all seen").
  */
-monitorId: number | null, unseen: UnseenCounts, };
+monitorId: number | null, 
+/**
+ * The unseen counts after the change, for the badges.
+ */
+unseen: UnseenCounts, };

@@ -4,7 +4,15 @@ import type { Billing } from "./Billing";
 /**
  * A typed result, with where it was recorded and what it cost.
  */
-export type Outcome<T> = { historyId: number, body: T, 
+export type Outcome<T> = { 
+/**
+ * The History row the request is recorded in.
+ */
+historyId: number, 
+/**
+ * The service's answer, typed.
+ */
+body: T, 
 /**
  * Exactly what the service charged; `None` for free answers (304) and replays.
  */

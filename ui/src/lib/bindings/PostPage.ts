@@ -4,7 +4,15 @@ import type { StoredPost } from "./StoredPost";
 /**
  * One page of archived posts and how many match in all.
  */
-export type PostPage = { posts: Array<StoredPost>, total: number, 
+export type PostPage = { 
+/**
+ * This page's posts, in the query's order.
+ */
+posts: Array<StoredPost>, 
+/**
+ * Posts matching the query in all.
+ */
+total: number, 
 /**
  * Set when a relevance search ranked only this many of `total`, the most recently saved.
  */

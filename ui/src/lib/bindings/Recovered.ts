@@ -4,4 +4,12 @@ import type { DatabaseStatus } from "./DatabaseStatus";
 /**
  * What a recovery action did, for the screen to say (`setAside`: where the old file went).
  */
-export type Recovered = { status: DatabaseStatus, setAside: string | null, };
+export type Recovered = { 
+/**
+ * The database's status after the action.
+ */
+status: DatabaseStatus, 
+/**
+ * Where the old file was moved, if it was (never deleted).
+ */
+setAside: string | null, };

@@ -4,7 +4,23 @@ import type { RunOutcome } from "./RunOutcome";
 /**
  * One line of a monitor's or a collection's run log.
  */
-export type RunLogEntry = { id: number, startedAt: string, finishedAt: string | null, outcome: RunOutcome, 
+export type RunLogEntry = { 
+/**
+ * The run's id.
+ */
+id: number, 
+/**
+ * When the run started.
+ */
+startedAt: string, 
+/**
+ * When it ended (`None`: going on, or cut by a crash and to be resumed).
+ */
+finishedAt: string | null, 
+/**
+ * How it ended, or that it is still running.
+ */
+outcome: RunOutcome, 
 /**
  * Posts (users, for reposters) found that were new to this monitor or collection.
  */

@@ -4,4 +4,12 @@
  * How every send from the UI names itself: a client request id (a repeat is never sent
  * twice) and whether the user confirmed a budget warning.
  */
-export type SendParams = { requestId: string, confirmBudget: boolean, };
+export type SendParams = { 
+/**
+ * The client's id for this request: a repeat of it is a replay, never a second send.
+ */
+requestId: string, 
+/**
+ * The user saw the budget warning and chose to go on.
+ */
+confirmBudget: boolean, };

@@ -5,4 +5,12 @@ import type { StreamEvent } from "./StreamEvent";
  * What the UI receives on the stream's channel, in order: `started`, any number of `event`s,
  * then the command's own reply (the assembled result) or its error.
  */
-export type StreamMessage = { "type": "started", historyId: number, } | { "type": "event", event: StreamEvent, };
+export type StreamMessage = { "type": "started", 
+/**
+ * The History row the answer is recorded in.
+ */
+historyId: number, } | { "type": "event", 
+/**
+ * The event, typed.
+ */
+event: StreamEvent, };

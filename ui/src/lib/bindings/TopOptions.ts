@@ -4,4 +4,12 @@ import type { TopKind } from "./TopKind";
 /**
  * One top list, up to `limit` entries (every entry when `None`).
  */
-export type TopOptions = { list: TopKind, limit: number | null, };
+export type TopOptions = { 
+/**
+ * Which top list.
+ */
+list: TopKind, 
+/**
+ * Most entries written; `None`: every entry.
+ */
+limit: number | null, };

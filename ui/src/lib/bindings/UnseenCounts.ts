@@ -4,4 +4,12 @@ import type { MonitorUnseen } from "./MonitorUnseen";
 /**
  * Unseen posts, per monitor and in all: the badge counts.
  */
-export type UnseenCounts = { total: number, byMonitor: Array<MonitorUnseen>, };
+export type UnseenCounts = { 
+/**
+ * Unseen posts over every monitor: the sidebar's badge.
+ */
+total: number, 
+/**
+ * Each monitor's count, for the list's badges.
+ */
+byMonitor: Array<MonitorUnseen>, };
