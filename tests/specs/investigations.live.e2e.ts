@@ -324,9 +324,14 @@ describe('an investigation, end to end against the service', () => {
     await pathField.setValue(bundle);
     await $('button=Verify').click();
     const verdict = $('.verify p.verdict');
-    await expect(verdict).toHaveText(expect.stringMatching(/^All \d+ files SHA256SUMS lists match: this bundle is exactly as Sightline wrote it\.$/), {
-      wait: 15_000,
-    });
+    // The verdict claims only what matching sums prove: the files agree with the bundle's own
+    // lists, not who made it or when.
+    await expect(verdict).toHaveText(
+      expect.stringMatching(
+        /^All \d+ files SHA256SUMS lists match the sums written inside the bundle, and the ZIP holds nothing else\. This shows the files agree with the bundle's own lists, not who made it or when: whoever edits a file can write new sums too\.$/,
+      ),
+      { wait: 15_000 },
+    );
     await verdict.scrollIntoView({ block: 'center' });
     await auditBothThemes('inv-live-verify-intact');
 
@@ -341,10 +346,25 @@ describe('an investigation, end to end against the service', () => {
 
     await pathField.setValue(copy);
     await $('button=Verify').click();
-    await expect(verdict).toHaveText(expect.stringMatching(/^1 file does not match: this bundle was changed after it was made\./), { wait: 15_000 });
+    await expect(verdict).toHaveText(expect.stringMatching(/^1 file does not match the sums written inside the bundle: it was changed after they were written\./), {
+      wait: 15_000,
+    });
+    await expect($('.verify ul.findings')).not.toBeExisting();
     await expect($$('.verify ul.files li')[0]!).toHaveText(expect.stringMatching(/^posts\.csv\s+Changed since the bundle was made$/));
     await verdict.scrollIntoView({ block: 'center' });
     await auditBothThemes('inv-live-verify-changed');
+
+    // A copy with bytes put before its first entry (offsets adjusted, as a self-extracting
+    // archive's are): every file still matches its sum, and the check names what is hidden.
+    const prefixed = path.join(work, 'prefixed.zip');
+    writeFileSync(prefixed, Buffer.concat([Buffer.from('planted before the first entry\n'), readFileSync(bundle)]));
+    execFileSync('zip', ['-q', '-A', prefixed]);
+    await pathField.setValue(prefixed);
+    await $('button=Verify').click();
+    await expect(verdict).toHaveText(expect.stringMatching(/^The files match the sums written inside the bundle, but the ZIP holds more than those files/), {
+      wait: 15_000,
+    });
+    await expect($('.verify ul.findings')).toHaveText(expect.stringMatching(/^31 bytes before the first entry \(.+\) are listed in no index: data no tool shows\.$/));
   });
 
   it('opens report.html in the webview: its posts, their ids and the cost', async () => {

@@ -240,7 +240,7 @@ fn verdict(files: &[FileCheck], lists_agree: bool, read: &ZipRead) -> String {
             files.len()
         );
     };
-    if wrong + unchecked > 0 && !read.findings.is_empty() && unchecked == 0 {
+    if wrong > 0 && !read.findings.is_empty() {
         words.push_str(" The ZIP itself has problems too, listed below.");
     }
     if !lists_agree {
