@@ -59,7 +59,7 @@ describe('Settings: the signing identity', () => {
     await signing().$('button=Make a new key pair…').click();
     const dialog = $('dialog[aria-labelledby="rotate-title"]');
     await expect(dialog).toBeDisplayed();
-    await expect(dialog).toHaveText(expect.stringContaining('files signed before still check out'));
+    await expect(dialog).toHaveText(expect.stringContaining('what it signed still checks out'));
     await auditBothThemes('settings-rotate-dialog');
     await dialog.$('button=Cancel').click();
     await expect(dialog).not.toBeDisplayed();

@@ -72,7 +72,7 @@ describe('SigningIdentity', () => {
     await screen.findByTestId('signing-fingerprint');
     await userEvent.click(screen.getByRole('button', { name: 'Make a new key pair…' }));
     const dialog = screen.getByRole('dialog', { hidden: true });
-    expect(dialog).toHaveTextContent('files signed before still check out');
+    expect(dialog).toHaveTextContent('what it signed still checks out');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Cancel', hidden: true }));
     expect(rotations).toBe(0);
 
