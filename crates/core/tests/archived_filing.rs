@@ -9,28 +9,16 @@ use crate::support::live;
 use live::Live;
 
 use crate::support::announce::Recorded;
+use crate::support::monitor_runs::run_now;
 use chrono::Utc;
 use rust_decimal::Decimal;
 use sightline_api::request::TwitterSearchRequest;
 use sightline_core::collections::{
     self, CollectUntil, CollectionDraft, CollectionSource, Collector,
 };
-use sightline_core::monitors::{self, Monitor, MonitorDraft, MonitorTarget, Scheduler};
-use sightline_core::state::AppState;
+use sightline_core::monitors::{self, Monitor, MonitorDraft, MonitorTarget};
 use sightline_sandbox::Sandbox;
 use sightline_store::{CollectionState, MonitorState, RunOutcome, Store, Tz};
-
-/// Runs monitor `id` once now, as "Run now" does: through a scheduler.
-async fn run_now(
-    state: &AppState,
-    announce: &Recorded,
-    id: i64,
-    confirm_budget: bool,
-) -> Result<bool, sightline_core::errors::CommandError> {
-    Scheduler::default()
-        .run_one(state, announce, id, confirm_budget)
-        .await
-}
 
 async fn live() -> Live {
     Live::start(Sandbox::builder().seed(16).faults(true)).await

@@ -13,6 +13,7 @@ use std::collections::BTreeSet;
 use std::time::Duration;
 
 use crate::support::announce::Recorded;
+use crate::support::monitor_runs::run_now;
 use chrono::Utc;
 use rust_decimal::Decimal;
 use sightline_api::request::{TwitterSearchRequest, TwitterUserPostsRequest};
@@ -24,18 +25,6 @@ use sightline_sandbox::world::live::posts_between;
 use sightline_sandbox::{Fault, Sandbox};
 use sightline_store::{BudgetLimits, HistoryQuery, LedgerEntry, Store};
 use sightline_store::{MonitorState, RunOutcome};
-
-/// Runs monitor `id` once now, as "Run now" does: through a scheduler.
-async fn run_now(
-    state: &AppState,
-    announce: &Recorded,
-    id: i64,
-    confirm_budget: bool,
-) -> Result<bool, sightline_core::errors::CommandError> {
-    Scheduler::default()
-        .run_one(state, announce, id, confirm_budget)
-        .await
-}
 
 const RATE: u32 = 60;
 

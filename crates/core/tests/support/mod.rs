@@ -3,5 +3,6 @@
 pub mod announce;
 pub mod evidence_seed;
 pub mod live;
+pub mod monitor_runs;
 pub mod search;
 pub mod send;
