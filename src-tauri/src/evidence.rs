@@ -12,7 +12,6 @@ use sightline_core::errors::CommandError;
 use sightline_core::evidence::gather::{self, StoredBodies};
 use sightline_core::evidence::verify::{verify_bundle, BundleCheck, ReadProgress};
 use sightline_core::evidence::{write_bundle, BundleOutcome, BundleProgress};
-use sightline_core::export::file_stem;
 use sightline_core::state::AppState;
 use tauri::ipc::Channel;
 use tauri::{AppHandle, Runtime, State};
@@ -77,24 +76,16 @@ pub async fn evidence_export<R: Runtime>(
     let store = state.store().await?;
     let zone = sightline_core::zone::time_zone();
     let version = env!("CARGO_PKG_VERSION");
-    let bundle = match investigation_id {
-        Some(id) => gather::investigation(&store, id, zone, version).await?,
-        None => {
-            gather::selection(
-                &store,
-                history_ids.unwrap_or_default(),
-                post_ids.unwrap_or_default(),
-                zone,
-                version,
-            )
-            .await?
-        }
-    };
-    let name = format!(
-        "sightline-evidence-{}",
-        file_stem(&bundle.name, "selection")
-    );
-    let Some(path) = pick_path(&app, &state, &name, "zip").await? else {
+    let bundle = gather::requested(
+        &store,
+        investigation_id,
+        history_ids.unwrap_or_default(),
+        post_ids.unwrap_or_default(),
+        zone,
+        version,
+    )
+    .await?;
+    let Some(path) = pick_path(&app, &state, &bundle.file_name(), "zip").await? else {
         return Ok(None);
     };
     let cancel = CancelToken::new();

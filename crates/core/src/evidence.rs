@@ -74,6 +74,15 @@ impl Bundle {
             .map(|r| (r.entry.id, r.capture.as_ref()))
             .collect()
     }
+
+    /// The bundle's file name without its extension: `sightline-evidence-` and the
+    /// investigation's name as a file name ("selection" for a hand-picked one with no name).
+    pub fn file_name(&self) -> String {
+        format!(
+            "sightline-evidence-{}",
+            crate::export::file_stem(&self.name, "selection")
+        )
+    }
 }
 
 /// One request (a history row) and the record of its response, when one was kept.

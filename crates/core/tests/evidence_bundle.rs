@@ -45,9 +45,17 @@ async fn an_investigation_bundle_from_a_real_store_checks_out() {
         .unwrap();
 
     let zone = "Europe/Berlin".parse().unwrap();
-    let bundle = gather::investigation(&store, id, zone, "0.1.0")
-        .await
-        .unwrap();
+    // Named, the investigation is bundled whatever was picked besides.
+    let bundle = gather::requested(
+        &store,
+        Some(id),
+        vec![1],
+        vec![first.clone()],
+        zone,
+        "0.1.0",
+    )
+    .await
+    .unwrap();
     assert_eq!(bundle.requests.len(), 3);
     assert_eq!(bundle.posts.len(), 12);
     assert_eq!(bundle.cost.total.to_string(), "0.0018");
@@ -156,9 +164,10 @@ async fn a_selection_costs_what_the_ledger_holds_for_its_requests() {
     store.add_charge(left_out, &poll("0.5")).await.unwrap();
 
     let zone: Tz = "Pacific/Auckland".parse().unwrap();
-    let bundle = gather::selection(&store, picked.clone(), vec![], zone, "0.1.0")
+    let bundle = gather::requested(&store, None, picked.clone(), vec![], zone, "0.1.0")
         .await
         .unwrap();
+    assert_eq!(bundle.file_name(), "sightline-evidence-selection");
 
     let rows: Vec<_> = store
         .ledger(zone, None)

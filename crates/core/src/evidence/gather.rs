@@ -28,6 +28,22 @@ impl ResponseBodies for StoredBodies<'_> {
     }
 }
 
+/// What "Export evidence" asked for: investigation `investigation_id` when one is named (the
+/// picked rows and posts are then not looked at), else the picked history rows and posts.
+pub async fn requested(
+    store: &Store,
+    investigation_id: Option<i64>,
+    history_ids: Vec<i64>,
+    post_ids: Vec<String>,
+    zone: Tz,
+    app_version: &str,
+) -> Result<Bundle, CommandError> {
+    match investigation_id {
+        Some(id) => investigation(store, id, zone, app_version).await,
+        None => selection(store, history_ids, post_ids, zone, app_version).await,
+    }
+}
+
 /// Everything investigation `id` holds.
 pub async fn investigation(
     store: &Store,
