@@ -27,8 +27,9 @@ RUSTUP_INIT_URL=https://static.rust-lang.org/rustup/dist/$(uname -m)-unknown-lin
 
 # Tauri's WebKitGTK stack, plus what the tests use: WebKitWebDriver, Xvfb, a D-Bus session and
 # GNOME Keyring as a real Secret Service, the validators of the package's desktop entry and
-# AppStream metadata, and python3 and unzip, which read an evidence bundle back the way a user
-# would (its CSV through Python's csv module, its ZIP unpacked for `sha256sum -c`), and
+# AppStream metadata, and python3, unzip and zip, which read an evidence bundle back the way a user
+# would (its CSV through Python's csv module, its ZIP unpacked for `sha256sum -c`) and make the
+# tampered copies the verifier must catch, and
 # LibreOffice Calc without its GUI, which opens every CSV the app writes as a spreadsheet user
 # would: only there does a 19-digit id lose its last digits, so only there can that test fail. And a CJK
 # font and an emoji font: the demo world has Japanese posts and emoji, which a bare system draws
@@ -37,7 +38,7 @@ DEBIAN_PACKAGES=(
   build-essential pkg-config ca-certificates curl openssl file xz-utils libssl-dev libxdo-dev librsvg2-dev
   libwebkit2gtk-4.1-dev libayatana-appindicator3-dev libdbus-1-dev
   webkit2gtk-driver xvfb xauth dbus dbus-x11 gnome-keyring
-  desktop-file-utils appstream python3 unzip libreoffice-calc-nogui fonts-noto-cjk fonts-noto-color-emoji
+  desktop-file-utils appstream python3 unzip zip libreoffice-calc-nogui fonts-noto-cjk fonts-noto-color-emoji
 )
 
 as_root() {
