@@ -346,7 +346,7 @@ describe('an investigation, end to end against the service', () => {
 
     await pathField.setValue(copy);
     await $('button=Verify').click();
-    await expect(verdict).toHaveText(expect.stringMatching(/^1 file does not match the sums written inside the bundle: it was changed after they were written\./), {
+    await expect(verdict).toHaveText(expect.stringMatching(/^1 file does not match the sums written inside the bundle \(changed, missing or listed nowhere\): the bundle does not hold what its sums describe\./), {
       wait: 15_000,
     });
     await expect($('.verify ul.findings')).not.toBeExisting();

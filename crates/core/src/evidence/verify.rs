@@ -218,7 +218,7 @@ fn verdict(files: &[FileCheck], lists_agree: bool, read: &ZipRead) -> String {
     let unchecked = count(FileOutcome::Unchecked);
     let mut words = if wrong > 0 {
         format!(
-            "{} not match the sums written inside the bundle: it was changed after they were written.",
+            "{} not match the sums written inside the bundle (changed, missing or listed nowhere): the bundle does not hold what its sums describe.",
             files_do(wrong)
         )
     } else if unchecked > 0 {
