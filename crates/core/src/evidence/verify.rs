@@ -233,7 +233,7 @@ fn verdict(files: &[FileCheck], lists_agree: bool, read: &ZipRead) -> String {
         "The files match the sums written inside the bundle, but the ZIP holds more than those files (see below): it was altered, or built to show different tools different things."
             .into()
     } else if !lists_agree {
-        "The files match SHA256SUMS, but the bundle was altered.".into()
+        "The files match SHA256SUMS, but the bundle is not as its lists describe it.".into()
     } else {
         return format!(
             "All {} files SHA256SUMS lists match the sums written inside the bundle, and the ZIP holds nothing else. This shows the files agree with the bundle's own lists, not who made it or when: whoever edits a file can write new sums too.",
