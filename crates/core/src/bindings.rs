@@ -103,6 +103,23 @@ mod tests {
         );
     }
 
+    /// Writes a generated UI file into the bindings folder when it differs, and then fails, so a
+    /// stale file is rewritten at once but never passes unnoticed; a current tree stays untouched.
+    fn write_generated(file: &str, ts: String) {
+        let dir = std::env::var("TS_RS_EXPORT_DIR").expect("set in .cargo/config.toml");
+        let path = std::path::Path::new(&dir).join(file);
+        let stale = std::fs::read_to_string(&path).ok().as_deref() != Some(ts.as_str());
+        if stale {
+            std::fs::write(&path, ts).unwrap_or_else(|e| panic!("could not write {file}: {e}"));
+        }
+        assert!(
+            !stale,
+            "{} was out of date with the Rust it is written from and is now rewritten: run the \
+             tests again and commit it",
+            path.display()
+        );
+    }
+
     /// The error kinds after which the service may have billed a request that gave no answer,
     /// from [`sightline_api::ErrorKind::may_have_billed`]: the UI asks before sending again for
     /// exactly these, so the rule keeps its one home in Rust.
@@ -121,11 +138,7 @@ mod tests {
              export const mayHaveBilledKinds: readonly ErrorKind[] = [{}];\n",
             kinds.join(", ")
         );
-        let dir = std::env::var("TS_RS_EXPORT_DIR").expect("set in .cargo/config.toml");
-        let path = std::path::Path::new(&dir).join("mayHaveBilledKinds.ts");
-        if std::fs::read_to_string(&path).ok().as_deref() != Some(ts.as_str()) {
-            std::fs::write(&path, ts).expect("could not write mayHaveBilledKinds.ts");
-        }
+        write_generated("mayHaveBilledKinds.ts", ts);
     }
 
     /// The limits and words of the drafts the UI checks before it asks (a monitor's, an
@@ -159,17 +172,13 @@ mod tests {
             text(NAME_MISSING),
             text(&name_too_long()),
         );
-        let dir = std::env::var("TS_RS_EXPORT_DIR").expect("set in .cargo/config.toml");
-        let path = std::path::Path::new(&dir).join("limits.ts");
-        if std::fs::read_to_string(&path).ok().as_deref() != Some(ts.as_str()) {
-            std::fs::write(&path, ts).expect("could not write limits.ts");
-        }
+        write_generated("limits.ts", ts);
     }
 
     /// The words of a run's outcome and of a monitor's and a collection's state, from each
     /// enum's `label`, as tables the UI imports. Each table is typed `Record<State, string>`,
     /// so a state missing from an enum's `ALL` does not compile in the UI. Running this test
-    /// rewrites a stale `stateWords.ts` and then fails, so a stale file never passes unnoticed.
+    /// rewrites a stale `stateWords.ts` and then fails (as every generated table here does).
     #[test]
     fn export_state_words() {
         use sightline_store::{CollectionState, MonitorState, RunOutcome};
@@ -218,18 +227,7 @@ mod tests {
             ),
         ]
         .join("\n");
-        let dir = std::env::var("TS_RS_EXPORT_DIR").expect("set in .cargo/config.toml");
-        let path = std::path::Path::new(&dir).join("stateWords.ts");
-        let stale = std::fs::read_to_string(&path).ok().as_deref() != Some(ts.as_str());
-        if stale {
-            std::fs::write(&path, ts).expect("could not write stateWords.ts");
-        }
-        assert!(
-            !stale,
-            "{} was out of date with the states' labels and is now rewritten: run the tests \
-             again and commit it",
-            path.display()
-        );
+        write_generated("stateWords.ts", ts);
     }
 
     /// The operations' names in words, from [`sightline_api::Operation::label`], as a table the
@@ -248,11 +246,6 @@ mod tests {
             ts.push_str(&format!("  {}: {label},\n", op.as_str()));
         }
         ts.push_str("};\n");
-        let dir = std::env::var("TS_RS_EXPORT_DIR").expect("set in .cargo/config.toml");
-        let path = std::path::Path::new(&dir).join("operationNames.ts");
-        // Written only when it changed, like ts-rs, so a current tree stays untouched.
-        if std::fs::read_to_string(&path).ok().as_deref() != Some(ts.as_str()) {
-            std::fs::write(&path, ts).expect("could not write operationNames.ts");
-        }
+        write_generated("operationNames.ts", ts);
     }
 }
