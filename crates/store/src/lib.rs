@@ -22,6 +22,9 @@
 //!   mark to count exactly which of some posts were first stored after it; its types, writes
 //!   and reads are apart in `archive/types.rs`, `write.rs` and `read.rs`;
 //! * `cache`: ETag + body per GET URL for conditional requests;
+//! * `bundle_exports`: every evidence bundle this installation wrote (migration 0016): when,
+//!   its file name, the SHA-256 of its manifest and of the whole file, the signing key's
+//!   fingerprint and its investigation; found again by the manifest's hash, never edited;
 //! * [`export`]: CSV, JSON Lines and Markdown citations to any writer, every time in UTC and
 //!   in the zone the caller names (named as [`zone_names`] names it); forecasts with their own
 //!   fields (question, state, probability, forecaster, times, reasoning, job id, cost); every
@@ -79,6 +82,7 @@ mod analysis;
 mod archive;
 mod archive_state;
 mod budget;
+mod bundle_exports;
 mod cache;
 mod collections;
 mod error;
@@ -119,6 +123,7 @@ pub use archive::{
     PostSort, StoredLink, StoredPost, StoredUser, UserQuery, RELEVANCE_WINDOW,
 };
 pub use budget::{BudgetCheck, BudgetLimits, PeriodCheck, Verdict};
+pub use bundle_exports::BundleExport;
 pub use cache::CachedResponse;
 pub use chrono_tz::{Tz, TZ_VARIANTS};
 pub use collections::{CollectionState, NewCollection, StoredCollection};
