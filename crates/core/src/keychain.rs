@@ -26,6 +26,20 @@ impl Secret {
     }
 }
 
+impl Drop for Secret {
+    /// Overwrites the value before its memory is freed, so an API key or the signing key's PEM
+    /// does not linger in freed heap for a crash dump or a swap file to keep.
+    fn drop(&mut self) {
+        // SAFETY: the bytes are overwritten with zeros, which are valid UTF-8, and the String is
+        // dropped right after; volatile writes so the compiler cannot drop the stores as dead.
+        let bytes = unsafe { self.0.as_mut_vec() };
+        for byte in bytes.iter_mut() {
+            unsafe { std::ptr::write_volatile(byte, 0) };
+        }
+        std::sync::atomic::compiler_fence(std::sync::atomic::Ordering::SeqCst);
+    }
+}
+
 impl fmt::Debug for Secret {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("Secret(<redacted>)")
