@@ -37,6 +37,10 @@
 //!   paid fetch of what it is missing (replies, the post it answers) through the pipeline,
 //!   saying how many replies were new and how many were stored already, and the exports (GEXF, edge CSV, every table as CSV, chart pictures);
 //! * [`export`]: writing history, posts, forecasts and the ledger to a file, atomically;
+//! * [`custody`]: each investigation's custody log as the app records into it (a bundle or web
+//!   archive exported, the signing key rotated) and shows it with its chain checked; the log,
+//!   its hash rule and the entries every change of an investigation appends are the store's
+//!   (`sightline_store::custody`);
 //! * [`evidence`]: the evidence bundle (a ZIP of responses as received, posts, notes,
 //!   provenance, an offline report, a manifest and `SHA256SUMS`) and its verification;
 //! * [`keys`] and [`keychain`]: named API keys, their values in the OS keychain
@@ -87,6 +91,7 @@ pub mod analysis;
 pub mod announce;
 mod bindings;
 pub mod collections;
+pub mod custody;
 pub mod database;
 pub mod environment;
 pub mod errors;

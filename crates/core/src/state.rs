@@ -168,6 +168,9 @@ impl AppState {
             .save(&settings)
             .map_err(CommandError::file)?;
         crate::zone::follow(settings.display_zone.as_deref());
+        for store in self.open_stores().await {
+            store.set_collector(settings.collected_by.as_deref());
+        }
         *self.settings.lock().expect("settings lock poisoned") = settings;
         self.reset_session().await;
         Ok(())
@@ -259,8 +262,15 @@ impl AppState {
             }
         }
         let store = self.database.open(mode, &self.data_dir).await?;
+        // Custody log entries name the collector Settings name (`custody`).
+        store.set_collector(self.settings().collected_by.as_deref());
         stores.insert(mode, store.clone());
         Ok(store)
+    }
+
+    /// The databases opened so far (one per mode used), for what concerns them all.
+    pub async fn open_stores(&self) -> Vec<Store> {
+        self.stores.lock().await.values().cloned().collect()
     }
 
     /// Drops the session; the next request builds one from the current mode, key and settings.

@@ -85,6 +85,7 @@ mod budget;
 mod bundle_exports;
 mod cache;
 mod collections;
+pub mod custody;
 mod error;
 pub mod export;
 mod fold;
@@ -105,6 +106,7 @@ pub mod zone_names;
 
 use std::path::Path;
 use std::str::FromStr;
+use std::sync::{Arc, RwLock};
 use std::time::Duration;
 
 use sqlx::pool::PoolConnection;
@@ -160,6 +162,8 @@ const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
 #[derive(Clone, Debug)]
 pub struct Store {
     pool: SqlitePool,
+    /// "Collected by", as the custody log records it ([`Store::set_collector`]).
+    collector: Arc<RwLock<String>>,
 }
 
 impl Store {
@@ -218,10 +222,18 @@ impl Store {
         let pool = SqlitePoolOptions::new()
             .max_connections(4)
             .min_connections(1)
-            .after_connect(|conn, _| Box::pin(fold::register(conn)))
+            .after_connect(|conn, _| Box::pin(register_functions(conn)))
             .connect_with(options)
             .await?;
-        Ok(Self { pool })
+        Ok(Self::over(pool))
+    }
+
+    /// A store over an open pool, with no collector named yet.
+    fn over(pool: SqlitePool) -> Self {
+        Self {
+            pool,
+            collector: Arc::default(),
+        }
     }
 
     /// Opens a private in-memory database (for unit tests of callers; nothing persists).
@@ -233,11 +245,11 @@ impl Store {
             .min_connections(1)
             .idle_timeout(None)
             .max_lifetime(None)
-            .after_connect(|conn, _| Box::pin(fold::register(conn)))
+            .after_connect(|conn, _| Box::pin(register_functions(conn)))
             .connect_with(options)
             .await?;
         MIGRATOR.run(&pool).await?;
-        Ok(Self { pool })
+        Ok(Self::over(pool))
     }
 
     /// Runs `PRAGMA quick_check` (see `upgrade::check`) on one of the pool's connections:
@@ -286,6 +298,15 @@ impl Store {
             committed: false,
         })
     }
+}
+
+/// The SQL functions the schema calls, registered on every connection: the folding rule
+/// (`fold.rs`) and the custody log's hash ([`custody`]).
+pub(crate) async fn register_functions(
+    conn: &mut SqliteConnection,
+) -> std::result::Result<(), sqlx::Error> {
+    fold::register(conn).await?;
+    custody::register(conn).await
 }
 
 /// A write transaction on one of the pool's connections, kept here rather than with sqlx's

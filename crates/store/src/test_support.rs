@@ -36,11 +36,11 @@ pub async fn nearly_full_store(dir: &Path, spare_pages: i64) -> Store {
         .pragma("max_page_count", (pages + spare_pages).to_string());
     let pool = SqlitePoolOptions::new()
         .max_connections(1)
-        .after_connect(|conn, _| Box::pin(crate::fold::register(conn)))
+        .after_connect(|conn, _| Box::pin(crate::register_functions(conn)))
         .connect_with(options)
         .await
         .unwrap();
-    Store { pool }
+    Store::over(pool)
 }
 
 /// A database file as the first release left it (only `0001_init.sql` applied), to test
@@ -62,8 +62,9 @@ pub async fn database_at(path: &Path, last: i64) -> SqlitePool {
         std::fs::write(file, migration.sql.as_bytes()).unwrap();
     }
     let pool = SqlitePoolOptions::new()
-        // Migrations from 0008 call `fold`, as the store's own connections register it.
-        .after_connect(|conn, _| Box::pin(crate::fold::register(conn)))
+        // Migrations from 0008 call `fold` (and 0014 the custody hash), as the store's own
+        // connections register them.
+        .after_connect(|conn, _| Box::pin(crate::register_functions(conn)))
         .connect_with(
             SqliteConnectOptions::new()
                 .filename(path)

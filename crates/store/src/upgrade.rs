@@ -42,11 +42,12 @@ use crate::MIGRATOR;
 /// 0003 the history's text index, 0005 the provenance marks; 0008 and 0009 take facts and
 /// tallies out of every post; 0010 rewrites the ledger; 0011 refolds the tags, handles and
 /// hosts 0008 had folded in ASCII only; 0012 gives each ledger row its monitor or
-/// collection; 0013 renames the archive's state table, the active investigation in it).
+/// collection; 0013 renames the archive's state table, the active investigation in it; 0014
+/// begins the custody log of each investigation already made).
 /// Before the first of them that is pending on a database holding data, a copy is made. A migration that only adds empty tables
 /// or indexes needs none: SQLite rolls a failed one back whole. `migrations_that_rewrite_are_listed`
 /// (in the tests) holds every migration file against this list.
-pub const REWRITES_TABLES: &[i64] = &[2, 3, 5, 8, 9, 10, 11, 12, 13];
+pub const REWRITES_TABLES: &[i64] = &[2, 3, 5, 8, 9, 10, 11, 12, 13, 14];
 
 /// SQLite virtual machine instructions between two calls of the progress handler.
 const STEPS_PER_CALL: i32 = 10_000;
@@ -167,8 +168,9 @@ pub(crate) async fn prepare(
     let mut conn = SqliteConnection::connect_with(&options)
         .await
         .map_err(|error| as_damage(error.into()))?;
-    // The migrations' triggers and refold call the store's fold function.
-    crate::fold::register(&mut conn).await?;
+    // The migrations' triggers and refold call the store's fold function, and 0014 the
+    // custody log's hash.
+    crate::register_functions(&mut conn).await?;
     let result = steps(&mut conn, path, upgrade).await;
     let closed = conn.close().await;
     result.map_err(as_damage)?;
@@ -390,7 +392,7 @@ async fn apply(
 pub async fn migrate_to(path: &Path, version: i64) -> Result<()> {
     let options = crate::Store::file_options(path);
     let mut conn = SqliteConnection::connect_with(&options).await?;
-    crate::fold::register(&mut conn).await?;
+    crate::register_functions(&mut conn).await?;
     conn.ensure_migrations_table().await?;
     let applied = applied_migrations(&mut conn).await?;
     for migration in MIGRATOR.iter() {
