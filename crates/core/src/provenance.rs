@@ -14,7 +14,8 @@ use crate::session::Session;
 /// The app's version, as every provenance record names it.
 pub const APP_VERSION: &str = env!("CARGO_PKG_VERSION");
 
-/// The provenance of a response just received by `session`'s client (the capture time is now).
+/// The provenance of a response just received by `session`'s client (the capture time is now),
+/// queued for a trusted timestamp when the session has a timestamp authority.
 pub fn received(session: &Session, capture: Capture) -> NewProvenance {
     NewProvenance {
         captured_at: Utc::now(),
@@ -26,6 +27,7 @@ pub fn received(session: &Session, capture: Capture) -> NewProvenance {
         sha256: capture.sha256,
         body: capture.bytes,
         from_cache: capture.from_cache,
+        stamp_with: session.tsa_url.clone(),
     }
 }
 

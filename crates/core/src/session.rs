@@ -92,6 +92,9 @@ pub struct Session {
     pub client: Client,
     /// Set in demo mode: requests use the sandbox's key instead of the keychain.
     pub demo_key: Option<ApiKey>,
+    /// The timestamp authority set in Settings: each capture is queued for it as it is
+    /// recorded (the store's stamp queue).
+    pub tsa_url: Option<String>,
 }
 
 impl Session {
@@ -130,6 +133,12 @@ impl Session {
             store,
             client,
             demo_key,
+            tsa_url: settings
+                .tsa_url
+                .as_deref()
+                .map(str::trim)
+                .filter(|url| !url.is_empty())
+                .map(str::to_owned),
         })
     }
 }

@@ -52,6 +52,10 @@ pub struct AppSettings {
     /// Who collects with this installation ("Collected by"), written beside its signatures;
     /// changed only through [`crate::signing::set_collector`] (see `save_checked_settings`).
     pub collected_by: Option<String>,
+    /// The timestamp authority (RFC 3161) asked for a trusted timestamp of each capture's
+    /// SHA-256 (the store's stamp queue); `None` (the default): captures are not stamped. A third
+    /// party: it sees each hash, never the data.
+    pub tsa_url: Option<String>,
 }
 
 impl Default for AppSettings {
@@ -67,6 +71,7 @@ impl Default for AppSettings {
             export_folder: None,
             display_zone: None,
             collected_by: None,
+            tsa_url: None,
         }
     }
 }
@@ -84,6 +89,24 @@ pub fn collector_problem(name: &str) -> Option<String> {
     } else {
         None
     }
+}
+
+/// What is wrong with a timestamp authority's address, in words, or `None`: an http(s)
+/// address with a host (many authorities answer on plain http: a token is signed, so it needs
+/// no transport security to be checked).
+pub fn tsa_url_problem(url: &str) -> Option<String> {
+    let parsed = url::Url::parse(url.trim()).ok();
+    let usable = parsed.as_ref().is_some_and(|parsed| {
+        matches!(parsed.scheme(), "http" | "https")
+            && parsed.host_str().is_some_and(|host| !host.is_empty())
+            && parsed.username().is_empty()
+            && parsed.password().is_none()
+    });
+    (!usable).then(|| {
+        "Enter the authority's full address, starting with https:// or http://, like \
+         https://freetsa.org/tsr."
+            .into()
+    })
 }
 
 impl AppSettings {
@@ -134,6 +157,9 @@ impl AppSettings {
         }
         if let Some(problem) = self.collected_by.as_deref().and_then(collector_problem) {
             field("collectedBy", problem);
+        }
+        if let Some(problem) = self.tsa_url.as_deref().and_then(tsa_url_problem) {
+            field("tsaUrl", problem);
         }
         if self.retry_attempts == 0 || self.retry_attempts > 10 {
             field(
@@ -257,6 +283,7 @@ mod tests {
             export_folder: Some("Documents/exports".into()),
             display_zone: Some("Europe/Atlantis".into()),
             collected_by: Some("Jane\nDoe".into()),
+            tsa_url: Some("freetsa.org/tsr".into()),
             ..AppSettings::default()
         };
         let fields: Vec<String> = bad
@@ -273,6 +300,7 @@ mod tests {
                 "exportFolder",
                 "displayZone",
                 "collectedBy",
+                "tsaUrl",
                 "retryAttempts"
             ]
         );

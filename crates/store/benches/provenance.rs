@@ -124,6 +124,7 @@ fn provenance_of(body: &str) -> NewProvenance {
             .collect(),
         body: body.as_bytes().to_vec(),
         from_cache: false,
+        stamp_with: None,
     }
 }
 

@@ -6,6 +6,10 @@
 //!   parameters, status, billing headers, app version, SHA-256 of the exact bytes, the bytes
 //!   zlib-compressed), never edited; read back per request or batched per page of rows or
 //!   posts, and re-hashed on demand. Rows older than it say "captured before provenance";
+//! * `stamps`: each capture's trusted timestamp (RFC 3161, migration 0015): queued with its
+//!   record while a timestamp authority is set, or by "Stamp now" for an investigation;
+//!   waiting (the next try), stamped (the authority's token as received, its time, name and
+//!   certificates, never edited) or failed (why); the next due read one row at a time;
 //! * `history`: reading the history back: the list and its text search, one row, a stored
 //!   result body (offline re-open), paging chains, pins and deletes, and the monitor or
 //!   collection that sent a request (read from its request id: migration 0012);
@@ -99,6 +103,7 @@ mod provenance;
 mod record;
 mod runs;
 mod spend;
+mod stamps;
 mod time;
 mod upgrade;
 mod words;
@@ -150,6 +155,9 @@ pub use provenance::{
 pub use record::{Filing, PendingRequest, RecordOutcome, RequestRecord};
 pub use runs::{ArchivedInvestigation, PageFiling, RecordedPage, RunOutcome, RunOwner, StoredRun};
 pub use spend::{DaySpend, LearnedRate, SpendBreakdown, SpendDimension, SpendLine, SpendTotals};
+pub use stamps::{
+    CaptureStamp, DueStamp, NewStampToken, NextStamp, StampCounts, StampState, StampToken,
+};
 pub use upgrade::{backup, latest_known, Check, Upgrade, UpgradeStep};
 
 /// The embedded schema migrations (see `migrations/`).

@@ -3,7 +3,8 @@
 //! bytes received, with those bytes kept (zlib) so the hash can be checked again at any time.
 //!
 //! Written by [`crate::record`] in the request's own transaction and never edited afterwards
-//! (a trigger refuses any UPDATE). Requests recorded before provenance was kept are listed by
+//! (a trigger refuses any UPDATE); queued there too for a trusted timestamp when a timestamp
+//! authority is set (`stamps.rs`). Requests recorded before provenance was kept are listed by
 //! the migration and say so; a request that got no answer has none. Reads are batched by
 //! history or post ids, for lists that show a capture line on every row.
 
@@ -44,6 +45,10 @@ pub struct NewProvenance {
     pub body: Vec<u8>,
     /// A 304: `body` is the stored copy the answer re-used.
     pub from_cache: bool,
+    /// The timestamp authority to ask for a trusted timestamp of these bytes, when one is set:
+    /// the capture is queued for it in its own record's transaction (`stamps.rs`).
+    #[serde(default)]
+    pub stamp_with: Option<String>,
 }
 
 /// One response's provenance, as stored (without its body: see [`Store::provenance_body`]).
@@ -224,6 +229,9 @@ pub(crate) async fn write(
     .bind(p.from_cache)
     .execute(&mut *conn)
     .await?;
+    if let Some(tsa_url) = &p.stamp_with {
+        crate::stamps::enqueue(conn, history_id, &p.sha256, tsa_url, p.captured_at).await?;
+    }
     Ok(())
 }
 

@@ -116,6 +116,7 @@ pub fn request(r: usize, posts: Vec<NewPost>, at: DateTime<Utc>) -> RequestRecor
                 .collect(),
             body,
             from_cache: false,
+            stamp_with: None,
         }),
     }
 }

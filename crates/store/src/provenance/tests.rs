@@ -29,6 +29,7 @@ fn received(body: &[u8], captured_at: DateTime<Utc>) -> NewProvenance {
         sha256: hex(&Sha256::digest(body)),
         body: body.to_vec(),
         from_cache: false,
+        stamp_with: None,
     }
 }
 
