@@ -7,7 +7,11 @@
 //! restarted sandbox still knows them, `ops/forecast/jobs.rs`), plus fault injection and an
 //! opt-in log of the SHA-256 of every body sent (`body_log.rs`). New posts keep arriving while
 //! it runs (a seeded trickle, `world/live.rs`, seen through `posts.rs`), on a clock tests can
-//! stop and move forward (`clock.rs`). Requests are bounded
+//! stop and move forward (`clock.rs`). Its last two days hold news that many unrelated
+//! accounts post about at once and, hidden among it, a few groups of accounts acting in concert
+//! (`world/campaigns.rs`), for a coordination finder to be measured on: which accounts those
+//! are is written only in `tests/fixtures/planted_campaigns.json`, read by tests alone; no
+//! answer of the service tells them apart. Requests are bounded
 //! (query and prompt lengths, URL and body sizes) and their work runs on the blocking pool, so
 //! one heavy request never delays a cheap one.
 //!

@@ -1,5 +1,6 @@
 //! Deterministic generation of users, posts, threads, quotes, retweets and the indexes.
 
+use super::campaigns;
 use super::corpus::{self, COUNTRIES, LANG_WEIGHTS, TOPICS};
 use super::{snowflake, Link, Media, MediaKind, Post, Retweet, TimelineEntry, User, World, DAY_MS};
 use crate::fxhash::{FxMap, FxSet};
@@ -12,14 +13,27 @@ const MAX_RETWEETERS: u64 = 100;
 const SPAN_MS: i64 = 730 * DAY_MS;
 
 pub fn build(seed: u64, now_ms: i64) -> World {
+    build_with(seed, now_ms, true)
+}
+
+/// The world, with the last days' news and campaigns added or (for a test) without.
+pub(super) fn build_with(seed: u64, now_ms: i64, with_added: bool) -> World {
     let pages = super::web::generate_pages(seed, now_ms);
     let mut users = generate_users(seed, now_ms);
+    let seeded = generate_posts(seed, now_ms, &users, &pages);
+    let seeded_retweets = generate_retweets(seed, now_ms, &users, &seeded);
+    let pins = draw_pins(seed, users.len(), &seeded);
+    // The last two days' news and campaigns come on top, without changing what was seeded.
+    let added = match with_added {
+        true => campaigns::plant(seed, now_ms, &users, &pages, POST_COUNT as u64),
+        false => campaigns::Added::default(),
+    };
+    let (mut posts, retweets, pins) = merge_added(seeded, seeded_retweets, pins, added, &mut users);
     let user_by_name: FxMap<String, u32> = users
         .iter()
         .enumerate()
         .map(|(i, u)| (u.username.to_lowercase(), i as u32))
         .collect();
-    let mut posts = generate_posts(seed, now_ms, &users, &pages);
     let post_by_id: FxMap<u64, u32> = posts
         .iter()
         .enumerate()
@@ -40,7 +54,11 @@ pub fn build(seed: u64, now_ms: i64) -> World {
     }
     shrink_lists(&mut children);
     shrink_lists(&mut posts_by_user);
-    let (retweets, retweets_of) = generate_retweets(seed, now_ms, &users, &posts);
+    let mut retweets_of = vec![Vec::new(); posts.len()];
+    for (r, rt) in retweets.iter().enumerate() {
+        retweets_of[rt.post as usize].push(r as u32);
+    }
+    shrink_lists(&mut retweets_of);
     // The counts a post shows are what the world holds, so that every reply, repost and quote
     // a count promises can be fetched: replies are the whole thread below the post (what
     // `/twitter/replies/post` returns), reposts its retweeters, quotes the posts quoting it.
@@ -52,7 +70,6 @@ pub fn build(seed: u64, now_ms: i64) -> World {
     }
     let timelines = build_timelines(&users, &posts, &retweets, &posts_by_user);
 
-    let mut rng = Rng::derive(seed, 0x9119);
     for (u, user) in users.iter_mut().enumerate() {
         let own = &posts_by_user[u];
         user.statuses = user.statuses.max(own.len() as u64);
@@ -60,9 +77,7 @@ pub fn build(seed: u64, now_ms: i64) -> World {
             .iter()
             .filter(|&&i| !posts[i as usize].media.is_empty())
             .count() as u64;
-        if !own.is_empty() && rng.chance(0.3) {
-            user.pinned = Some(own[rng.below(own.len())]);
-        }
+        user.pinned = pins[u];
     }
 
     let (token_index, hashtag_index) = build_indexes(&posts);
@@ -424,15 +439,9 @@ fn generate_posts(seed: u64, now_ms: i64, users: &[User], pages: &[super::Page])
     posts
 }
 
-fn generate_retweets(
-    seed: u64,
-    now_ms: i64,
-    users: &[User],
-    posts: &[Post],
-) -> (Vec<Retweet>, Vec<Vec<u32>>) {
+fn generate_retweets(seed: u64, now_ms: i64, users: &[User], posts: &[Post]) -> Vec<Retweet> {
     let mut rng = Rng::derive(seed, 0x7E7E);
     let mut retweets = Vec::new();
-    let mut retweets_of = vec![Vec::new(); posts.len()];
     for (i, p) in posts.iter().enumerate() {
         let n = p.retweets.min(MAX_RETWEETERS) as usize;
         let mut seen: Vec<u32> = Vec::with_capacity(n);
@@ -447,7 +456,6 @@ fn generate_retweets(
                 break;
             }
             seen.push(user);
-            retweets_of[i].push(retweets.len() as u32);
             retweets.push(Retweet {
                 id: snowflake(when, 1, retweets.len() as u64),
                 user,
@@ -456,9 +464,82 @@ fn generate_retweets(
             });
         }
     }
+    retweets
+}
+
+/// Each seeded user's pinned post (an index into the seeded posts), drawn as it always was:
+/// from their seeded posts alone, so that the posts added later change no draw.
+fn draw_pins(seed: u64, user_count: usize, posts: &[Post]) -> Vec<Option<u32>> {
+    let mut own = vec![Vec::new(); user_count];
+    for (i, p) in posts.iter().enumerate() {
+        own[p.author as usize].push(i as u32);
+    }
+    let mut rng = Rng::derive(seed, 0x9119);
+    own.iter()
+        .map(|own| (!own.is_empty() && rng.chance(0.3)).then(|| own[rng.below(own.len())]))
+        .collect()
+}
+
+/// The seeded posts and the added ones in one list in time order (a seeded post first on a
+/// tie), every index into it (replies, quotes, conversations, reposts, pins) moved to match.
+/// No seeded post's id, text or counts change; the added accounts come after the seeded ones.
+fn merge_added(
+    seeded: Vec<Post>,
+    seeded_retweets: Vec<Retweet>,
+    pins: Vec<Option<u32>>,
+    added: campaigns::Added,
+    users: &mut Vec<User>,
+) -> (Vec<Post>, Vec<Retweet>, Vec<Option<u32>>) {
+    let mut extra: Vec<(usize, Post)> = added.posts.into_iter().enumerate().collect();
+    extra.sort_by_key(|(_, p)| (p.created_ms, p.id));
+    let mut seeded_at = vec![0u32; seeded.len()];
+    let mut added_at = vec![0u32; extra.len()];
+    let mut posts: Vec<Post> = Vec::with_capacity(seeded.len() + extra.len());
+    let mut extra = extra.into_iter().peekable();
+    for (i, post) in seeded.into_iter().enumerate() {
+        while let Some((k, p)) = extra.next_if(|(_, p)| p.created_ms < post.created_ms) {
+            added_at[k] = posts.len() as u32;
+            posts.push(p);
+        }
+        seeded_at[i] = posts.len() as u32;
+        posts.push(post);
+    }
+    for (k, p) in extra {
+        added_at[k] = posts.len() as u32;
+        posts.push(p);
+    }
+    let moved = |i: u32| seeded_at[i as usize];
+    let is_added: FxSet<u32> = added_at.iter().copied().collect();
+    for (i, p) in posts.iter_mut().enumerate() {
+        if is_added.contains(&(i as u32)) {
+            p.conversation = i as u32;
+        } else {
+            p.reply_to = p.reply_to.map(moved);
+            p.quote_of = p.quote_of.map(moved);
+            p.conversation = moved(p.conversation);
+        }
+    }
+    let mut retweets = seeded_retweets;
+    for r in &mut retweets {
+        r.post = moved(r.post);
+    }
+    // Each post's reposts oldest first, as the seeded ones are.
+    let mut reposts = added.reposts;
+    reposts.sort_by_key(|r| (r.post, r.created_ms));
+    for r in reposts {
+        let n = retweets.len() as u64;
+        retweets.push(Retweet {
+            id: snowflake(r.created_ms, 1, n),
+            user: r.user,
+            post: added_at[r.post],
+            created_ms: r.created_ms,
+        });
+    }
     retweets.shrink_to_fit();
-    shrink_lists(&mut retweets_of);
-    (retweets, retweets_of)
+    let mut pins: Vec<Option<u32>> = pins.into_iter().map(|p| p.map(moved)).collect();
+    pins.resize(users.len() + added.users.len(), None);
+    users.extend(added.users);
+    (posts, retweets, pins)
 }
 
 /// Drops the spare room vectors keep for growth: the world is built once and never grows

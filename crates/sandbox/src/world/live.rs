@@ -45,7 +45,8 @@ struct Trickle {
 impl Trickle {
     fn new(world: &World, per_minute: u32) -> Trickle {
         let mut authors = vec![Vec::new(); TOPICS.len()];
-        for (i, u) in world.users.iter().enumerate() {
+        // The seeded accounts only: those the last days added keep to their own business.
+        for (i, u) in world.users.iter().take(super::generate::USER_COUNT).enumerate() {
             authors[u.topic as usize].push(i as u32);
         }
         let mut pages = vec![Vec::new(); TOPICS.len()];

@@ -2,6 +2,7 @@
 //! a seed and a "now", with the indexes the operations need.
 
 pub mod corpus;
+mod campaigns;
 mod generate;
 pub mod live;
 pub mod text;
