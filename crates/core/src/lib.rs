@@ -51,6 +51,10 @@
 //! * [`signing`]: this installation's Ed25519 signing identity, made at first use, its private
 //!   key only in the keychain; sign and verify, the fingerprint, rotation (earlier public keys
 //!   kept so what they signed still verifies), the public key's export, "Collected by";
+//! * [`timestamps`]: trusted timestamps (RFC 3161): a capture's SHA-256 sent to a timestamp
+//!   authority with a plain client (never the service's), the reply kept only when granted for
+//!   this hash and nonce, and a stored token checked on its own as `openssl ts -verify` does
+//!   (hash, signature, the signing certificate it names, whose chain it is);
 //! * [`session`], [`state`], [`settings`], [`environment`]: live or demo mode, each mode's
 //!   database, the app's settings (`settings.json`, their one home: the database keeps
 //!   none), and the `SIGHTLINE_*` overrides;
@@ -121,6 +125,7 @@ pub mod settings;
 pub mod signing;
 pub mod state;
 pub mod streaming;
+pub mod timestamps;
 pub mod zone;
 
 /// The service name of our keychain entries: the app identifier, so other apps' entries never clash.
