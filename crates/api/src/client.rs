@@ -178,7 +178,7 @@ impl Client {
             .connect_timeout(config.connect_timeout)
             // Redirects are handled here, not by reqwest: same host only, GET only.
             .redirect(reqwest::redirect::Policy::none())
-            .user_agent(concat!("sightline/", env!("CARGO_PKG_VERSION")))
+            .user_agent(crate::wire::USER_AGENT)
             .build()
             .map_err(|e| ConfigError::Http(e.to_string()))?;
         Ok(Client {
@@ -375,14 +375,14 @@ impl Client {
             Method::Post => self.http.post(url),
         }
         .header(AUTHORIZATION, auth)
-        .header(ACCEPT, "application/json, text/event-stream, text/plain");
+        .header(ACCEPT, crate::wire::ACCEPT);
         let builder = match cached {
             Some(c) => builder.header(IF_NONE_MATCH, c.etag.as_str()),
             None => builder,
         };
         Ok(match body {
             Some(json) => builder
-                .header(CONTENT_TYPE, "application/json")
+                .header(CONTENT_TYPE, crate::wire::JSON_CONTENT_TYPE)
                 .body(serde_json::to_vec(json).expect("a JSON value always serialises")),
             None => builder,
         })

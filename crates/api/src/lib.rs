@@ -28,6 +28,9 @@
 //!   pages one request at a time, from the cursor kept in history). [`cancel`]: [`CancelToken`].
 //! - [`validation`]: the shared checks behind `validate()`. [`transport`]: why a connection
 //!   failed ([`NetworkCause`]: no such host, refused, bad certificate, offline).
+//! - [`wire`]: a request as it goes on the wire besides the key (its `User-Agent` and
+//!   `Accept`, a POST's body rebuilt from the parameters history keeps), for the web archive's
+//!   `request` records.
 //! - [`words`]: a count with its noun ("1 part", "12 parts"), as the UI says it.
 //! - [`wait`]: every wait, checked: a `Retry-After` (seconds, units or an HTTP date) or a
 //!   backoff, capped at a day and never a panic; conversions to chrono; a wait in words.
@@ -48,6 +51,7 @@ pub mod stream;
 pub mod transport;
 pub mod validation;
 pub mod wait;
+pub mod wire;
 pub mod words;
 
 pub use billing::Charge;
