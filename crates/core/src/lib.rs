@@ -36,6 +36,12 @@
 //!   any zone, top lists, network; counted by the store), a post's conversation tree and the
 //!   paid fetch of what it is missing (replies, the post it answers) through the pipeline,
 //!   saying how many replies were new and how many were stored already, and the exports (GEXF, edge CSV, every table as CSV, chart pictures);
+//! * [`coordination`]: coordinated behaviour in a scope, as groups, never verdicts: seven
+//!   signals (co-post, near-duplicate text, co-link, co-hashtag, co-reply within a window;
+//!   co-repost by TF-IDF cosine; fast repost), each an edge between two accounts with the posts
+//!   and times behind it; a fused view with weights the user sees; connected groups with a
+//!   plain-words reason and a time-shifted baseline; the edge CSV (the QUT toolkit's columns
+//!   first) and GEXF; computed on a blocking thread with progress and cancel;
 //! * [`export`]: writing history, posts, forecasts and the ledger to a file, atomically;
 //! * [`custody`]: each investigation's custody log as the app records into it (a bundle or web
 //!   archive exported, the signing key rotated) and shows it with its chain checked; the log,
@@ -95,6 +101,7 @@ pub mod analysis;
 pub mod announce;
 mod bindings;
 pub mod collections;
+pub mod coordination;
 pub mod custody;
 pub mod database;
 pub mod environment;

@@ -24,10 +24,14 @@
 //!   enough, the heaviest so many);
 //! * `analysis/conversation.rs`: a post's stored replies and quotes as a tree, with what is
 //!   missing;
-//! * `analysis/posts.rs`: the scope's posts themselves, newest first, a page at a time.
+//! * `analysis/posts.rs`: the scope's posts themselves, newest first, a page at a time;
+//! * `analysis/coordination.rs`: what core's coordination finder reads of a scope, a page at
+//!   a time (author, time, text, expanded links, hashtags, the post answered or reposted),
+//!   and the reposters lists of its posts.
 
 mod aggregates;
 mod conversation;
+mod coordination;
 mod edges;
 mod network;
 mod network_tally;
@@ -37,6 +41,7 @@ mod top;
 mod types;
 
 pub use conversation::{REPLIES_PER_REQUEST, TREE_LIMIT};
+pub use coordination::CoordinationRow;
 pub use posts::{ScopePostPage, ScopePostQuery, SCOPE_POSTS_MAX_PAGE, SCOPE_POSTS_PAGE};
 pub use types::{
     ActivityLayer, ActivitySeries, AnalysisScope, Bucket, ConversationNode, ConversationTree,

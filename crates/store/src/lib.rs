@@ -120,9 +120,9 @@ use sqlx::{Sqlite, SqliteConnection, SqlitePool};
 
 pub use analysis::{
     ActivityLayer, ActivitySeries, AnalysisScope, Bucket, ConversationNode, ConversationTree,
-    EdgeKind, Heatmap, MissingReplies, Network, NetworkEdge, NetworkNode, NetworkQuery,
-    ScopeFilters, ScopePostPage, ScopePostQuery, ScopeSource, ScopeSummary, StackBy, TopEntry,
-    TopKind, TopList, TopLists, TreeRelation, ACTIVITY_LAYERS, NETWORK_EDGE_LIMIT,
+    CoordinationRow, EdgeKind, Heatmap, MissingReplies, Network, NetworkEdge, NetworkNode,
+    NetworkQuery, ScopeFilters, ScopePostPage, ScopePostQuery, ScopeSource, ScopeSummary, StackBy,
+    TopEntry, TopKind, TopList, TopLists, TreeRelation, ACTIVITY_LAYERS, NETWORK_EDGE_LIMIT,
     REPLIES_PER_REQUEST, SCOPE_POSTS_MAX_PAGE, SCOPE_POSTS_PAGE, TREE_LIMIT,
 };
 pub use archive::{
