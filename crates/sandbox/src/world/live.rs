@@ -46,7 +46,12 @@ impl Trickle {
     fn new(world: &World, per_minute: u32) -> Trickle {
         let mut authors = vec![Vec::new(); TOPICS.len()];
         // The seeded accounts only: those the last days added keep to their own business.
-        for (i, u) in world.users.iter().take(super::generate::USER_COUNT).enumerate() {
+        for (i, u) in world
+            .users
+            .iter()
+            .take(super::generate::USER_COUNT)
+            .enumerate()
+        {
             authors[u.topic as usize].push(i as u32);
         }
         let mut pages = vec![Vec::new(); TOPICS.len()];

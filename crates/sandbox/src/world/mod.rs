@@ -1,8 +1,8 @@
 //! The synthetic world: users, posts, retweets and web pages, generated deterministically from
 //! a seed and a "now", with the indexes the operations need.
 
-pub mod corpus;
 mod campaigns;
+pub mod corpus;
 mod generate;
 pub mod live;
 pub mod text;
