@@ -27,3 +27,4 @@ mod pipeline;
 mod provenance;
 mod signing;
 mod streaming;
+mod timestamps;

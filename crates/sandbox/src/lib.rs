@@ -14,6 +14,8 @@
 //! answer of the service tells them apart. Requests are bounded
 //! (query and prompt lengths, URL and body sizes) and their work runs on the blocking pool, so
 //! one heavy request never delays a cheap one.
+//! With the `test-tsa` feature (tests only), `tsa` is a local RFC 3161 timestamp authority
+//! whose tokens `openssl ts -reply` makes.
 //!
 //! It owns the service's side of the interface (docs/service.md says what it simulates and
 //! where it chooses for itself) and must never depend on Sightline's other crates: it stands for
@@ -43,6 +45,8 @@ pub mod render;
 pub mod rng;
 pub mod search;
 mod server;
+#[cfg(feature = "test-tsa")]
+pub mod tsa;
 pub mod validate;
 pub mod world;
 

@@ -6,3 +6,4 @@ pub mod live;
 pub mod monitor_runs;
 pub mod search;
 pub mod send;
+pub mod tsa;
