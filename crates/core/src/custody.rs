@@ -47,6 +47,9 @@ pub async fn record_key_rotated(
         Some(old) => format!("signing key {old} replaced by {new_fingerprint}"),
         None => format!("signing key {new_fingerprint} made"),
     };
+    // The current mode's database is opened if Settings was the first screen used; one that
+    // cannot be opened (the recovery screen's) has no investigation to tell.
+    let _ = state.store().await;
     for store in state.open_stores().await {
         store
             .record_custody_everywhere(

@@ -355,11 +355,15 @@ pub async fn sign(state: &AppState, bytes: &[u8]) -> Result<Signature, CommandEr
     Ok(signer(state).await?.sign(bytes))
 }
 
-/// Makes a new key pair; the old public key is kept, so what it signed still verifies.
+/// Makes a new key pair; the old public key is kept, so what it signed still verifies. Every
+/// investigation's custody log records the change ([`crate::custody::record_key_rotated`]).
 pub async fn rotate(state: &AppState) -> Result<SigningIdentity, CommandError> {
     let keys = Keys::of(state);
     let kept = blocking(move || keys.rotate()).await?;
-    Ok(identity_of(kept, &state.settings()))
+    let identity = identity_of(kept, &state.settings());
+    let old = identity.earlier.first().map(|key| key.fingerprint.as_str());
+    crate::custody::record_key_rotated(state, old, &identity.current.fingerprint).await?;
+    Ok(identity)
 }
 
 /// A kept public key, current or earlier, by its fingerprint.

@@ -268,8 +268,16 @@ impl Store {
         .execute(&mut *tx)
         .await?;
         let owner = RunOwner::Collection(id);
-        let filing =
-            record_run_page(&mut tx, owner, run_id, history_id, &new, next_cursor, now).await?;
+        let filing = record_run_page(
+            &mut tx,
+            owner,
+            run_id,
+            history_id,
+            &new,
+            next_cursor,
+            &self.custody(now),
+        )
+        .await?;
         tx.commit().await?;
         Ok(RecordedPage {
             new_items: new,

@@ -26,7 +26,6 @@ use sha2::{Digest, Sha256};
 use ts_rs::TS;
 
 pub(crate) use sql::register;
-#[allow(unused_imports)] // used by the investigation writes (next commit)
 pub(crate) use write::Custody;
 
 /// The `prev_hash` of an investigation's first entry: 64 zeros.
@@ -347,5 +346,7 @@ pub fn from_jsonl(text: &str) -> Result<Vec<CustodyEntry>, String> {
         .collect()
 }
 
+#[cfg(test)]
+mod log_tests;
 #[cfg(test)]
 mod tests;

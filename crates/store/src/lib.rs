@@ -40,6 +40,12 @@
 //! * `investigations`: cases filing requests and posts (by the active investigation, inside
 //!   each request's record transaction, or by hand), a notebook, notes and tags per post,
 //!   filters, cost from the ledger rows of exactly their requests, and still-there checks;
+//!   each change appended to the investigation's custody log in its own transaction;
+//! * [`custody`]: the custody log (migration 0014): per investigation, an append-only,
+//!   hash-chained list of what was done to it, the rule chaining it ([`custody::entry_hash`],
+//!   [`custody::HASH_RULE`]) and its check ([`custody::check_chain`]); the table's triggers
+//!   refuse an entry off the chain, and any change or deletion; a deleted investigation's log
+//!   stays;
 //! * `monitors`: saved searches run on an interval (migration 0007): their state and next
 //!   run, the posts each has found (unseen until marked seen), a run's page written with its
 //!   new posts in one transaction;
@@ -77,7 +83,8 @@
 //! the root, once (`sightline_store::StoredPost`, `sightline_store::RecordedPage`). A module
 //! stays public only where it is a namespace of free functions whose names read with it:
 //! [`export`] (the file writers and CSV cells), [`money`] (nano-dollars), [`zone_names`] (a
-//! zone beside a local time) and [`backup`] (copies of the file). Their items, types included,
+//! zone beside a local time), [`backup`] (copies of the file) and [`custody`] (the custody
+//! log's chain rule, its check and its file form). Their items, types included,
 //! are reached through that module only, never re-exported here.
 
 #![deny(missing_docs)]

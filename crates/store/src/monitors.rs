@@ -357,8 +357,16 @@ impl Store {
             }
         }
         let owner = RunOwner::Monitor(monitor_id);
-        let filing =
-            record_run_page(&mut tx, owner, run_id, history_id, &new, next_cursor, now).await?;
+        let filing = record_run_page(
+            &mut tx,
+            owner,
+            run_id,
+            history_id,
+            &new,
+            next_cursor,
+            &self.custody(now),
+        )
+        .await?;
         // The newest post the run has seen, in the service's own clock: the next run's window
         // starts there.
         if let Some(newest) = posts.iter().map(|post| post.created_at).max() {

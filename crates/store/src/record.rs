@@ -35,6 +35,7 @@ use sqlx::{Row, Sqlite, SqliteConnection};
 use ts_rs::TS;
 
 use crate::archive::{self, NewLink, NewPost, NewUser};
+use crate::custody::Custody;
 use crate::error::{Result, StoreError};
 use crate::history::{Billing, RequestStatus};
 use crate::investigations;
@@ -186,7 +187,9 @@ impl Store {
         .bind(&pending.mode)
         .fetch_one(&mut *tx)
         .await?;
-        investigations::file_begun(&mut tx, id, to_ms(pending.started_at), filing).await?;
+        let custody = self.custody(Utc::now());
+        investigations::file_begun(&mut tx, id, to_ms(pending.started_at), filing, &custody)
+            .await?;
         tx.commit().await?;
         Ok(RecordOutcome::Recorded { history_id: id })
     }
@@ -226,8 +229,9 @@ impl Store {
             .as_ref()
             .map(provenance::pack)
             .transpose()?;
+        let custody = self.custody(Utc::now());
         let mut tx = self.begin_write().await?;
-        let outcome = write_record(&mut tx, record, packed.as_ref()).await?;
+        let outcome = write_record(&mut tx, record, packed.as_ref(), &custody).await?;
         tx.commit().await?;
         Ok(outcome)
     }
@@ -240,10 +244,11 @@ impl Store {
             .iter()
             .map(|r| r.provenance.as_ref().map(provenance::pack).transpose())
             .collect::<Result<Vec<_>>>()?;
+        let custody = self.custody(Utc::now());
         let mut tx = self.begin_write().await?;
         let mut outcomes = Vec::with_capacity(records.len());
         for (record, packed) in records.iter().zip(&packed) {
-            outcomes.push(write_record(&mut tx, record, packed.as_ref()).await?);
+            outcomes.push(write_record(&mut tx, record, packed.as_ref(), &custody).await?);
         }
         tx.commit().await?;
         Ok(outcomes)
@@ -417,11 +422,13 @@ fn bind_columns<'q>(
 }
 
 /// The body of [`Store::record_request`], inside the caller's transaction.
-/// `packed` is the record's provenance, compressed beforehand.
+/// `packed` is the record's provenance, compressed beforehand; `custody` what its filing
+/// records in the custody log.
 async fn write_record(
     conn: &mut SqliteConnection,
     r: &RequestRecord,
     packed: Option<&provenance::Packed<'_>>,
+    custody: &Custody,
 ) -> Result<RecordOutcome> {
     // Any stated cost is taken: rounded to the nano-dollar, or marked unreadable.
     let cost_nanos = r.billing.as_ref().and_then(Billing::nanos);
@@ -494,7 +501,7 @@ async fn write_record(
     // Filed here, in the record's transaction: no request is kept without its filing under
     // the active investigation (a run's own filing is its page's: `runs/filing.rs`).
     let newly_written = existing.is_none();
-    investigations::file_recorded(conn, history_id, seen_at, newly_written).await?;
+    investigations::file_recorded(conn, history_id, seen_at, newly_written, custody).await?;
     Ok(RecordOutcome::Recorded { history_id })
 }
 

@@ -13,6 +13,7 @@ use sqlx::sqlite::SqliteRow;
 use sqlx::{Row, SqliteConnection};
 use ts_rs::TS;
 
+use crate::custody::Custody;
 use crate::error::Result;
 use crate::money::from_nanos;
 use crate::time::{from_ms, to_ms};
@@ -279,7 +280,8 @@ pub(crate) async fn finish_run(
 /// Links a page's history row to its run and moves the run on (its count of new items, its
 /// page number and cursor), then files the page under its owner's investigation unless that
 /// one is archived. Part of the page's own transaction: a page is never in its run without
-/// its filing, nor filed without being in its run.
+/// its filing, nor filed without being in its run. `custody` is the filing's time and what the
+/// custody log records.
 pub(crate) async fn record_run_page(
     conn: &mut SqliteConnection,
     owner: RunOwner,
@@ -287,7 +289,7 @@ pub(crate) async fn record_run_page(
     history_id: i64,
     new_items: &[String],
     next_cursor: Option<&str>,
-    now: DateTime<Utc>,
+    custody: &Custody,
 ) -> Result<PageFiling> {
     sqlx::query("INSERT OR IGNORE INTO run_requests (run_id, history_id) VALUES (?, ?)")
         .bind(run_id)
@@ -303,5 +305,5 @@ pub(crate) async fn record_run_page(
     .bind(run_id)
     .execute(&mut *conn)
     .await?;
-    filing::file_page(conn, owner, history_id, to_ms(now)).await
+    filing::file_page(conn, owner, history_id, custody).await
 }

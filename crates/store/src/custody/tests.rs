@@ -1,5 +1,5 @@
 //! The chain rule and its checks; the table's triggers and appends in
-//! `investigations/custody_tests.rs`.
+//! `log_tests.rs`.
 
 use super::*;
 

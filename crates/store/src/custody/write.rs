@@ -2,7 +2,8 @@
 //! change it records are written together, or neither), and reading a log back.
 
 use chrono::{DateTime, Utc};
-use sqlx::SqliteConnection;
+use sqlx::sqlite::SqliteRow;
+use sqlx::{Row, SqliteConnection};
 
 use super::{entry_hash, CustodyAction, CustodyEntry, GENESIS_HASH};
 use crate::error::{Result, StoreError};
@@ -17,6 +18,11 @@ pub(crate) struct Custody {
 }
 
 impl Custody {
+    /// The time entries are recorded at, in UTC milliseconds.
+    pub(crate) fn at(&self) -> i64 {
+        self.at
+    }
+
     /// Appends one entry to `investigation_id`'s log after its last one. The caller holds the
     /// write lock (a transaction begun with `begin_write`), so no other writer can append
     /// between the read of the last entry and this insert.
@@ -69,6 +75,26 @@ impl Custody {
     }
 }
 
+fn entry_from_row(row: &SqliteRow) -> Result<CustodyEntry> {
+    let seq: i64 = row.try_get("seq")?;
+    let action: String = row.try_get("action")?;
+    let ids: String = row.try_get("ids")?;
+    Ok(CustodyEntry {
+        seq,
+        at: row.try_get("at")?,
+        collector: row.try_get("collector")?,
+        action: CustodyAction::parse(&action).ok_or_else(|| {
+            StoreError::InvalidInput(format!(
+                "custody log entry {seq} has an action this Sightline does not know: {action}"
+            ))
+        })?,
+        ids: serde_json::from_str(&ids)?,
+        detail: row.try_get("detail")?,
+        prev_hash: row.try_get("prev_hash")?,
+        hash: row.try_get("hash")?,
+    })
+}
+
 /// Control characters (a line break in a name) become spaces: an entry is written with
 /// none, so any JSON tool writes its canonical form byte for byte as Sightline does.
 fn one_line(text: &str) -> String {
@@ -110,33 +136,14 @@ impl Store {
     /// An investigation's custody log, oldest entry first; empty for an id that never had one.
     /// A deleted investigation's log is still here.
     pub async fn custody_log(&self, investigation_id: i64) -> Result<Vec<CustodyEntry>> {
-        let rows: Vec<(i64, i64, String, String, String, String, String, String)> = sqlx::query_as(
+        let rows = sqlx::query(
             "SELECT seq, at, collector, action, ids, detail, prev_hash, hash
-                 FROM custody_log WHERE investigation_id = ? ORDER BY seq",
+             FROM custody_log WHERE investigation_id = ? ORDER BY seq",
         )
         .bind(investigation_id)
         .fetch_all(&self.pool)
         .await?;
-        rows.into_iter()
-            .map(
-                |(seq, at, collector, action, ids, detail, prev_hash, hash)| {
-                    Ok(CustodyEntry {
-                        seq,
-                        at,
-                        collector,
-                        action: CustodyAction::parse(&action).ok_or_else(|| {
-                            StoreError::InvalidInput(format!(
-                                "custody log entry {seq} has an action this Sightline does not know: {action}"
-                            ))
-                        })?,
-                        ids: serde_json::from_str(&ids)?,
-                        detail,
-                        prev_hash,
-                        hash,
-                    })
-                },
-            )
-            .collect()
+        rows.iter().map(entry_from_row).collect()
     }
 
     /// Records an action done outside the store (a bundle or a web archive exported, a

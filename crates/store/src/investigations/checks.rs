@@ -7,6 +7,7 @@ use sqlx::sqlite::SqliteRow;
 use sqlx::Row;
 
 use super::types::{CheckItem, CheckOutcome, CheckReport, CheckSummary, FieldChange};
+use crate::custody::CustodyAction;
 use crate::error::Result;
 use crate::money::{from_nanos, to_nanos};
 use crate::time::{from_ms, to_ms};
@@ -52,6 +53,26 @@ impl Store {
         .bind(serde_json::to_string(history_ids)?)
         .fetch_one(&mut *tx)
         .await?;
+        let count = |outcome: CheckOutcome| items.iter().filter(|i| i.outcome == outcome).count();
+        let detail = format!(
+            "{} posts checked: {} unchanged, {} changed, {} gone",
+            items.len(),
+            count(CheckOutcome::Unchanged),
+            count(CheckOutcome::Changed),
+            count(CheckOutcome::Gone)
+        );
+        let ids = std::iter::once(format!("check:{check_id}"))
+            .chain(history_ids.iter().map(|id| format!("request:{id}")))
+            .collect();
+        self.custody(checked_at)
+            .append(
+                &mut tx,
+                investigation_id,
+                CustodyAction::CheckRun,
+                ids,
+                &detail,
+            )
+            .await?;
         for item in items {
             sqlx::query(
                 "INSERT OR REPLACE INTO investigation_check_items (check_id, post_id, outcome, changes)

@@ -5,7 +5,9 @@
 use chrono::{DateTime, Utc};
 use sqlx::SqliteConnection;
 
+use super::logged::{self, post, request, text_summary};
 use super::types::{FiledHow, FilingChange, InvestigationChanges, InvestigationItem};
+use crate::custody::{Custody, CustodyAction};
 use crate::error::{Result, StoreError};
 use crate::record::Filing;
 use crate::time::to_ms;
@@ -20,8 +22,9 @@ pub const MAX_NAME_CHARS: usize = 100;
 pub const MAX_TAG_CHARS: usize = 60;
 
 impl Store {
-    /// Creates an investigation; its id. The name must be new without regard to case (see
-    /// [`Store::investigation_name_taken`]).
+    /// Creates an investigation; its id, one no investigation or custody log has held (a
+    /// deleted investigation's log stays under its id). The name must be new without regard
+    /// to case (see [`Store::investigation_name_taken`]). Its log begins with "created".
     pub async fn create_investigation(
         &self,
         name: &str,
@@ -29,17 +32,31 @@ impl Store {
         now: DateTime<Utc>,
     ) -> Result<i64> {
         let name = checked_name(name)?;
-        let id = sqlx::query_scalar(
-            "INSERT INTO investigations (name, description, created_at, updated_at)
-             VALUES (?, ?, ?, ?) RETURNING id",
+        let mut tx = self.begin_write().await?;
+        let id: i64 = sqlx::query_scalar(
+            "INSERT INTO investigations (id, name, description, created_at, updated_at)
+             VALUES (max(COALESCE((SELECT max(id) FROM investigations), 0),
+                         COALESCE((SELECT max(investigation_id) FROM custody_log), 0)) + 1,
+                     ?, ?, ?, ?)
+             RETURNING id",
         )
         .bind(name)
         .bind(description.trim())
         .bind(to_ms(now))
         .bind(to_ms(now))
-        .fetch_one(&self.pool)
+        .fetch_one(&mut *tx)
         .await
         .map_err(|error| name_clash(error, name))?;
+        self.custody(now)
+            .append(
+                &mut tx,
+                id,
+                CustodyAction::Created,
+                Vec::new(),
+                &format!("named \u{201c}{name}\u{201d}"),
+            )
+            .await?;
+        tx.commit().await?;
         Ok(id)
     }
 
@@ -55,7 +72,9 @@ impl Store {
         Ok(taken.is_some())
     }
 
-    /// Changes the fields given; false when there is no such investigation.
+    /// Changes the fields given; false when there is no such investigation. Each field that
+    /// changes is a custody log entry (the name old and new; the description and notebook by
+    /// their length and SHA-256).
     pub async fn update_investigation(
         &self,
         id: i64,
@@ -63,6 +82,15 @@ impl Store {
         now: DateTime<Utc>,
     ) -> Result<bool> {
         let name = changes.name.as_deref().map(checked_name).transpose()?;
+        let mut tx = self.begin_write().await?;
+        let before: Option<(String, String, String)> =
+            sqlx::query_as("SELECT name, description, notebook FROM investigations WHERE id = ?")
+                .bind(id)
+                .fetch_optional(&mut *tx)
+                .await?;
+        let Some((old_name, old_description, old_notebook)) = before else {
+            return Ok(false);
+        };
         let done = sqlx::query(
             "UPDATE investigations SET name = COALESCE(?, name),
                  description = COALESCE(?, description), notebook = COALESCE(?, notebook),
@@ -74,9 +102,42 @@ impl Store {
         .bind(changes.notebook.as_deref())
         .bind(to_ms(now))
         .bind(id)
-        .execute(&self.pool)
+        .execute(&mut *tx)
         .await
         .map_err(|error| name_clash(error, name.unwrap_or_default()))?;
+        let custody = self.custody(now);
+        if let Some(name) = name.filter(|name| *name != old_name) {
+            let detail = format!("from \u{201c}{old_name}\u{201d} to \u{201c}{name}\u{201d}");
+            custody
+                .append(&mut tx, id, CustodyAction::Renamed, Vec::new(), &detail)
+                .await?;
+        }
+        let description = changes.description.as_deref().map(str::trim);
+        if let Some(description) = description.filter(|d| *d != old_description) {
+            let detail = text_summary(description);
+            custody
+                .append(
+                    &mut tx,
+                    id,
+                    CustodyAction::DescriptionChanged,
+                    Vec::new(),
+                    &detail,
+                )
+                .await?;
+        }
+        if let Some(notebook) = changes.notebook.as_deref().filter(|n| *n != old_notebook) {
+            let detail = text_summary(notebook);
+            custody
+                .append(
+                    &mut tx,
+                    id,
+                    CustodyAction::NotebookChanged,
+                    Vec::new(),
+                    &detail,
+                )
+                .await?;
+        }
+        tx.commit().await?;
         Ok(done.rows_affected() == 1)
     }
 
@@ -89,6 +150,11 @@ impl Store {
         now: DateTime<Utc>,
     ) -> Result<bool> {
         let mut tx = self.begin_write().await?;
+        let was: Option<bool> =
+            sqlx::query_scalar("SELECT archived FROM investigations WHERE id = ?")
+                .bind(id)
+                .fetch_optional(&mut *tx)
+                .await?;
         let done =
             sqlx::query("UPDATE investigations SET archived = ?, updated_at = ? WHERE id = ?")
                 .bind(archived)
@@ -99,14 +165,42 @@ impl Store {
         if archived {
             clear_active_if(&mut tx, id).await?;
         }
+        if was.is_some_and(|was| was != archived) {
+            let action = if archived {
+                CustodyAction::Archived
+            } else {
+                CustodyAction::Restored
+            };
+            self.custody(now)
+                .append(&mut tx, id, action, Vec::new(), "")
+                .await?;
+        }
         tx.commit().await?;
         Ok(done.rows_affected() == 1)
     }
 
     /// Deletes an investigation with its filing, notes, tags and checks. History, the archive
-    /// and the ledger keep everything. False when there is no such investigation.
+    /// and the ledger keep everything, and so does its custody log, whose last entry says it
+    /// was deleted (what it held, in counts). False when there is no such investigation.
     pub async fn delete_investigation(&self, id: i64) -> Result<bool> {
         let mut tx = self.begin_write().await?;
+        let held: Option<(String, i64, i64)> = sqlx::query_as(
+            "SELECT name,
+                 (SELECT count(*) FROM investigation_requests WHERE investigation_id = i.id),
+                 (SELECT count(*) FROM investigation_posts WHERE investigation_id = i.id)
+             FROM investigations i WHERE id = ?",
+        )
+        .bind(id)
+        .fetch_optional(&mut *tx)
+        .await?;
+        if let Some((name, requests, posts)) = held {
+            let detail = format!(
+                "\u{201c}{name}\u{201d} deleted with its filing ({requests} requests, {posts} posts), notes, tags and checks; this log is kept"
+            );
+            self.custody(Utc::now())
+                .append(&mut tx, id, CustodyAction::Deleted, Vec::new(), &detail)
+                .await?;
+        }
         let done = sqlx::query("DELETE FROM investigations WHERE id = ?")
             .bind(id)
             .execute(&mut *tx)
@@ -153,17 +247,40 @@ impl Store {
         now: DateTime<Utc>,
     ) -> Result<FilingChange> {
         let at = to_ms(now);
+        let custody = self.custody(now);
         let mut tx = self.begin_write().await?;
         let mut change = FilingChange::default();
+        let mut added_alone = Vec::new();
         for item in items {
             match item {
                 InvestigationItem::Request { history_id } => {
                     if file_request(&mut tx, id, *history_id, at, FiledHow::ByHand).await? {
                         change.requests += 1;
+                        let ids = vec![request(*history_id)];
+                        custody
+                            .append(&mut tx, id, CustodyAction::RequestFiled, ids, "by hand")
+                            .await?;
                     }
-                    change.posts += file_request_posts(&mut tx, *history_id, at).await? as i64;
+                    let filed = file_request_posts(&mut tx, *history_id, at).await?;
+                    change.posts += filed.len() as i64;
+                    let detail = format!("found by request {history_id}");
+                    logged::posts(&mut tx, &custody, CustodyAction::PostAdded, &filed, &detail)
+                        .await?;
                 }
                 InvestigationItem::Post { post_id } => {
+                    let pk: Option<(i64, bool)> = sqlx::query_as(
+                        "SELECT p.pk, ip.post_pk IS NOT NULL FROM posts p
+                         LEFT JOIN investigation_posts ip
+                             ON ip.post_pk = p.pk AND ip.investigation_id = ?
+                         WHERE p.id = ?",
+                    )
+                    .bind(id)
+                    .bind(post_id)
+                    .fetch_optional(&mut *tx)
+                    .await?;
+                    if let Some((pk, false)) = pk {
+                        added_alone.push((id, pk));
+                    }
                     let done = sqlx::query(
                         "INSERT INTO investigation_posts
                              (investigation_id, post_pk, created_at, added_at, by_hand)
@@ -179,6 +296,14 @@ impl Store {
                 }
             }
         }
+        logged::posts(
+            &mut tx,
+            &custody,
+            CustodyAction::PostAdded,
+            &added_alone,
+            "by hand",
+        )
+        .await?;
         touch(&mut tx, id, at).await?;
         tx.commit().await?;
         Ok(change)
@@ -193,8 +318,10 @@ impl Store {
         items: &[InvestigationItem],
         now: DateTime<Utc>,
     ) -> Result<FilingChange> {
+        let custody = self.custody(now);
         let mut tx = self.begin_write().await?;
         let mut change = FilingChange::default();
+        let mut removed_alone = Vec::new();
         for item in items {
             match item {
                 InvestigationItem::Request { history_id } => {
@@ -210,7 +337,11 @@ impl Store {
                         continue;
                     }
                     change.requests += 1;
-                    let posts = sqlx::query(
+                    let ids = vec![request(*history_id)];
+                    custody
+                        .append(&mut tx, id, CustodyAction::RequestRemoved, ids, "by hand")
+                        .await?;
+                    let posts: Vec<(i64, i64)> = sqlx::query_as(
                         "DELETE FROM investigation_posts AS ip
                          WHERE ip.investigation_id = ?1 AND ip.by_hand = 0 AND ip.note = ''
                            AND ip.post_pk IN (SELECT post_pk FROM post_sightings WHERE history_id = ?2)
@@ -219,27 +350,48 @@ impl Store {
                            AND NOT EXISTS (SELECT 1 FROM post_sightings s
                                            JOIN investigation_requests r ON r.history_id = s.history_id
                                            WHERE r.investigation_id = ?1 AND s.post_pk = ip.post_pk
-                                             AND r.how <> 'check')",
+                                             AND r.how <> 'check')
+                         RETURNING investigation_id, post_pk",
                     )
                     .bind(id)
                     .bind(history_id)
-                    .execute(&mut *tx)
+                    .fetch_all(&mut *tx)
                     .await?;
-                    change.posts += posts.rows_affected() as i64;
+                    change.posts += posts.len() as i64;
+                    let detail = format!("with request {history_id}, which brought them");
+                    logged::posts(
+                        &mut tx,
+                        &custody,
+                        CustodyAction::PostRemoved,
+                        &posts,
+                        &detail,
+                    )
+                    .await?;
                 }
                 InvestigationItem::Post { post_id } => {
-                    let done = sqlx::query(
+                    let done: Vec<(i64, i64)> = sqlx::query_as(
                         "DELETE FROM investigation_posts WHERE investigation_id = ?
-                             AND post_pk = (SELECT pk FROM posts WHERE id = ?)",
+                             AND post_pk = (SELECT pk FROM posts WHERE id = ?)
+                         RETURNING investigation_id, post_pk",
                     )
                     .bind(id)
                     .bind(post_id)
-                    .execute(&mut *tx)
+                    .fetch_all(&mut *tx)
                     .await?;
-                    change.posts += done.rows_affected() as i64;
+                    change.posts += done.len() as i64;
+                    removed_alone.extend(done);
                 }
             }
         }
+        let detail = "by hand, each with its note and tags";
+        logged::posts(
+            &mut tx,
+            &custody,
+            CustodyAction::PostRemoved,
+            &removed_alone,
+            detail,
+        )
+        .await?;
         touch(&mut tx, id, to_ms(now)).await?;
         tx.commit().await?;
         Ok(change)
@@ -268,7 +420,28 @@ impl Store {
         let Some(pk) = pk else {
             return Ok(false);
         };
+        let custody = self.custody(Utc::now());
+        let ids = vec![post(post_id)];
         if let Some(note) = note {
+            let old: String = sqlx::query_scalar(
+                "SELECT note FROM investigation_posts WHERE investigation_id = ? AND post_pk = ?",
+            )
+            .bind(id)
+            .bind(pk)
+            .fetch_one(&mut *tx)
+            .await?;
+            if old != note.trim() {
+                let detail = text_summary(note.trim());
+                custody
+                    .append(
+                        &mut tx,
+                        id,
+                        CustodyAction::NoteChanged,
+                        ids.clone(),
+                        &detail,
+                    )
+                    .await?;
+            }
             sqlx::query(
                 "UPDATE investigation_posts SET note = ? WHERE investigation_id = ? AND post_pk = ?",
             )
@@ -279,6 +452,20 @@ impl Store {
             .await?;
         }
         if let Some(tags) = tags {
+            let old: Vec<String> = sqlx::query_scalar(
+                "SELECT tag FROM investigation_tags WHERE investigation_id = ? AND post_pk = ?
+                 ORDER BY tag",
+            )
+            .bind(id)
+            .bind(pk)
+            .fetch_all(&mut *tx)
+            .await?;
+            for (action, tag) in tag_changes(&old, &tags) {
+                let detail = format!("\u{201c}{tag}\u{201d}");
+                custody
+                    .append(&mut tx, id, action, ids.clone(), &detail)
+                    .await?;
+            }
             sqlx::query(
                 "DELETE FROM investigation_tags WHERE investigation_id = ? AND post_pk = ?",
             )
@@ -310,11 +497,24 @@ pub(crate) async fn file_begun(
     history_id: i64,
     at: i64,
     filing: Filing,
+    custody: &Custody,
 ) -> Result<()> {
     match filing {
-        Filing::Active => file_under_active(conn, history_id, at).await,
+        Filing::Active => file_under_active(conn, history_id, at, custody).await,
         Filing::Check { investigation_id } => {
-            file_request(conn, investigation_id, history_id, at, FiledHow::Check).await?;
+            if file_request(conn, investigation_id, history_id, at, FiledHow::Check).await? {
+                let ids = vec![request(history_id)];
+                let detail = "sent by a still-there check; it files none of the posts it fetches";
+                custody
+                    .append(
+                        conn,
+                        investigation_id,
+                        CustodyAction::RequestFiled,
+                        ids,
+                        detail,
+                    )
+                    .await?;
+            }
             Ok(())
         }
     }
@@ -328,41 +528,66 @@ pub(crate) async fn file_recorded(
     history_id: i64,
     at: i64,
     newly_written: bool,
+    custody: &Custody,
 ) -> Result<()> {
     if newly_written {
-        file_under_active(conn, history_id, at).await?;
+        file_under_active(conn, history_id, at, custody).await?;
     }
-    file_request_posts(conn, history_id, at).await?;
-    Ok(())
+    let filed = file_request_posts(conn, history_id, at).await?;
+    let detail = format!("found by request {history_id}");
+    logged::posts(conn, custody, CustodyAction::PostAdded, &filed, &detail).await
 }
 
 /// Files a monitor's or a collection's page under its investigation (by hand's way: the request
 /// and the posts it found), in the page's own transaction. The caller has checked that the
 /// investigation is not archived (`runs/filing.rs`).
+/// `sent_by` names the owner in the log (`a page of monitor 3`).
 pub(crate) async fn file_run_page(
     conn: &mut SqliteConnection,
     id: i64,
     history_id: i64,
     at: i64,
+    sent_by: &str,
+    custody: &Custody,
 ) -> Result<()> {
-    file_request(conn, id, history_id, at, FiledHow::ByHand).await?;
-    file_request_posts(conn, history_id, at).await?;
+    if file_request(conn, id, history_id, at, FiledHow::ByHand).await? {
+        let ids = vec![request(history_id)];
+        custody
+            .append(conn, id, CustodyAction::RequestFiled, ids, sent_by)
+            .await?;
+    }
+    let filed = file_request_posts(conn, history_id, at).await?;
+    let detail = format!("found by request {history_id}");
+    logged::posts(conn, custody, CustodyAction::PostAdded, &filed, &detail).await?;
     touch(conn, id, at).await
 }
 
-async fn file_under_active(conn: &mut SqliteConnection, history_id: i64, at: i64) -> Result<()> {
+async fn file_under_active(
+    conn: &mut SqliteConnection,
+    history_id: i64,
+    at: i64,
+    custody: &Custody,
+) -> Result<()> {
     // The stored value is the id as JSON (a bare number), so it reads as an integer.
-    sqlx::query(
+    let filed: Option<i64> = sqlx::query_scalar(
         "INSERT OR IGNORE INTO investigation_requests (investigation_id, history_id, added_at, how)
          SELECT i.id, ?, ?, 'active' FROM archive_state s
          JOIN investigations i ON i.id = CAST(s.value AS INTEGER) AND i.archived = 0
-         WHERE s.key = ?",
+         WHERE s.key = ?
+         RETURNING investigation_id",
     )
     .bind(history_id)
     .bind(at)
     .bind(ACTIVE_KEY)
-    .execute(&mut *conn)
+    .fetch_optional(&mut *conn)
     .await?;
+    if let Some(id) = filed {
+        let ids = vec![request(history_id)];
+        let detail = "sent while it was the active investigation";
+        custody
+            .append(conn, id, CustodyAction::RequestFiled, ids, detail)
+            .await?;
+    }
     Ok(())
 }
 
@@ -388,22 +613,27 @@ async fn file_request(
 }
 
 /// Files the posts a request found under every investigation that holds the request, except
-/// where it is a check's re-fetch (a check reads the case, it does not add to it); how many
-/// were new there.
-async fn file_request_posts(conn: &mut SqliteConnection, history_id: i64, at: i64) -> Result<u64> {
-    let done = sqlx::query(
+/// where it is a check's re-fetch (a check reads the case, it does not add to it); those new
+/// there, as (investigation, post key).
+async fn file_request_posts(
+    conn: &mut SqliteConnection,
+    history_id: i64,
+    at: i64,
+) -> Result<Vec<(i64, i64)>> {
+    let filed = sqlx::query_as(
         "INSERT OR IGNORE INTO investigation_posts (investigation_id, post_pk, created_at, added_at)
          SELECT r.investigation_id, p.pk, p.created_at, ?1
          FROM investigation_requests r
          JOIN post_sightings s ON s.history_id = r.history_id
          JOIN posts p ON p.pk = s.post_pk
-         WHERE r.history_id = ?2 AND r.how <> 'check'",
+         WHERE r.history_id = ?2 AND r.how <> 'check'
+         RETURNING investigation_id, post_pk",
     )
     .bind(at)
     .bind(history_id)
-    .execute(&mut *conn)
+    .fetch_all(&mut *conn)
     .await?;
-    Ok(done.rows_affected())
+    Ok(filed)
 }
 
 async fn touch(conn: &mut SqliteConnection, id: i64, at: i64) -> Result<()> {
@@ -447,6 +677,20 @@ fn name_clash(error: sqlx::Error, name: &str) -> StoreError {
         }
         _ => error.into(),
     }
+}
+
+/// The tags taken off (in `old`, not in `new`) and put on (the other way), each as typed:
+/// a tag whose spelling changed is one taken off and one put on.
+fn tag_changes<'a>(old: &'a [String], new: &'a [String]) -> Vec<(CustodyAction, &'a str)> {
+    let removed = old
+        .iter()
+        .filter(|tag| !new.contains(tag))
+        .map(|tag| (CustodyAction::TagRemoved, tag.as_str()));
+    let added = new
+        .iter()
+        .filter(|tag| !old.contains(tag))
+        .map(|tag| (CustodyAction::TagAdded, tag.as_str()));
+    removed.chain(added).collect()
 }
 
 /// Trimmed, non-empty tags, each once without regard to case, first spelling kept.

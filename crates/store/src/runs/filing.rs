@@ -6,6 +6,7 @@
 use sqlx::SqliteConnection;
 
 use super::RunOwner;
+use crate::custody::Custody;
 use crate::error::Result;
 use crate::investigations::file_run_page;
 use crate::Store;
@@ -69,13 +70,17 @@ pub(crate) async fn file_page(
     conn: &mut SqliteConnection,
     owner: RunOwner,
     history_id: i64,
-    at: i64,
+    custody: &Custody,
 ) -> Result<PageFiling> {
     Ok(match investigation_of(conn, owner).await? {
         None => PageFiling::NoInvestigation,
         Some((id, name, true)) => PageFiling::Refused(ArchivedInvestigation { id, name }),
         Some((id, _, false)) => {
-            file_run_page(conn, id, history_id, at).await?;
+            let sent_by = match owner {
+                RunOwner::Monitor(owner) => format!("a page of monitor {owner}"),
+                RunOwner::Collection(owner) => format!("a page of collection {owner}"),
+            };
+            file_run_page(conn, id, history_id, custody.at(), &sent_by, custody).await?;
             PageFiling::Filed {
                 investigation_id: id,
             }
