@@ -9,9 +9,9 @@ use std::sync::Mutex;
 
 use sightline_api::CancelToken;
 use sightline_core::errors::CommandError;
-use sightline_core::evidence::gather::{self, StoredBodies};
+use sightline_core::evidence::gather;
 use sightline_core::evidence::verify::{verify_bundle, BundleCheck, ReadProgress};
-use sightline_core::evidence::{write_bundle, BundleOutcome, BundleProgress};
+use sightline_core::evidence::{seal, BundleOutcome, BundleProgress};
 use sightline_core::state::AppState;
 use tauri::ipc::Channel;
 use tauri::{AppHandle, Runtime, State};
@@ -90,9 +90,10 @@ pub async fn evidence_export<R: Runtime>(
     };
     let cancel = CancelToken::new();
     exports.running(Some(cancel.clone()));
-    let outcome = write_bundle(
-        &bundle,
-        &StoredBodies(&store),
+    let outcome = seal::export(
+        &state,
+        &store,
+        bundle,
         &path,
         &mut |step| {
             let _ = progress.send(step);

@@ -1,6 +1,8 @@
-//! How long an evidence bundle of 10,000 posts and 1,000 responses takes to gather and write
-//! (the goal is 10 s or less). Run: `cargo bench -p sightline-core --bench evidence` (release).
-//! Real SQLite in a temp folder, seeded through the store's API; prints each round's times.
+//! How long an evidence bundle of 10,000 posts and 1,000 responses takes to gather and write,
+//! sealed as the app does it (signed, recorded in `bundle_exports`; the goal is 10 s or
+//! less). Run: `cargo bench -p sightline-core --bench evidence` (release). Real SQLite in a
+//! temp folder, seeded through the store's API, an in-memory keychain; prints each round's
+//! times.
 
 #[path = "../tests/support/evidence_seed.rs"]
 mod seed;
@@ -8,9 +10,14 @@ mod seed;
 use std::time::Instant;
 
 use sightline_api::CancelToken;
-use sightline_core::evidence::gather::{self, StoredBodies};
+use std::sync::Arc;
+
+use sightline_core::environment::Environment;
+use sightline_core::evidence::gather;
 use sightline_core::evidence::verify::verify_bundle;
-use sightline_core::evidence::{write_bundle, BundleOutcome};
+use sightline_core::evidence::{seal, BundleOutcome};
+use sightline_core::keychain::MemoryStore;
+use sightline_core::state::AppState;
 use sightline_store::Store;
 
 const ROUNDS: usize = 3;
@@ -26,6 +33,13 @@ async fn main() {
         started.elapsed().as_secs_f64()
     );
     let zone = "Europe/Berlin".parse().unwrap();
+    std::fs::create_dir_all(dir.path().join("data")).unwrap();
+    let state = AppState::new(
+        dir.path().join("data"),
+        Environment::default(),
+        Arc::new(MemoryStore::default()),
+    )
+    .unwrap();
     for round in 1..=ROUNDS {
         let started = Instant::now();
         let bundle = gather::investigation(&store, id, zone, "0.1.0")
@@ -34,9 +48,10 @@ async fn main() {
         let gathered = started.elapsed();
         let path = dir.path().join(format!("bundle-{round}.zip"));
         let mut reports = 0u32;
-        let outcome = write_bundle(
-            &bundle,
-            &StoredBodies(&store),
+        let outcome = seal::export(
+            &state,
+            &store,
+            bundle,
             &path,
             &mut |_| reports += 1,
             &CancelToken::new(),

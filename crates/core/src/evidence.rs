@@ -1,42 +1,55 @@
 //! The evidence bundle: one ZIP that carries an investigation (or a selection) with everything
 //! needed to check it later, and the check itself.
 //!
-//! * [`write_bundle`] writes `responses/` (every body exactly as received), `posts.jsonl`,
-//!   `posts.csv` (spreadsheet-safe, `evidence/spreadsheet.rs`), `notes.md`, `provenance.jsonl`,
-//!   `report.html` (one offline, script-free page, `evidence/report.rs`), `manifest.json` and
+//! * [`write_bundle`] (`evidence/write.rs`) writes `responses/` (every body exactly as
+//!   received), `posts.jsonl`, `posts.csv` (spreadsheet-safe, `evidence/spreadsheet.rs`),
+//!   `notes.md`, `provenance.jsonl` (`evidence/lines.rs`), `report.html` (one offline,
+//!   script-free page with the Berkeley Protocol's collection fields per post,
+//!   `evidence/report.rs`), `custody.jsonl` (an investigation's custody log), each capture's
+//!   timestamp token under `timestamps/`, `signing-key.pem`, `VERIFY.txt` (how to check it all
+//!   without Sightline, `evidence/instructions.rs`), `manifest.json` (`evidence/manifest.rs`),
+//!   `manifest.sig` (this installation's Ed25519 signature over the manifest's exact bytes),
+//!   `manifest.json.tsr` (a token over the manifest, when an authority is set and answers) and
 //!   `SHA256SUMS` (for `sha256sum -c`), reporting progress and stopping on a cancel without
 //!   leaving a half-written file;
+//! * [`seal`] says who seals a bundle (the signer, collector, system, timestamp authority) and
+//!   [`seal::export`] runs an export for the app: seals it, records it in the custody log and
+//!   in the store's `bundle_exports`;
 //! * [`verify`] re-hashes a bundle and says, file by file, what still matches;
 //! * [`gather`] reads what a bundle holds from the store (an investigation, or a selection).
+//!
+//! The layout is `FORMAT_VERSION` 2, described file by file in `VERIFY.txt` and
+//! `evidence/manifest.rs`.
 //!
 //! It lives in the core, not the store: a bundle joins several stores' reads (history, archive,
 //! provenance, investigations, the ledger), the display zone and the app's version, and writes a
 //! file with progress and cancel, which is the application's business.
 
 use std::collections::{BTreeMap, HashMap};
-use std::fs::File;
-use std::io::{BufWriter, Seek, Write};
-use std::path::{Path, PathBuf};
 
 use chrono::{DateTime, SecondsFormat, Utc};
 use rust_decimal::Decimal;
 use serde::Serialize;
-use sha2::{Digest, Sha256};
-use sightline_api::CancelToken;
-use sightline_store::zone_names::local_seconds;
 use sightline_store::{HistoryEntry, StoredPost, Tz};
 use ts_rs::TS;
-use zip::write::SimpleFileOptions;
-use zip::ZipWriter;
 
 use crate::errors::CommandError;
 
 pub mod gather;
+mod instructions;
+mod lines;
+mod manifest;
 mod notes;
 mod report;
+pub mod seal;
 mod spreadsheet;
 pub mod verify;
+mod write;
 mod zip_read;
+
+pub use manifest::{FORMAT, FORMAT_VERSION};
+pub use seal::{CaptureToken, Seal, StampState};
+pub use write::write_bundle;
 
 #[cfg(test)]
 mod tests;
@@ -52,6 +65,9 @@ pub struct Bundle {
     pub description: String,
     /// The investigation's Markdown notebook, as written.
     pub notebook: String,
+    /// The investigation's custody log, its last entry the export of this bundle; `None` for
+    /// a hand-picked selection (which has no log).
+    pub custody: Option<CustodyLog>,
     /// Every request the bundle carries, with its capture.
     pub requests: Vec<BundleRequest>,
     /// Every post, with its note and tags.
@@ -95,6 +111,21 @@ pub struct BundleRequest {
     /// Not one of the bundle's own requests: here only because it brought posts added on their
     /// own, so each post carries its capture. Its cost is not in the bundle's.
     pub only_brought_posts: bool,
+    /// Its capture's trusted timestamp: the token, or why there is none yet.
+    pub stamp: StampState,
+}
+
+/// An investigation's custody log as the bundle carries it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CustodyLog {
+    /// The log as JSON Lines, one entry a line, oldest first.
+    pub jsonl: Vec<u8>,
+    /// Entries in it.
+    pub entries: u64,
+    /// The last entry's hash, lower-case hex (the head of the chain).
+    pub head_hash: String,
+    /// How each entry's hash is made, in words (for `VERIFY.txt`).
+    pub hash_rule: String,
 }
 
 /// A response's provenance, as recorded when it arrived.
@@ -201,9 +232,38 @@ pub enum BundleOutcome {
         responses: u32,
         /// The bundle's size, in bytes.
         bytes: u64,
+        /// SHA-256 of its `manifest.json`, lower-case hex.
+        manifest_sha256: String,
+        /// The fingerprint of the key that signed the manifest (this installation's).
+        signed_by: String,
+        /// Whether a timestamp authority stamped the manifest, or why not.
+        manifest_stamp: ManifestStamp,
     },
     /// Stopped by the user; nothing is left behind.
     Cancelled,
+}
+
+/// Whether the manifest got a trusted timestamp at export.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[serde(
+    tag = "state",
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase"
+)]
+#[ts(export)]
+pub enum ManifestStamp {
+    /// `manifest.json.tsr` holds the authority's token over the manifest.
+    Stamped {
+        /// The time in the token (the authority's clock), RFC 3339 UTC.
+        stamped_at: String,
+        /// The authority, as it names itself.
+        authority: String,
+    },
+    /// No token: the bundle is complete, only its manifest's time is not attested.
+    NotStamped {
+        /// Why, in words ("no timestamp authority is set", or what the authority answered).
+        why: String,
+    },
 }
 
 /// Every post, one JSON line each. This and the names below are the bundle's fixed files
@@ -221,6 +281,18 @@ pub const REPORT_HTML: &str = "report.html";
 pub const MANIFEST_JSON: &str = "manifest.json";
 /// Every file's SHA-256, for `sha256sum -c`.
 pub const SHA256SUMS: &str = "SHA256SUMS";
+/// The investigation's custody log, one entry a line.
+pub const CUSTODY_JSONL: &str = "custody.jsonl";
+/// The public key (PEM SubjectPublicKeyInfo) that signed the manifest.
+pub const SIGNING_KEY_PEM: &str = "signing-key.pem";
+/// How to check the bundle without Sightline.
+pub const VERIFY_TXT: &str = "VERIFY.txt";
+/// The Ed25519 signature over `manifest.json`'s exact bytes, base64 on one line.
+pub const MANIFEST_SIG: &str = "manifest.sig";
+/// A timestamp authority's token over `manifest.json`, when one was asked at export.
+pub const MANIFEST_TSR: &str = "manifest.json.tsr";
+/// The folder of the captures' tokens and the certificates they carry.
+pub const TIMESTAMPS_DIR: &str = "timestamps/";
 
 /// One file written into the bundle, as the manifest lists it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -275,437 +347,10 @@ pub fn response_file_name(index: usize, request: &BundleRequest) -> String {
     format!("responses/{:04}-{operation}-{id}.{extension}", index + 1)
 }
 
-/// Hashes and counts what passes through to the ZIP entry.
-struct Hashing<'w, W: Write> {
-    inner: &'w mut W,
-    digest: Sha256,
-    bytes: u64,
-}
-
-impl<'w, W: Write> Hashing<'w, W> {
-    fn new(inner: &'w mut W) -> Self {
-        Self {
-            inner,
-            digest: Sha256::new(),
-            bytes: 0,
-        }
-    }
-
-    fn finish(self, path: &str) -> BundleFile {
-        BundleFile {
-            path: path.to_owned(),
-            bytes: self.bytes,
-            sha256: hex(&self.digest.finalize()),
-        }
-    }
-}
-
-impl<W: Write> Write for Hashing<'_, W> {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        let n = self.inner.write(buf)?;
-        self.digest.update(&buf[..n]);
-        self.bytes += n as u64;
-        Ok(n)
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        self.inner.flush()
-    }
-}
-
-/// The ZIP being written, with the list of what went in.
-struct Writer<W: Write + Seek> {
-    zip: ZipWriter<W>,
-    files: Vec<BundleFile>,
-    /// Every entry's time: when the bundle was made, in the display zone (ZIP times have none).
-    modified: zip::DateTime,
-}
-
-impl<W: Write + Seek> Writer<W> {
-    fn file(
-        &mut self,
-        path: &str,
-        write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
-    ) -> std::io::Result<()> {
-        let options = SimpleFileOptions::default()
-            .compression_method(zip::CompressionMethod::Deflated)
-            .last_modified_time(self.modified)
-            .large_file(false);
-        self.zip.start_file(path, options)?;
-        let mut out = std::io::BufWriter::with_capacity(64 * 1024, Hashing::new(&mut self.zip));
-        write(&mut out)?;
-        let hashing = out.into_inner().map_err(|e| e.into_error())?;
-        self.files.push(hashing.finish(path));
-        Ok(())
-    }
-}
-
-fn io_error(path: &Path, error: impl std::fmt::Display) -> CommandError {
-    CommandError::file(format!(
-        "The evidence bundle could not be written to {}: {error}",
-        path.display()
-    ))
-}
-
-/// Writes `bundle` as a ZIP at `path`, calling `progress` as it goes. The ZIP is written under
-/// a temporary name beside `path` and renamed at the end, so a cancel or a failure leaves
-/// nothing; a cancel is seen between any two files or posts.
-pub async fn write_bundle(
-    bundle: &Bundle,
-    bodies: &impl ResponseBodies,
-    path: &Path,
-    progress: &mut (dyn FnMut(BundleProgress) + Send),
-    cancel: &CancelToken,
-) -> Result<BundleOutcome, CommandError> {
-    let partial = partial_path(path);
-    let result = write_to(bundle, bodies, &partial, progress, cancel).await;
-    match result {
-        Ok(Some((files, responses))) => {
-            std::fs::rename(&partial, path).map_err(|error| {
-                let _ = std::fs::remove_file(&partial);
-                io_error(path, error)
-            })?;
-            let bytes = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
-            Ok(BundleOutcome::Written {
-                path: path.display().to_string(),
-                files,
-                posts: count(bundle.posts.len()),
-                responses,
-                bytes,
-            })
-        }
-        Ok(None) => {
-            let _ = std::fs::remove_file(&partial);
-            Ok(BundleOutcome::Cancelled)
-        }
-        Err(error) => {
-            let _ = std::fs::remove_file(&partial);
-            Err(error)
-        }
-    }
-}
-
-/// `.<name>.partial` beside the bundle: hidden, and never mistaken for a finished one.
-fn partial_path(path: &Path) -> PathBuf {
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "bundle.zip".into());
-    path.with_file_name(format!(".{name}.partial"))
-}
-
-fn count(n: usize) -> u32 {
-    u32::try_from(n).unwrap_or(u32::MAX)
-}
-
-/// Posts written between two progress reports (and cancel checks).
-const POST_STEP: usize = 250;
-
-/// Writes one file's content into the ZIP.
-type FileWriter<'b> = Box<dyn Fn(&mut dyn Write) -> std::io::Result<()> + 'b>;
-
-/// Writes everything; `Ok(None)` when cancelled, else the number of files and of responses.
-async fn write_to(
-    bundle: &Bundle,
-    bodies: &impl ResponseBodies,
-    partial: &Path,
-    progress: &mut (dyn FnMut(BundleProgress) + Send),
-    cancel: &CancelToken,
-) -> Result<Option<(u32, u32)>, CommandError> {
-    let fail = |error: std::io::Error| io_error(partial, error);
-    let file = File::create(partial).map_err(fail)?;
-    let mut writer = Writer {
-        zip: ZipWriter::new(BufWriter::with_capacity(256 * 1024, file)),
-        files: Vec::new(),
-        modified: zip_time(bundle.created_at, bundle.zone),
-    };
-    // Responses, then the posts in steps (for posts.jsonl, then posts.csv), then five files.
-    let post_steps = bundle.posts.len().div_ceil(POST_STEP);
-    let total = count(bundle.requests.len() + 2 * post_steps + 5);
-    let mut done = 0u32;
-    progress(BundleProgress {
-        done,
-        total,
-        file: String::new(),
-    });
-    let mut step = |done: &mut u32, file: &str| {
-        *done += 1;
-        progress(BundleProgress {
-            done: *done,
-            total,
-            file: file.to_owned(),
-        });
-    };
-
-    let mut body_files: Vec<Option<String>> = Vec::with_capacity(bundle.requests.len());
-    for (index, request) in bundle.requests.iter().enumerate() {
-        if cancel.is_cancelled() {
-            return Ok(None);
-        }
-        let name = match bodies.body(request.entry.id).await? {
-            Some(bytes) => {
-                let name = response_file_name(index, request);
-                writer
-                    .file(&name, |out| out.write_all(&bytes))
-                    .map_err(fail)?;
-                Some(name)
-            }
-            None => None,
-        };
-        step(&mut done, name.as_deref().unwrap_or("responses/"));
-        body_files.push(name);
-    }
-    let responses = count(body_files.iter().flatten().count());
-
-    // posts.jsonl, then posts.csv, each streamed into its entry in steps, so a cancel is seen
-    // in time and no copy of either is held in memory.
-    let captures = bundle.captures();
-    let written = writer.file(POSTS_JSONL, |out| {
-        for chunk in bundle.posts.chunks(POST_STEP) {
-            stop_if(cancel)?;
-            for post in chunk {
-                post_line(post, out)?;
-            }
-            step(&mut done, POSTS_JSONL);
-        }
-        Ok(())
-    });
-    if stopped(written, cancel).map_err(fail)? {
-        return Ok(None);
-    }
-    let written = writer.file(POSTS_CSV, |out| {
-        let mut csv = spreadsheet::PostsCsv::new(bundle.zone, out)?;
-        for chunk in bundle.posts.chunks(POST_STEP) {
-            stop_if(cancel)?;
-            for post in chunk {
-                let capture = post
-                    .found_by
-                    .and_then(|id| captures.get(&id).copied().flatten());
-                csv.row(post, capture)?;
-            }
-            step(&mut done, POSTS_CSV);
-        }
-        csv.finish()
-    });
-    if stopped(written, cancel).map_err(fail)? {
-        return Ok(None);
-    }
-
-    let others: [(&str, FileWriter); 3] = [
-        (NOTES_MD, Box::new(|out| notes::write(bundle, out))),
-        (
-            PROVENANCE_JSONL,
-            Box::new(|out| provenance_lines(bundle, &body_files, out)),
-        ),
-        (
-            REPORT_HTML,
-            Box::new(|out| report::write(bundle, &body_files, out)),
-        ),
-    ];
-    for (name, write) in others {
-        if cancel.is_cancelled() {
-            return Ok(None);
-        }
-        writer.file(name, |out| write(out)).map_err(fail)?;
-        step(&mut done, name);
-    }
-
-    let listed = writer.files.clone();
-    writer
-        .file(MANIFEST_JSON, |out| {
-            manifest(bundle, responses, &listed, out)
-        })
-        .map_err(fail)?;
-    step(&mut done, MANIFEST_JSON);
-    let summed = writer.files.clone();
-    writer
-        .file(SHA256SUMS, |out| {
-            for file in &summed {
-                writeln!(out, "{}  {}", file.sha256, file.path)?;
-            }
-            Ok(())
-        })
-        .map_err(fail)?;
-    step(&mut done, SHA256SUMS);
-
-    if cancel.is_cancelled() {
-        return Ok(None);
-    }
-    let files = count(writer.files.len());
-    let out = writer.zip.finish().map_err(|e| fail(e.into()))?;
-    let file = out.into_inner().map_err(|e| fail(e.into_error()))?;
-    file.sync_all().map_err(fail)?;
-    Ok(Some((files, responses)))
-}
-
-/// `t` in `zone` as a ZIP entry's time (two-second steps, years 1980 to 2107).
-fn zip_time(t: DateTime<Utc>, zone: Tz) -> zip::DateTime {
-    use chrono::{Datelike, Timelike};
-    let local = t.with_timezone(&zone);
-    let narrow = |n: u32| u8::try_from(n).unwrap_or(0);
-    zip::DateTime::from_date_and_time(
-        u16::try_from(local.year()).unwrap_or(1980),
-        narrow(local.month()),
-        narrow(local.day()),
-        narrow(local.hour()),
-        narrow(local.minute()),
-        narrow(local.second().min(58)),
-    )
-    .unwrap_or_default()
-}
-
-/// Stops a file being written when the export is cancelled.
-fn stop_if(cancel: &CancelToken) -> std::io::Result<()> {
-    if cancel.is_cancelled() {
-        return Err(std::io::Error::new(
-            std::io::ErrorKind::Interrupted,
-            "cancelled",
-        ));
-    }
-    Ok(())
-}
-
-/// Whether a file stopped because of a cancel (`Ok(true)`), was written, or failed.
-fn stopped(written: std::io::Result<()>, cancel: &CancelToken) -> std::io::Result<bool> {
-    match written {
-        Ok(()) => Ok(false),
-        Err(error) if error.kind() == std::io::ErrorKind::Interrupted && cancel.is_cancelled() => {
-            Ok(true)
-        }
-        Err(error) => Err(error),
-    }
-}
-
-/// One line of `posts.jsonl`: the archived post, its raw record as the service sent it, and
-/// the investigation's note and tags.
-fn post_line(post: &BundlePost, out: &mut dyn Write) -> std::io::Result<()> {
-    #[derive(Serialize)]
-    struct Line<'p> {
-        #[serde(flatten)]
-        post: &'p StoredPost,
-        raw: serde_json::Value,
-        note: &'p str,
-        tags: &'p [String],
-        found_by_history_id: Option<i64>,
-    }
-    let raw = serde_json::from_str(&post.post.raw_json)
-        .unwrap_or_else(|_| serde_json::Value::String(post.post.raw_json.clone()));
-    serde_json::to_writer(
-        &mut *out,
-        &Line {
-            post: &post.post,
-            raw,
-            note: &post.note,
-            tags: &post.tags,
-            found_by_history_id: post.found_by,
-        },
-    )?;
-    out.write_all(b"\n")
-}
-
-/// `provenance.jsonl`: one record per request, as captured; a request made before provenance
-/// was kept says so, with no hash.
-fn provenance_lines(
-    bundle: &Bundle,
-    body_files: &[Option<String>],
-    out: &mut dyn Write,
-) -> std::io::Result<()> {
-    #[derive(Serialize)]
-    struct Line<'r> {
-        history_id: i64,
-        request_id: &'r str,
-        operation: &'r str,
-        parameters: serde_json::Value,
-        request_status: &'r str,
-        started_at_utc: String,
-        captured_at_ms: Option<i64>,
-        captured_at_utc: Option<String>,
-        captured_at_local: Option<String>,
-        service_address: Option<&'r str>,
-        response_url: Option<&'r str>,
-        http_status: Option<u16>,
-        from_cache: Option<bool>,
-        billing_headers: Option<&'r BTreeMap<String, String>>,
-        app_version: Option<&'r str>,
-        sha256: Option<&'r str>,
-        body_file: Option<&'r str>,
-        /// `false` for a response here only because it brought posts added on their own
-        /// (its cost is not the bundle's).
-        in_cost: bool,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        note: Option<&'static str>,
-    }
-    for (request, body_file) in bundle.requests.iter().zip(body_files) {
-        let entry = &request.entry;
-        let capture = request.capture.as_ref();
-        let captured_at = capture.map(|c| c.captured_at);
-        let line = Line {
-            history_id: entry.id,
-            request_id: &entry.request_id,
-            operation: &entry.operation,
-            parameters: serde_json::from_str(&entry.params_json)
-                .unwrap_or_else(|_| serde_json::Value::String(entry.params_json.clone())),
-            request_status: entry.status.as_str(),
-            started_at_utc: utc_iso(entry.started_at),
-            captured_at_ms: captured_at.map(|t| t.timestamp_millis()),
-            captured_at_utc: captured_at.map(utc_iso),
-            captured_at_local: captured_at.map(|t| local_seconds(t, bundle.zone)),
-            service_address: capture.map(|c| c.service_address.as_str()),
-            response_url: capture.map(|c| c.response_url.as_str()),
-            http_status: capture.map(|c| c.http_status),
-            from_cache: capture.map(|c| c.from_cache),
-            billing_headers: capture.map(|c| &c.billing_headers),
-            app_version: capture.map(|c| c.app_version.as_str()),
-            sha256: capture.map(|c| c.sha256.as_str()),
-            body_file: body_file.as_deref(),
-            in_cost: !request.only_brought_posts,
-            note: capture
-                .is_none()
-                .then_some("captured before provenance was kept"),
-        };
-        serde_json::to_writer(&mut *out, &line)?;
-        out.write_all(b"\n")?;
-    }
-    Ok(())
-}
-
-/// Identifies a file as a bundle, and its layout's version.
-pub const FORMAT: &str = "sightline-evidence-bundle";
-/// The layout's version, raised when files or their fields change meaning.
-pub const FORMAT_VERSION: u32 = 1;
-
-/// `manifest.json`: who made the bundle, when, of what, and every other file with its size and
-/// hash (`SHA256SUMS` lists the same files plus this one).
-fn manifest(
-    bundle: &Bundle,
-    responses: u32,
-    files: &[BundleFile],
-    out: &mut dyn Write,
-) -> std::io::Result<()> {
-    let manifest = serde_json::json!({
-        "format": FORMAT,
-        "format_version": FORMAT_VERSION,
-        "app": "Sightline",
-        "app_version": bundle.app_version,
-        "created_at_utc": utc_iso(bundle.created_at),
-        "created_at_local": local_seconds(bundle.created_at, bundle.zone),
-        "display_zone": bundle.zone.name(),
-        "investigation": {
-            "id": bundle.investigation_id,
-            "name": bundle.name,
-            "description": bundle.description,
-        },
-        "counts": {
-            "requests": bundle.requests.len(),
-            "responses": responses,
-            "posts": bundle.posts.len(),
-        },
-        "cost": {
-            "total": bundle.cost.total.to_string(),
-            "currency": bundle.cost.currency,
-        },
-        "files": files,
-    });
-    serde_json::to_writer_pretty(&mut *out, &manifest)?;
-    out.write_all(b"\n")
+/// The file of a capture's token: `timestamps/` and the response file's name without its
+/// folder and last extension (`responses/0001-x-req-7.json` → `timestamps/0001-x-req-7.tsr`).
+pub fn token_file_name(response_file: &str) -> String {
+    let name = response_file.rsplit('/').next().unwrap_or(response_file);
+    let stem = name.rsplit_once('.').map_or(name, |(stem, _)| stem);
+    format!("{TIMESTAMPS_DIR}{stem}.tsr")
 }

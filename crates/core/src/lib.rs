@@ -48,7 +48,9 @@
 //!   its hash rule and the entries every change of an investigation appends are the store's
 //!   (`sightline_store::custody`);
 //! * [`evidence`]: the evidence bundle (a ZIP of responses as received, posts, notes,
-//!   provenance, an offline report, a manifest and `SHA256SUMS`) and its verification;
+//!   provenance, an offline report with each post's collection fields, the custody log, each
+//!   capture's timestamp token, a manifest signed with the installation's key, `VERIFY.txt`
+//!   and `SHA256SUMS`), each export recorded in the store, and its verification;
 //! * [`keys`] and [`keychain`]: named API keys, their values in the OS keychain
 //!   ([`keychain::SecretStore`], [`keychain::KeyringStore`]), never anywhere else;
 //!   [`key_check`] tries a key with the service (one cheap billed call) before trusting it;

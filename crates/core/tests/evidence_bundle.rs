@@ -1,21 +1,41 @@
 //! The evidence bundle of an investigation made through the store's API on a real SQLite
 //! file: every response's body in the ZIP hashes to its recorded provenance, `sha256sum -c`
 //! accepts it, the posts keep their notes, tags and 19-digit ids, and verify finds it intact.
-//! A hand-picked selection's cost is that of its requests' ledger rows.
+//! A hand-picked selection's cost is that of its requests' ledger rows. Exported the app's
+//! way (`seal::export`): signed with the installation's key and recorded in `bundle_exports`.
 
 use crate::support::evidence_seed as seed;
 
 use std::process::Command;
 
 use sightline_api::CancelToken;
-use sightline_core::evidence::gather::{self, StoredBodies};
+use sightline_core::evidence::gather;
 use sightline_core::evidence::verify::verify_bundle;
-use sightline_core::evidence::{write_bundle, BundleOutcome};
+use sightline_core::evidence::{seal, BundleOutcome};
+use sightline_core::state::AppState;
 use std::collections::BTreeMap;
 use std::str::FromStr;
 
 use rust_decimal::Decimal;
 use sightline_store::{Billing, Store, Tz};
+
+/// An app on `dir` with an in-memory keychain (its signing key made at first use).
+fn app(dir: &std::path::Path) -> AppState {
+    std::fs::create_dir_all(dir.join("data")).unwrap();
+    AppState::new(
+        dir.join("data"),
+        sightline_core::environment::Environment::default(),
+        std::sync::Arc::new(sightline_core::keychain::MemoryStore::default()),
+    )
+    .unwrap()
+}
+
+fn sha256_hex(bytes: &[u8]) -> String {
+    sha2::Digest::finalize(<sha2::Sha256 as sha2::Digest>::new_with_prefix(bytes))
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
 
 #[tokio::test]
 async fn an_investigation_bundle_from_a_real_store_checks_out() {
@@ -66,9 +86,11 @@ async fn an_investigation_bundle_from_a_real_store_checks_out() {
     );
 
     let path = dir.path().join("floods.zip");
-    let outcome = write_bundle(
-        &bundle,
-        &StoredBodies(&store),
+    let state = app(dir.path());
+    let outcome = seal::export(
+        &state,
+        &store,
+        bundle.clone(),
         &path,
         &mut |_| {},
         &CancelToken::new(),
@@ -135,6 +157,37 @@ async fn an_investigation_bundle_from_a_real_store_checks_out() {
         .unwrap()
         .unwrap();
     assert!(check.intact, "{check:?}");
+
+    // The export is recorded: found by its manifest's hash, with the whole file's hash and
+    // the installation's fingerprint.
+    let BundleOutcome::Written {
+        manifest_sha256,
+        signed_by,
+        ..
+    } = &outcome
+    else {
+        unreachable!()
+    };
+    let manifest = std::fs::read(out.join("manifest.json")).unwrap();
+    assert_eq!(manifest_sha256, &sha256_hex(&manifest));
+    let fingerprint = sightline_core::signing::identity(&state)
+        .await
+        .unwrap()
+        .current
+        .fingerprint;
+    assert_eq!(signed_by, &fingerprint);
+    let record = store
+        .bundle_export_by_manifest(manifest_sha256)
+        .await
+        .unwrap()
+        .expect("the export is recorded");
+    assert_eq!(record.file_name, "floods.zip");
+    assert_eq!(
+        record.file_sha256,
+        sha256_hex(&std::fs::read(&path).unwrap())
+    );
+    assert_eq!(record.installation_fingerprint, fingerprint);
+    assert_eq!(record.investigation_id, Some(id));
 }
 
 #[tokio::test]
@@ -262,9 +315,11 @@ async fn a_post_added_by_hand_keeps_its_capture_in_the_bundle() {
         "the case's own cost"
     );
     let path = dir.path().join("floods.zip");
-    let outcome = write_bundle(
-        &bundle,
-        &StoredBodies(&store),
+    let state = app(dir.path());
+    let outcome = seal::export(
+        &state,
+        &store,
+        bundle.clone(),
         &path,
         &mut |_| {},
         &CancelToken::new(),

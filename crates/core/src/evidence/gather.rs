@@ -1,17 +1,19 @@
 //! What a bundle holds, read from the store: an investigation (its requests oldest first with
 //! their provenance, every post with its note and tags, its notebook and cost), or a
 //! hand-picked selection of history rows and posts (its cost, too, from the ledger rows of its
-//! requests).
+//! requests). Each capture comes with its trusted timestamp's state from the stamp queue and,
+//! once stamped, its token.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use chrono::Utc;
 use sightline_store::{HistoryEntry, HistoryQuery, Store, Tz};
 use sightline_store::{InvestigationCost, InvestigationPostQuery};
-use sightline_store::{Provenance, ProvenanceRecord};
+use sightline_store::{Provenance, ProvenanceRecord, StampState as StoreStamp};
 
 use super::{
-    Bundle, BundleCost, BundlePost, BundleRequest, CaptureRecord, CostLine, ResponseBodies,
+    Bundle, BundleCost, BundlePost, BundleRequest, CaptureRecord, CaptureToken, CostLine,
+    ResponseBodies, StampState,
 };
 use crate::errors::CommandError;
 use crate::export::history_rows;
@@ -95,6 +97,7 @@ pub async fn investigation(
         name: detail.summary.name,
         description: detail.summary.description,
         notebook: detail.notebook,
+        custody: None,
         cost,
         requests,
         posts,
@@ -143,6 +146,7 @@ pub async fn selection(
             posts.len()
         ),
         notebook: String::new(),
+        custody: None,
         cost,
         requests,
         posts,
@@ -203,19 +207,62 @@ async fn with_provenance(
     store: &Store,
     entries: Vec<HistoryEntry>,
 ) -> Result<Vec<BundleRequest>, CommandError> {
+    let ids: Vec<i64> = entries.iter().map(|e| e.id).collect();
+    let mut stamps = stamps_of(store, &ids).await?;
     let mut requests = Vec::with_capacity(entries.len());
     for entry in entries {
         let capture = match store.provenance(entry.id).await? {
             Provenance::Captured { record } => Some(capture_of(&entry, record)),
             Provenance::BeforeProvenance | Provenance::NotReceived => None,
         };
+        let stamp = stamps.remove(&entry.id).unwrap_or(StampState::NotAsked);
         requests.push(BundleRequest {
             entry,
             capture,
             only_brought_posts: false,
+            stamp,
         });
     }
     Ok(requests)
+}
+
+/// Each capture's stamp state from the store's stamp queue, with the token of each stamped
+/// one (captures never queued are left out: not asked).
+async fn stamps_of(store: &Store, ids: &[i64]) -> Result<HashMap<i64, StampState>, CommandError> {
+    let mut tokens: HashMap<i64, CaptureToken> = store
+        .stamp_tokens(ids)
+        .await?
+        .into_iter()
+        .map(|t| {
+            (
+                t.history_id,
+                CaptureToken {
+                    reply_der: t.reply_der,
+                    stamped_at: t.stamped_at,
+                    authority: t.authority,
+                    certificates_pem: t.certificates_pem,
+                },
+            )
+        })
+        .collect();
+    Ok(store
+        .capture_stamps(ids)
+        .await?
+        .into_iter()
+        .map(|c| {
+            let state = match c.stamp {
+                StoreStamp::NotAsked => StampState::NotAsked,
+                StoreStamp::Waiting { .. } => StampState::Waiting,
+                StoreStamp::Failed { problem, .. } => StampState::Failed(problem),
+                // Stamped: its token, read in the same export (a row once stamped is never
+                // edited, so the two reads agree).
+                StoreStamp::Stamped { .. } => tokens
+                    .remove(&c.history_id)
+                    .map_or(StampState::Waiting, StampState::Stamped),
+            };
+            (c.history_id, state)
+        })
+        .collect())
 }
 
 fn capture_of(entry: &HistoryEntry, record: ProvenanceRecord) -> CaptureRecord {

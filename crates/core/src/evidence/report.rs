@@ -3,6 +3,12 @@
 //! shows the same in ten years and cannot call anywhere. Everything that came from the
 //! service or the user is HTML-escaped (post text is written by strangers). Light and dark
 //! follow the reader's system; printing drops the backgrounds and keeps cards whole.
+//!
+//! Near the top: who collected it, with which tool and version, on which system, and the
+//! installation's fingerprint (the key that signed the manifest). Each post carries the
+//! Berkeley Protocol's collection fields: what was asked (operation and parameters), of which
+//! service, when by this computer's clock and by the timestamp authority (or why not stamped),
+//! by whom, with which tool and version, and the hash of the response it came in.
 
 use std::collections::HashMap;
 use std::io::Write;
@@ -13,7 +19,8 @@ use crate::markup::escape;
 
 use sightline_store::zone_names::local_seconds;
 
-use super::{utc_words, Bundle, BundlePost, BundleRequest, CaptureRecord, CostLine};
+use super::seal::Seal;
+use super::{utc_words, Bundle, BundlePost, BundleRequest, CostLine, StampState};
 
 const STYLE: &str = r#"
 :root { color-scheme: light dark; --fg: #1d1f23; --muted: #5a5f69; --bg: #ffffff;
@@ -43,6 +50,10 @@ td.money, th.money { text-align: right; white-space: nowrap; }
   overflow-wrap: anywhere; }
 .tag { display: inline-block; border: 1px solid var(--accent); color: var(--accent);
   border-radius: 999px; padding: 0 8px; margin: 2px 4px 0 0; font-size: 12px; }
+dl.fields { display: grid; grid-template-columns: max-content 1fr; gap: 2px 12px;
+  margin: 8px 0 0; font-size: 12px; }
+dl.fields dt { color: var(--muted); }
+dl.fields dd { margin: 0; overflow-wrap: anywhere; }
 .note { border-left: 3px solid var(--accent); padding-left: 8px; margin-top: 8px; }
 .total { font-size: 1.3rem; font-weight: 600; font-variant-numeric: tabular-nums; }
 @media print {
@@ -54,6 +65,7 @@ td.money, th.money { text-align: right; white-space: nowrap; }
 /// Writes the page.
 pub fn write(
     bundle: &Bundle,
+    seal: &Seal<'_>,
     body_files: &[Option<String>],
     out: &mut dyn Write,
 ) -> std::io::Result<()> {
@@ -84,6 +96,25 @@ pub fn write(
         e(&utc_words(bundle.created_at)),
         e(&local_seconds(bundle.created_at, zone)),
         e(zone.name()),
+    )?;
+
+    writeln!(
+        out,
+        "<section>\n<h2>Collection</h2>\n<dl class=\"fields\">\
+         <dt>Collected by</dt><dd>{}</dd>\
+         <dt>Tool</dt><dd>{} {}</dd>\
+         <dt>System</dt><dd>{}</dd>\
+         <dt>Installation fingerprint</dt><dd class=\"hash\" id=\"installation-fingerprint\">{}</dd>\
+         <dt>Timestamp authority</dt><dd>{}</dd>\
+         </dl>\n<p class=\"meta\">The fingerprint is that of the key that signed this \
+         bundle's manifest (manifest.sig, checked with signing-key.pem: see VERIFY.txt). \
+         Compare it with the one the collector shows in Sightline's Settings.</p>\n</section>",
+        e(seal.collector.as_deref().unwrap_or("not named")),
+        e(seal.tool.0),
+        e(&seal.tool.1),
+        e(&seal.os),
+        e(&seal.signer.public_key().fingerprint()),
+        e(seal.authority.as_deref().unwrap_or("none set")),
     )?;
 
     cost_section(bundle, out)?;
@@ -131,9 +162,10 @@ pub fn write(
     if bundle.posts.is_empty() {
         writeln!(out, "<p class=\"muted\">No posts.</p>")?;
     }
-    let captures = bundle.captures();
+    let requests: HashMap<i64, &BundleRequest> =
+        bundle.requests.iter().map(|r| (r.entry.id, r)).collect();
     for post in &bundle.posts {
-        post_card(bundle, &captures, post, out)?;
+        post_card(bundle, seal, &requests, post, out)?;
     }
     writeln!(out, "</section>\n</body>\n</html>")
 }
@@ -278,7 +310,8 @@ fn query_card(
 
 fn post_card(
     bundle: &Bundle,
-    captures: &HashMap<i64, Option<&CaptureRecord>>,
+    seal: &Seal<'_>,
+    requests: &HashMap<i64, &BundleRequest>,
     p: &BundlePost,
     out: &mut dyn Write,
 ) -> std::io::Result<()> {
@@ -308,26 +341,12 @@ fn post_card(
     if let Some(url) = &post.url {
         writeln!(out, "<div class=\"meta hash\">{}</div>", e(url))?;
     }
-    let capture = p.found_by.and_then(|id| captures.get(&id).copied());
-    match capture {
-        Some(Some(c)) => {
-            let at = c.captured_at;
-            writeln!(
-                out,
-                "<div class=\"meta\">captured {} · {} · sha256 <span class=\"hash\">{}</span>\
-                 </div>",
-                e(&utc_words(at)),
-                e(&local_seconds(at, bundle.zone)),
-                e(&c.sha256),
-            )?;
-        }
-        Some(None) => writeln!(
-            out,
-            "<div class=\"meta\">captured before provenance was kept</div>"
-        )?,
+    match p.found_by.and_then(|id| requests.get(&id)) {
+        Some(request) => collection_fields(bundle, seal, request, out)?,
         None => writeln!(
             out,
-            "<div class=\"meta\">first seen {} · {}</div>",
+            "<div class=\"meta\">first seen {} · {} (the response that brought it is not \
+             known)</div>",
             e(&utc_words(post.first_seen)),
             e(&local_seconds(post.first_seen, bundle.zone)),
         )?,
@@ -348,4 +367,67 @@ fn post_card(
         )?;
     }
     writeln!(out, "</article>")
+}
+
+/// The Berkeley Protocol's collection fields for a post: the request and response it came in.
+fn collection_fields(
+    bundle: &Bundle,
+    seal: &Seal<'_>,
+    request: &BundleRequest,
+    out: &mut dyn Write,
+) -> std::io::Result<()> {
+    let e = escape;
+    let entry = &request.entry;
+    let zone = bundle.zone;
+    let (service, captured, stamped, hash) = match &request.capture {
+        Some(capture) => {
+            let at = capture.captured_at;
+            let stamped = match &request.stamp {
+                StampState::Stamped(token) => format!(
+                    "{} · {} (by {})",
+                    e(&utc_words(token.stamped_at)),
+                    e(&local_seconds(token.stamped_at, zone)),
+                    e(&token.authority)
+                ),
+                StampState::Waiting => {
+                    "not stamped: waiting for the timestamp authority".to_owned()
+                }
+                StampState::Failed(why) => format!("not stamped: {}", e(why.as_str())),
+                StampState::NotAsked => "not stamped: no timestamp authority was set".to_owned(),
+            };
+            (
+                e(&capture.service_address),
+                format!("{} · {}", e(&utc_words(at)), e(&local_seconds(at, zone))),
+                stamped,
+                format!("<span class=\"hash\">{}</span>", e(&capture.sha256)),
+            )
+        }
+        None => (
+            "not recorded".to_owned(),
+            "not recorded (captured before provenance was kept)".to_owned(),
+            "not stamped: captured before provenance was kept".to_owned(),
+            "none recorded".to_owned(),
+        ),
+    };
+    let tool_version = request
+        .capture
+        .as_ref()
+        .map_or(seal.tool.1.as_str(), |c| c.app_version.as_str());
+    writeln!(
+        out,
+        "<dl class=\"fields\">\
+         <dt>Asked</dt><dd>{} <span class=\"hash\">{}</span></dd>\
+         <dt>Of</dt><dd>{service}</dd>\
+         <dt>Captured (this computer)</dt><dd>{captured}</dd>\
+         <dt>Stamped (authority)</dt><dd>{stamped}</dd>\
+         <dt>Collected by</dt><dd>{}</dd>\
+         <dt>Tool</dt><dd>{} {}</dd>\
+         <dt>SHA-256</dt><dd>{hash}</dd>\
+         </dl>",
+        e(Operation::label_of(&entry.operation)),
+        e(&entry.params_json),
+        e(seal.collector.as_deref().unwrap_or("not named")),
+        e(seal.tool.0),
+        e(tool_version),
+    )
 }

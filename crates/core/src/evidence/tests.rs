@@ -4,13 +4,26 @@ use std::path::Path;
 use std::process::Command;
 use std::str::FromStr;
 
+use std::fs::File;
+
 use chrono::TimeZone;
 use rust_decimal::Decimal;
+use sha2::{Digest, Sha256};
+use sightline_api::CancelToken;
 use sightline_store::{Billing, RequestStatus};
+use zip::write::SimpleFileOptions;
+use zip::ZipWriter;
 
+use std::sync::Arc;
+
+use super::seal::{self, Seal};
 use super::verify::{verify_bundle, FileOutcome};
 use super::*;
+use crate::environment::Environment;
+use crate::keychain::MemoryStore;
 use crate::read_back::{have, python_rows, spreadsheet_rows};
+use crate::signing::Signer;
+use crate::state::AppState;
 
 /// A 19-digit id: past the 15 digits a spreadsheet keeps of a number.
 pub(super) const LONG_ID: &str = "1864029172638449665";
@@ -101,11 +114,13 @@ pub(super) fn sample() -> (Bundle, Bodies) {
             entry: entry(7, "twitter_search", r#"{"query":"flood"}"#, "0.0003"),
             capture: Some(capture(&search_body, 1_795_021_452_345)),
             only_brought_posts: false,
+            stamp: StampState::NotAsked,
         },
         BundleRequest {
             entry: entry(8, "twitter_post", r#"{"id":"5"}"#, "0.00015"),
             capture: None,
             only_brought_posts: false,
+            stamp: StampState::NotAsked,
         },
     ];
     let posts = vec![
@@ -136,6 +151,7 @@ pub(super) fn sample() -> (Bundle, Bodies) {
         name: "Floods <2026>".into(),
         description: "Who said what & when".into(),
         notebook: "# Leads\n\n- call the <mayor>".into(),
+        custody: None,
         requests,
         posts,
         cost: BundleCost {
@@ -159,11 +175,48 @@ pub(super) fn sample() -> (Bundle, Bodies) {
     (bundle, Bodies(HashMap::from([(7, search_body)])))
 }
 
+/// A signer of its own (a new key in an in-memory keychain), as the app's first use makes one.
+pub(super) async fn signer() -> Signer {
+    let dir = tempfile::tempdir().unwrap();
+    let state = AppState::new(
+        dir.path().to_owned(),
+        Environment::default(),
+        Arc::new(MemoryStore::default()),
+    )
+    .unwrap();
+    crate::signing::signer(&state).await.unwrap()
+}
+
+/// The seal of a collector named Jane Doe, with no timestamp authority.
+pub(super) fn seal(signer: &Signer) -> Seal<'_> {
+    Seal {
+        signer,
+        collector: Some("Jane Doe".into()),
+        tool: ("Sightline", "0.1.0".into()),
+        os: seal::os_in_words(),
+        authority: None,
+        authority_ca_pem: None,
+        stamper: None,
+    }
+}
+
 pub(super) async fn write(bundle: &Bundle, bodies: &Bodies, path: &Path) -> BundleOutcome {
+    let signer = signer().await;
+    write_sealed(bundle, bodies, &seal(&signer), path).await
+}
+
+/// Writes `bundle` with `seal`, checking that progress ends at its total.
+pub(super) async fn write_sealed(
+    bundle: &Bundle,
+    bodies: &Bodies,
+    seal: &Seal<'_>,
+    path: &Path,
+) -> BundleOutcome {
     let mut steps = Vec::new();
     let outcome = write_bundle(
         bundle,
         bodies,
+        seal,
         path,
         &mut |p| steps.push(p),
         &CancelToken::new(),
@@ -196,8 +249,8 @@ async fn a_bundle_holds_every_file_and_sha256sum_checks_it() {
     else {
         panic!("not written: {outcome:?}")
     };
-    assert_eq!((files, posts, responses), (8, 3, 1));
-    assert!(!partial_path(&path).exists());
+    assert_eq!((files, posts, responses), (11, 3, 1));
+    assert!(!write::partial_path(&path).exists());
 
     let out = dir.path().join("unzipped");
     unzip(&path, &out);
@@ -212,7 +265,11 @@ async fn a_bundle_holds_every_file_and_sha256sum_checks_it() {
     );
 
     let sums = std::fs::read_to_string(out.join(SHA256SUMS)).unwrap();
-    assert_eq!(sums.lines().count(), 7, "every file but SHA256SUMS: {sums}");
+    assert_eq!(
+        sums.lines().count(),
+        10,
+        "every file but SHA256SUMS: {sums}"
+    );
     if have("sha256sum") {
         let check = Command::new("sha256sum")
             .args(["-c", "--strict", SHA256SUMS])
@@ -246,7 +303,8 @@ async fn a_bundle_holds_every_file_and_sha256sum_checks_it() {
         serde_json::from_slice(&std::fs::read(out.join(MANIFEST_JSON)).unwrap()).unwrap();
     assert_eq!(manifest["counts"]["posts"], 3);
     assert_eq!(manifest["cost"]["total"], "0.00045");
-    assert_eq!(manifest["files"].as_array().unwrap().len(), 6);
+    // All but itself, its signature and SHA256SUMS.
+    assert_eq!(manifest["files"].as_array().unwrap().len(), 8);
 
     let notes = std::fs::read_to_string(out.join(NOTES_MD)).unwrap();
     // The investigator's own Markdown as written, but its raw HTML shown as text.
@@ -398,7 +456,7 @@ async fn verify_finds_a_tampered_a_removed_and_an_added_file() {
         .unwrap()
         .unwrap();
     assert!(check.intact, "{check:?}");
-    assert_eq!(check.files.len(), 7);
+    assert_eq!(check.files.len(), 10);
     assert!(check
         .files
         .iter()
@@ -495,9 +553,11 @@ async fn a_cancelled_export_leaves_no_file() {
     let (bundle, bodies) = sample();
     let path = dir.path().join("b.zip");
     let cancel = CancelToken::new();
+    let signer = signer().await;
     let outcome = write_bundle(
         &bundle,
         &bodies,
+        &seal(&signer),
         &path,
         &mut |p| {
             if p.done == 1 {
@@ -518,9 +578,11 @@ async fn a_cancel_while_posts_are_written_leaves_no_file() {
     let (bundle, bodies) = sample();
     let path = dir.path().join("b.zip");
     let cancel = CancelToken::new();
+    let signer = signer().await;
     let outcome = write_bundle(
         &bundle,
         &bodies,
+        &seal(&signer),
         &path,
         &mut |p| {
             if p.file == POSTS_JSONL {
@@ -562,3 +624,5 @@ fn response_files_are_named_by_request_and_kind() {
         "responses/0001-web-crawl-req-7.html.txt"
     );
 }
+
+mod sealed;

@@ -18,7 +18,7 @@ use ts_rs::TS;
 
 use super::zip_read::{read_zip, ZipRead};
 pub use super::zip_read::{Finding, FindingKind, ReadProgress};
-use super::{MANIFEST_JSON, SHA256SUMS};
+use super::{MANIFEST_JSON, MANIFEST_SIG, MANIFEST_TSR, SHA256SUMS};
 use crate::errors::CommandError;
 
 /// What became of one file.
@@ -126,7 +126,8 @@ fn compare(path: &Path, read: ZipRead) -> BundleCheck {
         disagreements.push("manifest.json is missing, so the two lists cannot be compared.".into());
     }
     for (name, hash) in &sums {
-        if name == MANIFEST_JSON {
+        // The manifest cannot list itself, its signature or its token.
+        if name == MANIFEST_JSON || name == MANIFEST_SIG || name == MANIFEST_TSR {
             continue;
         }
         match manifest.get(name) {
