@@ -1,7 +1,9 @@
 //! Investigation commands, declared in one table over `sightline_core::investigations`. Every
 //! change tells open screens that records changed, so lists, counts and checkmarks refresh;
-//! "Still there?" re-fetches posts (billed, recorded like any request).
+//! "Still there?" re-fetches posts (billed, recorded like any request); the custody log is read
+//! with its chain checked.
 
+use sightline_core::custody::{self, CustodyLog};
 use sightline_core::estimate::CostCheck;
 use sightline_core::investigations;
 use sightline_core::pipeline::SendParams;
@@ -55,4 +57,6 @@ define_commands! {
         = |store| investigations::checks(&store, id).await;
     read investigation_check_report(check_id: i64) -> CheckReport
         = |store| investigations::check_report(&store, check_id).await;
+    read investigation_custody_log(id: i64) -> CustodyLog
+        = |store| custody::log(&store, id).await;
 }

@@ -352,6 +352,8 @@ export const investigationCheck = (id: number, options?: SendOptions) =>
   call('investigation_check', { id, send: sendParams(options) });
 /** The investigation's checks, newest first. */
 export const investigationChecks = (id: number) => call('investigation_checks', { id });
+/** The investigation's custody log, oldest entry first, with its chain checked as it stands in the database. */
+export const investigationCustodyLog = (id: number) => call('investigation_custody_log', { id });
 export const investigationCheckReport = (checkId: number) =>
   call('investigation_check_report', { checkId });
 

@@ -23,6 +23,7 @@ import type { ConversationFetch } from './ConversationFetch';
 import type { ConversationFetchEstimate } from './ConversationFetchEstimate';
 import type { ConversationTree } from './ConversationTree';
 import type { CostCheck } from './CostCheck';
+import type { CustodyLog } from './CustodyLog';
 import type { DatabaseStatus } from './DatabaseStatus';
 import type { DaySpend } from './DaySpend';
 import type { DisplayZone } from './DisplayZone';
@@ -185,6 +186,7 @@ export interface Commands {
   investigation_check: { args: { id: number; send: SendParams }; result: CheckReport };
   investigation_checks: { args: { id: number }; result: Array<CheckSummary> };
   investigation_check_report: { args: { checkId: number }; result: CheckReport };
+  investigation_custody_log: { args: { id: number }; result: CustodyLog };
   evidence_export: { args: { investigationId: number | null; historyIds: Array<number> | null; postIds: Array<string> | null; progress: Channel<BundleProgress> }; result: BundleOutcome | null };
   evidence_cancel: { args: Record<never, never>; result: void };
   evidence_verify: { args: { path: string; progress: Channel<ReadProgress> }; result: BundleCheck | null };
