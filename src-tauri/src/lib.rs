@@ -16,6 +16,7 @@
 
 pub mod analysis;
 pub mod commands;
+pub mod coordination;
 pub mod database;
 pub mod evidence;
 pub mod export;
@@ -49,6 +50,7 @@ pub fn configure<R: Runtime>(
         .plugin(tauri_plugin_notification::init())
         .manage(evidence::BundleExports::default())
         .manage(evidence::BundleChecks::default())
+        .manage(coordination::CoordinationRuns::default())
         .setup(move |app| {
             Ok(manage_state(
                 app.handle(),

@@ -229,6 +229,7 @@ features!(
     evidence,
     monitors,
     analysis,
+    coordination,
     signing
 );
 

@@ -19,6 +19,9 @@ import type { ReadProgress } from './bindings/ReadProgress';
 import type { CheckReport } from './bindings/CheckReport';
 import type { CheckSummary } from './bindings/CheckSummary';
 import type { CommandError } from './bindings/CommandError';
+import type { CoordinationFormat } from './bindings/CoordinationFormat';
+import type { CoordinationOptions } from './bindings/CoordinationOptions';
+import type { CoordinationProgress } from './bindings/CoordinationProgress';
 import type { CostCheck } from './bindings/CostCheck';
 import type { DisplayZone } from './bindings/DisplayZone';
 import type { DatabaseStatus } from './bindings/DatabaseStatus';
@@ -486,6 +489,24 @@ export const analysisExportTable = (scope: AnalysisScope, table: AnalysisTable) 
 /** Saves a chart picture the window drew (PNG bytes or SVG text as UTF-8 bytes). */
 export const analysisSaveChart = (name: string, format: ChartFormat, data: Uint8Array) =>
   call('analysis_save_chart', { name, format, data: Array.from(data) });
+
+// --- Coordination: accounts that did the same thing at nearly the same time ---------------
+
+/** The options a search starts from, each signal's default weight written out. */
+export const coordinationDefaults = () => call('coordination_defaults');
+/**
+ * Looks for coordination in a scope on a background thread, calling `onProgress` as it goes;
+ * `{ outcome: 'cancelled' }` after `coordinationCancel`. The result is kept for the exports.
+ */
+export function coordinationFind(scope: AnalysisScope, options: CoordinationOptions, onProgress: (progress: CoordinationProgress) => void) {
+  const progress = new Channel<CoordinationProgress>();
+  progress.onmessage = onProgress;
+  return call('coordination_find', { scope, options, progress });
+}
+/** Stops the running search for coordination; nothing of it is kept. */
+export const coordinationCancel = () => call('coordination_cancel');
+/** Saves the last search's edges as CSV or GEXF; the path, or null when the dialog was closed. */
+export const coordinationExport = (format: CoordinationFormat) => call('coordination_export', { format });
 
 // --- Errors -----------------------------------------------------------------------------
 
