@@ -148,7 +148,8 @@ pub struct CoordinationOptions {
     pub baseline_runs: u32,
     /// The baseline's seed: the same seed gives the same figures (1).
     pub baseline_seed: u64,
-    /// How far, at most, the baseline moves each account's posts in time, in seconds (3600).
+    /// How far, at most, the baseline moves each account's posts in time, in seconds (600: ten
+    /// times the window, and well inside a news burst of an hour or more).
     pub baseline_shift_seconds: u32,
     /// A group is unusual when its baseline p is at most this (0.01).
     pub unusual_p: f64,
@@ -167,7 +168,7 @@ impl Default for CoordinationOptions {
             group_threshold: 0.0,
             baseline_runs: 199,
             baseline_seed: 1,
-            baseline_shift_seconds: 3600,
+            baseline_shift_seconds: 600,
             unusual_p: 0.01,
         }
     }

@@ -10,6 +10,7 @@ mod archived_filing;
 mod collection_posts;
 mod collections;
 mod conversation_parent;
+mod coordination;
 mod coordination_world;
 mod evidence_bundle;
 mod export_folder;

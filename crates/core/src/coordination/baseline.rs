@@ -3,8 +3,8 @@
 //! ± [`CoordinationOptions::baseline_shift_seconds`], one shift per account per run) and the
 //! group's shared events are counted again, [`CoordinationOptions::baseline_runs`] times from
 //! a fixed seed. Each account keeps its own rhythm and its topics; only the alignment between
-//! accounts is broken. A news burst that lasts hours keeps its accounts together under shifts
-//! of an hour, so its count hardly falls; accounts that act within seconds of each other lose
+//! accounts is broken. A news burst that lasts an hour or more keeps its accounts together under
+//! shifts of ten minutes, so its count hardly falls; accounts that act within seconds of each other lose
 //! nearly every shared event. p = (1 + runs with at least the observed count) / (1 + runs).
 //!
 //! Shuffling times across the whole scope was the other way; it would call every news burst
