@@ -1,8 +1,8 @@
 //! Evidence bundle commands: the core gathers, writes and verifies; this picks where to save
 //! (`crate::export::pick_path`), relays progress on a channel, keeps the running export's
 //! cancel token, and picks a bundle to verify with the open dialog. Written by hand: the
-//! export (a save dialog and a channel), the pick (the open dialog), and the check (on a
-//! blocking thread: it reads the whole file).
+//! export (a save dialog and a channel), the pick (the open dialog), and the check (a channel;
+//! core reads the file on a blocking thread).
 
 use std::path::Path;
 use std::sync::Mutex;
@@ -10,7 +10,7 @@ use std::sync::Mutex;
 use sightline_api::CancelToken;
 use sightline_core::errors::CommandError;
 use sightline_core::evidence::gather;
-use sightline_core::evidence::verify::{verify_bundle, BundleCheck, ReadProgress};
+use sightline_core::evidence::verify::{self, BundleCheck, ReadProgress};
 use sightline_core::evidence::{seal, BundleOutcome, BundleProgress};
 use sightline_core::state::AppState;
 use tauri::ipc::Channel;
@@ -109,29 +109,29 @@ pub async fn evidence_export<R: Runtime>(
 #[derive(Default)]
 pub struct BundleChecks(BundleExports);
 
-/// Reads the bundle at `path` strictly and says, file by file, what still matches its sums,
-/// and what the ZIP hides (on a blocking thread: it reads the whole file), telling `progress`
-/// as it goes. `None` when cancelled.
+/// Reads the bundle at `path` strictly and makes its checks (files and sums, the signature
+/// and whose key, the timestamp tokens, the custody log, this computer's record of the export),
+/// telling `progress` as it goes. `None` when cancelled.
 #[tauri::command]
 pub async fn evidence_verify(
+    state: State<'_, AppState>,
     checks: State<'_, BundleChecks>,
     path: String,
     progress: Channel<ReadProgress>,
 ) -> Result<Option<BundleCheck>, CommandError> {
     let cancel = CancelToken::new();
     checks.0.running(Some(cancel.clone()));
-    let check = tokio::task::spawn_blocking(move || {
-        verify_bundle(
-            Path::new(&path),
-            &mut |step| {
-                let _ = progress.send(step);
-            },
-            &cancel,
-        )
-    })
+    let check = verify::verify(
+        &state,
+        Path::new(&path),
+        move |step| {
+            let _ = progress.send(step);
+        },
+        &cancel,
+    )
     .await;
     checks.0.running(None);
-    check.map_err(|error| CommandError::internal(format!("The check stopped: {error}")))?
+    check
 }
 
 /// Asks for a bundle to verify with the system's open dialog; `None` when closed.

@@ -70,7 +70,7 @@ async fn main() {
         };
         let verify = Instant::now();
         assert!(
-            verify_bundle(&path, &mut |_| {}, &CancelToken::new())
+            verify_bundle(&path, &Default::default(), &mut |_| {}, &CancelToken::new())
                 .unwrap()
                 .unwrap()
                 .intact

@@ -377,6 +377,55 @@ pub fn known_key(state: &AppState, fingerprint: &str) -> Result<Option<PublicKey
         .transpose()
 }
 
+/// Whose a key is, as this installation sees it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(export)]
+pub enum KeyStanding {
+    /// This installation's key that signs now.
+    Current,
+    /// One of its earlier keys (rotated, or replaced when the keychain lost it).
+    Earlier,
+    /// No key this installation has had.
+    Unknown,
+}
+
+/// The fingerprints of the keys on file, read once for a check (without making a key: a check
+/// on a data folder that never signed anything must not create one).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct KnownKeys {
+    /// The current key's fingerprint, when there is one.
+    pub current: Option<String>,
+    /// The earlier keys' fingerprints, newest first.
+    pub earlier: Vec<String>,
+}
+
+impl KnownKeys {
+    /// Whose the key with `fingerprint` is.
+    pub fn standing(&self, fingerprint: &str) -> KeyStanding {
+        if self.current.as_deref() == Some(fingerprint) {
+            KeyStanding::Current
+        } else if self.earlier.iter().any(|f| f == fingerprint) {
+            KeyStanding::Earlier
+        } else {
+            KeyStanding::Unknown
+        }
+    }
+}
+
+/// The keys this installation has on file (current and earlier), without making one.
+pub fn known_keys(state: &AppState) -> Result<KnownKeys, CommandError> {
+    let kept = Keys::of(state).load()?;
+    Ok(KnownKeys {
+        current: kept.current.map(|key| key.fingerprint),
+        earlier: kept
+            .earlier
+            .into_iter()
+            .map(|key| key.fingerprint)
+            .collect(),
+    })
+}
+
 /// Names the collector ("Collected by"; empty clears it), checked like every setting.
 pub async fn set_collector(
     state: &AppState,

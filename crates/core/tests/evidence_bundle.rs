@@ -153,7 +153,7 @@ async fn an_investigation_bundle_from_a_real_store_checks_out() {
     } else {
         println!("skipped sha256sum -c: sha256sum is not installed");
     }
-    let check = verify_bundle(&path, &mut |_| {}, &CancelToken::new())
+    let check = verify_bundle(&path, &Default::default(), &mut |_| {}, &CancelToken::new())
         .unwrap()
         .unwrap();
     assert!(check.intact, "{check:?}");
@@ -374,7 +374,7 @@ async fn a_post_added_by_hand_keeps_its_capture_in_the_bundle() {
             .collect();
     assert_eq!(hash, sha256);
     assert!(
-        verify_bundle(&path, &mut |_| {}, &CancelToken::new())
+        verify_bundle(&path, &Default::default(), &mut |_| {}, &CancelToken::new())
             .unwrap()
             .unwrap()
             .intact

@@ -5,8 +5,11 @@
  */
 import type { BundleOutcome } from './bindings/BundleOutcome';
 import type { BundleProgress } from './bindings/BundleProgress';
+import type { CheckKind } from './bindings/CheckKind';
+import type { CheckState } from './bindings/CheckState';
 import type { FileOutcome } from './bindings/FileOutcome';
 import type { ReadProgress } from './bindings/ReadProgress';
+import type { WaczOutcome } from './bindings/WaczOutcome';
 import { countOf } from './format';
 
 export const outcomeWords: Record<FileOutcome, string> = {
@@ -15,6 +18,22 @@ export const outcomeWords: Record<FileOutcome, string> = {
   missing: 'Missing from the bundle',
   extra: 'Added: not part of the bundle as made',
   unchecked: 'Not checked: the ZIP withholds it (see below)',
+};
+
+/** Each of a bundle check's checks, named as the list shows them. */
+export const checkNames: Record<CheckKind, string> = {
+  files: 'Files and their sums',
+  signature: 'Signature',
+  timestamps: 'Timestamps',
+  custody: 'Custody log',
+  export: "This computer's record",
+};
+
+/** Whether a check holds, in a word or two (beside its mark, never by colour alone). */
+export const checkStateWords: Record<CheckState, string> = {
+  holds: 'Holds',
+  fails: 'Does not hold',
+  absent: 'Nothing to check',
 };
 
 /** How far a check of a bundle is: `Read 12 of 40 files · responses/0012-….json`. */
@@ -49,4 +68,10 @@ export function writtenWords(outcome: BundleOutcome): string {
   if (outcome.outcome === 'cancelled') return 'Export cancelled. Nothing was saved.';
   const listed = outcome.files - 1;
   return `Saved ${outcome.path}: ${countOf(outcome.posts, 'post', 'posts')}, ${countOf(outcome.responses, 'response', 'responses')} as received, ${megabytes(outcome.bytes)} in ${countOf(outcome.files, 'file', 'files')} (SHA256SUMS and the ${listed} it lists).`;
+}
+
+/** What a web-archive export wrote, and whose key signed it. */
+export function waczWords(outcome: WaczOutcome): string {
+  if (outcome.outcome === 'cancelled') return 'Export cancelled. Nothing was saved.';
+  return `Saved ${outcome.path}: ${countOf(outcome.posts, 'post card', 'post cards')} and ${countOf(outcome.responses, 'response', 'responses')} with ${outcome.responses === 1 ? 'its request' : 'their requests'}, ${megabytes(outcome.bytes)}, signed by this installation's key ${outcome.signedBy.slice(0, 16)}…. It opens in ReplayWeb.page.`;
 }

@@ -452,7 +452,7 @@ async fn verify_finds_a_tampered_a_removed_and_an_added_file() {
     let path = dir.path().join("b.zip");
     write(&bundle, &bodies, &path).await;
 
-    let check = verify_bundle(&path, &mut |_| {}, &CancelToken::new())
+    let check = verify_bundle(&path, &Default::default(), &mut |_| {}, &CancelToken::new())
         .unwrap()
         .unwrap();
     assert!(check.intact, "{check:?}");
@@ -476,7 +476,7 @@ async fn verify_finds_a_tampered_a_removed_and_an_added_file() {
         },
         &[("responses/9999-planted.json", b"{}")],
     );
-    let check = verify_bundle(&path, &mut |_| {}, &CancelToken::new())
+    let check = verify_bundle(&path, &Default::default(), &mut |_| {}, &CancelToken::new())
         .unwrap()
         .unwrap();
     assert!(!check.intact);
@@ -523,7 +523,7 @@ async fn verify_sees_sums_rewritten_to_hide_a_change() {
         },
         &[],
     );
-    let check = verify_bundle(&path, &mut |_| {}, &CancelToken::new())
+    let check = verify_bundle(&path, &Default::default(), &mut |_| {}, &CancelToken::new())
         .unwrap()
         .unwrap();
     assert!(!check.lists_agree);
@@ -536,10 +536,12 @@ async fn a_file_that_is_not_a_bundle_is_said_so() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("notes.txt");
     std::fs::write(&path, "hello").unwrap();
-    let error = verify_bundle(&path, &mut |_| {}, &CancelToken::new()).unwrap_err();
+    let error =
+        verify_bundle(&path, &Default::default(), &mut |_| {}, &CancelToken::new()).unwrap_err();
     assert!(error.message().contains("not a ZIP"), "{error:?}");
     let missing = verify_bundle(
         &dir.path().join("gone.zip"),
+        &Default::default(),
         &mut |_| {},
         &CancelToken::new(),
     )

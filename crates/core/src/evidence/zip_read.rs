@@ -10,9 +10,10 @@
 //! Memory stays bounded whatever the ZIP claims: the index is refused above
 //! [`MAX_INDEX_BYTES`] or [`MAX_ENTRIES`] entries before it is read; an entry's content is
 //! never held, only streamed through one [`CHUNK`] buffer (plus the inflater's 32 KiB window),
-//! except the two lists a check reads, each kept only up to [`MAX_LIST_BYTES`]. So the peak is
-//! about the index's size plus 2 × `MAX_LIST_BYTES` plus a few hundred KiB, at most ~60 MiB,
-//! and a few hundred KiB for a normal bundle.
+//! except the few a check reads (the lists, the signature and its key, the custody log, the
+//! timestamp tokens), each kept only up to [`MAX_LIST_BYTES`] and all together up to
+//! [`MAX_KEPT_BYTES`]. So the peak is about the index's size plus `MAX_KEPT_BYTES` plus a few
+//! hundred KiB, at most ~60 MiB, and a few MiB for a normal bundle.
 
 use std::collections::HashMap;
 use std::fs::File;
@@ -44,8 +45,11 @@ pub const MAX_TOTAL_BYTES: u64 = 4 << 30;
 pub const MAX_RATIO: u64 = 100;
 /// Below this an entry may inflate at any ratio: a small file cannot do harm.
 pub const RATIO_FLOOR: u64 = 1 << 20;
-/// The most of `SHA256SUMS` or `manifest.json` kept to be read.
+/// The most of one kept file (`SHA256SUMS`, `manifest.json`, `custody.jsonl`, a token) read.
 pub const MAX_LIST_BYTES: u64 = 16 << 20;
+/// The most of all kept files together (a token is a few KiB; a 10,000-post case's custody log
+/// a few MiB).
+pub const MAX_KEPT_BYTES: u64 = 32 << 20;
 /// The one buffer an entry streams through.
 pub const CHUNK: usize = 64 * 1024;
 
@@ -130,7 +134,8 @@ pub struct ReadEntry {
     pub name: String,
     /// `None` when it was not read to the end (see the findings).
     pub sha256: Option<String>,
-    /// The content, for the names asked to be kept (up to [`MAX_LIST_BYTES`]).
+    /// The content, for the names asked to be kept (up to [`MAX_LIST_BYTES`] each and
+    /// [`MAX_KEPT_BYTES`] in all).
     pub kept: Option<Vec<u8>>,
 }
 
@@ -369,7 +374,7 @@ enum Streamed {
 
 /// Reads the ZIP at `path` strictly: the index, every entry's header in file order, and every
 /// entry's content streamed and hashed. `keep` names the entries whose content is kept (up to
-/// [`MAX_LIST_BYTES`]). `Ok(None)` when cancelled; an error only when the file is not a ZIP or
+/// [`MAX_LIST_BYTES`] each, [`MAX_KEPT_BYTES`] in all). `Ok(None)` when cancelled; an error only when the file is not a ZIP or
 /// its index cannot be read at all.
 pub fn read_zip(
     path: &Path,
@@ -401,24 +406,27 @@ pub fn read_zip(
     let mut reader = BufReader::with_capacity(CHUNK, file);
     let mut buffer = vec![0u8; CHUNK];
     let mut total = 0u64;
+    let mut kept_total = 0u64;
     for (done, entry) in listed.iter().enumerate() {
         if cancel.is_cancelled() {
             return Ok(None);
         }
         progress.tell(done, &entry.name, false);
         let mut kept = keep(&entry.name).then(Vec::new);
+        let room = MAX_LIST_BYTES.min(MAX_KEPT_BYTES - kept_total);
         let outcome = match readable(entry, &mut read.findings) {
             Some(data) => stream(
                 &mut reader,
                 entry,
                 data,
-                (&mut buffer, &mut kept, &mut total),
+                (&mut buffer, (&mut kept, room), &mut total),
                 &mut read.findings,
                 cancel,
             ),
             None => Streamed::Partly,
         };
         progress.stored_done += entry.stored;
+        kept_total += kept.as_ref().map_or(0, |k| k.len() as u64);
         let sha256 = match outcome {
             Streamed::Cancelled => return Ok(None),
             Streamed::StopAll => {
@@ -561,13 +569,16 @@ impl Source<'_> {
     }
 }
 
+/// Where a kept entry's content goes, and how much of it may be kept.
+type Kept<'k> = (&'k mut Option<Vec<u8>>, u64);
+
 /// Streams one entry through `buffer`, hashing it and checking its checksum and sizes, and
 /// stops at the first limit it passes.
 fn stream(
     reader: &mut BufReader<File>,
     entry: &Listed,
     data: u64,
-    (buffer, kept, total): (&mut [u8], &mut Option<Vec<u8>>, &mut u64),
+    (buffer, (kept, room), total): (&mut [u8], Kept, &mut u64),
     findings: &mut Vec<Finding>,
     cancel: &CancelToken,
 ) -> Streamed {
@@ -644,13 +655,22 @@ fn stream(
         digest.update(chunk);
         crc.update(chunk);
         if let Some(list) = kept.as_mut() {
-            if list.len() as u64 + n as u64 > MAX_LIST_BYTES {
+            if list.len() as u64 + n as u64 > room {
                 say(
                     FindingKind::EntryTooLarge,
-                    format!(
-                        "{name} is larger than the {} MiB a bundle's list can be; it was not read.",
-                        MAX_LIST_BYTES >> 20
-                    ),
+                    if room < MAX_LIST_BYTES {
+                        format!(
+                            "{name} was not read: the bundle's lists, tokens and log together \
+                             are larger than the {} MiB a bundle's can be.",
+                            MAX_KEPT_BYTES >> 20
+                        )
+                    } else {
+                        format!(
+                            "{name} is larger than the {} MiB a bundle's list can be; it was \
+                             not read.",
+                            MAX_LIST_BYTES >> 20
+                        )
+                    },
                 );
                 *kept = None;
             } else {

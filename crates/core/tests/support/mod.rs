@@ -6,4 +6,5 @@ pub mod live;
 pub mod monitor_runs;
 pub mod search;
 pub mod send;
+pub mod tamper;
 pub mod tsa;

@@ -83,7 +83,39 @@ const tampered: BundleCheck = {
       words: 'Two entries are named posts.csv: tools differ on which one they show, so each copy was checked.',
     },
   ],
+  stopped: false,
   intact: false,
+  signature: {
+    state: 'invalid',
+    fingerprint: '3f9a0c1e'.repeat(8),
+    standing: 'current',
+    declaredFingerprint: '3f9a0c1e'.repeat(8),
+    why: null,
+  },
+  stamps: [
+    {
+      of: 'responses/0001-twitter-search-req-1.json',
+      file: 'timestamps/0001-twitter-search-req-1.tsr',
+      valid: false,
+      stampedAt: null,
+      authority: null,
+      chain: null,
+      why: 'The token is for another hash.',
+    },
+    { of: 'manifest.json', file: 'manifest.json.tsr', valid: true, stampedAt: '2026-11-27T21:00:00.000Z', authority: 'Test TSA', chain: null, why: null },
+  ],
+  stampCounts: { captures: 1, stamped: 1, waiting: 0, failed: 0, notStamped: 0 },
+  custody: { state: 'fails', entries: 3, head: null, brokenAt: 2, why: 'that entry is missing.' },
+  manifestSha256: 'ab'.repeat(32),
+  exported: null,
+  checks: [
+    { kind: 'files', state: 'fails', words: 'Files words.' },
+    { kind: 'signature', state: 'fails', words: 'Signature words.' },
+    { kind: 'timestamps', state: 'fails', words: 'Timestamp words.' },
+    { kind: 'custody', state: 'fails', words: 'Custody words.' },
+    { kind: 'export', state: 'holds', words: 'Export words.' },
+  ],
+  asWritten: false,
   verdict: 'The verdict as Rust words it.',
 };
 
@@ -109,6 +141,24 @@ describe('VerifyBundle', () => {
       'report.html Matches',
     ]);
     expect(screen.getByRole('list', { name: 'Where the two lists disagree' })).toHaveTextContent('different hashes');
+  });
+
+  it('lists the checks in plain words, the key by its fingerprint, and the tokens that are not valid', async () => {
+    mockBackend({ evidence_verify: () => tampered });
+    render(VerifyBundle);
+    await userEvent.type(screen.getByRole('textbox', { name: 'Bundle file path' }), '/exports/b.zip{Enter}');
+    const checks = await screen.findByRole('list', { name: 'The checks' });
+    // The mark beside each is hidden from screen readers: the words say it.
+    expect([...checks.querySelectorAll('li .check-body')].map((li) => li.textContent?.replace(/\s+/g, ' ').trim())).toEqual([
+      'Files and their sums: Does not hold. Files words.',
+      `Signature: Does not hold. Signature words. Key fingerprint ${'3f9a 0c1e '.repeat(8).trim()}`,
+      'Timestamps: Does not hold. Timestamp words.',
+      'Custody log: Does not hold. Custody words.',
+      "This computer's record: Holds. Export words.",
+    ]);
+    const tokens = screen.getByRole('list', { name: 'Timestamp tokens that are not valid' });
+    expect(tokens.querySelectorAll('li')).toHaveLength(1);
+    expect(tokens).toHaveTextContent('timestamps/0001-twitter-search-req-1.tsr (for responses/0001-twitter-search-req-1.json): The token is for another hash.');
   });
 
   it('shows how far a check is, and stops it', async () => {

@@ -11,7 +11,7 @@ use std::path::Path;
 use sha2::{Digest, Sha256};
 use sightline_api::CancelToken;
 
-use super::super::verify::{verify_bundle, BundleCheck, FileOutcome};
+use super::super::verify::{verify_bundle, BundleCheck, FileOutcome, Known};
 use super::super::{hex, MANIFEST_JSON, POSTS_CSV, SHA256SUMS};
 use super::{FindingKind, ReadProgress, CHUNK};
 
@@ -242,7 +242,7 @@ fn zip_of(entries: &[Put]) -> RawZip {
 }
 
 fn check(path: &Path) -> BundleCheck {
-    verify_bundle(path, &mut |_| {}, &CancelToken::new())
+    verify_bundle(path, &Known::default(), &mut |_| {}, &CancelToken::new())
         .unwrap()
         .unwrap()
 }
@@ -284,7 +284,8 @@ fn an_honest_zip_has_no_finding_and_says_only_what_the_sums_prove() {
         check.verdict,
         "All 2 files SHA256SUMS lists match the sums written inside the bundle, and the ZIP \
          holds nothing else. This shows the files agree with the bundle's own lists, not who \
-         made it or when: whoever edits a file can write new sums too."
+         made it or when: whoever edits a file can write new sums too. The bundle is not \
+         signed, so who made it and when cannot be checked."
     );
     assert!(peak < SMALL_INDEX_BOUND, "{peak} bytes");
 }
@@ -560,9 +561,14 @@ fn a_check_reports_progress_and_stops_on_a_cancel() {
     }
     std::fs::write(&path, zip_of(&entries).finish()).unwrap();
     let mut seen: Vec<ReadProgress> = Vec::new();
-    verify_bundle(&path, &mut |p| seen.push(p), &CancelToken::new())
-        .unwrap()
-        .unwrap();
+    verify_bundle(
+        &path,
+        &Known::default(),
+        &mut |p| seen.push(p),
+        &CancelToken::new(),
+    )
+    .unwrap()
+    .unwrap();
     let last = seen.last().unwrap();
     assert_eq!((last.done, last.total, last.percent), (43, 43, 100));
 
@@ -570,6 +576,7 @@ fn a_check_reports_progress_and_stops_on_a_cancel() {
     let mut reports = 0;
     let outcome = verify_bundle(
         &path,
+        &Known::default(),
         &mut |_| {
             reports += 1;
             cancel.cancel();
