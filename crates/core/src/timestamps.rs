@@ -333,6 +333,16 @@ pub fn check(reply_der: &[u8], digest: &[u8; 32], trusted_pem: Option<&str>) -> 
     token::check(reply_der, digest, trusted_pem)
 }
 
+/// What is wrong with authority certificates a user adds (PEM, one or more), in words; `None`
+/// when each reads as a certificate.
+pub fn certificates_problem(pem: &str) -> Option<String> {
+    chain::read_added(pem).err().map(|why| {
+        let mut words = why;
+        words[..1].make_ascii_uppercase();
+        format!("{words}.")
+    })
+}
+
 /// Eight random bytes from the operating system.
 fn random_nonce() -> Result<u64, getrandom::Error> {
     let mut bytes = [0u8; 8];

@@ -119,15 +119,22 @@ fn a_request_is_read_by_openssl_as_a_v1_sha256_request_with_nonce_and_cert_req()
 /// openssl accepts the same reply.
 #[tokio::test]
 async fn tokens_from_a_real_authority_check_valid_and_openssl_verifies_them() {
+    // Key, ESS signing-certificate v2 (else v1), digits of a second in genTime.
     let kinds = [
-        (KeyKind::Rsa, false),
-        (KeyKind::Rsa, true),
-        (KeyKind::P256, false),
-        (KeyKind::P384, true),
+        (KeyKind::Rsa, false, 0),
+        (KeyKind::Rsa, true, 6),
+        (KeyKind::P256, false, 0),
+        (KeyKind::P384, true, 3),
     ];
     let client = timestamps::client();
-    for (key, ess_v2) in kinds {
-        let local = LocalTsa::with(|o| TsaOptions { key, ess_v2, ..o }).await;
+    for (key, ess_v2, fraction_digits) in kinds {
+        let local = LocalTsa::with(|o| TsaOptions {
+            key,
+            ess_v2,
+            fraction_digits,
+            ..o
+        })
+        .await;
         let digest = sha256(&format!("{key:?} {ess_v2}"));
         let before = chrono::Utc::now();
         let stamp = timestamps::ask(&client, &local.tsa.url(), &digest)
@@ -140,6 +147,10 @@ async fn tokens_from_a_real_authority_check_valid_and_openssl_verifies_them() {
             "{key:?}: {} not between {before} and {after}",
             stamp.stamped_at
         );
+        if fraction_digits == 6 {
+            // Microseconds (a whole second has one chance in a million).
+            assert_ne!(stamp.stamped_at.timestamp_subsec_micros(), 0);
+        }
         assert_eq!(stamp.authority, "Sightline Test TSA (Sightline tests)");
         assert_eq!(
             stamp
@@ -438,4 +449,28 @@ async fn stamping_1000_captures_one_request_each() {
         bytes / stamps.len()
     );
     assert_eq!(local.tsa.served(), 1000);
+}
+
+#[tokio::test]
+async fn added_certificates_that_do_not_read_are_said_so_and_nothing_is_claimed() {
+    let local = LocalTsa::start().await;
+    let digest = sha256("the capture");
+    let stamp = timestamps::ask(&timestamps::client(), &local.tsa.url(), &digest)
+        .await
+        .unwrap();
+    let ca = local.tsa.ca_pem();
+    assert_eq!(timestamps::certificates_problem(&ca), None);
+    let none = timestamps::certificates_problem("").expect("a problem");
+    assert!(none.starts_with("There is no certificate"), "{none}");
+    let words = timestamps::certificates_problem("my authority").expect("a problem");
+    assert!(words.starts_with("There is no certificate"), "{words}");
+    // openssl's bundles put text between certificates, and a pasted one may end in spaces.
+    let bundle = format!("subject=CN = the root\n{ca}  \n\n{ca}  ");
+    assert_eq!(timestamps::certificates_problem(&bundle), None);
+    let cut = &ca[..ca.len() / 2];
+    let cut = format!("{cut}\n-----END CERTIFICATE-----\n");
+    let broken = timestamps::certificates_problem(&cut).expect("a problem");
+    assert!(broken.contains("cannot be read as PEM"), "{broken}");
+    let why = invalid_why(timestamps::check(&stamp.reply_der, &digest, Some(&cut)));
+    assert!(why.starts_with("The token was not checked"), "{why}");
 }

@@ -74,6 +74,8 @@ pub struct TsaOptions {
     /// Name the signing certificate by SHA-256 (ESS signing-certificate-v2) instead of openssl's
     /// default SHA-1 (v1).
     pub ess_v2: bool,
+    /// Digits of a second in its `genTime` (openssl's `clock_precision_digits`, 0 to 6).
+    pub fraction_digits: u8,
 }
 
 impl TsaOptions {
@@ -85,6 +87,7 @@ impl TsaOptions {
             key: KeyKind::Rsa,
             ca_name: "Sightline Test Root CA".into(),
             ess_v2: false,
+            fraction_digits: 0,
         }
     }
 }
@@ -278,10 +281,7 @@ fn prepare(options: &TsaOptions) -> std::io::Result<()> {
     let dir_text = dir
         .to_str()
         .ok_or_else(|| std::io::Error::other("the authority's folder must be UTF-8"))?;
-    std::fs::write(
-        dir.join("tsa.cnf"),
-        config(dir_text, &options.ca_name, options.ess_v2),
-    )?;
+    std::fs::write(dir.join("tsa.cnf"), config(dir_text, options))?;
     if dir.join(CA_PEM).exists() && dir.join(TSA_PEM).exists() {
         return Ok(());
     }
@@ -365,8 +365,10 @@ fn openssl(dir: &Path, args: &[&str]) -> std::io::Result<()> {
 
 /// The CA's and TSA's certificate extensions and the two `ts -reply` sections: `tsa_grant`
 /// (SHA-256/384/512 imprints) and `tsa_refuse` (SHA-512 only, so a SHA-256 request is refused).
-fn config(dir: &str, ca_name: &str, ess_v2: bool) -> String {
-    let ess_alg = if ess_v2 { "sha256" } else { "sha1" };
+fn config(dir: &str, options: &TsaOptions) -> String {
+    let ca_name = &options.ca_name;
+    let ess_alg = if options.ess_v2 { "sha256" } else { "sha1" };
+    let digits = options.fraction_digits.min(6);
     let section = |name: &str, digests: &str| {
         format!(
             "[ {name} ]\n\
@@ -380,6 +382,7 @@ fn config(dir: &str, ca_name: &str, ess_v2: bool) -> String {
              default_policy = 1.3.6.1.4.1.99999.1\n\
              digests = {digests}\n\
              accuracy = secs:1\n\
+             clock_precision_digits = {digits}\n\
              ordering = no\n\
              tsa_name = yes\n\
              ess_cert_id_chain = no\n\

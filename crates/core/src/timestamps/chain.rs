@@ -4,7 +4,7 @@
 //! token carries ([`ChainTrust::CarriedOnly`]).
 
 use chrono::{DateTime, Utc};
-use der::{Decode, Encode};
+use der::{Decode, DecodePem, Encode};
 use sha2::{Digest, Sha256};
 use x509_cert::ext::pkix::BasicConstraints;
 use x509_cert::Certificate;
@@ -96,6 +96,32 @@ fn is_ca(certificate: &Certificate) -> bool {
         .find(|e| e.extn_id == const_oid::db::rfc5280::ID_CE_BASIC_CONSTRAINTS)
         .and_then(|e| BasicConstraints::from_der(e.extn_value.as_bytes()).ok())
         .is_some_and(|constraints| constraints.ca)
+}
+
+/// The authority certificates a user added, from PEM (one or more; text between them, as in
+/// openssl's bundles, is skipped). Split here, not by `Certificate::load_pem_chain`, which
+/// panics on an empty text and refuses a trailing space.
+pub(super) fn read_added(pem: &str) -> Result<Vec<Certificate>, String> {
+    const BEGIN: &str = "-----BEGIN CERTIFICATE-----";
+    const END: &str = "-----END CERTIFICATE-----";
+    let mut certificates = Vec::new();
+    let mut rest = pem;
+    while let Some(start) = rest.find(BEGIN) {
+        let block = &rest[start..];
+        let end = block
+            .find(END)
+            .ok_or("a certificate in it has no -----END CERTIFICATE----- line")?
+            + END.len();
+        let certificate = Certificate::from_pem(&block.as_bytes()[..end]).map_err(|error| {
+            format!("the authority certificates cannot be read as PEM ({error})")
+        })?;
+        certificates.push(certificate);
+        rest = &block[end..];
+    }
+    if certificates.is_empty() {
+        return Err("there is no certificate (-----BEGIN CERTIFICATE-----) in it".into());
+    }
+    Ok(certificates)
 }
 
 /// The certificate was valid when the stamp was made.

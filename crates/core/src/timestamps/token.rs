@@ -90,15 +90,12 @@ pub(super) fn granted(
 /// The full check of a stored reply.
 pub(super) fn check(reply: &[u8], digest: &[u8; 32], trusted_pem: Option<&str>) -> TokenCheck {
     let invalid = |why: String| TokenCheck::Invalid { why };
-    let trusted = match trusted_pem
-        .map(|pem| Certificate::load_pem_chain(pem.as_bytes()))
-        .transpose()
-    {
+    let trusted = match trusted_pem.map(chain::read_added).transpose() {
         Ok(trusted) => trusted,
-        Err(error) => {
+        Err(why) => {
             return invalid(format!(
-                "The authority certificates you added cannot be read as PEM ({error}), so the \
-                 token was not checked against them."
+                "The token was not checked: {why}. Check the authority certificates in \
+                 Settings."
             ))
         }
     };

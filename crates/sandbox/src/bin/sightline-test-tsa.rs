@@ -7,7 +7,7 @@ use std::process::ExitCode;
 
 use sightline_sandbox::tsa::{KeyKind, TestTsa, TsaOptions};
 
-const USAGE: &str = "Usage: sightline-test-tsa --dir PATH [--port N] [--key rsa|p256|p384] [--ca-name NAME] [--ess-v2] [--ca-out PATH]
+const USAGE: &str = "Usage: sightline-test-tsa --dir PATH [--port N] [--key rsa|p256|p384] [--ca-name NAME] [--ess-v2] [--fraction-digits N] [--ca-out PATH]
 
 A test timestamp authority: tokens made by `openssl ts -reply`, signed by a TSA certificate
 its own test CA issued. Prints, on two lines,
@@ -19,6 +19,7 @@ its own test CA issued. Prints, on two lines,
   --key KIND       key of a CA and TSA made now: rsa (default), p256 or p384
   --ca-name NAME   the CA's common name (default \"Sightline Test Root CA\")
   --ess-v2         name the signing certificate by SHA-256 (signing-certificate-v2)
+  --fraction-digits N  digits of a second in each token's time (0 to 6, default 0)
   --ca-out PATH    also copy the CA certificate (PEM) to PATH
 While the file `down` exists in its folder it answers 503; while `refuse` exists it
 refuses every SHA-256 request (openssl answers status rejection).";
@@ -59,6 +60,14 @@ fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Option<Args>, Stri
             }
             "--ca-name" => options.ca_name = next()?,
             "--ess-v2" => options.ess_v2 = true,
+            "--fraction-digits" => {
+                let v = next()?;
+                options.fraction_digits = v
+                    .parse()
+                    .ok()
+                    .filter(|d| *d <= 6)
+                    .ok_or_else(|| format!("--fraction-digits: 0 to 6, not {v:?}"))?;
+            }
             "--ca-out" => ca_out = Some(PathBuf::from(next()?)),
             "-h" | "--help" => return Ok(None),
             other => return Err(format!("unknown option {other:?}")),
