@@ -30,6 +30,7 @@ RUSTUP_INIT_URL=https://static.rust-lang.org/rustup/dist/$(uname -m)-unknown-lin
 # AppStream metadata, and python3, unzip and zip, which read an evidence bundle back the way a user
 # would (its CSV through Python's csv module, its ZIP unpacked for `sha256sum -c`) and make the
 # tampered copies the verifier must catch, and
+# python3-venv for the web-archive checkers below, and
 # LibreOffice Calc without its GUI, which opens every CSV the app writes as a spreadsheet user
 # would: only there does a 19-digit id lose its last digits, so only there can that test fail. And a CJK
 # font and an emoji font: the demo world has Japanese posts and emoji, which a bare system draws
@@ -38,7 +39,7 @@ DEBIAN_PACKAGES=(
   build-essential pkg-config ca-certificates curl openssl file xz-utils libssl-dev libxdo-dev librsvg2-dev
   libwebkit2gtk-4.1-dev libayatana-appindicator3-dev libdbus-1-dev
   webkit2gtk-driver xvfb xauth dbus dbus-x11 gnome-keyring
-  desktop-file-utils appstream python3 unzip zip libreoffice-calc-nogui fonts-noto-cjk fonts-noto-color-emoji
+  desktop-file-utils appstream python3 python3-venv unzip zip libreoffice-calc-nogui fonts-noto-cjk fonts-noto-color-emoji
 )
 
 as_root() {
@@ -180,6 +181,28 @@ install_tauri_driver() {
   fi
 }
 
+# The checkers a web archive (WACZ) the app exports is tested with, as a web archivist would check
+# it: Webrecorder's `wacz validate` and `warcio check`, from PyPI into a venv of their own
+# (WEB_ARCHIVE_TOOLS_DIR), every package pinned in scripts/web-archive-tools.txt; the system's
+# Python is left as it is. The core's WACZ test finds them there.
+WEB_ARCHIVE_TOOLS_DIR=.tools/web-archive-tools
+install_web_archive_tools() {
+  local stamp=$WEB_ARCHIVE_TOOLS_DIR/.installed-from
+  if [ -x "$WEB_ARCHIVE_TOOLS_DIR/bin/wacz" ] && [ -x "$WEB_ARCHIVE_TOOLS_DIR/bin/warcio" ] &&
+    cmp -s scripts/web-archive-tools.txt "$stamp"; then
+    return 0
+  fi
+  echo "==> Installing wacz and warcio from PyPI into $WEB_ARCHIVE_TOOLS_DIR"
+  rm -rf "$WEB_ARCHIVE_TOOLS_DIR"
+  python3 -m venv "$WEB_ARCHIVE_TOOLS_DIR"
+  "$WEB_ARCHIVE_TOOLS_DIR/bin/pip" install --quiet --disable-pip-version-check \
+    -r scripts/web-archive-tools.txt || {
+    echo "Could not install wacz and warcio from PyPI (pypi.org): check the connection, then run make test again." >&2
+    exit 1
+  }
+  cp scripts/web-archive-tools.txt "$stamp"
+}
+
 # --app-only: what `make run` needs; --package: that and the Tauri CLI (`make package`);
 # nothing: everything `make test` needs.
 install_debian_packages
@@ -191,6 +214,7 @@ case "${1:-}" in
   --package) install_tauri_cli ;;
   *)
     install_npm_packages tests
+    install_web_archive_tools
     install_tauri_driver
     install_tauri_cli
     ;;

@@ -51,6 +51,9 @@
 //!   provenance, an offline report with each post's collection fields, the custody log, each
 //!   capture's timestamp token, a manifest signed with the installation's key, `VERIFY.txt`
 //!   and `SHA256SUMS`), each export recorded in the store, and its verification;
+//! * [`wacz`]: an investigation as a web archive (WACZ 1.1.1: the exchanges as WARC request and
+//!   response records, the key left out, each post's card a resource, signed), for
+//!   ReplayWeb.page and `wacz validate`;
 //! * [`keys`] and [`keychain`]: named API keys, their values in the OS keychain
 //!   ([`keychain::SecretStore`], [`keychain::KeyringStore`]), never anywhere else;
 //!   [`key_check`] tries a key with the service (one cheap billed call) before trusting it;
@@ -135,6 +138,7 @@ pub mod signing;
 pub mod state;
 pub mod streaming;
 pub mod timestamps;
+pub mod wacz;
 pub mod zone;
 
 /// The service name of our keychain entries: the app identifier, so other apps' entries never clash.

@@ -127,6 +127,27 @@ impl Signer {
         }
     }
 
+    /// An ECDSA P-384 key derived from this identity's private key, for a format whose readers
+    /// check only ECDSA: a WACZ's `signedData`, which ReplayWeb.page checks with WebCrypto's
+    /// ECDSA P-384 (`crate::wacz`). Derived, not stored: it is made, kept and rotated with the
+    /// identity, and the archive states whose it is with an Ed25519 signature over it.
+    pub fn derived_p384(&self) -> p384::ecdsa::SigningKey {
+        use sha2::Sha384;
+        let mut seed = self.key.to_bytes();
+        // A 48-byte hash is a valid scalar but for odds of about 2^-190; the counter moves on.
+        let key = (0u32..)
+            .find_map(|counter| {
+                let mut digest = Sha384::new();
+                digest.update(b"sightline/wacz-signing/p384/v1");
+                digest.update(seed);
+                digest.update(counter.to_be_bytes());
+                p384::ecdsa::SigningKey::from_bytes(&digest.finalize()).ok()
+            })
+            .expect("some counter gives a valid scalar");
+        seed.fill(0);
+        key
+    }
+
     fn to_secret(&self) -> Secret {
         let pem = self
             .key

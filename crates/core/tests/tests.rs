@@ -31,3 +31,4 @@ mod provenance;
 mod signing;
 mod streaming;
 mod timestamps;
+mod wacz;
