@@ -13,6 +13,7 @@ mod conversation_parent;
 mod coordination;
 mod coordination_world;
 mod evidence_bundle;
+mod evidence_stamped;
 mod evidence_verify;
 mod export_folder;
 mod first_key;
