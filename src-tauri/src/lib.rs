@@ -26,6 +26,7 @@ pub mod painting;
 pub mod provenance;
 pub mod signing;
 pub mod surface;
+pub mod wacz;
 
 use std::sync::Arc;
 
@@ -50,6 +51,7 @@ pub fn configure<R: Runtime>(
         .plugin(tauri_plugin_notification::init())
         .manage(evidence::BundleExports::default())
         .manage(evidence::BundleChecks::default())
+        .manage(wacz::WaczExports::default())
         .manage(coordination::CoordinationRuns::default())
         .setup(move |app| {
             Ok(manage_state(

@@ -39,7 +39,7 @@
 //! - `export_history`, `export_posts`, `export_forecasts`, `export_ledger`,
 //!   `analysis_export_network`, `analysis_export_table`, `analysis_save_chart`,
 //!   `signing_key_export`, `evidence_pick_bundle`: the save or open dialog (and
-//!   `evidence_export`: the save dialog and a channel for its progress).
+//!   `evidence_export`, `wacz_export`: the save dialog and a channel for its progress).
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -230,7 +230,8 @@ features!(
     monitors,
     analysis,
     coordination,
-    signing
+    signing,
+    wacz
 );
 
 /// `post_ids` → `postIds`: Tauri's name for a command's argument on the window's side.

@@ -391,6 +391,17 @@ export function evidenceVerify(path: string, onProgress: (progress: ReadProgress
   progress.onmessage = onProgress;
   return call('evidence_verify', { path, progress });
 }
+/**
+ * Writes investigation `investigationId` as a web archive (WACZ) into the export folder (or where
+ * the save dialog says), calling `onProgress` as it goes. Null when the dialog was closed;
+ * `{ outcome: 'cancelled' }` after `waczCancel`, which leaves no file.
+ */
+export function waczExport(investigationId: number, onProgress: (progress: BundleProgress) => void) {
+  const progress = new Channel<BundleProgress>();
+  progress.onmessage = onProgress;
+  return call('wacz_export', { investigationId, progress });
+}
+export const waczCancel = () => call('wacz_cancel');
 /** Stops the running check of a bundle. */
 export const evidenceVerifyCancel = () => call('evidence_verify_cancel');
 /** The system's open dialog for a bundle; null when closed. */

@@ -99,6 +99,7 @@ import type { TwitterUrlsRequest } from './TwitterUrlsRequest';
 import type { TwitterUserPostsRequest } from './TwitterUserPostsRequest';
 import type { UnseenCounts } from './UnseenCounts';
 import type { UserPostsPage } from './UserPostsPage';
+import type { WaczOutcome } from './WaczOutcome';
 import type { WebCrawlRequest } from './WebCrawlRequest';
 import type { WebLinksResult } from './WebLinksResult';
 import type { WebSearchRequest } from './WebSearchRequest';
@@ -240,6 +241,8 @@ export interface Commands {
   signing_collector_set: { args: { collectedBy: string | null }; result: SigningIdentity };
   signing_rotate: { args: Record<never, never>; result: SigningIdentity };
   signing_key_export: { args: Record<never, never>; result: string | null };
+  wacz_export: { args: { investigationId: number; progress: Channel<BundleProgress> }; result: WaczOutcome | null };
+  wacz_cancel: { args: Record<never, never>; result: void };
 }
 
 export type CommandName = keyof Commands;
