@@ -59,7 +59,9 @@ describe('coordination in a search', () => {
     // The signal weights are shown before anything runs.
     await expect($('#coordination-weight-co_post')).toBeDisplayed();
     await expect($('#coordination-window')).toHaveValue('60');
-    await $('button=Run').click();
+    // Run from the keyboard: Enter in the form.
+    await $('#coordination-window').click();
+    await browser.keys(['Enter']);
     await $('[data-testid="coordination-group"]').waitForDisplayed({ timeout: 60_000 });
 
     const cards = await $$('[data-testid="coordination-group"]');
@@ -74,6 +76,7 @@ describe('coordination in a search', () => {
     expect(found).not.toBeNull();
     await expect(found!.$('.reason')).toHaveText(expect.stringMatching(/\S/));
     await expect(found!.$('.background')).toHaveText(expect.stringContaining('Unusual vs background'));
+    await found!.scrollIntoView();
     await screenshotBothThemes('coordination-groups');
     await auditBothThemes('coordination-groups');
 
@@ -87,7 +90,10 @@ describe('coordination in a search', () => {
     const pair = String(await row.$('th').getProperty('textContent'));
     const shared = Number(String(await row.$('td:nth-child(3)').getProperty('textContent')).trim());
     expect(shared).toBeGreaterThanOrEqual(3);
-    await row.$('button*=Shared posts').click();
+    // Opened from the keyboard, and the focus goes to what it opened.
+    const open = await row.$('button*=Shared posts');
+    await browser.execute((button) => (button as unknown as HTMLElement).focus(), open);
+    await browser.keys(['Enter']);
     await $('[data-testid="coordination-shared-posts"]').waitForDisplayed({ timeout: 10_000 });
     await expect($('#coordination-posts-title')).toBeFocused();
 
