@@ -110,7 +110,7 @@ describe('PostList', () => {
     mockIPC((cmd, args) => {
       if (cmd === 'evidence_export') {
         exported.push(args as Record<string, unknown>);
-        return { outcome: 'written', path: '/exports/selection.zip', files: 7, posts: 2, responses: 1, bytes: 40_000 };
+        return { outcome: 'written', path: '/exports/selection.zip', files: 7, posts: 2, responses: 1, bytes: 40_000, manifestSha256: 'eeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee', signedBy: 'a1b2c3d4e5f60718000000000000000000000000000000000000000000000000', manifestStamp: { state: 'notStamped', why: 'no timestamp authority is set' } };
       }
       return null;
     });
@@ -124,7 +124,7 @@ describe('PostList', () => {
     await userEvent.click(within(feed).getAllByRole('checkbox', { name: /^Select the post by/ })[0]!);
     await userEvent.click(within(feed).getAllByRole('checkbox', { name: /^Select the post by/ })[2]!);
     await userEvent.click(exportButton);
-    expect(await screen.findByText('Saved /exports/selection.zip: 2 posts, 1 response as received, 40 kB in 7 files (SHA256SUMS and the 6 it lists).')).toBeInTheDocument();
+    expect(await screen.findByText("Saved /exports/selection.zip: 2 posts, 1 response as received, 40 kB in 7 files (SHA256SUMS and the 6 it lists), signed by this installation's key a1b2c3d4e5f60718…. Its manifest is not stamped: no timestamp authority is set.")).toBeInTheDocument();
     expect(exported).toHaveLength(1);
     expect(exported[0]).toMatchObject({ investigationId: null, historyIds: [], postIds: ['1864029172638449665', '3'] });
   });

@@ -62,12 +62,23 @@ function megabytes(bytes: number): string {
 
 /**
  * What an export wrote. Its files are counted as a check counts them: every file SHA256SUMS lists
- * (a check's "all 8 match"), and SHA256SUMS itself, which holds their hashes.
+ * (a check's "all 8 match"), and SHA256SUMS itself, which holds their hashes. Then who signed it
+ * (this installation's key, by the start of its fingerprint) and whether a timestamp authority
+ * stamped its manifest, or why not: the bundle is complete either way.
  */
 export function writtenWords(outcome: BundleOutcome): string {
   if (outcome.outcome === 'cancelled') return 'Export cancelled. Nothing was saved.';
   const listed = outcome.files - 1;
-  return `Saved ${outcome.path}: ${countOf(outcome.posts, 'post', 'posts')}, ${countOf(outcome.responses, 'response', 'responses')} as received, ${megabytes(outcome.bytes)} in ${countOf(outcome.files, 'file', 'files')} (SHA256SUMS and the ${listed} it lists).`;
+  const stamp =
+    outcome.manifestStamp.state === 'stamped'
+      ? `Its manifest is stamped by ${outcome.manifestStamp.authority} at ${utcWords(outcome.manifestStamp.stampedAt)}.`
+      : `Its manifest is not stamped: ${outcome.manifestStamp.why}.`;
+  return `Saved ${outcome.path}: ${countOf(outcome.posts, 'post', 'posts')}, ${countOf(outcome.responses, 'response', 'responses')} as received, ${megabytes(outcome.bytes)} in ${countOf(outcome.files, 'file', 'files')} (SHA256SUMS and the ${listed} it lists), signed by this installation's key ${outcome.signedBy.slice(0, 16)}…. ${stamp}`;
+}
+
+/** `2026-11-27T21:30:00.000Z` as `2026-11-27 21:30:00 UTC`. */
+function utcWords(iso: string): string {
+  return iso.replace('T', ' ').replace(/(\.\d+)?Z$/, ' UTC');
 }
 
 /** What a web-archive export wrote, and whose key signed it. */

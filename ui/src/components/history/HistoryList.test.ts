@@ -286,7 +286,7 @@ describe('History', () => {
   it('exports a selection of requests as an evidence bundle', async () => {
     const calls = mockBackend({
       history_list: () => ({ entries: rows, total: rows.length }),
-      evidence_export: () => ({ outcome: 'written', path: '/exports/requests.zip', files: 8, posts: 4, responses: 2, bytes: 2_400_000 }),
+      evidence_export: () => ({ outcome: 'written', path: '/exports/requests.zip', files: 8, posts: 4, responses: 2, bytes: 2_400_000, manifestSha256: 'eeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee', signedBy: 'a1b2c3d4e5f60718000000000000000000000000000000000000000000000000', manifestStamp: { state: 'notStamped', why: 'no timestamp authority is set' } }),
     });
     render(History);
     await screen.findByText('3 requests');
@@ -295,7 +295,7 @@ describe('History', () => {
     await userEvent.click(boxes[0]!);
     await userEvent.click(boxes[2]!);
     await userEvent.click(screen.getByRole('button', { name: 'Export evidence bundle…' }));
-    expect(await screen.findByText('Saved /exports/requests.zip: 4 posts, 2 responses as received, 2.4 MB in 8 files (SHA256SUMS and the 7 it lists).')).toBeInTheDocument();
+    expect(await screen.findByText("Saved /exports/requests.zip: 4 posts, 2 responses as received, 2.4 MB in 8 files (SHA256SUMS and the 7 it lists), signed by this installation's key a1b2c3d4e5f60718…. Its manifest is not stamped: no timestamp authority is set.")).toBeInTheDocument();
     expect(calls.evidence_export).toHaveLength(1);
     expect(calls.evidence_export?.[0]).toMatchObject({ investigationId: null, historyIds: [3, 1], postIds: [] });
   });

@@ -28,9 +28,9 @@ describe('EvidenceExport', () => {
     expect(screen.getByRole('progressbar', { name: 'Evidence bundle written' })).toHaveAttribute('value', '25');
     expect(calls.evidence_export?.[0]).toMatchObject({ investigationId: 3, historyIds: null, postIds: null });
 
-    finish({ outcome: 'written', path: '/exports/b.zip', files: 9, posts: 1200, responses: 12, bytes: 2_400_000 });
+    finish({ outcome: 'written', path: '/exports/b.zip', files: 9, posts: 1200, responses: 12, bytes: 2_400_000, manifestSha256: 'eeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee', signedBy: 'a1b2c3d4e5f60718000000000000000000000000000000000000000000000000', manifestStamp: { state: 'stamped', stampedAt: '2026-11-27T21:30:05.000Z', authority: 'Sightline Test TSA' } });
     expect(await screen.findByRole('status')).toHaveTextContent(
-      'Saved /exports/b.zip: 1,200 posts, 12 responses as received, 2.4 MB in 9 files (SHA256SUMS and the 8 it lists).',
+      "Saved /exports/b.zip: 1,200 posts, 12 responses as received, 2.4 MB in 9 files (SHA256SUMS and the 8 it lists), signed by this installation's key a1b2c3d4e5f60718…. Its manifest is stamped by Sightline Test TSA at 2026-11-27 21:30:05 UTC.",
     );
     expect(screen.getByRole('button', { name: 'Export evidence bundle' })).toBeEnabled();
 
