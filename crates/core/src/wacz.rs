@@ -459,7 +459,8 @@ const RECORDS_IN_WORDS: &str = "Each request record is rebuilt from what Sightli
     it. The Authorization header, which carried the API key, is left out of every request \
     record. Each response record holds the HTTP status and the exact bytes received (its \
     payload digest is the SHA-256 Sightline recorded at capture); of the response's headers, \
-    Sightline kept only the billing headers, so those are the only headers written. A 304 \
+    Sightline kept only the billing headers: those are written, and a Content-Length of the \
+    bytes kept; no other header is invented. A 304 \
     answer re-used a stored copy: its record has no body, and names that copy's SHA-256. Each \
     resource record is a post's evidence card, made when this archive was exported.";
 

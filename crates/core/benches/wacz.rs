@@ -1,0 +1,81 @@
+//! How long an investigation of 10,000 posts and 1,000 responses takes to gather and write as
+//! a web archive (WACZ), signed as the app does it (the goal is 60 s or less). Run:
+//! `cargo bench -p sightline-core --bench wacz` (release). Real SQLite in a temp folder, seeded
+//! through the store's API, an in-memory keychain; prints each round's times and size.
+
+#[path = "../tests/support/evidence_seed.rs"]
+mod seed;
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use sightline_api::CancelToken;
+use sightline_core::environment::Environment;
+use sightline_core::evidence::gather::{self, StoredBodies};
+use sightline_core::keychain::MemoryStore;
+use sightline_core::signing;
+use sightline_core::state::AppState;
+use sightline_core::wacz::{self, Collector, WaczOutcome};
+use sightline_store::Store;
+
+const ROUNDS: usize = 3;
+
+#[tokio::main]
+async fn main() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open(dir.path().join("sightline.db")).await.unwrap();
+    let started = Instant::now();
+    let id = seed::seed(&store, 1_000, 10).await;
+    println!(
+        "seeded 1,000 responses and 10,000 posts in {:.1} s",
+        started.elapsed().as_secs_f64()
+    );
+    let zone = "Europe/Berlin".parse().unwrap();
+    std::fs::create_dir_all(dir.path().join("data")).unwrap();
+    let state = AppState::new(
+        dir.path().join("data"),
+        Environment::default(),
+        Arc::new(MemoryStore::default()),
+    )
+    .unwrap();
+    let signer = signing::signer(&state).await.unwrap();
+    let collector = Collector {
+        signer: &signer,
+        name: Some("Bench desk".into()),
+        os: "bench".into(),
+    };
+    for round in 1..=ROUNDS {
+        let started = Instant::now();
+        let bundle = gather::investigation(&store, id, zone, "0.1.0")
+            .await
+            .unwrap();
+        let gathered = started.elapsed();
+        let path = dir.path().join(format!("case-{round}.wacz"));
+        let outcome = wacz::write_wacz(
+            &bundle,
+            &StoredBodies(&store),
+            &collector,
+            &path,
+            &mut |_| {},
+            &CancelToken::new(),
+        )
+        .await
+        .unwrap();
+        let WaczOutcome::Written {
+            posts,
+            responses,
+            bytes,
+            ..
+        } = outcome
+        else {
+            panic!("not written")
+        };
+        println!(
+            "round {round}: gathered in {:.2} s, written in {:.2} s ({posts} cards, \
+             {responses} responses, {:.1} MB)",
+            gathered.as_secs_f64(),
+            (started.elapsed() - gathered).as_secs_f64(),
+            bytes as f64 / 1e6,
+        );
+    }
+}
