@@ -324,14 +324,10 @@ describe('an investigation, end to end against the service', () => {
     await pathField.setValue(bundle);
     await $('button=Verify').click();
     const verdict = $('.verify p.verdict');
-    // The verdict claims only what matching sums prove: the files agree with the bundle's own
-    // lists, not who made it or when.
-    await expect(verdict).toHaveText(
-      expect.stringMatching(
-        /^All \d+ files SHA256SUMS lists match the sums written inside the bundle, and the ZIP holds nothing else\. This shows the files agree with the bundle's own lists, not who made it or when: whoever edits a file can write new sums too\.$/,
-      ),
-      { wait: 15_000 },
-    );
+    // Every check holds and this computer recorded exporting it: only then "exactly as written".
+    await expect(verdict).toHaveText(expect.stringMatching(/^Exactly as Sightline on this computer wrote it: every file matches its sum, the manifest is signed with this computer's key/), {
+      wait: 15_000,
+    });
     await verdict.scrollIntoView({ block: 'center' });
     await auditBothThemes('inv-live-verify-intact');
 
@@ -346,7 +342,8 @@ describe('an investigation, end to end against the service', () => {
 
     await pathField.setValue(copy);
     await $('button=Verify').click();
-    await expect(verdict).toHaveText(expect.stringMatching(/^1 file does not match the sums written inside the bundle \(changed, missing or listed nowhere\): the bundle does not hold what its sums describe\./), {
+    // Still signed as exported: a file changed after that.
+    await expect(verdict).toHaveText(expect.stringMatching(/^The manifest is signed with this computer's key.*, but 1 file does not match its sums\.$/), {
       wait: 15_000,
     });
     await expect($('.verify ul.findings')).not.toBeExisting();
@@ -361,10 +358,12 @@ describe('an investigation, end to end against the service', () => {
     execFileSync('zip', ['-q', '-A', prefixed]);
     await pathField.setValue(prefixed);
     await $('button=Verify').click();
-    await expect(verdict).toHaveText(expect.stringMatching(/^The files match the sums written inside the bundle, but the ZIP holds more than those files/), {
+    await expect(verdict).toHaveText(expect.stringMatching(/, but the ZIP holds more than its files \(see below\)\.$/), {
       wait: 15_000,
     });
     await expect($('.verify ul.findings')).toHaveText(expect.stringMatching(/^31 bytes before the first entry \(.+\) are listed in no index: data no tool shows\.$/));
+    await $('.verify ul.findings').scrollIntoView({ block: 'center' });
+    await auditBothThemes('inv-live-verify-findings');
   });
 
   it('opens report.html in the webview: its posts, their ids and the cost', async () => {

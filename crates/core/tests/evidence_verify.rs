@@ -438,3 +438,48 @@ async fn every_token_is_checked_and_a_forged_one_is_invalid() {
     assert_eq!(bad[0].file, tokens[0]);
     assert!(!check.as_written);
 }
+
+/// Resident memory now and at its peak since the last reset, in KiB (Linux).
+fn rss_kib() -> (u64, u64) {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap();
+    let field = |name: &str| {
+        status
+            .lines()
+            .find_map(|l| l.strip_prefix(name))
+            .and_then(|v| v.trim().trim_end_matches(" kB").trim().parse().ok())
+            .unwrap_or(0)
+    };
+    (field("VmRSS:"), field("VmHWM:"))
+}
+
+/// The figure for the note: checking a 10,000-post case's bundle (1,000 responses), time and
+/// the peak memory the check adds. Run:
+/// `cargo test -p sightline-core --release --test core evidence_verify::ten -- --ignored --nocapture`
+#[tokio::test]
+#[ignore = "a measurement, a minute or more"]
+async fn ten_thousand_posts_verify_time_and_peak_memory() {
+    let dir = tempfile::tempdir().unwrap();
+    let state = installation(&dir.path().join("data"), Arc::new(MemoryStore::default()));
+    let store = state.store().await.unwrap();
+    let id = seed::seed(&store, 1_000, 10).await;
+    let path = export_case(&state, &store, id, dir.path()).await;
+    let bytes = std::fs::metadata(&path).unwrap().len();
+    for round in 1..=3 {
+        // Linux: writing 5 to clear_refs resets the peak (VmHWM) to what is resident now.
+        std::fs::write("/proc/self/clear_refs", "5").unwrap();
+        let (before, _) = rss_kib();
+        let started = std::time::Instant::now();
+        let check = verified(&state, &path).await;
+        let took = started.elapsed();
+        let (_, peak) = rss_kib();
+        assert!(check.as_written, "{}", check.verdict);
+        println!(
+            "round {round}: {} files, {:.1} MB bundle verified in {:.2} s; peak resident memory {:.1} MiB above the {:.1} MiB before",
+            check.files.len(),
+            bytes as f64 / 1e6,
+            took.as_secs_f64(),
+            peak.saturating_sub(before) as f64 / 1024.0,
+            before as f64 / 1024.0,
+        );
+    }
+}
