@@ -356,7 +356,11 @@ async fn stamped_captures_place_their_token_and_chain_once() {
     bundle.requests[2].stamp = token(b"second");
     let signer = signer().await;
     let path = dir.path().join("b.zip");
-    write_sealed(&bundle, &bodies, &seal(&signer), &path).await;
+    // The authority's CA the user added in Settings travels too, after the tokens' chains.
+    let ca = "-----BEGIN CERTIFICATE-----\nMQ==\n-----END CERTIFICATE-----\n";
+    let mut sealed = seal(&signer);
+    sealed.authority_ca_pem = Some(ca.into());
+    write_sealed(&bundle, &bodies, &sealed, &path).await;
     let out = dir.path().join("u");
     unzip(&path, &out);
     assert_eq!(
@@ -367,12 +371,18 @@ async fn stamped_captures_place_their_token_and_chain_once() {
         std::fs::read(out.join("timestamps/0003-twitter-search-req-9.tsr")).unwrap(),
         b"second"
     );
-    let chains: Vec<_> = std::fs::read_dir(out.join("timestamps"))
+    let mut chains: Vec<_> = std::fs::read_dir(out.join("timestamps"))
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .filter(|n| n.ends_with(".pem"))
         .collect();
-    assert_eq!(chains, ["certificates-1.pem"], "one chain, written once");
+    chains.sort();
+    assert_eq!(
+        chains,
+        ["certificates-1.pem", "certificates-2.pem"],
+        "one chain, written once, and the CA from Settings"
+    );
+    assert_eq!(read(&out, "timestamps/certificates-2.pem"), ca);
     let manifest: serde_json::Value = serde_json::from_str(&read(&out, MANIFEST_JSON)).unwrap();
     assert_eq!(
         manifest["captures"][0]["stamp"],
@@ -390,4 +400,8 @@ async fn stamped_captures_place_their_token_and_chain_once() {
         "openssl ts -verify -in timestamps/0001-twitter-search-req-7.tsr -digest {hash} -CAfile <ca.pem> -untrusted timestamps/certificates-1.pem"
     )));
     assert!(verify.contains("(2 of 2 captures stamped)"), "{verify}");
+    assert!(
+        verify.contains("The CA added in Settings: timestamps/certificates-2.pem"),
+        "{verify}"
+    );
 }
