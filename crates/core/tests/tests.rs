@@ -12,6 +12,7 @@ mod collections;
 mod conversation_parent;
 mod coordination;
 mod coordination_world;
+mod custody;
 mod evidence_bundle;
 mod evidence_stamped;
 mod evidence_verify;

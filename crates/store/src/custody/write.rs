@@ -35,11 +35,12 @@ impl Custody {
         detail: &str,
     ) -> Result<CustodyEntry> {
         let last: Option<(i64, String)> = sqlx::query_as(
-        "SELECT seq, hash FROM custody_log WHERE investigation_id = ? ORDER BY seq DESC LIMIT 1",
-    )
-    .bind(investigation_id)
-    .fetch_optional(&mut *conn)
-    .await?;
+            "SELECT seq, hash FROM custody_log WHERE investigation_id = ?
+             ORDER BY seq DESC LIMIT 1",
+        )
+        .bind(investigation_id)
+        .fetch_optional(&mut *conn)
+        .await?;
         let (seq, prev_hash) = match last {
             Some((seq, hash)) => (seq + 1, hash),
             None => (1, GENESIS_HASH.to_owned()),
@@ -57,8 +58,8 @@ impl Custody {
         entry.hash = entry_hash(&entry);
         sqlx::query(
             "INSERT INTO custody_log
-             (investigation_id, seq, at, collector, action, ids, detail, prev_hash, hash)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                 (investigation_id, seq, at, collector, action, ids, detail, prev_hash, hash)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
         )
         .bind(investigation_id)
         .bind(entry.seq)
