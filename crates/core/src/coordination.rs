@@ -153,6 +153,9 @@ pub struct CoordinationOptions {
     pub baseline_shift_seconds: u32,
     /// A group is unusual when its baseline p is at most this (0.01).
     pub unusual_p: f64,
+    /// ... and when at least this share of the accounts acting alike at its moments are its
+    /// own (0.5): a crowd reacting to the same news is not shown by default.
+    pub min_share: f64,
 }
 
 impl Default for CoordinationOptions {
@@ -170,6 +173,7 @@ impl Default for CoordinationOptions {
             baseline_seed: 1,
             baseline_shift_seconds: 600,
             unusual_p: 0.01,
+            min_share: 0.5,
         }
     }
 }
@@ -272,6 +276,11 @@ pub struct Baseline {
     pub p: f64,
     /// Runs made.
     pub runs: u32,
+    /// Of the accounts that posted the same key (text, link, tag set, post answered or
+    /// reposted) within the window of the group's shared events, the share that are members:
+    /// near 1 when the group acted alone, low when it was part of a crowd (a goal, a breaking
+    /// story) that many others joined.
+    pub share: f64,
 }
 
 /// Accounts joined by the fused view's edges.
@@ -297,8 +306,9 @@ pub struct CoordinationGroup {
     pub reason: String,
     /// The time-shifted baseline; `None` when the group has only co-repost edges (no times).
     pub baseline: Option<Baseline>,
-    /// Above the bar: a baseline p at most [`CoordinationOptions::unusual_p`], or (co-repost
-    /// only) every edge's cosine at least 0.8. The default view shows only these.
+    /// Above the bar: a baseline p at most [`CoordinationOptions::unusual_p`] and a share of at
+    /// least [`CoordinationOptions::min_share`]; or (co-repost only) a mean cosine of its
+    /// edges of at least 0.7. The default view shows only these.
     pub unusual: bool,
 }
 

@@ -10,8 +10,13 @@
 //! Shuffling times across the whole scope was the other way; it would call every news burst
 //! unusual, since any burst is unlikely once its posts are spread over the scope's weeks.
 //!
+//! A group that takes part in a crowd is not unusual either: at the moments of its shared
+//! events, the share of the accounts posting the same key that are its members must reach
+//! [`CoordinationOptions::min_share`] (the rate of the same signal among accounts outside it).
+//! Fans posting the same hashtag at each goal share their moments with many other fans.
+//!
 //! Co-repost has no times and is not counted here; a group with only co-repost edges has no
-//! baseline, and is shown when all its edges' cosines are at least [`CO_REPOST_ONLY_BAR`].
+//! baseline, and is shown when the mean cosine of its edges is at least [`CO_REPOST_ONLY_BAR`].
 
 use std::collections::HashMap;
 
@@ -25,8 +30,10 @@ use super::{
     CoordinationOptions, CoordinationProgress, CoordinationStage, Signal,
 };
 
-/// The cosine every edge of a co-repost-only group needs for it to be shown by default.
-pub const CO_REPOST_ONLY_BAR: f64 = 0.8;
+/// The mean cosine of its edges a co-repost-only group needs to be shown by default (each
+/// edge already needs [`CoordinationOptions::co_repost_cosine`]; at 0.7 on average the
+/// members share most of the weight of what they reposted).
+pub const CO_REPOST_ONLY_BAR: f64 = 0.7;
 
 /// A pair of member posts that may be a shared event under some shift.
 struct Candidate {
@@ -51,6 +58,8 @@ pub(super) fn judge(
         .map(|(i, h)| (h.as_str(), i as u32))
         .collect();
     let mut events: HashMap<Signal, Vec<Event>> = HashMap::new();
+    // The same signals' events sorted by key then time, fast reposts within their bar only.
+    let mut sorted: HashMap<Signal, Vec<Event>> = HashMap::new();
     let total = result.groups.len() as u64;
     for done in 0..result.groups.len() {
         if cancel.is_cancelled() {
@@ -77,17 +86,23 @@ pub(super) fn judge(
             .filter(|s| *s != Signal::CoRepost)
             .collect();
         if windowed.is_empty() {
-            let edges = group.edges.iter().map(|i| &result.edges[*i as usize]);
-            let unusual = edges.clone().all(|e| e.score >= CO_REPOST_ONLY_BAR);
+            let cosines: Vec<f64> = group
+                .edges
+                .iter()
+                .map(|i| result.edges[*i as usize].score)
+                .collect();
+            let mean = cosines.iter().sum::<f64>() / cosines.len().max(1) as f64;
+            let unusual = mean >= CO_REPOST_ONLY_BAR;
             let group = &mut result.groups[done];
             group.baseline = None;
             group.unusual = unusual;
             continue;
         }
         let candidates = candidates(posts, options, &windowed, &members, &mut events);
-        let baseline = run(posts, options, &candidates, &members, group.id);
+        let mut baseline = run(posts, options, &candidates, &members, group.id);
+        baseline.share = share(posts, options, result, done, &members, &mut sorted);
         let group = &mut result.groups[done];
-        group.unusual = baseline.p <= options.unusual_p;
+        group.unusual = baseline.p <= options.unusual_p && baseline.share >= options.min_share;
         group.baseline = Some(baseline);
     }
     progress(CoordinationProgress {
@@ -222,5 +237,86 @@ fn run(
         z: (sd > 0.0).then(|| (f64::from(observed) - mean) / sd),
         p: (1.0 + at_least as f64) / (1.0 + f64::from(runs)),
         runs,
+        share: 1.0,
+    }
+}
+
+fn signal_events(posts: &ScopePosts, options: &CoordinationOptions, signal: Signal) -> Vec<Event> {
+    let mut events = match signal {
+        Signal::CoPost => co_post::events(posts),
+        Signal::CoLink => co_link::events(posts),
+        Signal::CoHashtag => co_hashtag::events(posts),
+        Signal::CoReply => co_reply::events(posts),
+        Signal::FastRepost => {
+            fast_repost::events(posts, i64::from(options.fast_repost_seconds) * 1000)
+        }
+        Signal::NearDuplicate | Signal::CoRepost => Vec::new(),
+    };
+    events.sort_unstable_by_key(|e| (e.key, e.at_ms, e.post));
+    events
+}
+
+/// Of the accounts posting the same key within the window of each of the group's shared
+/// posts, the share that are members (1 when the group's signals have no key: near-duplicates).
+fn share(
+    posts: &ScopePosts,
+    options: &CoordinationOptions,
+    result: &Coordination,
+    group: usize,
+    members: &HashMap<u32, usize>,
+    cache: &mut HashMap<Signal, Vec<Event>>,
+) -> f64 {
+    let window_ms = i64::from(options.window_seconds) * 1000;
+    let (mut mine, mut all) = (0usize, 0usize);
+    for edge in result.groups[group]
+        .edges
+        .iter()
+        .map(|i| &result.edges[*i as usize])
+    {
+        if matches!(edge.signal, Signal::NearDuplicate | Signal::CoRepost) {
+            continue;
+        }
+        let events = cache
+            .entry(edge.signal)
+            .or_insert_with(|| signal_events(posts, options, edge.signal));
+        let shared: std::collections::BTreeSet<u32> = edge
+            .pairs
+            .iter()
+            .flatten()
+            .filter_map(|i| posts.index_of(&result.posts[*i as usize].id))
+            .collect();
+        for post in shared {
+            let p = &posts.posts[post as usize];
+            for key in keys(p, edge.signal) {
+                let from =
+                    events.partition_point(|e| (e.key, e.at_ms) < (key, p.at_ms - window_ms));
+                let mut authors = std::collections::BTreeSet::new();
+                for e in &events[from..] {
+                    if e.key != key || e.at_ms > p.at_ms + window_ms {
+                        break;
+                    }
+                    authors.insert(e.author);
+                }
+                all += authors.len();
+                mine += authors.iter().filter(|a| members.contains_key(a)).count();
+            }
+        }
+    }
+    if all == 0 {
+        1.0
+    } else {
+        mine as f64 / all as f64
+    }
+}
+
+/// The post's keys under a keyed signal.
+fn keys(post: &super::input::Post, signal: Signal) -> Vec<u64> {
+    match signal {
+        Signal::CoPost => post.text_key.into_iter().collect(),
+        Signal::CoLink => post.links.to_vec(),
+        Signal::CoHashtag => post.tags.into_iter().collect(),
+        Signal::CoReply => post.reply_to.into_iter().collect(),
+        Signal::FastRepost => post.repost_of.map(|(k, _)| k).into_iter().collect(),
+        Signal::NearDuplicate | Signal::CoRepost => Vec::new(),
     }
 }

@@ -211,9 +211,10 @@ fn sentence(
             .flat_map(|e| e.pairs.iter().map(|p| p[0]))
             .collect();
         let best = edges.iter().map(|e| e.score).fold(0.0, f64::max);
+        let mean = edges.iter().map(|e| e.score).sum::<f64>() / edges.len().max(1) as f64;
         return format!(
             "{n} accounts reposted largely the same posts: {} posts reposted by two of them or \
-             more (similarity up to {best:.2}).",
+             more (similarity {mean:.2} on average, up to {best:.2}).",
             shared.len()
         );
     }

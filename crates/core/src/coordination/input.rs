@@ -107,6 +107,11 @@ impl ScopePosts {
         self.handles.len()
     }
 
+    /// The index of the scope's post with this id.
+    pub(super) fn index_of(&self, id: &str) -> Option<u32> {
+        self.by_id.get(&key(id)).copied()
+    }
+
     fn account(&mut self, handle: &str) -> u32 {
         if let Some(&n) = self.numbers.get(handle) {
             return n;

@@ -28,4 +28,11 @@ p: number,
 /**
  * Runs made.
  */
-runs: number, };
+runs: number, 
+/**
+ * Of the accounts that posted the same key (text, link, tag set, post answered or
+ * reposted) within the window of the group's shared events, the share that are members:
+ * near 1 when the group acted alone, low when it was part of a crowd (a goal, a breaking
+ * story) that many others joined.
+ */
+share: number, };

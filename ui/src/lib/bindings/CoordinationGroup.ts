@@ -43,7 +43,8 @@ reason: string,
  */
 baseline: Baseline | null, 
 /**
- * Above the bar: a baseline p at most [`CoordinationOptions::unusual_p`], or (co-repost
- * only) every edge's cosine at least 0.8. The default view shows only these.
+ * Above the bar: a baseline p at most [`CoordinationOptions::unusual_p`] and a share of at
+ * least [`CoordinationOptions::min_share`]; or (co-repost only) a mean cosine of its
+ * edges of at least 0.7. The default view shows only these.
  */
 unusual: boolean, };

@@ -54,4 +54,9 @@ baselineShiftSeconds: number,
 /**
  * A group is unusual when its baseline p is at most this (0.01).
  */
-unusualP: number, };
+unusualP: number, 
+/**
+ * ... and when at least this share of the accounts acting alike at its moments are its
+ * own (0.5): a crowd reacting to the same news is not shown by default.
+ */
+minShare: number, };
