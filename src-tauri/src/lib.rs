@@ -25,6 +25,7 @@ pub mod monitors;
 pub mod painting;
 pub mod provenance;
 pub mod signing;
+pub mod stamps;
 pub mod surface;
 pub mod wacz;
 
@@ -96,6 +97,8 @@ pub fn manage_state<R: Runtime>(
     });
     // Monitors run (catching up once), and collections left running wait to be resumed.
     monitors::start_background(app);
+    // Captures waiting for a trusted timestamp are sent to the authority set in Settings.
+    stamps::start_background(app);
     Ok(())
 }
 

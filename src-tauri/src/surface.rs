@@ -231,6 +231,7 @@ features!(
     analysis,
     coordination,
     signing,
+    stamps,
     wacz
 );
 

@@ -59,6 +59,11 @@
 //!   [`key_check`] tries a key with the service (one cheap billed call) before trusting it;
 //!   [`first_key`] is the first run's key and service address, checked together before either
 //!   is kept, each failure named by the field to fix ([`first_key::SetupProblem`]);
+//! * [`stamper`]: the stamp queue's worker: while a timestamp authority is set, each waiting
+//!   capture's hash is sent to it one at a time, paced, its token stored; after a failure
+//!   nothing is asked before a hold that doubles (kept in the rows, so it outlives a restart);
+//!   a refusal leaves the capture failed, with why, until "Stamp now"; the public authorities
+//!   Settings offers;
 //! * [`signing`]: this installation's Ed25519 signing identity, made at first use, its private
 //!   key only in the keychain; sign and verify, the fingerprint, rotation (earlier public keys
 //!   kept so what they signed still verifies), the public key's export, "Collected by";
@@ -135,6 +140,7 @@ mod runs;
 pub mod session;
 pub mod settings;
 pub mod signing;
+pub mod stamper;
 pub mod state;
 pub mod streaming;
 pub mod timestamps;

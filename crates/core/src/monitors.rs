@@ -39,7 +39,7 @@ use crate::errors::CommandError;
 use crate::estimate::cost_check;
 
 pub use rules::check;
-pub use scheduler::{Scheduler, SchedulerClock};
+pub use scheduler::{system_clock, Scheduler, SchedulerClock};
 pub use types::{
     Monitor, MonitorDraft, MonitorEstimate, MonitorPost, MonitorPostPage, MonitorPostQuery,
     MonitorTarget, MonitorUnseen, MonitorsChanged, UnseenCounts,

@@ -93,7 +93,7 @@ pub struct Session {
     /// Set in demo mode: requests use the sandbox's key instead of the keychain.
     pub demo_key: Option<ApiKey>,
     /// The timestamp authority set in Settings: each capture is queued for it as it is
-    /// recorded (the store's stamp queue).
+    /// recorded ([`crate::stamper`]).
     pub tsa_url: Option<String>,
 }
 

@@ -53,9 +53,12 @@ pub struct AppSettings {
     /// changed only through [`crate::signing::set_collector`] (see `save_checked_settings`).
     pub collected_by: Option<String>,
     /// The timestamp authority (RFC 3161) asked for a trusted timestamp of each capture's
-    /// SHA-256 (the store's stamp queue); `None` (the default): captures are not stamped. A third
+    /// SHA-256 ([`crate::stamper`]); `None` (the default): captures are not stamped. A third
     /// party: it sees each hash, never the data.
     pub tsa_url: Option<String>,
+    /// The authority's certificate (PEM, one or more), the root a token's chain is checked
+    /// against ([`crate::timestamps::check`]); `None`: only what the token carries.
+    pub tsa_certificate_pem: Option<String>,
 }
 
 impl Default for AppSettings {
@@ -72,6 +75,7 @@ impl Default for AppSettings {
             display_zone: None,
             collected_by: None,
             tsa_url: None,
+            tsa_certificate_pem: None,
         }
     }
 }
@@ -107,6 +111,26 @@ pub fn tsa_url_problem(url: &str) -> Option<String> {
          https://freetsa.org/tsr."
             .into()
     })
+}
+
+/// What is wrong with an authority's certificate, in words, or `None`: one or more PEM
+/// certificates, each readable.
+pub fn tsa_certificate_problem(pem: &str) -> Option<String> {
+    if !pem.contains("-----BEGIN CERTIFICATE-----") {
+        return Some(
+            "Paste the authority's certificate as PEM text, starting with -----BEGIN \
+             CERTIFICATE-----, or choose its .pem or .crt file."
+                .into(),
+        );
+    }
+    match x509_cert::Certificate::load_pem_chain(pem.trim().as_bytes()) {
+        Ok(chain) if !chain.is_empty() => None,
+        Ok(_) | Err(_) => Some(
+            "This certificate could not be read: check that the whole PEM text was pasted, \
+             from -----BEGIN CERTIFICATE----- to -----END CERTIFICATE-----."
+                .into(),
+        ),
+    }
 }
 
 impl AppSettings {
@@ -160,6 +184,13 @@ impl AppSettings {
         }
         if let Some(problem) = self.tsa_url.as_deref().and_then(tsa_url_problem) {
             field("tsaUrl", problem);
+        }
+        if let Some(problem) = self
+            .tsa_certificate_pem
+            .as_deref()
+            .and_then(tsa_certificate_problem)
+        {
+            field("tsaCertificatePem", problem);
         }
         if self.retry_attempts == 0 || self.retry_attempts > 10 {
             field(
@@ -284,6 +315,9 @@ mod tests {
             display_zone: Some("Europe/Atlantis".into()),
             collected_by: Some("Jane\nDoe".into()),
             tsa_url: Some("freetsa.org/tsr".into()),
+            tsa_certificate_pem: Some(
+                "-----BEGIN CERTIFICATE-----\nnot base64\n-----END CERTIFICATE-----\n".into(),
+            ),
             ..AppSettings::default()
         };
         let fields: Vec<String> = bad
@@ -301,6 +335,7 @@ mod tests {
                 "displayZone",
                 "collectedBy",
                 "tsaUrl",
+                "tsaCertificatePem",
                 "retryAttempts"
             ]
         );

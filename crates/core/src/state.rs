@@ -152,8 +152,12 @@ impl AppState {
         &self,
         settings: AppSettings,
     ) -> Result<AppSettings, CommandError> {
+        let current = self.settings();
         let settings = AppSettings {
-            collected_by: self.settings().collected_by,
+            collected_by: current.collected_by,
+            // The timestamp authority is Settings' own section's ([`crate::stamper::set_authority`]).
+            tsa_url: current.tsa_url,
+            tsa_certificate_pem: current.tsa_certificate_pem,
             ..settings
         };
         settings.validate().map_err(CommandError::invalid)?;

@@ -13,69 +13,27 @@
 
 use crate::support::live;
 
-use std::future::Future;
 use std::path::PathBuf;
-use std::pin::Pin;
-use std::sync::Arc;
 use std::time::Duration;
 
 use crate::support::announce::Recorded;
-use chrono::{DateTime, Utc};
+use crate::support::clock::SteppedClock;
+use chrono::DateTime;
 use live::Live;
 use sightline_api::request::TwitterSearchRequest;
 use sightline_core::collections::{
     self, CollectUntil, CollectionDraft, CollectionSource, Collector,
 };
 use sightline_core::monitors::{
-    self, Monitor, MonitorDraft, MonitorTarget, Scheduler, SchedulerClock,
+    self, Monitor, MonitorDraft, MonitorTarget, Scheduler,
 };
 use sightline_sandbox::body_log::LoggedBody;
 use sightline_sandbox::Sandbox;
 use sightline_store::{CollectionState, MonitorState, RunOutcome};
 use sightline_store::{HistoryQuery, RequestStatus};
 use sqlx::{Connection, SqliteConnection};
-use tokio::sync::watch;
 
 const MINUTE: Duration = Duration::from_secs(60);
-
-/// The scheduler's time: the real time plus how far its naps have taken it. A nap adds its
-/// length at once, but waits while the clock is at the test's limit.
-struct SteppedClock {
-    ahead: watch::Sender<Duration>,
-    limit: watch::Sender<Duration>,
-}
-
-impl SteppedClock {
-    fn new() -> Arc<Self> {
-        Arc::new(Self {
-            ahead: watch::Sender::new(Duration::ZERO),
-            limit: watch::Sender::new(Duration::ZERO),
-        })
-    }
-
-    /// Lets the scheduler's time run to `limit` (from when the test began), and returns once
-    /// it is there and the pass after its last nap had time to finish.
-    async fn run_to(&self, limit: Duration) {
-        self.limit.send_replace(limit);
-        let mut ahead = self.ahead.subscribe();
-        ahead.wait_for(|ahead| *ahead >= limit).await.unwrap();
-        tokio::time::sleep(Duration::from_millis(500)).await;
-    }
-}
-
-impl SchedulerClock for SteppedClock {
-    fn now(&self) -> DateTime<Utc> {
-        Utc::now() + chrono::Duration::from_std(*self.ahead.borrow()).unwrap()
-    }
-
-    fn nap(&self, duration: Duration) -> Pin<Box<dyn Future<Output = ()> + Send + '_>> {
-        Box::pin(async move {
-            let mut limit = self.limit.subscribe();
-            let _ = limit.wait_for(|limit| *self.ahead.borrow() < *limit).await;
-            self.ahead.send_modify(|ahead| *ahead += duration);
-        })
-    }
-}
 
 /// The app against its sandbox, whose body log counts every answer it sent (a billed one, or
 /// a free 304 when the same search was answered before).

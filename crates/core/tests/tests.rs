@@ -31,6 +31,7 @@ mod no_runaway;
 mod pipeline;
 mod provenance;
 mod signing;
+mod stamper;
 mod streaming;
 mod timestamps;
 mod wacz;

@@ -183,6 +183,10 @@ export const signingIdentity = () => call('signing_identity');
 export const signingCollectorSet = (collectedBy: string | null) => call('signing_collector_set', { collectedBy });
 export const signingRotate = () => call('signing_rotate');
 export const signingKeyExport = () => call('signing_key_export');
+/** The public timestamp authorities Settings offers, and the authority set with its certificate (empty: none). */
+export const stampAuthorities = () => call('stamp_authorities');
+export const stampAuthoritySet = (tsaUrl: string | null, certificatePem: string | null) =>
+  call('stamp_authority_set', { tsaUrl, certificatePem });
 /** The zone times are shown in now, and the system's (for the picker's "System (…)"). */
 export const displayZone = () => call('display_zone');
 
@@ -282,6 +286,14 @@ export const provenanceHistory = (historyIds: number[]) =>
   call('provenance_history', { historyIds });
 /** The capture line of each post on a page (the earliest response that brought it), in one call. */
 export const provenancePosts = (postIds: string[]) => call('provenance_posts', { postIds });
+/** Each capture's trusted timestamp: not asked, waiting (next try), stamped (by whom, when) or failed (why). */
+export const stampCaptures = (historyIds: number[]) => call('stamp_captures', { historyIds });
+/** A capture's stored token checked as `openssl ts -verify` would; null when it has none. */
+export const stampCheck = (historyId: number) => call('stamp_check', { historyId });
+/** How many of an investigation's captures are stamped, waiting, failed or not asked. */
+export const stampInvestigationCounts = (id: number) => call('stamp_investigation_counts', { id });
+/** "Stamp now": queues an investigation's unstamped (and failed) captures; how many now wait. */
+export const stampInvestigation = (id: number) => call('stamp_investigation', { id });
 export const historyPin = (historyId: number, pinned: boolean) => call('history_pin', { historyId, pinned });
 export const historyDelete = (historyId: number) => call('history_delete', { historyId });
 export const archivePosts = (query: Partial<PostQuery> = {}) => call('archive_posts', { query: partial(query) });

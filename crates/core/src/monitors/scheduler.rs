@@ -45,6 +45,11 @@ pub trait SchedulerClock: Send + Sync {
 /// The system's clock and tokio's sleep.
 struct SystemClock;
 
+/// The system's clock, for a background task that takes a [`SchedulerClock`] (the stamper).
+pub fn system_clock() -> Arc<dyn SchedulerClock> {
+    Arc::new(SystemClock)
+}
+
 impl SchedulerClock for SystemClock {
     fn now(&self) -> DateTime<Utc> {
         Utc::now()

@@ -1,6 +1,7 @@
 //! Set-up shared by the integration tests.
 
 pub mod announce;
+pub mod clock;
 pub mod evidence_seed;
 pub mod live;
 pub mod monitor_runs;

@@ -85,7 +85,10 @@ async fn a_capture_recorded_while_a_tsa_is_set_is_queued_with_it_and_others_are_
         })
     );
     // Ids with no capture are left out.
-    assert_eq!(store.capture_stamps(&[queued, 9999]).await.unwrap().len(), 1);
+    assert_eq!(
+        store.capture_stamps(&[queued, 9999]).await.unwrap().len(),
+        1
+    );
 }
 
 #[tokio::test]
@@ -124,7 +127,10 @@ async fn a_stored_token_is_kept_as_received_and_never_edited() {
         .stamp_attempt_failed(id, TSA, "late", false, at(5))
         .await
         .unwrap();
-    assert!(matches!(state(&store, id).await, StampState::Stamped { .. }));
+    assert!(matches!(
+        state(&store, id).await,
+        StampState::Stamped { .. }
+    ));
 }
 
 #[tokio::test]
@@ -135,10 +141,19 @@ async fn a_failed_attempt_holds_every_waiting_capture_and_a_refusal_is_final() {
 
     // Unreachable: it waits, and so does the other, until the hold ends.
     store
-        .stamp_attempt_failed(first, TSA, "The authority could not be reached.", true, at(10))
+        .stamp_attempt_failed(
+            first,
+            TSA,
+            "The authority could not be reached.",
+            true,
+            at(10),
+        )
         .await
         .unwrap();
-    assert_eq!(store.next_stamp(at(9)).await.unwrap(), NextStamp::At(at(10)));
+    assert_eq!(
+        store.next_stamp(at(9)).await.unwrap(),
+        NextStamp::At(at(10))
+    );
     let NextStamp::Due(due) = store.next_stamp(at(10)).await.unwrap() else {
         panic!("nothing due after the hold");
     };
@@ -155,7 +170,13 @@ async fn a_failed_attempt_holds_every_waiting_capture_and_a_refusal_is_final() {
 
     // Refused: failed for good (until the user asks), the others held all the same.
     store
-        .stamp_attempt_failed(first, TSA, "The authority refused the request.", false, at(20))
+        .stamp_attempt_failed(
+            first,
+            TSA,
+            "The authority refused the request.",
+            false,
+            at(20),
+        )
         .await
         .unwrap();
     assert_eq!(
@@ -166,7 +187,10 @@ async fn a_failed_attempt_holds_every_waiting_capture_and_a_refusal_is_final() {
             problem: "The authority refused the request.".into(),
         }
     );
-    assert_eq!(store.next_stamp(at(19)).await.unwrap(), NextStamp::At(at(20)));
+    assert_eq!(
+        store.next_stamp(at(19)).await.unwrap(),
+        NextStamp::At(at(20))
+    );
     let NextStamp::Due(due) = store.next_stamp(at(20)).await.unwrap() else {
         panic!("the other capture is not due");
     };
@@ -218,7 +242,10 @@ async fn stamp_now_queues_an_investigations_captures_and_retries_its_failed_ones
     );
 
     let other = "https://tsa.example/tsr";
-    assert_eq!(store.stamp_investigation(case, other, at(8)).await.unwrap(), 3);
+    assert_eq!(
+        store.stamp_investigation(case, other, at(8)).await.unwrap(),
+        3
+    );
     assert_eq!(
         store.investigation_stamp_counts(case).await.unwrap(),
         StampCounts {
@@ -240,7 +267,10 @@ async fn stamp_now_queues_an_investigations_captures_and_retries_its_failed_ones
             "capture {id}"
         );
     }
-    assert!(matches!(state(&store, stamped).await, StampState::Stamped { .. }));
+    assert!(matches!(
+        state(&store, stamped).await,
+        StampState::Stamped { .. }
+    ));
     assert_eq!(state(&store, elsewhere).await, StampState::NotAsked);
 }
 

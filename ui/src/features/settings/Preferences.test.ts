@@ -18,6 +18,8 @@ const settings: AppSettings = {
   exportFolder: null,
   displayZone: null,
   collectedBy: null,
+  tsaUrl: null,
+  tsaCertificatePem: null,
 };
 
 describe('Preferences', () => {

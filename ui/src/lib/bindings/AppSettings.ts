@@ -46,4 +46,15 @@ displayZone: string | null,
  * Who collects with this installation ("Collected by"), written beside its signatures;
  * changed only through [`crate::signing::set_collector`] (see `save_checked_settings`).
  */
-collectedBy: string | null, };
+collectedBy: string | null, 
+/**
+ * The timestamp authority (RFC 3161) asked for a trusted timestamp of each capture's
+ * SHA-256 ([`crate::stamper`]); `None` (the default): captures are not stamped. A third
+ * party: it sees each hash, never the data.
+ */
+tsaUrl: string | null, 
+/**
+ * The authority's certificate (PEM, one or more), the root a token's chain is checked
+ * against ([`crate::timestamps::check`]); `None`: only what the token carries.
+ */
+tsaCertificatePem: string | null, };

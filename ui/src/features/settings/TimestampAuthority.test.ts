@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { render, screen } from '@testing-library/svelte';
+import userEvent from '@testing-library/user-event';
+import { mockIPC } from '@tauri-apps/api/mocks';
+import TimestampAuthority from './TimestampAuthority.svelte';
+import type { AppSettings } from '$lib/bindings/AppSettings';
+
+const settings: AppSettings = {
+  baseUrl: null,
+  connectTimeoutSecs: 10,
+  requestTimeoutSecs: 120,
+  streamIdleTimeoutSecs: 60,
+  retryAttempts: 3,
+  loadRemoteMedia: false,
+  theme: 'system',
+  exportFolder: null,
+  displayZone: null,
+  collectedBy: null,
+  tsaUrl: null,
+  tsaCertificatePem: null,
+};
+
+describe('TimestampAuthority', () => {
+  it('offers the public authorities, saves the one picked, and shows each field error beside its field', async () => {
+    const sent: { tsaUrl: string | null; certificatePem: string | null }[] = [];
+    mockIPC((cmd, args) => {
+      if (cmd === 'settings_get') return settings;
+      if (cmd === 'stamp_authorities') return [
+        { name: 'FreeTSA', url: 'https://freetsa.org/tsr' },
+        { name: 'DigiCert', url: 'http://timestamp.digicert.com' },
+      ];
+      if (cmd === 'stamp_authority_set') {
+        const asked = args as { tsaUrl: string | null; certificatePem: string | null };
+        sent.push(asked);
+        if (asked.certificatePem) {
+          throw {
+            kind: 'invalid',
+            message: '1 field needs changing.',
+            fields: [{ field: 'tsaCertificatePem', message: 'This certificate could not be read.' }],
+          };
+        }
+        return { ...settings, tsaUrl: asked.tsaUrl };
+      }
+      return undefined;
+    });
+    render(TimestampAuthority);
+    const field = await screen.findByLabelText('Timestamp authority');
+    expect(field).toHaveValue('');
+    expect(screen.getByText(/never the data itself/)).toBeInTheDocument();
+
+    await userEvent.click(screen.getByRole('button', { name: 'FreeTSA' }));
+    expect(field).toHaveValue('https://freetsa.org/tsr');
+    expect(screen.getByRole('button', { name: 'FreeTSA' })).toHaveAttribute('aria-pressed', 'true');
+    await userEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Saved. Each new capture is sent to this authority to be stamped.')).toBeInTheDocument();
+    expect(sent[0]).toEqual({ tsaUrl: 'https://freetsa.org/tsr', certificatePem: null });
+
+    const certificate = screen.getByLabelText("Authority's certificate (optional)");
+    await userEvent.type(certificate, 'not a certificate');
+    await userEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('This certificate could not be read.')).toBeInTheDocument();
+    expect(certificate).toHaveAttribute('aria-invalid', 'true');
+  });
+});
