@@ -88,7 +88,9 @@ async function verify(file: string) {
 
 async function checkLine(kind: string): Promise<{ state: string; text: string }> {
   const line = $(`.verify ul.checks li[data-check="${kind}"]`);
-  return { state: await line.getAttribute('class'), text: await line.getText() };
+  // Its first class is its state (holds, fails, absent); Svelte adds its scoping class after.
+  const state = ((await line.getAttribute('class')) ?? '').split(' ')[0] ?? '';
+  return { state, text: await line.getText() };
 }
 
 /**
