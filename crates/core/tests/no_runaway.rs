@@ -24,9 +24,7 @@ use sightline_api::request::TwitterSearchRequest;
 use sightline_core::collections::{
     self, CollectUntil, CollectionDraft, CollectionSource, Collector,
 };
-use sightline_core::monitors::{
-    self, Monitor, MonitorDraft, MonitorTarget, Scheduler,
-};
+use sightline_core::monitors::{self, Monitor, MonitorDraft, MonitorTarget, Scheduler};
 use sightline_sandbox::body_log::LoggedBody;
 use sightline_sandbox::Sandbox;
 use sightline_store::{CollectionState, MonitorState, RunOutcome};
