@@ -165,11 +165,32 @@ pub async fn export(
         tool: ("Sightline", bundle.app_version.clone()),
         os: os_in_words(),
         authority: settings.tsa_url,
-        authority_ca_pem: None,
+        authority_ca_pem: settings.tsa_certificate_pem,
         stamper: authority.as_ref().map(|a| a as &dyn ManifestStamper),
     };
-    let outcome =
-        write_bundle(&bundle, &StoredBodies(store), &seal, path, progress, cancel).await?;
+    let written = write_bundle(&bundle, &StoredBodies(store), &seal, path, progress, cancel).await;
+    let finished = matches!(written, Ok(BundleOutcome::Written { .. }));
+    if let (Some(id), false) = (bundle.investigation_id, finished) {
+        // The log already names this export (the bundle had to carry it) and entries are
+        // never taken back: the next entry says that no such file was kept.
+        let file = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let why = match &written {
+            Ok(_) => "cancelled".to_owned(),
+            Err(error) => format!("failed: {error}"),
+        };
+        crate::custody::record(
+            store,
+            id,
+            CustodyAction::ExportNotFinished,
+            vec![format!("file:{file}")],
+            &format!("evidence bundle {file} not written: {why}"),
+        )
+        .await?;
+    }
+    let outcome = written?;
     if let BundleOutcome::Written {
         manifest_sha256,
         signed_by,

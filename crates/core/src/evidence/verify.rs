@@ -320,7 +320,7 @@ pub async fn verify(
 ) -> Result<Option<BundleCheck>, CommandError> {
     let known = Known {
         keys: crate::signing::known_keys(state)?,
-        trusted_tsa: None,
+        trusted_tsa: state.settings().tsa_certificate_pem,
     };
     let store = state.store().await?;
     let (path, cancel) = (path.to_owned(), cancel.clone());
