@@ -380,3 +380,50 @@ async fn a_post_added_by_hand_keeps_its_capture_in_the_bundle() {
             .intact
     );
 }
+
+/// An export named in the custody log (the bundle carries its own entry, so it is recorded
+/// first) that is then cancelled is followed by an entry saying no file was kept; the chain
+/// stays unbroken and nothing is left on disk.
+#[tokio::test]
+async fn a_cancelled_export_says_so_in_the_custody_log() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open(dir.path().join("sightline.db")).await.unwrap();
+    let id = seed::seed(&store, 2, 3).await;
+    let bundle = gather::requested(
+        &store,
+        Some(id),
+        vec![],
+        vec![],
+        "UTC".parse().unwrap(),
+        "0.1.0",
+    )
+    .await
+    .unwrap();
+    let path = dir.path().join("cancelled.zip");
+    let state = app(dir.path());
+    let cancel = CancelToken::new();
+    cancel.cancel();
+    let outcome = seal::export(&state, &store, bundle, &path, &mut |_| {}, &cancel)
+        .await
+        .unwrap();
+    assert!(
+        !matches!(outcome, BundleOutcome::Written { .. }),
+        "{outcome:?}"
+    );
+    assert!(!path.exists());
+
+    let log = store.custody_log(id).await.unwrap();
+    let last: Vec<_> = log.iter().rev().take(2).map(|e| e.action).collect();
+    assert_eq!(
+        last,
+        [
+            sightline_store::custody::CustodyAction::ExportNotFinished,
+            sightline_store::custody::CustodyAction::BundleExported
+        ]
+    );
+    assert!(log.last().unwrap().detail.contains("cancelled"));
+    assert!(matches!(
+        sightline_store::custody::check_chain(&log),
+        sightline_store::custody::ChainCheck::Unbroken { .. }
+    ));
+}

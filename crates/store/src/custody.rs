@@ -69,8 +69,12 @@ pub enum CustodyAction {
     TagRemoved,
     /// A still-there check ran.
     CheckRun,
-    /// An evidence bundle was exported.
+    /// An evidence bundle was exported. Recorded before the file is written, since the
+    /// bundle carries its own export's entry; an export that then does not finish is followed
+    /// by [`CustodyAction::ExportNotFinished`].
     BundleExported,
+    /// The export named by the entry before was cancelled or failed: no such file was kept.
+    ExportNotFinished,
     /// A web archive (WACZ) was exported.
     WaczExported,
     /// This installation's signing key was replaced by a new one.
@@ -81,7 +85,7 @@ pub enum CustodyAction {
 
 impl CustodyAction {
     /// Every action, in the order above.
-    pub const ALL: [CustodyAction; 20] = [
+    pub const ALL: [CustodyAction; 21] = [
         Self::LogStarted,
         Self::Created,
         Self::Renamed,
@@ -99,6 +103,7 @@ impl CustodyAction {
         Self::TagRemoved,
         Self::CheckRun,
         Self::BundleExported,
+        Self::ExportNotFinished,
         Self::WaczExported,
         Self::KeyRotated,
         Self::PackageImported,
@@ -124,6 +129,7 @@ impl CustodyAction {
             Self::TagRemoved => "tag_removed",
             Self::CheckRun => "check_run",
             Self::BundleExported => "bundle_exported",
+            Self::ExportNotFinished => "export_not_finished",
             Self::WaczExported => "wacz_exported",
             Self::KeyRotated => "key_rotated",
             Self::PackageImported => "package_imported",

@@ -24,6 +24,7 @@ export const actionWords: Record<CustodyAction, string> = {
   tag_removed: 'Tag taken off',
   check_run: 'Still-there check run',
   bundle_exported: 'Evidence bundle exported',
+  export_not_finished: 'Export not finished (no file kept)',
   wacz_exported: 'Web archive exported',
   key_rotated: 'Signing key replaced',
   package_imported: 'Package imported',
