@@ -146,8 +146,8 @@ pub struct CoordinationOptions {
     pub group_threshold: f64,
     /// Runs of the time-shifted baseline (199).
     pub baseline_runs: u32,
-    /// The baseline's seed: the same seed gives the same figures (1).
-    pub baseline_seed: u64,
+    /// Which draw of random shifts the baseline uses: the same draw gives the same figures (1).
+    pub baseline_draw: u64,
     /// How far, at most, the baseline moves each account's posts in time, in seconds (600: ten
     /// times the window, and well inside a news burst of an hour or more).
     pub baseline_shift_seconds: u32,
@@ -170,7 +170,7 @@ impl Default for CoordinationOptions {
             weights: Vec::new(),
             group_threshold: 0.0,
             baseline_runs: 199,
-            baseline_seed: 1,
+            baseline_draw: 1,
             baseline_shift_seconds: 600,
             unusual_p: 0.01,
             min_share: 0.5,

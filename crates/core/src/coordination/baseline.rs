@@ -214,7 +214,7 @@ fn run(
 ) -> Baseline {
     let still = vec![0i64; members.len()];
     let observed = count(posts, options, candidates, members, &still);
-    let mut random = Random::new(options.baseline_seed ^ mix(u64::from(group)));
+    let mut random = Random::new(options.baseline_draw ^ mix(u64::from(group)));
     let bound = i64::from(options.baseline_shift_seconds) * 1000;
     let runs = options.baseline_runs.max(1);
     let mut counts = Vec::with_capacity(runs as usize);

@@ -53,8 +53,8 @@ const result: Coordination = {
   ],
   fused: [],
   groups: [
-    group(1, true, { observed: 12, mean: 1.25, sd: 0.9, z: 11.9, p: 0.005, runs: 199 }),
-    group(2, false, { observed: 4, mean: 3.9, sd: 1.2, z: 0.08, p: 0.42, runs: 199 }),
+    group(1, true, { observed: 12, mean: 1.25, sd: 0.9, z: 11.9, p: 0.005, runs: 199, share: 0.8 }),
+    group(2, false, { observed: 4, mean: 3.9, sd: 1.2, z: 0.08, p: 0.42, runs: 199, share: 0.2 }),
   ],
   posts: [
     { id: '1', author: 'ann', at: '2026-11-26T10:00:00Z', text: 'same' },
@@ -77,7 +77,7 @@ describe('the coordination view', () => {
 
   it('says how a group stands against its background', () => {
     expect(backgroundWords(result.groups[0]!)).toBe(
-      "Unusual vs background: 12 shared events, where 1.3 were expected with each account's posts moved at random in time (199 runs, p = 0.005).",
+      "Unusual vs background: 12 shared events, where 1.3 were expected with each account's posts moved at random in time (199 runs, p = 0.005); its accounts were 80% of those acting alike at its moments.",
     );
     expect(backgroundWords(result.groups[1]!)).toMatch(/^Not unusual vs background: 4 shared events, where 3.9 were expected/);
     expect(backgroundWords(group(3, true, null))).toMatch(/^Unusual: every pair reposted nearly the same posts/);

@@ -49,7 +49,8 @@ export function backgroundWords(group: CoordinationGroup): string {
   const p = baseline.p < 0.001 ? '< 0.001' : `= ${baseline.p.toFixed(3)}`;
   const observed = countOf(baseline.observed, 'shared event', 'shared events');
   const verdict = group.unusual ? 'Unusual vs background' : 'Not unusual vs background';
-  return `${verdict}: ${observed}, where ${expected} were expected with each account's posts moved at random in time (${baseline.runs} runs, p ${p}).`;
+  const share = `${Math.round(baseline.share * 100)}%`;
+  return `${verdict}: ${observed}, where ${expected} were expected with each account's posts moved at random in time (${baseline.runs} runs, p ${p}); its accounts were ${share} of those acting alike at its moments.`;
 }
 
 /** One shared event behind an edge: both posts and how far apart they were. */

@@ -43,9 +43,9 @@ groupThreshold: number,
  */
 baselineRuns: number, 
 /**
- * The baseline's seed: the same seed gives the same figures (1).
+ * Which draw of random shifts the baseline uses: the same draw gives the same figures (1).
  */
-baselineSeed: number, 
+baselineDraw: number, 
 /**
  * How far, at most, the baseline moves each account's posts in time, in seconds (600: ten
  * times the window, and well inside a news burst of an hour or more).
