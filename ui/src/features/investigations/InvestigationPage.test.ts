@@ -47,6 +47,7 @@ function backend(extra: Record<string, (args: Args) => unknown> = {}) {
       return { posts: shown, total: shown.length };
     },
     investigation_tags: () => ['dam', 'damage'],
+    stamp_investigation_counts: () => ({ stamped: 0, waiting: 0, failed: 0, not_asked: 0 }),
     ...extra,
   });
 }
