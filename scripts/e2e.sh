@@ -9,6 +9,9 @@ npm --prefix ui run build
 cargo build -p sightline --features custom-protocol --locked
 # The standalone sandbox that *.live.e2e.ts specs point the app at, as if it were the service.
 cargo build -p sightline-sandbox --bin sightline-sandbox --locked
+# The local RFC 3161 authority (`openssl ts -reply` over HTTP) the signed-evidence spec stamps
+# against; test-only, so behind a feature the demo sandbox is built without.
+cargo build -p sightline-sandbox --features test-tsa --bin sightline-test-tsa --locked
 rm -rf target/e2e-screenshots
 
 export SIGHTLINE_APP="$PWD/target/debug/sightline"
