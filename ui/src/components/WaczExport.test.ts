@@ -34,7 +34,7 @@ describe('WaczExport', () => {
       signedBy: 'a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f90',
     });
     expect(await screen.findByRole('status')).toHaveTextContent(
-      "Saved /exports/case.wacz: 1,200 post cards and 12 responses with their requests, 3.1 MB, signed by this installation's key a1b2c3d4e5f60718…. It opens in ReplayWeb.page.",
+      "Saved /exports/case.wacz: 1,200 post cards and 12 responses with their requests, 3.1 MB, signed by this installation's key a1b2c3d4e5f60718…. It is a WACZ web archive, the format ReplayWeb.page opens.",
     );
     await userEvent.click(screen.getByRole('button', { name: 'Show in folder' }));
     expect(calls.show_in_folder?.[0]).toEqual({ path: '/exports/case.wacz' });

@@ -84,5 +84,5 @@ function utcWords(iso: string): string {
 /** What a web-archive export wrote, and whose key signed it. */
 export function waczWords(outcome: WaczOutcome): string {
   if (outcome.outcome === 'cancelled') return 'Export cancelled. Nothing was saved.';
-  return `Saved ${outcome.path}: ${countOf(outcome.posts, 'post card', 'post cards')} and ${countOf(outcome.responses, 'response', 'responses')} with ${outcome.responses === 1 ? 'its request' : 'their requests'}, ${megabytes(outcome.bytes)}, signed by this installation's key ${outcome.signedBy.slice(0, 16)}…. It opens in ReplayWeb.page.`;
+  return `Saved ${outcome.path}: ${countOf(outcome.posts, 'post card', 'post cards')} and ${countOf(outcome.responses, 'response', 'responses')} with ${outcome.responses === 1 ? 'its request' : 'their requests'}, ${megabytes(outcome.bytes)}, signed by this installation's key ${outcome.signedBy.slice(0, 16)}…. It is a WACZ web archive, the format ReplayWeb.page opens.`;
 }
