@@ -158,6 +158,19 @@ describe('a signed, stamped bundle, verified and tampered with', () => {
     bundle = (await saved.getText()).replace(/^Saved /, '').replace(/: \d[\d,]* posts?, .*$/, '');
     expect(existsSync(bundle)).toBe(true);
 
+    // The custody log names the export, and its chain checks out; the tab passes the audit.
+    await $('#investigation-tab-custody').click();
+    const custody = $('#investigation-panel-custody');
+    await expect(custody.$('table')).toHaveText(expect.stringContaining('Evidence bundle exported'), { wait: 15_000 });
+    await custody.$('button=Check the chain').click();
+    await expect($('[data-testid="custody-check"]')).toHaveText(expect.stringContaining('Unbroken'), { wait: 15_000 });
+    await screenshotBothThemes('investigation-custody');
+    await auditBothThemes('investigation-custody');
+
+    // The same case as a web archive, into the export folder.
+    await $('button=Export as web archive (WACZ)').click();
+    await expect($('.wacz-export')).toHaveText(expect.stringMatching(/Saved .+\.wacz: /), { wait: 60_000 });
+
     await verify(bundle);
     await expect(verdict()).toHaveText(expect.stringMatching(/^Exactly as Sightline on this computer wrote it: every file matches its sum, the manifest is signed with this computer's key, \d+ timestamp tokens are valid, the custody log is unbroken and this computer recorded exporting it\.$/));
     for (const kind of ['files', 'signature', 'timestamps', 'custody', 'export']) {
