@@ -14,7 +14,6 @@ use crate::Store;
 
 /// One bundle written by this installation.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
-#[serde(rename_all = "camelCase")]
 #[ts(export)]
 pub struct BundleExport {
     /// The row's id (0 before it is recorded).

@@ -11,24 +11,24 @@ id: number,
 /**
  * When the bundle was finished.
  */
-exportedAt: string, 
+exported_at: string, 
 /**
  * The bundle's file name (no folder: the user may have moved it since).
  */
-fileName: string, 
+file_name: string, 
 /**
  * SHA-256 of the bundle's `manifest.json`, lower-case hex.
  */
-manifestSha256: string, 
+manifest_sha256: string, 
 /**
  * SHA-256 of the whole ZIP file, lower-case hex.
  */
-fileSha256: string, 
+file_sha256: string, 
 /**
  * The fingerprint of the installation's key that signed the manifest.
  */
-installationFingerprint: string, 
+installation_fingerprint: string, 
 /**
  * The investigation it holds; `None` for a hand-picked selection.
  */
-investigationId: number | null, };
+investigation_id: number | null, };
