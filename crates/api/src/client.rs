@@ -122,7 +122,7 @@ pub struct Response<T> {
     pub attempts: u32,
     /// The URL asked for, the ETag cache's key (never contains the key).
     pub url: String,
-    /// The response as received: its exact bytes and their SHA-256, status, billing headers
+    /// The response as received: its exact bytes and their SHA-256, status, headers
     /// and the URL that answered (for a 304, the stored body it re-used).
     pub capture: Capture,
 }
@@ -161,6 +161,8 @@ const MAX_REDIRECTS: usize = 5;
 struct Answer {
     status: u16,
     headers: HeaderMap,
+    /// The headers as the capture keeps them (the key never among them).
+    received: crate::capture::Received,
     /// The body exactly as received, not charset-decoded.
     bytes: Vec<u8>,
     /// The URL that answered, after same-host redirects.
@@ -342,6 +344,7 @@ impl Client {
             if status.is_success() || status == StatusCode::NOT_MODIFIED {
                 return Ok(Answer {
                     status: status.as_u16(),
+                    received: crate::capture::received(&headers, key.expose()),
                     headers,
                     bytes,
                     url,
@@ -415,7 +418,7 @@ impl Client {
                 from_cache: true,
                 ..Capture::of_body(
                     answer.status,
-                    &answer.headers,
+                    answer.received,
                     answer.url.as_str(),
                     cached.body.clone().into_bytes(),
                 )
@@ -436,7 +439,7 @@ impl Client {
         }
         let capture = Capture::of_body(
             answer.status,
-            &answer.headers,
+            answer.received,
             answer.url.as_str(),
             answer.bytes,
         );

@@ -16,8 +16,9 @@
 //!   waits for the headers (and the cost they announce), then [`AiSearchStream::read`]
 //!   reads the events; `ai_search_stream` does both.
 //! - [`capture`]: a response as received ([`Capture`]): its exact bytes and their SHA-256
-//!   (a stream's hashed as they arrive), status, billing headers as written, the URL that
-//!   answered; every [`Response`] and every stream read carries one.
+//!   (a stream's hashed as they arrive), status, every header in the order received (the
+//!   ones the client undid renamed, a value holding the key replaced), billing headers as
+//!   written, the URL that answered; every [`Response`] and every stream read carries one.
 //! - [`billing`]: the cost headers read as a [`Charge`] of exact decimals, in any form a
 //!   service writes (`0.00010499999999999999`, `1.5e-05`), its text kept as sent, a cost
 //!   that is no number still a charge. [`error`]: [`ApiError`], its classes as a type

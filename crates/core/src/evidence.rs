@@ -195,6 +195,13 @@ pub trait ResponseBodies {
         &self,
         history_id: i64,
     ) -> impl std::future::Future<Output = Result<Option<Vec<u8>>, CommandError>> + Send;
+
+    /// Every header of that response as received, in order, or `None` when only its billing
+    /// headers were kept (captured before Sightline kept them all).
+    fn headers(
+        &self,
+        history_id: i64,
+    ) -> impl std::future::Future<Output = Result<Option<Vec<(String, String)>>, CommandError>> + Send;
 }
 
 /// How far a bundle is: `done` of `total` steps (one per response, one per post, one per

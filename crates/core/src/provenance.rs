@@ -23,6 +23,7 @@ pub fn received(session: &Session, capture: Capture) -> NewProvenance {
         response_url: capture.url,
         http_status: capture.status,
         billing_headers: capture.billing_headers,
+        response_headers: Some(capture.response_headers),
         app_version: APP_VERSION.to_owned(),
         sha256: capture.sha256,
         body: capture.bytes,

@@ -5,9 +5,10 @@
 //!   case, with which installation, tool and system, and how each record was made; for every
 //!   captured response, a `request` record (method, the URL that answered, the headers Sightline
 //!   sends and a POST's body; never the `Authorization` header, which carries the key) and a
-//!   `response` record (status, the headers kept, the exact bytes received), linked by
+//!   `response` record (status, every header as received, the exact bytes received), linked by
 //!   `WARC-Concurrent-To`; each post's evidence card as a `resource` record (`wacz/card.rs`,
-//!   inert HTML).
+//!   inert HTML). Captures made before Sightline kept every response header (migration 0017)
+//!   have only their billing headers in their `response` record; `warcinfo` says which.
 //! * `indexes/index.cdxj` and `pages/pages.jsonl` (one page per card) (`wacz/index.rs`).
 //! * `datapackage.json` and `datapackage-digest.json`, signed (`wacz/package.rs`: the signing
 //!   spec's ECDSA with a key derived from this installation's Ed25519 identity, and the
@@ -333,7 +334,19 @@ async fn write_to(
             .iter()
             .filter(|r| r.capture.is_none())
             .count();
-        warc.write(&warcinfo(bundle, collector, unkept), &mut out)
+        // Read first: `warcinfo` says which records carry every header and which do not.
+        let mut received = HashMap::new();
+        for request in bundle.requests.iter().filter(|r| r.capture.is_some()) {
+            if let Some(headers) = bodies.headers(request.entry.id).await? {
+                received.insert(request.entry.id, headers);
+            }
+        }
+        let billing_only = bundle
+            .requests
+            .iter()
+            .filter(|r| r.capture.is_some() && !received.contains_key(&r.entry.id))
+            .count();
+        warc.write(&warcinfo(bundle, collector, unkept, billing_only), &mut out)
             .map_err(fail)?;
 
         let mut responses = 0usize;
@@ -343,8 +356,11 @@ async fn write_to(
             }
             if let Some(capture) = &request.capture {
                 if let Some(body) = bodies.body(request.entry.id).await? {
-                    exchange(request, capture, &body, &mut warc, &mut out, &mut lines)
-                        .map_err(fail)?;
+                    let headers = received.get(&request.entry.id).map(Vec::as_slice);
+                    exchange(
+                        request, capture, headers, &body, &mut warc, &mut out, &mut lines,
+                    )
+                    .map_err(fail)?;
                     responses += 1;
                 }
             }
@@ -458,13 +474,26 @@ const RECORDS_IN_WORDS: &str = "Each request record is rebuilt from what Sightli
     and a POST's JSON body, re-encoded from the parameters kept exactly as the client encodes \
     it. The Authorization header, which carried the API key, is left out of every request \
     record. Each response record holds the HTTP status and the exact bytes received (its \
-    payload digest is the SHA-256 Sightline recorded at capture); of the response's headers, \
-    Sightline kept only the billing headers: those are written, and a Content-Length of the \
-    bytes kept; no other header is invented. A 304 \
-    answer re-used a stored copy: its record has no body, and names that copy's SHA-256. Each \
-    resource record is a post's evidence card, made when this archive was exported.";
+    payload digest is the SHA-256 Sightline recorded at capture). A response record whose \
+    WARC-Sightline-Response-Headers is as-received carries every header of the response in \
+    the order received (names in lower case), except that Transfer-Encoding and \
+    Content-Encoding are written as X-Sightline-Original-Transfer-Encoding and \
+    X-Sightline-Original-Content-Encoding, because the bytes kept are the body as delivered \
+    after them; a Content-Length that does not count the bytes kept is written as \
+    X-Sightline-Original-Content-Length, and the true Content-Length added when the answer had \
+    none; a header value that held the API key is replaced by words saying so. A response \
+    record whose WARC-Sightline-Response-Headers is billing-only was captured before Sightline \
+    kept every header: only its billing headers are written, and a Content-Length of the bytes \
+    kept; no other header is invented. A 304 answer re-used a stored copy: its record has no \
+    body, and names that copy's SHA-256. Each resource record is a post's evidence card, made \
+    when this archive was exported.";
 
-fn warcinfo(bundle: &Bundle, collector: &Collector<'_>, unkept: usize) -> Record {
+fn warcinfo(
+    bundle: &Bundle,
+    collector: &Collector<'_>,
+    unkept: usize,
+    billing_only: usize,
+) -> Record {
     let mut fields: Vec<(&str, String)> = vec![
         ("software", format!("Sightline {}", bundle.app_version)),
         ("format", "WARC File Format 1.1".into()),
@@ -503,6 +532,23 @@ fn warcinfo(bundle: &Bundle, collector: &Collector<'_>, unkept: usize) -> Record
             ),
         ));
     }
+    if billing_only == 0 {
+        fields.push((
+            "response-headers",
+            "Every response record carries the response's headers as received.".into(),
+        ));
+    } else {
+        fields.push((
+            "response-headers",
+            format!(
+                "{} response records were captured before Sightline kept every response \
+                 header: they carry only the billing headers, and say billing-only in their \
+                 WARC-Sightline-Response-Headers field; every other response record carries \
+                 the headers as received.",
+                billing_only
+            ),
+        ));
+    }
     let mut block = String::new();
     for (name, value) in fields {
         let value: String = value
@@ -527,6 +573,7 @@ fn warcinfo(bundle: &Bundle, collector: &Collector<'_>, unkept: usize) -> Record
 fn exchange(
     request: &BundleRequest,
     capture: &CaptureRecord,
+    received: Option<&[(String, String)]>,
     body: &[u8],
     warc: &mut WarcFile,
     out: &mut dyn Write,
@@ -579,16 +626,22 @@ fn exchange(
         request_block.extend_from_slice(sent);
     }
 
-    let mut response_headers: Vec<(String, String)> = capture
-        .billing_headers
-        .iter()
-        .map(|(name, value)| (name.clone(), value.clone()))
-        .collect();
     let not_modified = capture.from_cache;
     let response_body: &[u8] = if not_modified { &[] } else { body };
-    if !not_modified {
-        response_headers.push(("Content-Length".into(), body.len().to_string()));
-    }
+    let response_headers = match received {
+        Some(all) => as_received(all, response_body.len(), not_modified),
+        None => {
+            let mut kept: Vec<(String, String)> = capture
+                .billing_headers
+                .iter()
+                .map(|(name, value)| (name.clone(), value.clone()))
+                .collect();
+            if !not_modified {
+                kept.push(("Content-Length".into(), body.len().to_string()));
+            }
+            kept
+        }
+    };
     let status = capture.http_status;
     let mut response_block = warc::http_head(
         format!("HTTP/1.1 {status} {}", warc::reason(status)).trim_end(),
@@ -607,6 +660,15 @@ fn exchange(
         (
             "WARC-Sightline-Operation".to_owned(),
             entry.operation.clone(),
+        ),
+        (
+            "WARC-Sightline-Response-Headers".to_owned(),
+            if received.is_some() {
+                "as-received"
+            } else {
+                "billing-only"
+            }
+            .to_owned(),
         ),
     ];
     if not_modified {
@@ -646,6 +708,36 @@ fn exchange(
     };
     lines.push(index::cdxj_line(&entry, &written, WARC_NAME));
     Ok(())
+}
+
+/// A response's headers as received, for its record: all of them in order, but a
+/// `Content-Length` that does not count the bytes written (a stream cut short) is kept as
+/// `X-Sightline-Original-Content-Length` and the true one added, as it is when the answer sent
+/// none (a chunked one). A 304's are written as they came: its record has no body.
+fn as_received(
+    all: &[(String, String)],
+    body_len: usize,
+    not_modified: bool,
+) -> Vec<(String, String)> {
+    let length = body_len.to_string();
+    let mut has_length = false;
+    let mut headers: Vec<(String, String)> = all
+        .iter()
+        .map(|(name, value)| {
+            if !not_modified && name.eq_ignore_ascii_case("content-length") {
+                if value.trim() == length && !has_length {
+                    has_length = true;
+                    return (name.clone(), value.clone());
+                }
+                return (format!("x-sightline-original-{name}"), value.clone());
+            }
+            (name.clone(), value.clone())
+        })
+        .collect();
+    if !not_modified && !has_length {
+        headers.push(("Content-Length".into(), length));
+    }
+    headers
 }
 
 /// When the archive was made, as `datapackage.json` and `signedData` say it (to the second,

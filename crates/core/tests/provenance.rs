@@ -217,6 +217,26 @@ async fn a_streamed_answer_is_hashed_whole_and_a_cut_one_as_far_as_it_came() {
     assert_eq!(record.operation, "ai_search");
     let sent = logged(&live.log, "POST", "/service/ai/search").await;
     assert!(sent.complete);
+    // A stream's headers are kept too, as received, the de-chunking said by a renamed header.
+    let headers = session
+        .store
+        .response_headers(answer.history_id)
+        .await
+        .unwrap()
+        .expect("a stream's headers");
+    let has = |name: &str, value: &str| headers.contains(&(name.to_owned(), value.to_owned()));
+    assert!(
+        has("content-type", "text/event-stream; charset=utf-8"),
+        "{headers:?}"
+    );
+    assert!(has("cache-control", "no-cache"), "{headers:?}");
+    for (name, value) in &record.billing_headers {
+        assert!(has(name, value), "{name}: {headers:?}");
+    }
+    assert!(
+        !headers.iter().any(|(n, _)| n == "transfer-encoding"),
+        "the body kept is de-chunked: {headers:?}"
+    );
 
     live.sandbox.faults().push(
         "/service/ai/search",

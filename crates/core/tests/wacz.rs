@@ -57,6 +57,42 @@ impl WarcRecord {
     }
 }
 
+/// The headers of an HTTP head at the start of `block`, names lower-case.
+fn http_headers(block: &[u8]) -> Vec<(String, String)> {
+    let end = block.windows(4).position(|w| w == b"\r\n\r\n").unwrap();
+    String::from_utf8(block[..end].to_vec())
+        .unwrap()
+        .split("\r\n")
+        .skip(1)
+        .map(|line| {
+            let (name, value) = line.split_once(": ").unwrap();
+            (name.to_lowercase(), value.to_owned())
+        })
+        .collect()
+}
+
+/// The headers the sandbox sends for a GET of `url`, as a record of them should read
+/// (`Transfer-Encoding` renamed, as the body is kept de-chunked).
+async fn sent_headers(url: &str, key: &str) -> Vec<(String, String)> {
+    let answer = reqwest::Client::new()
+        .get(url)
+        .header("authorization", key)
+        .send()
+        .await
+        .unwrap();
+    answer
+        .headers()
+        .iter()
+        .map(|(name, value)| {
+            let name = match name.as_str() {
+                "transfer-encoding" => "x-sightline-original-transfer-encoding".to_owned(),
+                other => other.to_owned(),
+            };
+            (name, value.to_str().unwrap().to_owned())
+        })
+        .collect()
+}
+
 /// The records of a `.warc.gz` made of one gzip member per record; each member's offset and
 /// length too.
 fn records(warc_gz: &[u8]) -> Vec<(u64, u64, WarcRecord)> {
@@ -250,6 +286,7 @@ async fn an_investigation_as_wacz_holds_every_exchange_signed_and_never_the_key(
         .filter_map(|(_, _, r)| Some((r.field("WARC-Record-ID")?, r)))
         .collect();
     let mut kinds: HashMap<&str, usize> = HashMap::new();
+    let mut responses_asked_again = 0;
     for (_, _, record) in &records {
         let kind = record.field("WARC-Type").unwrap();
         *kinds.entry(kind).or_default() += 1;
@@ -304,6 +341,38 @@ async fn an_investigation_as_wacz_holds_every_exchange_signed_and_never_the_key(
                 .unwrap()
                 .unwrap();
             assert_eq!(payload, &body[..], "the exact bytes received");
+            assert_eq!(
+                record.field("WARC-Sightline-Response-Headers"),
+                Some("as-received")
+            );
+            let url = record.field("WARC-Target-URI").unwrap();
+            let kept = http_headers(&record.block);
+            if !head.contains("content-type: application/json") {
+                panic!("the service's content type is kept: {head}");
+            }
+            let billing = match session.store.provenance(history_id).await.unwrap() {
+                sightline_store::Provenance::Captured { record } => record.billing_headers,
+                other => panic!("no provenance: {other:?}"),
+            };
+            assert!(!billing.is_empty());
+            for (name, value) in &billing {
+                assert!(
+                    kept.contains(&(name.clone(), value.clone())),
+                    "{name}: {kept:?}"
+                );
+            }
+            if by_id.values().any(|r| {
+                r.field("WARC-Concurrent-To") == record.field("WARC-Record-ID")
+                    && r.block.starts_with(b"GET ")
+            }) {
+                // Asked again, straight from the sandbox: the same headers, in the same order.
+                let sent = sent_headers(url, live.sandbox.demo_key()).await;
+                let without_date = |h: &[(String, String)]| -> Vec<(String, String)> {
+                    h.iter().filter(|(n, _)| n != "date").cloned().collect()
+                };
+                assert_eq!(without_date(&kept), without_date(&sent), "{url}");
+                responses_asked_again += 1;
+            }
         }
         if kind == "resource" {
             let page = String::from_utf8(record.block.clone()).unwrap();
@@ -313,6 +382,7 @@ async fn an_investigation_as_wacz_holds_every_exchange_signed_and_never_the_key(
             assert!(!page.contains("href="), "no links: {page}");
         }
     }
+    assert_eq!(responses_asked_again, 2, "the search and the post by id");
     assert_eq!(kinds["warcinfo"], 1);
     assert_eq!(kinds["request"], 3);
     assert_eq!(kinds["response"], 3);
@@ -320,6 +390,12 @@ async fn an_investigation_as_wacz_holds_every_exchange_signed_and_never_the_key(
     let info = String::from_utf8(records[0].2.block.clone()).unwrap();
     assert!(info.contains("collected-by: Desk 4"), "{info}");
     assert!(info.contains("Authorization header"), "{info}");
+    assert!(
+        info.contains(
+            "response-headers: Every response record carries the response's headers as received."
+        ),
+        "{info}"
+    );
 
     // The index points at each response and card; pages list one card each.
     let cdxj = String::from_utf8(files["indexes/index.cdxj"].clone()).unwrap();
@@ -545,4 +621,38 @@ async fn a_cancelled_export_leaves_nothing() {
         WaczOutcome::Cancelled
     );
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn captures_made_before_every_header_was_kept_carry_their_billing_headers_and_say_so() {
+    let live = Live::start(Sandbox::builder().seed(9)).await;
+    let session = live.state.session().await.unwrap();
+    // Recorded as before migration 0017: provenance with billing headers, no header row.
+    let id = crate::support::evidence_seed::seed(&session.store, 2, 1).await;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("old.wacz");
+    let outcome = export(&live, id, &path, &CancelToken::new()).await;
+    assert!(matches!(outcome, WaczOutcome::Written { responses: 2, .. }));
+    let files = entries(&path);
+    let records = records(&files["archive/data.warc.gz"]);
+    let info = String::from_utf8(records[0].2.block.clone()).unwrap();
+    assert!(
+        info.contains("response-headers: 2 response records were captured before"),
+        "{info}"
+    );
+    let responses: Vec<&WarcRecord> = records
+        .iter()
+        .map(|(_, _, r)| r)
+        .filter(|r| r.field("WARC-Type") == Some("response"))
+        .collect();
+    assert_eq!(responses.len(), 2);
+    for record in responses {
+        assert_eq!(
+            record.field("WARC-Sightline-Response-Headers"),
+            Some("billing-only")
+        );
+        let kept = http_headers(&record.block);
+        let names: Vec<&str> = kept.iter().map(|(n, _)| n.as_str()).collect();
+        assert_eq!(names, ["x-billing-cost", "content-length"], "{kept:?}");
+    }
 }

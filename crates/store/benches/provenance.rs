@@ -117,6 +117,7 @@ fn provenance_of(body: &str) -> NewProvenance {
         response_url: "https://api.example.com/twitter/search?query=floods&count=100".into(),
         http_status: 200,
         billing_headers: [("x-service-cost-usd".to_owned(), "0.03".to_owned())].into(),
+        response_headers: None,
         app_version: "0.1.0".into(),
         sha256: Sha256::digest(body.as_bytes())
             .iter()

@@ -5,7 +5,9 @@
 //! * `provenance`: each response as received (capture time, service address, operation and
 //!   parameters, status, billing headers, app version, SHA-256 of the exact bytes, the bytes
 //!   zlib-compressed), never edited; read back per request or batched per page of rows or
-//!   posts, and re-hashed on demand. Rows older than it say "captured before provenance";
+//!   posts, and re-hashed on demand. Rows older than it say "captured before provenance".
+//!   Every response header as received is kept beside it (`response_headers`, migration 0017,
+//!   never edited; captures made before have only their billing headers);
 //! * `stamps`: each capture's trusted timestamp (RFC 3161, migration 0015): queued with its
 //!   record while a timestamp authority is set, or by "Stamp now" for an investigation;
 //!   waiting (the next try), stamped (the authority's token as received, its time, name and

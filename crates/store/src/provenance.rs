@@ -2,6 +2,8 @@
 //! asked, the HTTP status and billing headers, the app's version and the SHA-256 of the exact
 //! bytes received, with those bytes kept (zlib) so the hash can be checked again at any time.
 //!
+//! Every response header as received is kept beside it (table `response_headers`, migration
+//! 0017; captures made before have only their billing headers).
 //! Written by [`crate::record`] in the request's own transaction and never edited afterwards
 //! (a trigger refuses any UPDATE); queued there too for a trusted timestamp when a timestamp
 //! authority is set (`stamps.rs`). Requests recorded before provenance was kept are listed by
@@ -37,6 +39,10 @@ pub struct NewProvenance {
     pub http_status: u16,
     /// The billing headers as written on the response.
     pub billing_headers: BTreeMap<String, String>,
+    /// Every response header, name and value, in the order received (table
+    /// `response_headers`, migration 0017); None writes no row, as before 0017.
+    #[serde(default)]
+    pub response_headers: Option<Vec<(String, String)>>,
     /// The version of the app that received it.
     pub app_version: String,
     /// SHA-256 of `body`, lower-case hex, computed as the bytes arrived.
@@ -229,6 +235,13 @@ pub(crate) async fn write(
     .bind(p.from_cache)
     .execute(&mut *conn)
     .await?;
+    if let Some(headers) = &p.response_headers {
+        sqlx::query("INSERT INTO response_headers (history_id, headers) VALUES (?, ?)")
+            .bind(history_id)
+            .bind(serde_json::to_string(headers)?)
+            .execute(&mut *conn)
+            .await?;
+    }
     if let Some(tsa_url) = &p.stamp_with {
         crate::stamps::enqueue(conn, history_id, &p.sha256, tsa_url, p.captured_at).await?;
     }
@@ -267,6 +280,21 @@ fn push_ids<'a, T: sqlx::Encode<'a, Sqlite> + sqlx::Type<Sqlite> + 'a>(
 }
 
 impl Store {
+    /// Every header of a request's response as received, in order; None for a capture made
+    /// before they were kept (migration 0017: only its billing headers are known) or a request
+    /// with no capture.
+    pub async fn response_headers(&self, history_id: i64) -> Result<Option<Vec<(String, String)>>> {
+        let text: Option<String> =
+            sqlx::query_scalar("SELECT headers FROM response_headers WHERE history_id = ?")
+                .bind(history_id)
+                .fetch_optional(&self.pool)
+                .await?;
+        Ok(match text {
+            Some(text) => Some(serde_json::from_str(&text)?),
+            None => None,
+        })
+    }
+
     /// The provenance of one request: its record, or why there is none.
     pub async fn provenance(&self, history_id: i64) -> Result<Provenance> {
         let row = sqlx::query(

@@ -3,7 +3,6 @@
 //! (put it on a ledger) before any event is read; [`AiSearchStream::read`] then reads the
 //! events to the end. [`Client::ai_search_stream`] does both in one call.
 
-use std::collections::BTreeMap;
 use std::time::Duration;
 
 use reqwest::header::CONTENT_TYPE;
@@ -50,9 +49,9 @@ pub struct AiSearchStream {
     /// What was asked for: a summary stream must end with `completion`.
     result_type: ResultType,
     idle_timeout: Duration,
-    /// The status, billing headers and URL of the answer, for its capture.
+    /// The status, headers and URL of the answer, for its capture.
     status: u16,
-    billing_headers: BTreeMap<String, String>,
+    headers: capture::Received,
     url: String,
 }
 
@@ -76,7 +75,7 @@ impl AiSearchStream {
             result_type: request.result_type,
             idle_timeout,
             status: 0,
-            billing_headers: BTreeMap::new(),
+            headers: capture::Received::default(),
             url: String::new(),
         }
     }
@@ -130,8 +129,7 @@ impl AiSearchStream {
                 capture: None,
             };
         }
-        let (status, billing_headers, url) =
-            (self.status, self.billing_headers.clone(), self.url.clone());
+        let (status, headers, url) = (self.status, self.headers.clone(), self.url.clone());
         let mut raw = Vec::new();
         let mut hasher = BodyHasher::default();
         let result = self
@@ -144,7 +142,7 @@ impl AiSearchStream {
             });
         CapturedRead {
             result,
-            capture: Some(hasher.finish(status, billing_headers, &url, raw)),
+            capture: Some(hasher.finish(status, headers, &url, raw)),
         }
     }
 
@@ -331,7 +329,7 @@ impl Client {
             .is_some_and(|ct| ct.starts_with("application/json"));
         Ok(AiSearchStream {
             status: status.as_u16(),
-            billing_headers: capture::billing_headers(response.headers()),
+            headers: capture::received(response.headers(), key.expose()),
             url: response.url().to_string(),
             state: State::Open { response, is_json },
             billing: billed.billing,

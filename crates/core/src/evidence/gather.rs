@@ -28,6 +28,13 @@ impl ResponseBodies for StoredBodies<'_> {
     async fn body(&self, history_id: i64) -> Result<Option<Vec<u8>>, CommandError> {
         Ok(self.0.provenance_body(history_id).await?)
     }
+
+    async fn headers(
+        &self,
+        history_id: i64,
+    ) -> Result<Option<Vec<(String, String)>>, CommandError> {
+        Ok(self.0.response_headers(history_id).await?)
+    }
 }
 
 /// What "Export evidence" asked for: investigation `investigation_id` when one is named (the

@@ -34,6 +34,13 @@ impl ResponseBodies for Bodies {
     async fn body(&self, history_id: i64) -> Result<Option<Vec<u8>>, CommandError> {
         Ok(self.0.get(&history_id).cloned())
     }
+
+    async fn headers(
+        &self,
+        _history_id: i64,
+    ) -> Result<Option<Vec<(String, String)>>, CommandError> {
+        Ok(None)
+    }
 }
 
 fn entry(id: i64, operation: &str, params: &str, cost: &str) -> HistoryEntry {

@@ -109,6 +109,7 @@ pub fn request(r: usize, posts: Vec<NewPost>, at: DateTime<Utc>) -> RequestRecor
             response_url: format!("http://127.0.0.1:8787/twitter?query=flood+{r}"),
             http_status: 200,
             billing_headers: BTreeMap::from([("x-billing-cost".to_owned(), cost.to_string())]),
+            response_headers: None,
             app_version: "0.1.0".into(),
             sha256: Sha256::digest(&body)
                 .iter()

@@ -25,6 +25,7 @@ fn received(body: &[u8], captured_at: DateTime<Utc>) -> NewProvenance {
             ("x-service-cost-usd".to_owned(), "1.5E-4".to_owned()),
             ("x-service-usage-count".to_owned(), "1".to_owned()),
         ]),
+        response_headers: None,
         app_version: "0.1.0".into(),
         sha256: hex(&Sha256::digest(body)),
         body: body.to_vec(),
@@ -280,4 +281,54 @@ async fn rows_older_than_provenance_say_so_and_never_get_a_hash() {
         store.provenance(new).await.unwrap(),
         Provenance::NotReceived
     );
+}
+
+#[tokio::test]
+async fn every_response_header_is_kept_in_order_never_edited_and_leaves_with_its_row() {
+    let (store, _dir) = temp_store().await;
+    let when = at(10, 0);
+    let headers: Vec<(String, String)> = [
+        ("content-type", "application/json"),
+        ("x-sightline-original-transfer-encoding", "chunked"),
+        ("set-cookie", "b=2"),
+        ("set-cookie", "a=1"),
+        ("x-service-cost-usd", "1.5E-4"),
+    ]
+    .iter()
+    .map(|(n, v)| ((*n).to_owned(), (*v).to_owned()))
+    .collect();
+    let mut r = record("a", when);
+    r.provenance = Some(NewProvenance {
+        response_headers: Some(headers.clone()),
+        ..received(b"[]", when)
+    });
+    let id = store.record_request(&r).await.unwrap().history_id();
+    // A capture made before headers were kept, recorded as such.
+    let old = record_with(&store, "b", b"[]", at(10, 1)).await;
+
+    assert_eq!(store.response_headers(id).await.unwrap(), Some(headers));
+    assert_eq!(store.response_headers(old).await.unwrap(), None);
+
+    let refused = sqlx::query("UPDATE response_headers SET headers = '[]'")
+        .execute(&store.pool)
+        .await;
+    let error = refused.expect_err("an edit").to_string();
+    assert!(error.contains("never edited"), "{error}");
+    let not_json =
+        sqlx::query("INSERT INTO response_headers (history_id, headers) VALUES (?, '{}')")
+            .bind(old)
+            .execute(&store.pool)
+            .await;
+    assert!(not_json.is_err(), "only a JSON array is kept");
+
+    sqlx::query("DELETE FROM history WHERE id = ?")
+        .bind(id)
+        .execute(&store.pool)
+        .await
+        .unwrap();
+    let left: i64 = sqlx::query_scalar("SELECT count(*) FROM response_headers")
+        .fetch_one(&store.pool)
+        .await
+        .unwrap();
+    assert_eq!(left, 0);
 }

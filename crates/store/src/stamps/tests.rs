@@ -38,6 +38,7 @@ async fn capture(
         response_url: "http://127.0.0.1:8787/twitter/search".into(),
         http_status: 200,
         billing_headers: BTreeMap::new(),
+        response_headers: None,
         app_version: "0.1.0".into(),
         sha256: hex(&Sha256::digest(body.as_bytes())),
         body: body.as_bytes().to_vec(),
