@@ -230,10 +230,10 @@ describe('an investigation, end to end against the service', () => {
     const dialog = $('dialog.provenance');
     await dialog.waitForDisplayed({ timeout: 10_000 });
     const fields = await dialog.$$('dt').map((term) => term.getText());
-    expect(fields).toEqual(expect.arrayContaining(['Captured', 'Service', 'Answered by', 'Operation', 'Parameters', 'HTTP status', 'Billing headers', 'App version', 'SHA-256', 'Size']));
-    // Captured in UTC, and in the display zone beside it.
-    await expect(dialog.$('dt=Captured').nextElement()).toHaveText(
-      expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC \(\d+ \w+ \d{4}, \d\d:\d\d:\d\d GMT\+5:30\)$/),
+    expect(fields).toEqual(expect.arrayContaining(['Captured at', 'Trusted timestamp', 'Service', 'Answered by', 'Operation', 'Parameters', 'HTTP status', 'Billing headers', 'App version', 'SHA-256', 'Size']));
+    // Captured in UTC, and in the display zone beside it, by this computer's clock (not the authority's).
+    await expect(dialog.$('dt=Captured at').nextElement()).toHaveText(
+      expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC \(\d+ \w+ \d{4}, \d\d:\d\d:\d\d GMT\+5:30\) by this computer's clock$/),
     );
     const sha = await dialog.$('dt=SHA-256').nextElement().getText();
     const answeredBy = new URL(await dialog.$('dt=Answered by').nextElement().getText());
