@@ -114,11 +114,14 @@ impl Store {
         let Some(resolved) = self.resolve_scope(scope).await? else {
             return Ok(None);
         };
+        // `+pf.post_pk`: without it SQLite carries the scope's list over to `rp`'s index and
+        // probes it once per listed post for every reposter row (a 100,000-post scope with
+        // 10,000 reposters ran for minutes; with it, a lookup per row: 0.2 s).
         let mut sql = QueryBuilder::<Sqlite>::new(
             "SELECT DISTINCT r.post_id, r.reposter, pf.created_at FROM post_reposters r
              CROSS JOIN posts rp ON rp.id = r.post_id
              CROSS JOIN post_facts pf ON pf.post_pk = rp.pk
-             WHERE pf.post_pk IN (SELECT f.post_pk",
+             WHERE +pf.post_pk IN (SELECT f.post_pk",
         );
         push_from(&mut sql, &resolved);
         sql.push(")");
