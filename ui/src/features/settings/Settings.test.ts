@@ -54,11 +54,14 @@ describe('Settings', () => {
     const button = screen.getByRole('button', { name: 'Open the log folder' });
     await userEvent.click(button);
     expect(opened).toHaveLength(1);
-    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    // Other sections (read from a backend this test leaves empty) may say they could not read
+    // theirs: only the log folder's own alert counts here.
+    const logAlert = () => screen.queryAllByRole('alert').find((shown) => shown.textContent?.includes('log folder'));
+    expect(logAlert()).toBeUndefined();
 
     works = false;
     await userEvent.click(button);
-    expect(await screen.findByRole('alert')).toHaveTextContent('No file manager could open the log folder.');
+    await expect.poll(() => logAlert()?.textContent).toContain('No file manager could open the log folder.');
   });
 
   it('says what failed when the command fails, with a retry', async () => {

@@ -5,7 +5,7 @@ import { mockIPC } from '@tauri-apps/api/mocks';
 import SigningIdentity from './SigningIdentity.svelte';
 import type { SigningIdentity as Identity } from '$lib/bindings/SigningIdentity';
 import type { KeptKey } from '$lib/bindings/KeptKey';
-import { fingerprintGroups } from './fingerprint';
+import { fingerprintGroups } from '$lib/fingerprint';
 import { modalDialogs } from '../../test/dialog';
 
 modalDialogs();
