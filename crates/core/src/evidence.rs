@@ -44,7 +44,7 @@ mod report;
 pub mod seal;
 mod spreadsheet;
 pub mod verify;
-mod write;
+pub(crate) mod write;
 mod zip_read;
 
 pub use manifest::{FORMAT, FORMAT_VERSION};

@@ -31,6 +31,7 @@ use zip::write::SimpleFileOptions;
 use zip::ZipWriter;
 
 use crate::errors::CommandError;
+use crate::evidence::write::count;
 use crate::evidence::{hex, Bundle, BundleProgress, BundleRequest, CaptureRecord, ResponseBodies};
 use crate::signing::Signer;
 use crate::state::AppState;
@@ -180,15 +181,7 @@ fn io_error(path: &Path, error: impl std::fmt::Display) -> CommandError {
 
 /// `.<name>.partial` beside the archive.
 fn partial_path(path: &Path) -> PathBuf {
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "archive.wacz".into());
-    path.with_file_name(format!(".{name}.partial"))
-}
-
-fn count(n: usize) -> u32 {
-    u32::try_from(n).unwrap_or(u32::MAX)
+    crate::evidence::write::partial_beside(path, "archive.wacz")
 }
 
 /// Writes `bundle` as a WACZ at `path`, calling `progress` as it goes; a cancel is seen

@@ -141,14 +141,21 @@ pub async fn write_bundle(
 
 /// `.<name>.partial` beside the bundle: hidden, and never mistaken for a finished one.
 pub(super) fn partial_path(path: &Path) -> PathBuf {
+    partial_beside(path, "bundle.zip")
+}
+
+/// `.<name>.partial` beside `path` (`fallback` names it when `path` has no file name): where
+/// a bundle or a web archive is written before it is renamed into place.
+pub(crate) fn partial_beside(path: &Path, fallback: &str) -> PathBuf {
     let name = path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "bundle.zip".into());
+        .unwrap_or_else(|| fallback.into());
     path.with_file_name(format!(".{name}.partial"))
 }
 
-fn count(n: usize) -> u32 {
+/// A count as the outcomes carry it (saturating: a count never wraps).
+pub(crate) fn count(n: usize) -> u32 {
     u32::try_from(n).unwrap_or(u32::MAX)
 }
 
