@@ -11,7 +11,9 @@
 //! accounts post about at once and, hidden among it, a few groups of accounts acting in concert
 //! (`world/campaigns.rs`), for a coordination finder to be measured on: which accounts those
 //! are is written only in `tests/fixtures/planted_campaigns.json`, read by tests alone; no
-//! answer of the service tells them apart. Requests are bounded
+//! answer of the service tells them apart. Pictures are drawn from a seed on request
+//! (`media`; `media::picture` makes them and their resized, recompressed and cropped copies for
+//! tests without HTTP). Requests are bounded
 //! (query and prompt lengths, URL and body sizes) and their work runs on the blocking pool, so
 //! one heavy request never delays a cheap one.
 //! With the `test-tsa` feature (tests only), `tsa` is a local RFC 3161 timestamp authority
@@ -38,6 +40,7 @@ pub mod body_log;
 pub mod clock;
 pub mod faults;
 mod fxhash;
+pub mod media;
 pub mod ops;
 pub mod posts;
 pub mod rate_limit;
