@@ -475,7 +475,9 @@ async fn demo_mode_needs_no_key_and_keeps_its_own_records() {
 async fn settings_are_validated_and_persist() {
     let app = Harness::new(Environment::default());
     let defaults = app.ok("settings_get", json!({}));
-    assert_eq!(defaults["loadRemoteMedia"], false);
+    assert_eq!(defaults["mediaSafeView"], true);
+    assert_eq!(defaults["mediaSizeLimitMb"], 100);
+    assert!(defaults.get("loadRemoteMedia").is_none());
     let bad = app.err(
         "settings_set",
         json!({"settings": {"baseUrl": "example", "retryAttempts": 0}}),
@@ -483,9 +485,10 @@ async fn settings_are_validated_and_persist() {
     assert_eq!(bad["kind"], "invalid");
     let saved = app.ok(
         "settings_set",
-        json!({"settings": {"baseUrl": "https://service.example", "loadRemoteMedia": true, "theme": "dark"}}),
+        json!({"settings": {"baseUrl": "https://service.example", "mediaSafeView": false, "theme": "dark"}}),
     );
     assert_eq!(saved["theme"], "dark");
+    assert_eq!(saved["mediaSafeView"], false);
     let text = std::fs::read_to_string(app.data.path().join("settings.json")).unwrap();
     assert!(text.contains("https://service.example"));
 }

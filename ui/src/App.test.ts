@@ -10,7 +10,7 @@ function backend(searchOutcome = outcome([makePost({ id: '11', text: 'first resu
   return mockBackend({
     app_status: () => ({ mode: 'demo', demoForced: false, keys: [], activeKey: null, serviceConfigured: false }),
     spend_totals: () => ({ today: '0', this_month: '0', all_time: '0' }),
-    settings_get: () => ({ loadRemoteMedia: false, theme: 'system' }),
+    settings_get: () => ({ mediaSafeView: true, theme: 'system' }),
     twitter_search: () => searchOutcome,
     twitter_post: () => outcome(makePost({ id: '12', text: 'second result' })),
   });

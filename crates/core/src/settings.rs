@@ -40,8 +40,14 @@ pub struct AppSettings {
     pub stream_idle_timeout_secs: u32,
     /// Attempts for free-to-repeat reads (GETs) on 429, 5xx and network errors; 1 = no retry.
     pub retry_attempts: u32,
-    /// Load avatars and images from third-party hosts (off: they learn what you read).
-    pub load_remote_media: bool,
+    /// Keep the media of every archived post, not only of posts filed in an investigation.
+    pub media_keep_all_archived: bool,
+    /// Largest media file kept, in MB (1 to 2048); the best variant under it is fetched.
+    pub media_size_limit_mb: u32,
+    /// Show kept media greyscale and blurred until revealed one by one, videos muted and never
+    /// playing by themselves (on by default: reviewers of violent material suffer for it).
+    /// An investigation may be switched to full view on its own page.
+    pub media_safe_view: bool,
     /// Light, dark or the system's.
     pub theme: ThemePreference,
     /// Save exports into this folder without asking; `None` asks each time with a save dialog.
@@ -69,7 +75,9 @@ impl Default for AppSettings {
             request_timeout_secs: 120,
             stream_idle_timeout_secs: 60,
             retry_attempts: 3,
-            load_remote_media: false,
+            media_keep_all_archived: false,
+            media_size_limit_mb: 100,
+            media_safe_view: true,
             theme: ThemePreference::System,
             export_folder: None,
             display_zone: None,
@@ -79,6 +87,10 @@ impl Default for AppSettings {
         }
     }
 }
+
+/// Largest media size limit, in MB (2 GB): a ceiling, so a slip of the keyboard cannot ask
+/// for tens of gigabytes per item.
+pub const MAX_MEDIA_SIZE_LIMIT_MB: u32 = 2048;
 
 /// Longest "Collected by" name.
 const MAX_COLLECTOR: usize = 120;
@@ -192,6 +204,12 @@ impl AppSettings {
         {
             field("tsaCertificatePem", problem);
         }
+        if self.media_size_limit_mb == 0 || self.media_size_limit_mb > MAX_MEDIA_SIZE_LIMIT_MB {
+            field(
+                "mediaSizeLimitMb",
+                format!("Choose between 1 and {MAX_MEDIA_SIZE_LIMIT_MB} MB."),
+            );
+        }
         if self.retry_attempts == 0 || self.retry_attempts > 10 {
             field(
                 "retryAttempts",
@@ -296,7 +314,9 @@ mod tests {
         assert!(loaded.validate().is_ok());
 
         let changed = AppSettings {
-            load_remote_media: true,
+            media_keep_all_archived: true,
+            media_size_limit_mb: 2048,
+            media_safe_view: false,
             retry_attempts: 1,
             display_zone: Some("Asia/Kolkata".into()),
             ..loaded
@@ -318,6 +338,7 @@ mod tests {
             tsa_certificate_pem: Some(
                 "-----BEGIN CERTIFICATE-----\nnot base64\n-----END CERTIFICATE-----\n".into(),
             ),
+            media_size_limit_mb: 2049,
             ..AppSettings::default()
         };
         let fields: Vec<String> = bad
@@ -336,9 +357,36 @@ mod tests {
                 "collectedBy",
                 "tsaUrl",
                 "tsaCertificatePem",
+                "mediaSizeLimitMb",
                 "retryAttempts"
             ]
         );
+        let zero = AppSettings {
+            media_size_limit_mb: 0,
+            ..AppSettings::default()
+        };
+        assert_eq!(
+            zero.validate().unwrap_err()[0].message,
+            "Choose between 1 and 2048 MB."
+        );
+    }
+
+    #[test]
+    fn an_old_file_with_the_remote_media_switch_still_loads() {
+        // Settings files written before media were kept carry `loadRemoteMedia`; remote loads
+        // are gone (the window's policy never let them appear), the rest of the file stands.
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join("settings.json"),
+            br#"{"loadRemoteMedia": true, "retryAttempts": 2, "theme": "dark"}"#,
+        )
+        .unwrap();
+        let loaded: AppSettings = JsonFile::new(dir.path(), "settings.json").load().unwrap();
+        assert_eq!(loaded.retry_attempts, 2);
+        assert_eq!(loaded.theme, ThemePreference::Dark);
+        assert!(loaded.media_safe_view);
+        assert_eq!(loaded.media_size_limit_mb, 100);
+        assert!(!loaded.media_keep_all_archived);
     }
 
     #[test]

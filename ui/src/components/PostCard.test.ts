@@ -33,9 +33,10 @@ describe('PostCard', () => {
     expect(within(card).getByTitle('1 reply')).toBeInTheDocument();
   });
 
-  it('loads the avatar only when remote media is allowed', () => {
-    const { container } = render(PostCard, { post: makePost(), loadRemoteMedia: true });
-    expect(container.querySelector('img.avatar')).toHaveAttribute('src', 'https://pbs.example/avatar.jpg');
+  it("shows the author's initials, never their picture from its host", () => {
+    const { container } = render(PostCard, { post: makePost() });
+    expect(container.querySelector('img')).toBeNull();
+    expect(container.querySelector('.avatar.initials')).not.toBeNull();
   });
 
   it('turns a hashtag or mention click into a search', async () => {
@@ -67,13 +68,12 @@ describe('PostCard', () => {
     expect((window as unknown as { __pwned?: number }).__pwned).toBeUndefined();
   });
 
-  it('shows media as click-to-load placeholders until the user asks', async () => {
+  it('never loads a media link in the page: each opens on its site, in the system browser', () => {
     const post = makePost({ media: [{ media_url: 'https://pbs.example/photo.jpg', type: 'photo' }, { media_url: 'javascript:alert(1)', type: 'photo' }] });
     const { container } = render(PostCard, { post });
     expect(container.querySelector('img')).toBeNull();
-    expect(screen.getAllByRole('button', { name: /Load image/ })).toHaveLength(1);
-    await userEvent.click(screen.getByRole('button', { name: 'Load image 1' }));
-    expect(screen.getByRole('img', { name: 'Image 1 of the post' })).toHaveAttribute('src', 'https://pbs.example/photo.jpg');
+    expect(screen.getByRole('link', { name: 'Open image 1 on its site' })).toHaveAttribute('href', 'https://pbs.example/photo.jpg');
+    expect(screen.queryByRole('button', { name: /Load image/ })).toBeNull();
   });
 
   it('nests a quoted post as its own card', () => {

@@ -1,22 +1,23 @@
 /**
- * Whether remote media (avatars, images) may load, read once from the settings. Off until the
- * settings say otherwise: loading third-party images tells those hosts what is being read.
+ * Whether kept media show in safe view (greyscale, blurred, revealed one by one; videos muted),
+ * read once from the settings. On until the settings say otherwise, and on when they cannot be
+ * read: showing less is the safe mistake.
  */
 import { settingsGet } from './ipc';
 
-export const remoteMedia = $state({ allowed: false });
+export const mediaView = $state({ safe: true });
 
 let loading: Promise<void> | null = null;
 
-/** Reads the setting (once per app run unless `force`). Errors leave media off. */
-export function loadRemoteMediaSetting(force = false): Promise<void> {
+/** Reads the setting (once per app run unless `force`, as after Settings saves it). */
+export function loadMediaViewSetting(force = false): Promise<void> {
   if (!loading || force) {
     loading = settingsGet()
       .then((settings) => {
-        remoteMedia.allowed = settings?.loadRemoteMedia === true;
+        mediaView.safe = settings?.mediaSafeView !== false;
       })
       .catch(() => {
-        remoteMedia.allowed = false;
+        mediaView.safe = true;
       });
   }
   return loading;

@@ -28,7 +28,7 @@ export const reject = (error: CommandError) => new Rejection(error);
 const defaults: Record<string, Handler> = {
   database_status: () => ({ state: 'ready', readOnly: false, checking: false }),
   estimate_cost: () => makeCheck('0.006'),
-  settings_get: () => ({ loadRemoteMedia: false }),
+  settings_get: () => ({ mediaSafeView: true }),
 };
 
 export function mockBackend(handlers: Record<string, Handler>) {

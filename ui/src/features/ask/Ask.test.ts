@@ -26,7 +26,7 @@ function backend() {
   const cancelled: string[] = [];
   mockIPC((cmd, args) => {
     if (cmd === 'estimate_cost') return makeCheck('0.004');
-    if (cmd === 'settings_get') return { loadRemoteMedia: false };
+    if (cmd === 'settings_get') return { mediaSafeView: true };
     if (cmd === 'cancel_stream') {
       cancelled.push((args as { requestId: string }).requestId);
       return true;

@@ -24,7 +24,7 @@ function backend(answer: (sent: Sent) => unknown) {
       estimated.push((args as { operation: string }).operation);
       return makeCheck('0.004');
     }
-    if (cmd === 'settings_get') return { loadRemoteMedia: false };
+    if (cmd === 'settings_get') return { mediaSafeView: true };
     if (cmd === 'links_web' || cmd === 'links_twitter') {
       const call = { cmd, ...(args as object) } as Sent;
       sent.push(call);

@@ -13,7 +13,9 @@ const settings: AppSettings = {
   requestTimeoutSecs: 120,
   streamIdleTimeoutSecs: 60,
   retryAttempts: 3,
-  loadRemoteMedia: false,
+  mediaKeepAllArchived: false,
+  mediaSizeLimitMb: 100,
+  mediaSafeView: true,
   theme: 'system',
   exportFolder: null,
   displayZone: null,
@@ -47,6 +49,27 @@ describe('Preferences', () => {
     );
   });
 
+  it("shows the media size limit's problem under it and says who fetches media", async () => {
+    mockIPC((cmd) => {
+      if (cmd === 'settings_get') return settings;
+      if (cmd === 'settings_set') {
+        throw {
+          kind: 'invalid',
+          message: '1 field needs changing before this can be sent.',
+          fields: [{ field: 'mediaSizeLimitMb', message: 'Choose between 1 and 2048 MB.' }],
+        };
+      }
+      return undefined;
+    });
+    render(Preferences);
+    const media = await screen.findByRole('group', { name: 'Media' });
+    expect(media).toHaveAccessibleDescription(expect.stringContaining('never from the window you read in'));
+    expect(screen.getByLabelText(/^Safe view/)).toBeChecked();
+    await userEvent.click(screen.getByRole('button', { name: 'Save settings' }));
+    expect(await screen.findByText('Choose between 1 and 2048 MB.')).toBeInTheDocument();
+    expect(screen.getByLabelText('Largest media file kept (MB)')).toHaveAttribute('aria-invalid', 'true');
+  });
+
   it('saves the settings and applies the chosen theme', async () => {
     let sent: AppSettings | null = null;
     mockIPC((cmd, args) => {
@@ -60,7 +83,11 @@ describe('Preferences', () => {
     render(Preferences);
     await userEvent.type(await screen.findByLabelText('Service address'), 'https://api.example.org');
     await userEvent.click(screen.getByLabelText('Dark'));
-    await userEvent.click(screen.getByLabelText('Load avatars and images from other sites'));
+    await userEvent.click(screen.getByLabelText(/^Safe view/));
+    await userEvent.click(screen.getByLabelText(/^Keep the media of every archived post/));
+    const limit = screen.getByLabelText('Largest media file kept (MB)');
+    await userEvent.clear(limit);
+    await userEvent.type(limit, '250');
     await userEvent.type(screen.getByLabelText('Save exports in this folder'), '/home/reader/Exports');
     await userEvent.click(screen.getByRole('button', { name: 'Save settings' }));
     expect(await screen.findByText('Saved.')).toBeInTheDocument();
@@ -68,7 +95,9 @@ describe('Preferences', () => {
       ...settings,
       baseUrl: 'https://api.example.org',
       theme: 'dark',
-      loadRemoteMedia: true,
+      mediaSafeView: false,
+      mediaKeepAllArchived: true,
+      mediaSizeLimitMb: 250,
       exportFolder: '/home/reader/Exports',
     });
     expect(document.documentElement.dataset.theme).toBe('dark');

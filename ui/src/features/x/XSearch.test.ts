@@ -17,7 +17,7 @@ function backend(answer: (sent: Sent, call: number) => unknown) {
   const sent: Sent[] = [];
   mockIPC((cmd, args) => {
     if (cmd === 'estimate_cost') return makeCheck('0.006');
-    if (cmd === 'settings_get') return { loadRemoteMedia: false };
+    if (cmd === 'settings_get') return { mediaSafeView: true };
     if (cmd === 'twitter_search') {
       const call = args as unknown as Sent;
       sent.push(call);

@@ -26,9 +26,19 @@ streamIdleTimeoutSecs: number,
  */
 retryAttempts: number, 
 /**
- * Load avatars and images from third-party hosts (off: they learn what you read).
+ * Keep the media of every archived post, not only of posts filed in an investigation.
  */
-loadRemoteMedia: boolean, 
+mediaKeepAllArchived: boolean, 
+/**
+ * Largest media file kept, in MB (1 to 2048); the best variant under it is fetched.
+ */
+mediaSizeLimitMb: number, 
+/**
+ * Show kept media greyscale and blurred until revealed one by one, videos muted and never
+ * playing by themselves (on by default: reviewers of violent material suffer for it).
+ * An investigation may be switched to full view on its own page.
+ */
+mediaSafeView: boolean, 
 /**
  * Light, dark or the system's.
  */
