@@ -27,6 +27,12 @@
 //! * `archive`: every post, user and link fetched, with full-text search over posts, and a
 //!   mark to count exactly which of some posts were first stored after it; its types, writes
 //!   and reads are apart in `archive/types.rs`, `write.rs` and `read.rs`;
+//! * `media`: media kept (migration 0018): each picture and video of a post queued once,
+//!   fetched when due, then kept (by SHA-256, with its PDQ hash, in `media_files`), gone
+//!   (404/410, with its time), failed or too large, with the response's status and headers;
+//!   the same picture elsewhere, exact and near (PDQ Hamming distance, `media/matching.rs`),
+//!   and a scope's most-shared pictures; an investigation's full-view switch (safe view is
+//!   the default);
 //! * `cache`: ETag + body per GET URL for conditional requests;
 //! * `bundle_exports`: every evidence bundle this installation wrote (migration 0016): when,
 //!   its file name, the SHA-256 of its manifest and of the whole file, the signing key's
@@ -106,6 +112,7 @@ mod history;
 mod investigations;
 mod jobs;
 mod ledger;
+mod media;
 pub mod money;
 mod monitors;
 mod provenance;
@@ -156,6 +163,10 @@ pub use investigations::{
 };
 pub use jobs::{FollowedJob, JobState, JOB_FAILED_CLASS};
 pub use ledger::LedgerEntry;
+pub use media::{
+    MediaCounts, MediaFailure, MediaFile, MediaItemRecord, MediaKept, MediaKind, MediaMatch,
+    MediaMatches, MediaState, NewMediaFile, NewMediaItem, NextMedia, SharedPicture, PDQ_BYTES,
+};
 pub use monitors::{FoundPost, MonitorState, NewMonitor, PageItem, RunEnd, StoredMonitor};
 pub use provenance::{
     CaptureState, CaptureSummary, HistoryCapture, NewProvenance, PostCapture, Provenance,

@@ -78,7 +78,7 @@ describe('PostList', () => {
   it('selects posts inside their cards (a feed holds only articles) and adds the selection to an investigation', async () => {
     const added: unknown[] = [];
     mockIPC((cmd, args) => {
-      if (cmd === 'investigation_list') return [{ id: 1, name: 'Flood response', description: '', created_at: '', updated_at: '', archived: false, request_count: 0, post_count: 0, cost: '0' }];
+      if (cmd === 'investigation_list') return [{ id: 1, name: 'Flood response', description: '', created_at: '', updated_at: '', archived: false, media_full_view: false, request_count: 0, post_count: 0, cost: '0' }];
       if (cmd === 'investigation_memberships') return [];
       if (cmd === 'investigation_add') {
         added.push(args);

@@ -10,6 +10,7 @@ export function makeInvestigation(overrides: Partial<InvestigationSummary> = {})
     created_at: '2026-11-20T09:00:00Z',
     updated_at: '2026-11-23T18:04:12Z',
     archived: false,
+    media_full_view: false,
     request_count: 3,
     post_count: 42,
     cost: '0.0123',

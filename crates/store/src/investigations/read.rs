@@ -20,7 +20,7 @@ use crate::time::{from_ms, local_date, to_ms};
 use crate::{Store, Tz};
 
 const SUMMARY_SQL: &str = "SELECT i.id, i.name, i.description, i.created_at, i.updated_at, \
-    i.archived, \
+    i.archived, i.media_full_view, \
     (SELECT count(*) FROM investigation_requests r WHERE r.investigation_id = i.id) AS request_count, \
     (SELECT count(*) FROM investigation_posts p WHERE p.investigation_id = i.id) AS post_count, \
     (SELECT COALESCE(sum(l.cost_nanos), 0) FROM investigation_requests r \
@@ -35,6 +35,7 @@ fn summary_from_row(row: &SqliteRow) -> Result<InvestigationSummary> {
         created_at: from_ms(row.try_get("created_at")?),
         updated_at: from_ms(row.try_get("updated_at")?),
         archived: row.try_get("archived")?,
+        media_full_view: row.try_get("media_full_view")?,
         request_count: row.try_get("request_count")?,
         post_count: row.try_get("post_count")?,
         cost: from_nanos(row.try_get("cost_nanos")?),

@@ -27,6 +27,9 @@ pub struct InvestigationSummary {
     pub updated_at: DateTime<Utc>,
     /// Archived: kept and readable, but it cannot be the active investigation until restored.
     pub archived: bool,
+    /// Its media shown plainly (no blur, no greyscale, sound on request); off by default:
+    /// safe view ([`Store::set_media_full_view`](crate::Store::set_media_full_view)).
+    pub media_full_view: bool,
     /// Requests filed under it (by the active investigation or by hand).
     pub request_count: i64,
     /// Posts filed under it (with its requests or by hand).

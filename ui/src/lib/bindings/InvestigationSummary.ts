@@ -29,6 +29,11 @@ updated_at: string,
  */
 archived: boolean, 
 /**
+ * Its media shown plainly (no blur, no greyscale, sound on request); off by default:
+ * safe view ([`Store::set_media_full_view`](crate::Store::set_media_full_view)).
+ */
+media_full_view: boolean, 
+/**
  * Requests filed under it (by the active investigation or by hand).
  */
 request_count: number, 
