@@ -8,7 +8,7 @@
 
 use sqlx::{QueryBuilder, Sqlite};
 
-use super::scope::{entity_lines, push_from, HASHTAG};
+use super::scope::{entity_lines, push_from, Resolved, HASHTAG};
 use super::types::AnalysisScope;
 use crate::error::Result;
 use crate::Store;
@@ -114,19 +114,26 @@ impl Store {
         let Some(resolved) = self.resolve_scope(scope).await? else {
             return Ok(None);
         };
-        // `+pf.post_pk`: without it SQLite carries the scope's list over to `rp`'s index and
-        // probes it once per listed post for every reposter row (a 100,000-post scope with
-        // 10,000 reposters ran for minutes; with it, a lookup per row: 0.2 s).
-        let mut sql = QueryBuilder::<Sqlite>::new(
-            "SELECT DISTINCT r.post_id, r.reposter, pf.created_at FROM post_reposters r
-             CROSS JOIN posts rp ON rp.id = r.post_id
-             CROSS JOIN post_facts pf ON pf.post_pk = rp.pk
-             WHERE +pf.post_pk IN (SELECT f.post_pk",
-        );
-        push_from(&mut sql, &resolved);
-        sql.push(")");
+        let mut sql = QueryBuilder::<Sqlite>::new("");
+        push_reposters(&mut sql, &resolved);
         Ok(Some(sql.build_query_as().fetch_all(&self.pool).await?))
     }
+}
+
+/// The query [`Store::coordination_reposters`] runs, pushed onto `sql`: its own function so the
+/// plan test (`coordination/tests.rs`) asks SQLite how it runs exactly this SQL.
+fn push_reposters(sql: &mut QueryBuilder<'_, Sqlite>, resolved: &Resolved) {
+    // `+pf.post_pk`: without it SQLite carries the scope's list over to `rp`'s index and
+    // probes it once per listed post for every reposter row (a 100,000-post scope with
+    // 10,000 reposters ran for minutes; with it, a lookup per row: 0.2 s).
+    sql.push(
+        "SELECT DISTINCT r.post_id, r.reposter, pf.created_at FROM post_reposters r
+         CROSS JOIN posts rp ON rp.id = r.post_id
+         CROSS JOIN post_facts pf ON pf.post_pk = rp.pk
+         WHERE +pf.post_pk IN (SELECT f.post_pk",
+    );
+    push_from(sql, resolved);
+    sql.push(")");
 }
 
 fn row(
@@ -158,3 +165,6 @@ fn row(
         repost_of_at_ms,
     }
 }
+
+#[cfg(test)]
+mod tests;
