@@ -14,48 +14,24 @@
 //! A connection without the function (another program's, opening the file) can read everything,
 //! but cannot store a post: the triggers would name a function it does not know.
 
-use std::ffi::{c_char, c_int};
+use std::ffi::{c_int, CStr};
 
 use libsqlite3_sys as ffi;
 use sqlx::SqliteConnection;
 
+use crate::sql_function;
+
 /// The SQL name of [`fold`], as the migrations call it.
-pub const SQL_FUNCTION: &str = "sightline_fold";
+pub const SQL_FUNCTION: &CStr = c"sightline_fold";
 
 /// A tag, handle or host as stored and compared: in lower case, by Unicode's rules.
 pub fn fold(value: &str) -> String {
     value.to_lowercase()
 }
 
-/// Registers [`SQL_FUNCTION`] on `conn`: deterministic and free of side effects, so the
-/// schema's triggers may call it.
+/// Registers [`SQL_FUNCTION`] on `conn`.
 pub async fn register(conn: &mut SqliteConnection) -> Result<(), sqlx::Error> {
-    let mut handle = conn.lock_handle().await?;
-    let db = handle.as_raw_handle().as_ptr();
-    let flags = ffi::SQLITE_UTF8 | ffi::SQLITE_DETERMINISTIC | ffi::SQLITE_INNOCUOUS;
-    // SAFETY: `db` is this connection's open handle, held locked for the call; the name is a
-    // NUL-terminated static string; `fold_sql` has the signature SQLite calls, and no user data
-    // or destructor is passed.
-    let code = unsafe {
-        ffi::sqlite3_create_function_v2(
-            db,
-            c"sightline_fold".as_ptr(),
-            1,
-            flags,
-            std::ptr::null_mut(),
-            Some(fold_sql),
-            None,
-            None,
-            None,
-        )
-    };
-    if code == ffi::SQLITE_OK {
-        Ok(())
-    } else {
-        Err(sqlx::Error::Configuration(
-            format!("SQLite refused the function {SQL_FUNCTION} (code {code})").into(),
-        ))
-    }
+    sql_function::register(conn, SQL_FUNCTION, 1, fold_sql).await
 }
 
 /// `sightline_fold(x)`: NULL for NULL, else [`fold`] of `x` as text (a value that is not valid
@@ -86,15 +62,7 @@ unsafe extern "C" fn fold_sql(
             std::slice::from_raw_parts(text, len)
         };
         let folded = fold(&String::from_utf8_lossy(bytes));
-        match c_int::try_from(folded.len()) {
-            Ok(len) => ffi::sqlite3_result_text(
-                ctx,
-                folded.as_ptr().cast::<c_char>(),
-                len,
-                ffi::SQLITE_TRANSIENT(),
-            ),
-            Err(_) => ffi::sqlite3_result_error_toobig(ctx),
-        }
+        sql_function::result_text(ctx, Some(&folded));
     }
 }
 

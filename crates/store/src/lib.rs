@@ -119,6 +119,7 @@ mod provenance;
 mod record;
 mod runs;
 mod spend;
+mod sql_function;
 mod stamps;
 mod time;
 mod upgrade;
@@ -329,7 +330,7 @@ impl Store {
 }
 
 /// The SQL functions the schema calls, registered on every connection: the folding rule
-/// (`fold.rs`) and the custody log's hash ([`custody`]).
+/// (`fold.rs`) and the custody log's hash ([`custody`]), each through `sql_function.rs`.
 pub(crate) async fn register_functions(
     conn: &mut SqliteConnection,
 ) -> std::result::Result<(), sqlx::Error> {

@@ -4,41 +4,17 @@
 //! before logs were kept with it, and the table's insert trigger checks every entry's hash with
 //! it. A connection without it (another program's) can read the log but not add to it.
 
-use std::ffi::{c_char, c_int};
+use std::ffi::c_int;
 
 use libsqlite3_sys as ffi;
 use sha2::{Digest, Sha256};
 use sqlx::SqliteConnection;
 
-/// Registers `sightline_custody_hash` on `conn`: deterministic and free of side effects, so the
-/// schema's triggers may call it.
+use crate::sql_function;
+
+/// Registers `sightline_custody_hash` on `conn`.
 pub(crate) async fn register(conn: &mut SqliteConnection) -> Result<(), sqlx::Error> {
-    let mut handle = conn.lock_handle().await?;
-    let db = handle.as_raw_handle().as_ptr();
-    let flags = ffi::SQLITE_UTF8 | ffi::SQLITE_DETERMINISTIC | ffi::SQLITE_INNOCUOUS;
-    // SAFETY: `db` is this connection's open handle, held locked for the call; the name is a
-    // NUL-terminated static string; `hash_sql` has the signature SQLite calls, and no user data
-    // or destructor is passed.
-    let code = unsafe {
-        ffi::sqlite3_create_function_v2(
-            db,
-            c"sightline_custody_hash".as_ptr(),
-            7,
-            flags,
-            std::ptr::null_mut(),
-            Some(hash_sql),
-            None,
-            None,
-            None,
-        )
-    };
-    if code == ffi::SQLITE_OK {
-        Ok(())
-    } else {
-        Err(sqlx::Error::Configuration(
-            format!("SQLite refused the function sightline_custody_hash (code {code})").into(),
-        ))
-    }
+    sql_function::register(conn, c"sightline_custody_hash", 7, hash_sql).await
 }
 
 /// One argument as text (NULL and invalid UTF-8 give `None`).
@@ -133,14 +109,6 @@ unsafe extern "C" fn hash_sql(
             as_text(5),
             as_text(6),
         ]);
-        match hash {
-            Some(hash) => ffi::sqlite3_result_text(
-                ctx,
-                hash.as_ptr().cast::<c_char>(),
-                hash.len() as c_int,
-                ffi::SQLITE_TRANSIENT(),
-            ),
-            None => ffi::sqlite3_result_null(ctx),
-        }
+        sql_function::result_text(ctx, hash.as_deref());
     }
 }
