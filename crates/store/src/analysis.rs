@@ -27,12 +27,15 @@
 //! * `analysis/posts.rs`: the scope's posts themselves, newest first, a page at a time;
 //! * `analysis/coordination.rs`: what core's coordination finder reads of a scope, a page at
 //!   a time (author, time, text, expanded links, hashtags, the post answered or reposted),
-//!   and the reposters lists of its posts.
+//!   and the reposters lists of its posts;
+//! * `analysis/media.rs`: the scope's most-shared pictures (exact and near copies as one),
+//!   grouped by the media matcher.
 
 mod aggregates;
 mod conversation;
 mod coordination;
 mod edges;
+mod media;
 mod network;
 mod network_tally;
 mod posts;
