@@ -54,6 +54,8 @@
 //! * [`wacz`]: an investigation as a web archive (WACZ 1.1.1: the exchanges as WARC request and
 //!   response records, the key left out, each post's card a resource, signed), for
 //!   ReplayWeb.page and `wacz validate`;
+//! * [`media`]: media kept: the content-addressed media folder ([`media::files`]), SHA-256 and
+//!   PDQ hashes with the near-match threshold ([`media::hash`]);
 //! * [`keys`] and [`keychain`]: named API keys, their values in the OS keychain
 //!   ([`keychain::SecretStore`], [`keychain::KeyringStore`]), never anywhere else;
 //!   [`key_check`] tries a key with the service (one cheap billed call) before trusting it;
@@ -129,6 +131,7 @@ pub mod keychain;
 pub mod keys;
 pub mod logging;
 mod markup;
+pub mod media;
 pub mod monitors;
 pub mod paging;
 pub mod pipeline;

@@ -11,7 +11,7 @@ use serde::Serialize;
 use sqlx::{QueryBuilder, Row, Sqlite};
 use ts_rs::TS;
 
-use super::{file_from_row, MediaFile, BATCH};
+use super::{MediaFile, BATCH};
 use crate::error::Result;
 use crate::Store;
 

@@ -1,0 +1,14 @@
+//! Media kept (issue 32): the pictures and videos of archived posts, fetched by the app
+//! itself, kept in the data folder by the SHA-256 of their bytes with a perceptual hash, and
+//! matched across posts. What is known of each item (queued, kept, gone, failed) and of each
+//! file is the store's (`sightline_store::MediaItemRecord`, `MediaFile`, migration 0018).
+//!
+//! * [`files`]: the content-addressed media folder (`media/<first two hex>/<sha256>`), each
+//!   file written whole to a partial name then renamed, the same bytes kept once, a name
+//!   made only from a SHA-256;
+//! * [`hash`]: SHA-256, PDQ (the 256-bit perceptual hash of a picture, with its quality and
+//!   size), the Hamming distance, and the near-match threshold
+//!   ([`hash::NEAR_DISTANCE`], why 31 beside it).
+
+pub mod files;
+pub mod hash;
