@@ -55,7 +55,10 @@
 //!   response records, the key left out, each post's card a resource, signed), for
 //!   ReplayWeb.page and `wacz validate`;
 //! * [`media`]: media kept: the content-addressed media folder ([`media::files`]), SHA-256 and
-//!   PDQ hashes with the near-match threshold ([`media::hash`]);
+//!   PDQ hashes with the near-match threshold ([`media::hash`]); what to keep of a post
+//!   ([`media::plan`]: the best video variant first, only HTTPS or the service's own host) and
+//!   one file fetched with a plain client, streamed, hashed and stopped at the size limit
+//!   ([`media::fetch`]);
 //! * [`keys`] and [`keychain`]: named API keys, their values in the OS keychain
 //!   ([`keychain::SecretStore`], [`keychain::KeyringStore`]), never anywhere else;
 //!   [`key_check`] tries a key with the service (one cheap billed call) before trusting it;

@@ -8,7 +8,15 @@
 //!   made only from a SHA-256;
 //! * [`hash`]: SHA-256, PDQ (the 256-bit perceptual hash of a picture, with its quality and
 //!   size), the Hamming distance, and the near-match threshold
-//!   ([`hash::NEAR_DISTANCE`], why 31 beside it).
+//!   ([`hash::NEAR_DISTANCE`], why 31 beside it);
+//! * [`plan`]: what to keep of a post, from its record: each picture, video and GIF, a video's
+//!   MP4 variants best first and its poster; which addresses may be fetched (HTTPS, or plain
+//!   HTTP on the service's own host) and why others are not;
+//! * [`fetch`]: one file fetched with a plain client of its own (never the service's, never
+//!   the key; no cookies, no referrer), streamed to a partial file, hashed as it comes and
+//!   stopped at the size limit; kept, gone (404/410), too large or failed, in words.
 
+pub mod fetch;
 pub mod files;
 pub mod hash;
+pub mod plan;
