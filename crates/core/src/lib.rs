@@ -89,6 +89,8 @@
 //!   kept): warnings and errors, never the key or a body;
 //! * [`external`]: which links may leave the app for the system browser;
 //! * `markup`: text made safe in HTML and XML, for the bundle's report and the GEXF network;
+//! * `graph_export`: the one GEXF 1.3 writer, for the analysis's network and the coordination
+//!   finder's file;
 //! * [`zone`]: the display zone ([`zone::time_zone`]): the system's or the one Settings names;
 //!   times are shown, Spend's days and budgets counted, and exports' local times written in it.
 //!
@@ -128,6 +130,7 @@ pub mod external;
 mod findings;
 pub mod first_key;
 pub mod forecast;
+mod graph_export;
 pub mod investigations;
 pub mod key_check;
 pub mod keychain;

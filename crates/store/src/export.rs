@@ -31,7 +31,8 @@ pub use forecasts::{
     forecast_citations_markdown, forecasts_csv, forecasts_jsonl, percent, ForecastExport,
 };
 
-fn utc(t: DateTime<Utc>) -> String {
+/// A time as every file writes it in UTC: RFC 3339 to the second, ending in `Z`.
+pub fn utc(t: DateTime<Utc>) -> String {
     t.to_rfc3339_opts(SecondsFormat::Secs, true)
 }
 

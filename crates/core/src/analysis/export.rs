@@ -6,9 +6,8 @@
 use std::io::Write;
 use std::path::Path;
 
-use chrono::{DateTime, SecondsFormat, Utc};
 use serde::Deserialize;
-use sightline_store::export::{cell, id_cell};
+use sightline_store::export::{cell, id_cell, utc};
 use sightline_store::zone_names::local_seconds;
 use sightline_store::{
     ActivitySeries, AnalysisScope, Heatmap, Network, NetworkQuery, Store, TopKind, TopList, Tz,
@@ -18,7 +17,7 @@ use ts_rs::TS;
 use super::{activity, chart_zone, gone, network, ActivityOptions};
 use crate::errors::CommandError;
 use crate::export::write_atomically;
-use crate::markup::escape;
+use crate::graph_export::{write_gexf, Edge, Graph, Node};
 
 /// The network's file format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, TS)]
@@ -105,10 +104,6 @@ fn top_name(kind: TopKind) -> &'static str {
     }
 }
 
-fn utc(t: DateTime<Utc>) -> String {
-    t.to_rfc3339_opts(SecondsFormat::Secs, true)
-}
-
 /// The network as GEXF 1.3: a directed graph whose nodes carry their label and post count,
 /// and whose edges carry their weight, type (as label and attribute) and first and last time
 /// (UTC, ISO 8601).
@@ -117,54 +112,34 @@ pub fn network_gexf(
     description: &str,
     out: &mut impl Write,
 ) -> std::io::Result<()> {
-    writeln!(out, r#"<?xml version="1.0" encoding="UTF-8"?>"#)?;
-    writeln!(
-        out,
-        r#"<gexf xmlns="http://gexf.net/1.3" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xsi:schemaLocation="http://gexf.net/1.3 http://gexf.net/1.3/gexf.xsd" version="1.3">"#
-    )?;
-    writeln!(
-        out,
-        r#"  <meta lastmodifieddate="{}"><creator>Sightline</creator><description>{}</description></meta>"#,
-        Utc::now().format("%Y-%m-%d"),
-        escape(description)
-    )?;
-    writeln!(out, r#"  <graph mode="static" defaultedgetype="directed">"#)?;
-    writeln!(
-        out,
-        r#"    <attributes class="node"><attribute id="posts" title="posts" type="integer"/></attributes>"#
-    )?;
-    writeln!(
-        out,
-        r#"    <attributes class="edge"><attribute id="type" title="type" type="string"/><attribute id="first_utc" title="first_utc" type="string"/><attribute id="last_utc" title="last_utc" type="string"/></attributes>"#
-    )?;
-    writeln!(out, "    <nodes>")?;
-    for node in &network.nodes {
-        writeln!(
-            out,
-            r#"      <node id="{}" label="{}"><attvalues><attvalue for="posts" value="{}"/></attvalues></node>"#,
-            escape(&node.id),
-            escape(&node.label),
-            node.posts
-        )?;
-    }
-    writeln!(out, "    </nodes>")?;
-    writeln!(out, "    <edges>")?;
-    for (n, edge) in network.edges.iter().enumerate() {
-        let kind = edge.kind.as_str();
-        writeln!(
-            out,
-            r#"      <edge id="{n}" source="{}" target="{}" weight="{}" label="{kind}"><attvalues><attvalue for="type" value="{kind}"/><attvalue for="first_utc" value="{}"/><attvalue for="last_utc" value="{}"/></attvalues></edge>"#,
-            escape(&edge.source),
-            escape(&edge.target),
-            edge.weight,
+    let graph = Graph {
+        description,
+        edge_type: "directed",
+        node_attributes: &[("posts", "integer")],
+        edge_attributes: &[
+            ("type", "string"),
+            ("first_utc", "string"),
+            ("last_utc", "string"),
+        ],
+    };
+    let nodes = network.nodes.iter().map(|node| Node {
+        id: &node.id,
+        label: node.label.clone(),
+        values: vec![node.posts.to_string()],
+    });
+    let edges = network.edges.iter().map(|edge| Edge {
+        source: &edge.source,
+        target: &edge.target,
+        kind: None,
+        weight: edge.weight.to_string(),
+        label: edge.kind.as_str(),
+        values: vec![
+            edge.kind.as_str().to_owned(),
             utc(edge.first),
-            utc(edge.last)
-        )?;
-    }
-    writeln!(out, "    </edges>")?;
-    writeln!(out, "  </graph>")?;
-    writeln!(out, "</gexf>")?;
-    Ok(())
+            utc(edge.last),
+        ],
+    });
+    write_gexf(out, &graph, nodes, edges)
 }
 
 /// One line per edge: source, target, type, weight, first and last time in UTC and in `tz`.

@@ -11,15 +11,14 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::io::Write;
 use std::path::Path;
 
-use chrono::{DateTime, SecondsFormat, Utc};
 use serde::Deserialize;
-use sightline_store::export::cell;
+use sightline_store::export::{cell, utc};
 use ts_rs::TS;
 
 use super::{Coordination, CoordinationEdge};
 use crate::errors::CommandError;
 use crate::export::write_atomically;
-use crate::markup::escape;
+use crate::graph_export::{write_gexf, Edge, Graph, Node};
 
 /// The edge CSV's header.
 pub const CSV_COLUMNS: [&str; 8] = [
@@ -52,10 +51,6 @@ impl CoordinationFormat {
             Self::Gexf => "gexf",
         }
     }
-}
-
-fn utc(t: DateTime<Utc>) -> String {
-    t.to_rfc3339_opts(SecondsFormat::Secs, true)
 }
 
 /// The ids of an edge's shared posts, each once, in the order of its events.
@@ -95,68 +90,51 @@ pub fn edges_csv(result: &Coordination, out: &mut impl Write) -> std::io::Result
 /// The accounts and edges as GEXF 1.3.
 pub fn gexf(result: &Coordination, description: &str, out: &mut impl Write) -> std::io::Result<()> {
     // Each account in an edge, with its group's number (0: none) and whether it is unusual.
-    let mut nodes: BTreeMap<&str, (u32, bool)> = BTreeMap::new();
+    let mut accounts: BTreeMap<&str, (u32, bool)> = BTreeMap::new();
     for edge in &result.edges {
-        nodes.entry(&edge.source).or_default();
-        nodes.entry(&edge.target).or_default();
+        accounts.entry(&edge.source).or_default();
+        accounts.entry(&edge.target).or_default();
     }
     for group in &result.groups {
         for member in &group.members {
-            nodes.insert(member, (group.id, group.unusual));
+            accounts.insert(member, (group.id, group.unusual));
         }
     }
-    writeln!(out, r#"<?xml version="1.0" encoding="UTF-8"?>"#)?;
-    writeln!(
-        out,
-        r#"<gexf xmlns="http://gexf.net/1.3" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xsi:schemaLocation="http://gexf.net/1.3 http://gexf.net/1.3/gexf.xsd" version="1.3">"#
-    )?;
-    writeln!(
-        out,
-        r#"  <meta lastmodifieddate="{}"><creator>Sightline</creator><description>{}</description></meta>"#,
-        Utc::now().format("%Y-%m-%d"),
-        escape(description)
-    )?;
-    writeln!(
-        out,
-        r#"  <graph mode="static" defaultedgetype="undirected">"#
-    )?;
-    writeln!(
-        out,
-        r#"    <attributes class="node"><attribute id="group" title="group" type="integer"/><attribute id="unusual" title="unusual" type="boolean"/></attributes>"#
-    )?;
-    writeln!(
-        out,
-        r#"    <attributes class="edge"><attribute id="type" title="type" type="string"/><attribute id="score" title="score" type="double"/><attribute id="first_utc" title="first_utc" type="string"/><attribute id="last_utc" title="last_utc" type="string"/><attribute id="shared_post_ids" title="shared_post_ids" type="string"/></attributes>"#
-    )?;
-    writeln!(out, "    <nodes>")?;
-    for (id, (group, unusual)) in &nodes {
-        writeln!(
-            out,
-            r#"      <node id="{}" label="@{}"><attvalues><attvalue for="group" value="{group}"/><attvalue for="unusual" value="{unusual}"/></attvalues></node>"#,
-            escape(id),
-            escape(id),
-        )?;
-    }
-    writeln!(out, "    </nodes>")?;
-    writeln!(out, "    <edges>")?;
-    for (n, edge) in result.edges.iter().enumerate() {
+    let graph = Graph {
+        description,
+        edge_type: "undirected",
+        node_attributes: &[("group", "integer"), ("unusual", "boolean")],
+        edge_attributes: &[
+            ("type", "string"),
+            ("score", "double"),
+            ("first_utc", "string"),
+            ("last_utc", "string"),
+            ("shared_post_ids", "string"),
+        ],
+    };
+    let nodes = accounts.iter().map(|(id, (group, unusual))| Node {
+        id,
+        label: format!("@{id}"),
+        values: vec![group.to_string(), unusual.to_string()],
+    });
+    let edges = result.edges.iter().map(|edge| {
         let kind = edge.signal.edge_type();
-        writeln!(
-            out,
-            r#"      <edge id="{n}" source="{}" target="{}" kind="{kind}" weight="{}" label="{kind}"><attvalues><attvalue for="type" value="{kind}"/><attvalue for="score" value="{:.4}"/><attvalue for="first_utc" value="{}"/><attvalue for="last_utc" value="{}"/><attvalue for="shared_post_ids" value="{}"/></attvalues></edge>"#,
-            escape(&edge.source),
-            escape(&edge.target),
-            edge.weight,
-            edge.score,
-            utc(edge.first),
-            utc(edge.last),
-            escape(&shared_post_ids(result, edge).join(" ")),
-        )?;
-    }
-    writeln!(out, "    </edges>")?;
-    writeln!(out, "  </graph>")?;
-    writeln!(out, "</gexf>")?;
-    Ok(())
+        Edge {
+            source: &edge.source,
+            target: &edge.target,
+            kind: Some(kind),
+            weight: edge.weight.to_string(),
+            label: kind,
+            values: vec![
+                kind.to_owned(),
+                format!("{:.4}", edge.score),
+                utc(edge.first),
+                utc(edge.last),
+                shared_post_ids(result, edge).join(" "),
+            ],
+        }
+    });
+    write_gexf(out, &graph, nodes, edges)
 }
 
 /// Writes `result` to `path` as `format`; `description` names the scope in the GEXF.
