@@ -47,6 +47,7 @@ describe('EvidenceExport', () => {
     });
     render(EvidenceExport, { source: { historyIds: [1, 2], postIds: ['9'] } });
     await userEvent.click(screen.getByRole('button', { name: 'Export evidence bundle' }));
+    expect(await screen.findByText('Gathering the selection…')).toBeInTheDocument();
     await userEvent.click(await screen.findByRole('button', { name: 'Cancel' }));
     expect(await screen.findByRole('status')).toHaveTextContent('Export cancelled. Nothing was saved.');
     expect(calls.evidence_cancel).toHaveLength(1);
