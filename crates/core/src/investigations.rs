@@ -140,6 +140,19 @@ pub async fn archive(
     summary(store, id).await
 }
 
+/// Shows investigation `id`'s media in full (`true`: no blur, no greyscale) or in safe view,
+/// on its page; the rest of the app keeps the setting's view.
+pub async fn set_media_full_view(
+    store: &Store,
+    id: i64,
+    full: bool,
+) -> Result<InvestigationSummary, CommandError> {
+    if !store.set_media_full_view(id, full).await? {
+        return Err(no_such_investigation());
+    }
+    summary(store, id).await
+}
+
 /// Deletes investigation `id` with its filing, notes, tags and checks; History, the Archive
 /// and the ledger keep everything.
 pub async fn delete(store: &Store, id: i64) -> Result<(), CommandError> {

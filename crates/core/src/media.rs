@@ -14,9 +14,12 @@
 //!   HTTP on the service's own host) and why others are not;
 //! * [`fetch`]: one file fetched with a plain client of its own (never the service's, never
 //!   the key; no cookies, no referrer), streamed to a partial file, hashed as it comes and
-//!   stopped at the size limit; kept, gone (404/410), too large or failed, in words.
+//!   stopped at the size limit; kept, gone (404/410), too large or failed, in words;
+//! * [`serve`]: a kept file answered to the window's `sightline-media` protocol by its SHA-256
+//!   (404 for any other name), with the type stored for it and ranges for video.
 
 pub mod fetch;
 pub mod files;
 pub mod hash;
 pub mod plan;
+pub mod serve;
