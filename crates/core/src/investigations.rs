@@ -187,7 +187,10 @@ pub async fn add(
     items: &[InvestigationItem],
 ) -> Result<FilingChange, CommandError> {
     summary(store, id).await?;
-    Ok(store.add_to_investigation(id, items, Utc::now()).await?)
+    let change = store.add_to_investigation(id, items, Utc::now()).await?;
+    // What is filed has its media kept: queued here (cheap; the worker fetches them).
+    crate::media::queue::filed_by_hand(store, items).await;
+    Ok(change)
 }
 
 /// Takes requests and posts out of investigation `id` (they stay in History and the Archive).

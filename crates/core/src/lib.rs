@@ -58,7 +58,9 @@
 //!   PDQ hashes with the near-match threshold ([`media::hash`]); what to keep of a post
 //!   ([`media::plan`]: the best video variant first, only HTTPS or the service's own host) and
 //!   one file fetched with a plain client, streamed, hashed and stopped at the size limit
-//!   ([`media::fetch`]);
+//!   ([`media::fetch`]); the queue's worker ([`media::worker`]: one at a time, paced, a
+//!   doubling hold after failures, resumable, its progress told) and what queues it
+//!   ([`media::queue`]: posts filed in an investigation, every archived post by a setting);
 //! * [`keys`] and [`keychain`]: named API keys, their values in the OS keychain
 //!   ([`keychain::SecretStore`], [`keychain::KeyringStore`]), never anywhere else;
 //!   [`key_check`] tries a key with the service (one cheap billed call) before trusting it;

@@ -15,11 +15,19 @@
 //! * [`fetch`]: one file fetched with a plain client of its own (never the service's, never
 //!   the key; no cookies, no referrer), streamed to a partial file, hashed as it comes and
 //!   stopped at the size limit; kept, gone (404/410), too large or failed, in words;
+//! * [`worker`]: the queue's worker: one item at a time with a gap, the best variant under the
+//!   limit (stepping down), the file kept by content with its PDQ (a video's: its poster's),
+//!   a doubling hold after failures, resumable across restarts, its progress told;
+//! * [`queue`]: the media of posts filed in an investigation (and, with the setting on, of
+//!   every archived post) queued as they are recorded or filed: one insert-or-ignore an item;
 //! * [`serve`]: a kept file answered to the window's `sightline-media` protocol by its SHA-256
 //!   (404 for any other name), with the type stored for it and ranges for video.
 
 pub mod fetch;
 pub mod files;
 pub mod hash;
+mod keep;
 pub mod plan;
+pub mod queue;
 pub mod serve;
+pub mod worker;

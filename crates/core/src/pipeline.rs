@@ -22,6 +22,7 @@ use crate::errors::CommandError;
 use crate::estimate::cost_check;
 use crate::findings::{Findable, Findings};
 use crate::keys::{self, KeyForRequest};
+use crate::media;
 use crate::provenance;
 use crate::session::Session;
 use crate::state::AppState;
@@ -331,6 +332,8 @@ where
             let (record, body) = with_answer(record, answer);
             let has_more = record.next_cursor.is_some();
             let recorded = store.record_request(&record).await?;
+            // The media of what it found, when they are to be kept (cheap; never the network).
+            media::queue::recorded(state, store, history_id, &record.posts, filing).await;
             Ok(Outcome {
                 history_id: recorded.history_id(),
                 billing: record.billing,
@@ -352,6 +355,7 @@ where
             };
             // The failure is history too: the user can see what went wrong, and when.
             store.record_request(&record).await?;
+            media::queue::recorded(state, store, history_id, &record.posts, filing).await;
             Err(error)
         }
         Sent::Unread(failure) => {

@@ -25,6 +25,8 @@ mod investigations;
 mod ipc_casing;
 mod key_status;
 mod kill_mid_stream;
+mod media_fetch;
+mod media_queue;
 mod monitor_lookup;
 mod monitors;
 mod no_runaway;

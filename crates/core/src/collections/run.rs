@@ -490,7 +490,10 @@ impl RunPage for CollectionPage<'_> {
             next.as_deref(),
             Utc::now(),
         );
-        Ok(recorded.await?)
+        let recorded = recorded.await?;
+        // Filed under the collection's investigation (if it has one): its posts' media are kept.
+        crate::media::queue::page_filed(&self.paging.session.store, page.history_id).await;
+        Ok(recorded)
     }
 }
 

@@ -77,17 +77,20 @@ impl ServiceOrigin {
 pub fn fetchable(address: &str, service: Option<&ServiceOrigin>) -> Result<Url, String> {
     let url = Url::parse(address.trim())
         .map_err(|_| format!("The record's media address is not a web address: {address}"))?;
+    let scheme = url.scheme().to_owned();
+    if scheme != "https" && scheme != "http" {
+        return Err(format!(
+            "Not fetched: only web addresses are fetched, not '{scheme}': {address}"
+        ));
+    }
     if url.host_str().is_none_or(str::is_empty) {
         return Err(format!("The media address names no host: {address}"));
     }
-    match url.scheme() {
+    match scheme.as_str() {
         "https" => Ok(url),
         "http" if service.is_some_and(|service| service.holds(&url)) => Ok(url),
-        "http" => Err(format!(
+        _ => Err(format!(
             "Not fetched: the media address is not secure (http, not https): {address}"
-        )),
-        scheme => Err(format!(
-            "Not fetched: only web addresses are fetched, not '{scheme}': {address}"
         )),
     }
 }

@@ -181,7 +181,10 @@ impl RunPage for MonitorPage<'_> {
             page.next_cursor.as_deref(),
             (self.now)(),
         );
-        Ok(recorded.await?)
+        let recorded = recorded.await?;
+        // Filed under the monitor's investigation (if it has one): its posts' media are kept.
+        crate::media::queue::page_filed(&self.session.store, page.history_id).await;
+        Ok(recorded)
     }
 }
 

@@ -4,6 +4,7 @@ pub mod announce;
 pub mod clock;
 pub mod evidence_seed;
 pub mod live;
+pub mod media_host;
 pub mod monitor_runs;
 pub mod search;
 pub mod send;
