@@ -8,7 +8,7 @@
 //!   made only from a SHA-256;
 //! * [`hash`]: SHA-256, PDQ (the 256-bit perceptual hash of a picture, with its quality and
 //!   size), the Hamming distance, and the near-match threshold
-//!   ([`hash::NEAR_DISTANCE`], why 31 beside it);
+//!   ([`hash::NEAR_DISTANCE`], 63 of 256 bits, measured and explained beside it);
 //! * [`plan`]: what to keep of a post, from its record: each picture, video and GIF, a video's
 //!   MP4 variants best first and its poster; which addresses may be fetched (HTTPS, or plain
 //!   HTTP on the service's own host) and why others are not;

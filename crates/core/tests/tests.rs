@@ -26,6 +26,7 @@ mod ipc_casing;
 mod key_status;
 mod kill_mid_stream;
 mod media_fetch;
+mod media_fixture;
 mod media_queue;
 mod monitor_lookup;
 mod monitors;

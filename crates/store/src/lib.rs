@@ -167,6 +167,7 @@ pub use ledger::LedgerEntry;
 pub use media::{
     MediaCounts, MediaFailure, MediaFile, MediaItemRecord, MediaKept, MediaKind, MediaMatch,
     MediaMatches, MediaState, NewMediaFile, NewMediaItem, NextMedia, SharedPicture, PDQ_BYTES,
+    PDQ_MIN_QUALITY,
 };
 pub use monitors::{FoundPost, MonitorState, NewMonitor, PageItem, RunEnd, StoredMonitor};
 pub use provenance::{

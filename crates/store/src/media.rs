@@ -19,7 +19,7 @@ use sqlx::sqlite::SqliteRow;
 use sqlx::{QueryBuilder, Row, Sqlite};
 use ts_rs::TS;
 
-pub use matching::{MediaMatch, MediaMatches, SharedPicture, PDQ_BYTES};
+pub use matching::{MediaMatch, MediaMatches, SharedPicture, PDQ_BYTES, PDQ_MIN_QUALITY};
 
 use crate::error::{Result, StoreError};
 use crate::time::{from_ms, to_ms};

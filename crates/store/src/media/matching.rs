@@ -1,6 +1,7 @@
 //! The same picture elsewhere. Exact: another item kept the very same bytes (SHA-256). Near:
 //! a kept picture whose PDQ hash differs from this one's in at most `max_distance` of its 256
-//! bits (Hamming distance); the caller passes the bound (core's near-match threshold). A
+//! bits (Hamming distance); the caller passes the bound (core's near-match threshold). Hashes
+//! below [`PDQ_MIN_QUALITY`] take no part in near matches. A
 //! video counts through its poster's hash. The near scan reads every stored hash (32 bytes
 //! each) and compares them in Rust: linear, and measured fast enough for a large archive by
 //! core's `media_match` bench.
@@ -17,6 +18,10 @@ use crate::Store;
 
 /// Bytes in a PDQ hash (256 bits).
 pub const PDQ_BYTES: usize = 32;
+
+/// PDQ's own bound on a hash worth matching (quality 0-100): below it a picture is too flat
+/// for its hash to mean anything, so it matches only exactly.
+pub const PDQ_MIN_QUALITY: u8 = 50;
 
 /// A near copy: another file, how far its hash is, and the posts holding it.
 #[derive(Serialize, TS, Clone, Debug, PartialEq, Eq)]
@@ -78,14 +83,18 @@ impl Store {
             .unwrap_or_default();
         let mut near = Vec::new();
         let own: Option<Vec<u8>> =
-            sqlx::query_scalar("SELECT pdq FROM media_files WHERE sha256 = ?")
+            sqlx::query_scalar("SELECT pdq FROM media_files WHERE sha256 = ? AND pdq_quality >= ?")
                 .bind(&file.sha256)
-                .fetch_one(&self.pool)
-                .await?;
+                .bind(PDQ_MIN_QUALITY)
+                .fetch_optional(&self.pool)
+                .await?
+                .flatten();
         if let Some(own) = own.as_deref().and_then(to_hash) {
             let hashes: Vec<(String, Vec<u8>)> = sqlx::query_as(
-                "SELECT sha256, pdq FROM media_files WHERE pdq IS NOT NULL AND sha256 <> ?",
+                "SELECT sha256, pdq FROM media_files
+                 WHERE pdq IS NOT NULL AND pdq_quality >= ? AND sha256 <> ?",
             )
+            .bind(PDQ_MIN_QUALITY)
             .bind(&file.sha256)
             .fetch_all(&self.pool)
             .await?;
@@ -131,7 +140,7 @@ impl Store {
         let mut hashes: HashMap<String, Option<[u8; PDQ_BYTES]>> = HashMap::new();
         for ids in post_ids.chunks(BATCH) {
             let mut query = QueryBuilder::<Sqlite>::new(
-                "SELECT i.post_id, f.sha256, f.pdq FROM media_items i
+                "SELECT i.post_id, f.sha256, f.pdq, f.pdq_quality FROM media_items i
                  JOIN media_files f ON f.sha256 = CASE WHEN i.kind = 'photo' OR i.poster_sha256
                      IS NULL THEN i.sha256 ELSE i.poster_sha256 END
                  WHERE i.state = 'kept' AND i.post_id IN (",
@@ -144,9 +153,11 @@ impl Store {
             for row in query.build().fetch_all(&self.pool).await? {
                 let sha: String = row.try_get("sha256")?;
                 let pdq: Option<Vec<u8>> = row.try_get("pdq")?;
+                let quality: Option<i64> = row.try_get("pdq_quality")?;
+                let usable = quality.is_some_and(|q| q >= i64::from(PDQ_MIN_QUALITY));
                 hashes
                     .entry(sha.clone())
-                    .or_insert_with(|| pdq.as_deref().and_then(to_hash));
+                    .or_insert_with(|| pdq.as_deref().filter(|_| usable).and_then(to_hash));
                 posts_by_file
                     .entry(sha)
                     .or_default()

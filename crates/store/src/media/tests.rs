@@ -193,6 +193,12 @@ async fn exact_and_near_copies_are_found_with_their_posts_and_far_ones_are_not()
     keep(&store, "3", file(3, Some(pdq(20)))).await; // 20 bits away
     keep(&store, "4", file(4, Some(pdq(90)))).await; // 90 bits away
     keep(&store, "5", file(5, None)).await; // no picture
+                                            // The same hash, but too flat a picture for its hash to mean anything.
+    let flat = NewMediaFile {
+        pdq_quality: Some(10),
+        ..file(6, Some(pdq(0)))
+    };
+    keep(&store, "6", flat).await;
 
     let found = store.media_matches(&sha(1), 31).await.unwrap();
     assert_eq!(found.file.unwrap().sha256, sha(1));
@@ -202,6 +208,9 @@ async fn exact_and_near_copies_are_found_with_their_posts_and_far_ones_are_not()
     assert_eq!(found.near[0].distance, 20);
     assert_eq!(found.near[0].post_ids, ["3"]);
 
+    let from_flat = store.media_matches(&sha(6), 256).await.unwrap();
+    assert_eq!(from_flat.exact_post_ids, ["6"]);
+    assert!(from_flat.near.is_empty(), "{from_flat:?}");
     assert!(store
         .media_matches(&sha(5), 256)
         .await
@@ -211,7 +220,7 @@ async fn exact_and_near_copies_are_found_with_their_posts_and_far_ones_are_not()
     assert_eq!(store.media_matches(&sha(9), 31).await.unwrap().file, None);
 
     let counts = store.media_counts().await.unwrap();
-    assert_eq!((counts.kept, counts.files), (5, 4));
+    assert_eq!((counts.kept, counts.files), (6, 5));
 }
 
 #[tokio::test]
