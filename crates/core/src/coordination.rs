@@ -52,6 +52,7 @@ use sightline_api::CancelToken;
 use sightline_store::{AnalysisScope, Store};
 use ts_rs::TS;
 
+pub use baseline::CO_REPOST_ONLY_BAR;
 pub use input::{link_form, ScopePosts};
 pub use text::normalise;
 
@@ -308,7 +309,8 @@ pub struct CoordinationGroup {
     pub baseline: Option<Baseline>,
     /// Above the bar: a baseline p at most [`CoordinationOptions::unusual_p`] and a share of at
     /// least [`CoordinationOptions::min_share`]; or (co-repost only) a mean cosine of its
-    /// edges of at least 0.7. The default view shows only these.
+    /// edges of at least [`CO_REPOST_ONLY_BAR`] and a [`repost_share`] of at least
+    /// [`CoordinationOptions::min_share`]. The default view shows only these.
     pub unusual: bool,
 }
 
@@ -531,6 +533,13 @@ fn signal_edges(
         }
     };
     window::edges(posts, raw, options.min_events)
+}
+
+/// For each post two of `group`'s members both reposted, the share of its reposters that are
+/// members, averaged over the group's shared events (the co-repost-only groups' crowd test;
+/// see `coordination/baseline.rs`).
+pub fn repost_share(posts: &ScopePosts, result: &Coordination, group: &CoordinationGroup) -> f64 {
+    co_repost::share(posts, &co_repost::reposters(posts), result, group)
 }
 
 /// Every shared event behind `edge`, with both posts and their times.

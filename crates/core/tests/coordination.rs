@@ -7,6 +7,7 @@
 
 mod fixture;
 mod paraphrases;
+pub(crate) mod repost_bar;
 mod scope;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};

@@ -7,15 +7,19 @@
 //! [`CoordinationOptions::min_events`] posts in common and a cosine of at least
 //! [`CoordinationOptions::co_repost_cosine`].
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use super::input::ScopePosts;
+use super::text::key;
 use super::window::RawEdge;
-use super::CoordinationOptions;
+use super::{Coordination, CoordinationGroup, CoordinationOptions, Signal};
+
+/// Who reposted each post, by the post's key (see [`reposters`]).
+pub(super) type Reposters = HashMap<u64, Vec<(u32, u32)>>;
 
 /// Who reposted each post: the post's key, then (account, the post that shows it: the
 /// account's repost in a timeline, else the reposted post itself), each account once.
-fn reposters(posts: &ScopePosts) -> HashMap<u64, Vec<(u32, u32)>> {
+pub(super) fn reposters(posts: &ScopePosts) -> Reposters {
     let mut by_post: HashMap<u64, Vec<(u32, u32)>> = HashMap::new();
     for (i, post) in posts.posts.iter().enumerate() {
         if let Some((key, _)) = post.repost_of {
@@ -108,6 +112,48 @@ pub(super) fn edges(posts: &ScopePosts, options: &CoordinationOptions) -> Vec<Ra
         .collect();
     kept.sort_unstable_by_key(|e| (e.a, e.b));
     kept
+}
+
+/// For each post a pair of a group's members both reposted (a shared event), the share of the
+/// post's reposters that are members; their mean over the group's shared events. Near 1 for
+/// accounts that repost, together, posts few others repost; a few hundredths for readers who
+/// reposted the day's popular posts among hundreds of others. A member's odd popular repost
+/// weighs one shared event, a post the whole group reposted one per pair.
+pub(super) fn share(
+    posts: &ScopePosts,
+    by_post: &Reposters,
+    result: &Coordination,
+    group: &CoordinationGroup,
+) -> f64 {
+    let members: HashSet<&str> = group.members.iter().map(String::as_str).collect();
+    let mut of_post: HashMap<u64, f64> = HashMap::new();
+    let (mut sum, mut events) = (0.0, 0usize);
+    let edges = group.edges.iter().map(|i| &result.edges[*i as usize]);
+    for edge in edges.filter(|e| e.signal == Signal::CoRepost) {
+        for [first, _] in &edge.pairs {
+            let Some(p) = posts.index_of(&result.posts[*first as usize].id) else {
+                continue;
+            };
+            let post = &posts.posts[p as usize];
+            let reposted = post.repost_of.map_or_else(|| key(&post.id), |(k, _)| k);
+            let Some(list) = by_post.get(&reposted) else {
+                continue;
+            };
+            sum += *of_post.entry(reposted).or_insert_with(|| {
+                let mine = list
+                    .iter()
+                    .filter(|(a, _)| members.contains(posts.handles[*a as usize].as_str()))
+                    .count();
+                mine as f64 / list.len() as f64
+            });
+            events += 1;
+        }
+    }
+    if events == 0 {
+        1.0
+    } else {
+        sum / events as f64
+    }
 }
 
 /// The time of the reposted post behind a shared event: the reposted post's when stored

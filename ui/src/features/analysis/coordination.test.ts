@@ -80,7 +80,7 @@ describe('the coordination view', () => {
       "Unusual vs background: 12 shared events, where 1.3 were expected with each account's posts moved at random in time (199 runs, p = 0.005); its accounts were 80% of those acting alike at its moments.",
     );
     expect(backgroundWords(result.groups[1]!)).toMatch(/^Not unusual vs background: 4 shared events, where 3.9 were expected/);
-    expect(backgroundWords(group(3, true, null))).toMatch(/^Unusual: every pair reposted nearly the same posts/);
+    expect(backgroundWords(group(3, true, null))).toMatch(/^Unusual: its accounts reposted nearly the same posts, and were most of those who reposted them/);
   });
 
   it("opens an edge's shared events with both posts, oldest first, and how far apart", () => {

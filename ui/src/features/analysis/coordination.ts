@@ -42,8 +42,8 @@ export function backgroundWords(group: CoordinationGroup): string {
   const baseline: Baseline | null = group.baseline;
   if (!baseline) {
     return group.unusual
-      ? 'Unusual: every pair reposted nearly the same posts (reposts carry no times to shift).'
-      : 'Not unusual: the pairs reposted too few of the same posts to stand out (reposts carry no times to shift).';
+      ? 'Unusual: its accounts reposted nearly the same posts, and were most of those who reposted them (reposts carry no times to shift).'
+      : 'Not unusual: its accounts reposted too few of the same posts, or were few among the many who reposted them (reposts carry no times to shift).';
   }
   const expected = baseline.mean.toFixed(1);
   const p = baseline.p < 0.001 ? '< 0.001' : `= ${baseline.p.toFixed(3)}`;
