@@ -167,9 +167,19 @@ pub enum ChainTrust {
     },
 }
 
+/// Said wherever a token is reported valid: the check reads no revocation list (CRL) nor
+/// OCSP answer, so an authority certificate revoked after the token was made (a stolen
+/// signing key, say) still checks out here, as with `openssl ts -verify` by default.
+pub const REVOCATION_NOT_CHECKED: &str =
+    "Whether the authority's certificates were revoked is not checked.";
+
 impl ChainTrust {
-    /// The chain in one sentence.
+    /// The chain in a few sentences, ending with [`REVOCATION_NOT_CHECKED`].
     pub fn words(&self) -> String {
+        format!("{} {REVOCATION_NOT_CHECKED}", self.chain_words())
+    }
+
+    fn chain_words(&self) -> String {
         match self {
             Self::Added { root, fingerprint } => format!(
                 "Its certificate chains to {root} (SHA-256 {fingerprint}), an authority \

@@ -395,6 +395,17 @@ async fn every_token_is_checked_and_a_forged_one_is_invalid() {
         "{}",
         check.verdict
     );
+    // Valid says nothing of revocation, and the line says so.
+    let line = check
+        .checks
+        .iter()
+        .find(|l| l.kind == CheckKind::Timestamps)
+        .unwrap();
+    assert!(
+        line.words.contains(timestamps::REVOCATION_NOT_CHECKED),
+        "{}",
+        line.words
+    );
     let original = Unzipped::read(&path);
     let tokens = original.names("timestamps/", ".tsr");
     assert_eq!(tokens.len(), 3, "{tokens:?}");

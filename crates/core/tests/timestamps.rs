@@ -192,6 +192,10 @@ async fn tokens_from_a_real_authority_check_valid_and_openssl_verifies_them() {
                     ),
                     "{summary}"
                 );
+                assert!(
+                    summary.ends_with(timestamps::REVOCATION_NOT_CHECKED),
+                    "{summary}"
+                );
             }
             invalid => panic!("{key:?}, ESS v2 {ess_v2}: {invalid:?}"),
         }
