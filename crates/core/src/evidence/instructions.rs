@@ -93,7 +93,10 @@ pub(super) fn write(
          \x20 openssl x509 -in ca.pem -noout -fingerprint -sha256\n\
          The certificates in timestamps/ are the ones the tokens carried{}. Using one of \
          them as <ca.pem> proves only that a token agrees with certificates inside this bundle, \
-         not that a real authority made it: anyone can make a CA.\n",
+         not that a real authority made it: anyone can make a CA. Neither Sightline nor \
+         openssl ts -verify (by default) asks whether the authority's certificate was revoked \
+         since: if a stamp is disputed, look its certificate up in the authority's published \
+         revocation list (CRL).\n",
         if tokens.authority_ca.is_some() {
             " and the authority's CA the collector added in Sightline"
         } else {
