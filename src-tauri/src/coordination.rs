@@ -1,12 +1,11 @@
 //! Coordination commands: the core finds the groups (`sightline_core::coordination`); this
 //! relays its progress on a channel the window opens, keeps the running search's cancel token
-//! (one search at a time, so "Stop" means that one) and the last result, which the exports
+//! (one search at a time, so "Stop" means that one: `crate::running`) and the last result, which the exports
 //! write through the save dialog (`crate::export::pick_path`). Written by hand: the search (a
 //! channel) and the export (the dialog).
 
 use std::sync::{Arc, Mutex};
 
-use sightline_api::CancelToken;
 use sightline_core::analysis;
 use sightline_core::coordination::export::{self, CoordinationFormat};
 use sightline_core::coordination::{
@@ -20,6 +19,7 @@ use tauri::ipc::Channel;
 use tauri::{AppHandle, Runtime, State};
 
 use crate::export::pick_path;
+use crate::running::{relay, Running};
 use crate::surface::{define_commands, ok};
 
 define_commands! {
@@ -29,7 +29,7 @@ define_commands! {
         progress: CoordinationProgress) -> CoordinationOutcome;
     // Stops the running search; nothing of it is kept.
     set coordination_cancel() -> () = |runs: CoordinationRuns| {
-        runs.cancel();
+        runs.running.cancel();
         ok(())
     };
     hand coordination_export(format: CoordinationFormat) -> Option<String>;
@@ -52,16 +52,8 @@ fn defaults() -> CoordinationOptions {
 /// The running search's cancel token, and the last result with its scope's name.
 #[derive(Default)]
 pub struct CoordinationRuns {
-    running: Mutex<Option<CancelToken>>,
+    running: Running,
     last: Mutex<Option<(Arc<Coordination>, String)>>,
-}
-
-impl CoordinationRuns {
-    fn cancel(&self) {
-        if let Some(cancel) = self.running.lock().ok().and_then(|r| r.clone()) {
-            cancel.cancel();
-        }
-    }
 }
 
 /// Looks for coordination in `scope`, telling `progress` as it goes; the result is also kept
@@ -76,23 +68,10 @@ pub async fn coordination_find(
 ) -> Result<CoordinationOutcome, CommandError> {
     let store = state.store().await?;
     let name = analysis::summary(&store, &scope).await?.name;
-    let cancel = CancelToken::new();
-    if let Ok(mut running) = runs.running.lock() {
-        *running = Some(cancel.clone());
-    }
-    let outcome = coordination::find(
-        &store,
-        &scope,
-        &options,
-        &mut |step| {
-            let _ = progress.send(step);
-        },
-        &cancel,
-    )
-    .await;
-    if let Ok(mut running) = runs.running.lock() {
-        *running = None;
-    }
+    let run = runs.running.start();
+    let outcome =
+        coordination::find(&store, &scope, &options, &mut relay(progress), run.token()).await;
+    drop(run);
     if let Ok(CoordinationOutcome::Done { result }) = &outcome {
         if let Ok(mut last) = runs.last.lock() {
             *last = Some((Arc::new(result.as_ref().clone()), name));

@@ -1,13 +1,11 @@
 //! Evidence bundle commands: the core gathers, writes and verifies; this picks where to save
 //! (`crate::export::pick_path`), relays progress on a channel, keeps the running export's
-//! cancel token, and picks a bundle to verify with the open dialog. Written by hand: the
+//! cancel token (`crate::running`), and picks a bundle to verify with the open dialog. Written by hand: the
 //! export (a save dialog and a channel), the pick (the open dialog), and the check (a channel;
 //! core reads the file on a blocking thread).
 
 use std::path::Path;
-use std::sync::Mutex;
 
-use sightline_api::CancelToken;
 use sightline_core::errors::CommandError;
 use sightline_core::evidence::gather;
 use sightline_core::evidence::verify::{self, BundleCheck, ReadProgress};
@@ -18,6 +16,7 @@ use tauri::{AppHandle, Runtime, State};
 use tauri_plugin_dialog::DialogExt;
 
 use crate::export::pick_path;
+use crate::running::{relay, Running};
 use crate::surface::{define_commands, ok};
 
 define_commands! {
@@ -29,7 +28,7 @@ define_commands! {
     ) -> Option<BundleOutcome>;
     // Stops the running export; it leaves no file behind.
     set evidence_cancel() -> () = |exports: BundleExports| {
-        exports.cancel();
+        exports.0.cancel();
         ok(())
     };
     hand evidence_verify(path: String; progress: ReadProgress) -> Option<BundleCheck>;
@@ -43,23 +42,7 @@ define_commands! {
 
 /// The export running now, if any: one at a time, so "Cancel" means that one.
 #[derive(Default)]
-pub struct BundleExports(Mutex<Option<CancelToken>>);
-
-impl BundleExports {
-    /// Keeps (`Some`) or forgets (`None`) the running export's token.
-    fn running(&self, token: Option<CancelToken>) {
-        if let Ok(mut running) = self.0.lock() {
-            *running = token;
-        }
-    }
-
-    /// Stops the running export, if any.
-    fn cancel(&self) {
-        if let Some(cancel) = self.0.lock().ok().and_then(|running| running.clone()) {
-            cancel.cancel();
-        }
-    }
-}
+pub struct BundleExports(Running);
 
 /// Writes the evidence bundle of an investigation (`investigation_id`), or of a hand-picked
 /// selection (`history_ids`, `post_ids`). `None` when the user closed the save dialog.
@@ -88,26 +71,22 @@ pub async fn evidence_export<R: Runtime>(
     let Some(path) = pick_path(&app, &state, &bundle.file_name(), "zip").await? else {
         return Ok(None);
     };
-    let cancel = CancelToken::new();
-    exports.running(Some(cancel.clone()));
-    let outcome = seal::export(
+    let run = exports.0.start();
+    seal::export(
         &state,
         &store,
         bundle,
         &path,
-        &mut |step| {
-            let _ = progress.send(step);
-        },
-        &cancel,
+        &mut relay(progress),
+        run.token(),
     )
-    .await;
-    exports.running(None);
-    outcome.map(Some)
+    .await
+    .map(Some)
 }
 
 /// The check of a bundle running now, if any: one at a time, so "Cancel" means that one.
 #[derive(Default)]
-pub struct BundleChecks(BundleExports);
+pub struct BundleChecks(Running);
 
 /// Reads the bundle at `path` strictly and makes its checks (files and sums, the signature
 /// and whose key, the timestamp tokens, the custody log, this computer's record of the export),
@@ -119,19 +98,8 @@ pub async fn evidence_verify(
     path: String,
     progress: Channel<ReadProgress>,
 ) -> Result<Option<BundleCheck>, CommandError> {
-    let cancel = CancelToken::new();
-    checks.0.running(Some(cancel.clone()));
-    let check = verify::verify(
-        &state,
-        Path::new(&path),
-        move |step| {
-            let _ = progress.send(step);
-        },
-        &cancel,
-    )
-    .await;
-    checks.0.running(None);
-    check
+    let run = checks.0.start();
+    verify::verify(&state, Path::new(&path), relay(progress), run.token()).await
 }
 
 /// Asks for a bundle to verify with the system's open dialog; `None` when closed.

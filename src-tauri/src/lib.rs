@@ -24,6 +24,7 @@ pub mod investigations;
 pub mod monitors;
 pub mod painting;
 pub mod provenance;
+mod running;
 pub mod signing;
 pub mod stamps;
 pub mod surface;

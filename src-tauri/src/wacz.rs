@@ -1,11 +1,8 @@
 //! "Export as web archive": the core gathers the investigation, signs and writes the WACZ and
 //! records it in the custody log (`sightline_core::wacz`); this asks where to save
 //! (`crate::export::pick_path`), relays progress on a channel and keeps the running export's
-//! cancel token. Written by hand: the save dialog and the channel.
+//! cancel token (`crate::running`, as the bundle's export does). Written by hand: the save dialog and the channel.
 
-use std::sync::Mutex;
-
-use sightline_api::CancelToken;
 use sightline_core::errors::CommandError;
 use sightline_core::evidence::BundleProgress;
 use sightline_core::state::AppState;
@@ -14,34 +11,21 @@ use tauri::ipc::Channel;
 use tauri::{AppHandle, Runtime, State};
 
 use crate::export::pick_path;
+use crate::running::{relay, Running};
 use crate::surface::{define_commands, ok};
 
 define_commands! {
     hand wacz_export(investigation_id: i64; progress: BundleProgress) -> Option<WaczOutcome>;
     // Stops the running export; it leaves no file behind.
     set wacz_cancel() -> () = |exports: WaczExports| {
-        exports.cancel();
+        exports.0.cancel();
         ok(())
     };
 }
 
 /// The web-archive export running now, if any: one at a time, so "Cancel" means that one.
 #[derive(Default)]
-pub struct WaczExports(Mutex<Option<CancelToken>>);
-
-impl WaczExports {
-    fn running(&self, token: Option<CancelToken>) {
-        if let Ok(mut running) = self.0.lock() {
-            *running = token;
-        }
-    }
-
-    fn cancel(&self) {
-        if let Some(cancel) = self.0.lock().ok().and_then(|running| running.clone()) {
-            cancel.cancel();
-        }
-    }
-}
+pub struct WaczExports(Running);
 
 /// Writes investigation `investigation_id` as a web archive (WACZ) into the export folder, or
 /// where the save dialog says. `None` when the user closed the dialog.
@@ -58,19 +42,15 @@ pub async fn wacz_export<R: Runtime>(
     let Some(path) = pick_path(&app, &state, &wacz::file_name(&bundle), "wacz").await? else {
         return Ok(None);
     };
-    let cancel = CancelToken::new();
-    exports.running(Some(cancel.clone()));
-    let outcome = wacz::export(
+    let run = exports.0.start();
+    wacz::export(
         &state,
         &store,
         &bundle,
         &path,
-        &mut |step| {
-            let _ = progress.send(step);
-        },
-        &cancel,
+        &mut relay(progress),
+        run.token(),
     )
-    .await;
-    exports.running(None);
-    outcome.map(Some)
+    .await
+    .map(Some)
 }
