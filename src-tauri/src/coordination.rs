@@ -1,8 +1,8 @@
 //! Coordination commands: the core finds the groups (`sightline_core::coordination`); this
 //! relays its progress on a channel the window opens, keeps the running search's cancel token
-//! (one search at a time, so "Stop" means that one: `crate::running`) and the last result, which the exports
-//! write through the save dialog (`crate::export::pick_path`). Written by hand: the search (a
-//! channel) and the export (the dialog).
+//! (one search at a time, so "Stop" means that one: `crate::running`) and the last result,
+//! which the exports write through the save dialog (`crate::export::pick_path`). Written by
+//! hand: the search (a channel) and the export (the dialog).
 
 use std::sync::{Arc, Mutex};
 

@@ -1,8 +1,8 @@
 //! Evidence bundle commands: the core gathers, writes and verifies; this picks where to save
 //! (`crate::export::pick_path`), relays progress on a channel, keeps the running export's
-//! cancel token (`crate::running`), and picks a bundle to verify with the open dialog. Written by hand: the
-//! export (a save dialog and a channel), the pick (the open dialog), and the check (a channel;
-//! core reads the file on a blocking thread).
+//! cancel token (`crate::running`), and picks a bundle to verify with the open dialog. Written
+//! by hand: the export (a save dialog and a channel), the pick (the open dialog), and the check
+//! (a channel; core reads the file on a blocking thread).
 
 use std::path::Path;
 

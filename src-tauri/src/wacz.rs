@@ -1,7 +1,8 @@
 //! "Export as web archive": the core gathers the investigation, signs and writes the WACZ and
 //! records it in the custody log (`sightline_core::wacz`); this asks where to save
 //! (`crate::export::pick_path`), relays progress on a channel and keeps the running export's
-//! cancel token (`crate::running`, as the bundle's export does). Written by hand: the save dialog and the channel.
+//! cancel token (`crate::running`, as the bundle's export does). Written by hand: the save
+//! dialog and the channel.
 
 use sightline_core::errors::CommandError;
 use sightline_core::evidence::BundleProgress;
