@@ -242,7 +242,7 @@ describe('an investigation, end to end against the service', () => {
     expect(sent.length).toBe(1);
     expect(sent[0]).toMatchObject({ status: 200, complete: true, target: `${answeredBy.pathname}${answeredBy.search}` });
     await dialog.$('button=Re-check the hash').click();
-    await expect(dialog.$('[role="status"]')).toHaveText('matches: the stored bytes are the ones received', { wait: 10_000 });
+    await expect(dialog.$('[role="status"]')).toHaveText('matches: the stored bytes hash to the SHA-256 recorded when they were received', { wait: 10_000 });
     await auditBothThemes('inv-live-provenance');
     await browser.keys(['Escape']);
     await expect(dialog).not.toBeDisplayed();

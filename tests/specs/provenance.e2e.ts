@@ -35,7 +35,7 @@ describe('provenance', () => {
     await expect(dialog).toHaveText(expect.stringContaining('twitter_search'));
     await expect(dialog).toHaveText(expect.stringMatching(/[0-9a-f]{64}/));
     await dialog.$('button=Re-check the hash').click();
-    await expect(dialog.$('[role="status"]')).toHaveText('matches: the stored bytes are the ones received');
+    await expect(dialog.$('[role="status"]')).toHaveText('matches: the stored bytes hash to the SHA-256 recorded when they were received');
     await auditBothThemes('provenance-record');
     await browser.keys(['Escape']);
     await expect(dialog).not.toBeDisplayed();

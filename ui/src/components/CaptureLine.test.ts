@@ -49,7 +49,7 @@ describe('CaptureLine', () => {
     expect(within(dialog).getByText(/48,213 bytes exactly as received/)).toBeInTheDocument();
 
     await userEvent.click(within(dialog).getByRole('button', { name: 'Re-check the hash' }));
-    expect(await within(dialog).findByRole('status')).toHaveTextContent('matches: the stored bytes are the ones received');
+    expect(await within(dialog).findByRole('status')).toHaveTextContent('matches: the stored bytes hash to the SHA-256 recorded when they were received');
     expect(calls.provenance_verify?.[0]).toMatchObject({ historyId: 7 });
   });
 
