@@ -76,7 +76,7 @@ fn trickle(world: &World) {
 /// The search itself, without HTTP: what one request costs the server's CPU.
 fn operation_only(sb: &Sandbox) {
     let world = sb.world();
-    let tweets = sightline_sandbox::render::TweetCache::new(world);
+    let tweets = sightline_sandbox::render::TweetCache::new(world, "http://127.0.0.1:8787");
     // An hour of the default trickle, so searches also walk its index.
     let now_ms = world.now_ms + 3_600_000;
     let live = Live::new(world, sightline_sandbox::DEFAULT_LIVE_RATE);

@@ -11,9 +11,11 @@
 //! accounts post about at once and, hidden among it, a few groups of accounts acting in concert
 //! (`world/campaigns.rs`), for a coordination finder to be measured on: which accounts those
 //! are is written only in `tests/fixtures/planted_campaigns.json`, read by tests alone; no
-//! answer of the service tells them apart. Pictures are drawn from a seed on request
-//! (`media`; `media::picture` makes them and their resized, recompressed and cropped copies for
-//! tests without HTTP). Requests are bounded
+//! answer of the service tells them apart. The posts' photos and videos are served by the
+//! sandbox at its own address (`media`), drawn from a seed on request, with planted copies of a
+//! few pictures across posts and some links gone (404/410), written only in
+//! `tests/fixtures/planted_media.json`; `media::picture` makes pictures and their resized,
+//! recompressed and cropped copies for tests without HTTP. Requests are bounded
 //! (query and prompt lengths, URL and body sizes) and their work runs on the blocking pool, so
 //! one heavy request never delays a cheap one.
 //! With the `test-tsa` feature (tests only), `tsa` is a local RFC 3161 timestamp authority
@@ -227,7 +229,12 @@ impl SandboxBuilder {
             .as_deref()
             .map(body_log::BodyLog::open)
             .transpose()?;
+        // Bound first: the posts' media links point to this address.
+        let listener = tokio::net::TcpListener::bind(SocketAddr::new(self.host, self.port)).await?;
+        let addr = listener.local_addr()?;
+        let base_url = format!("http://{addr}");
         let faults = Arc::new(FaultQueue::default());
+        let media_log = Arc::new(media::MediaLog::default());
         let billed = Arc::new(billed::BilledLog::default());
         let clock = Arc::new(if self.manual_clock {
             Clock::manual()
@@ -243,7 +250,7 @@ impl SandboxBuilder {
             pace: Duration::from_millis(self.pace_ms),
             rates: self.rates,
             cost_style: self.cost_style,
-            tweets: render::TweetCache::new(&world),
+            tweets: render::TweetCache::new(&world, &base_url),
             balances: self.balance_usd.map(balance::Balances::new),
             billed: billed.clone(),
             jobs: match self.jobs_file {
@@ -252,10 +259,10 @@ impl SandboxBuilder {
             },
             clock: clock.clone(),
             live: world::live::Live::new(&world, self.live_rate),
+            media: media::serve::MediaIndex::default(),
+            media_log: media_log.clone(),
         });
         let world = state.world.clone();
-        let listener = tokio::net::TcpListener::bind(SocketAddr::new(self.host, self.port)).await?;
-        let addr = listener.local_addr()?;
         let (tx, rx) = oneshot::channel::<()>();
         let app = match body_log {
             Some(log) => {
@@ -276,7 +283,8 @@ impl SandboxBuilder {
             }
         });
         Ok(Sandbox {
-            base_url: format!("http://{addr}"),
+            base_url,
+            media_log,
             addr,
             demo_key,
             faults,
@@ -296,6 +304,7 @@ pub struct Sandbox {
     demo_key: String,
     faults: Arc<FaultQueue>,
     billed: Arc<billed::BilledLog>,
+    media_log: Arc<media::MediaLog>,
     world: Arc<World>,
     clock: Arc<Clock>,
     stop: Mutex<Option<oneshot::Sender<()>>>,
@@ -338,6 +347,11 @@ impl Sandbox {
     /// Every response that carried a cost header, as sent.
     pub fn billed(&self) -> &billed::BilledLog {
         &self.billed
+    }
+
+    /// Every request the media routes answered (`/media/…`, `/video/…`), oldest first.
+    pub fn media_hits(&self) -> Vec<media::MediaHit> {
+        self.media_log.hits()
     }
 
     /// The generated world, read-only (to pick real ids and names in tests).

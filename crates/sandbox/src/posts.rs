@@ -4,7 +4,7 @@
 
 use crate::render::TweetCache;
 use crate::world::live::Tail;
-use crate::world::{Post, TimelineEntry, World};
+use crate::world::{Post, Retweet, TimelineEntry, World};
 use std::borrow::Cow;
 
 #[derive(Clone, Copy)]
@@ -136,7 +136,17 @@ impl<'a> Posts<'a> {
 
     /// A post as a Tweet record, its quote nested.
     pub fn record(&self, index: u32) -> crate::render::TweetJson<'a> {
-        crate::render::tweet_record(self.world, self.get(index), true)
+        crate::render::tweet_record(self.world, self.media_base(), self.get(index), true)
+    }
+
+    /// A retweet as it appears in a timeline.
+    pub fn retweet(&self, r: &Retweet) -> crate::render::TweetJson<'a> {
+        crate::render::retweet(self.world, self.media_base(), r)
+    }
+
+    /// Where the records' media links point: this sandbox's address.
+    pub fn media_base(&self) -> &'a str {
+        self.tweets.media_base()
     }
 
     /// The JSON of a post's Tweet record, rendered once.

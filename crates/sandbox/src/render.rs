@@ -1,28 +1,38 @@
 //! The JSON records of the reference schema (`TwitterScraperTweet`, `TwitterScraperUser`),
 //! rendered from the world on demand.
 
-use crate::world::{corpus::LANGS, Media, Post, Retweet, User, World};
+use crate::media::{self, VIDEO_SIZES};
+use crate::world::{corpus::LANGS, Media, MediaKind, Post, Retweet, User, World};
 use serde::Serialize;
 use std::sync::OnceLock;
 
 /// Serialised Tweet records (with their quote) of the world's posts, rendered once per post on
 /// first use: they never change, and rendering dominates the cost of a search. The trickle's
-/// posts keep theirs beside them (`world/live.rs`); `posts.rs` reads both.
+/// posts keep theirs beside them (`world/live.rs`); `posts.rs` reads both. The records' media
+/// links point to `media_base`, the address of the sandbox that serves them (`media/`).
 pub struct TweetCache {
     slots: Vec<OnceLock<Box<str>>>,
+    media_base: Box<str>,
 }
 
 impl TweetCache {
-    pub fn new(world: &World) -> TweetCache {
+    /// `media_base`: `http://127.0.0.1:PORT` of the sandbox, without a trailing slash.
+    pub fn new(world: &World, media_base: &str) -> TweetCache {
         TweetCache {
             slots: (0..world.posts.len()).map(|_| OnceLock::new()).collect(),
+            media_base: media_base.into(),
         }
     }
 
-    /// The JSON of post `index` as `tweet(world, index, true)` renders it.
+    /// Where the records' media links point.
+    pub fn media_base(&self) -> &str {
+        &self.media_base
+    }
+
+    /// The JSON of post `index` as `tweet(world, media_base, index, true)` renders it.
     pub fn get(&self, world: &World, index: u32) -> &str {
         self.slots[index as usize].get_or_init(|| {
-            serde_json::to_string(&tweet(world, index, true))
+            serde_json::to_string(&tweet(world, &self.media_base, index, true))
                 .expect("records serialise")
                 .into_boxed_str()
         })
@@ -166,6 +176,29 @@ pub struct EntityMedia {
     #[serde(rename = "type")]
     kind: &'static str,
     url: String,
+    original_info: OriginalInfo,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    video_info: Option<VideoInfo>,
+}
+
+#[derive(Serialize, Clone)]
+pub struct OriginalInfo {
+    width: u32,
+    height: u32,
+}
+
+#[derive(Serialize, Clone)]
+pub struct VideoInfo {
+    aspect_ratio: [u32; 2],
+    duration_millis: u32,
+    variants: Vec<VideoVariant>,
+}
+
+#[derive(Serialize, Clone)]
+pub struct VideoVariant {
+    bitrate: u32,
+    content_type: &'static str,
+    url: String,
 }
 
 #[derive(Serialize)]
@@ -228,17 +261,39 @@ fn find_indices(text: &str, needle: &str, from: &mut usize) -> [usize; 2] {
     }
 }
 
-fn media_url(m: &Media) -> String {
-    match m.kind {
-        crate::world::MediaKind::Photo => format!("https://pbs.twimg.com/media/{}.jpg", m.file_key),
-        crate::world::MediaKind::Video => format!(
-            "https://pbs.twimg.com/ext_tw_video_thumb/{}/pu/img/{}.jpg",
-            m.id, m.file_key
-        ),
+/// What the media of `post` are (`media::plan`).
+fn plan(world: &World, post: &Post, m: &Media) -> media::Plan {
+    media::plan(world.seed, world.now_ms, post.created_ms, m)
+}
+
+/// The picture's link: a photo, or a video's poster; on the sandbox at `base`.
+fn media_url(base: &str, m: &Media, plan: &media::Plan) -> String {
+    format!("{base}{}", media::picture_path(&m.file_key, plan.format))
+}
+
+/// A video's variants (MP4 in three sizes), smallest first, as X lists them.
+fn video_info(base: &str, m: &Media) -> VideoInfo {
+    VideoInfo {
+        aspect_ratio: [16, 9],
+        duration_millis: media::VIDEO_MS,
+        variants: VIDEO_SIZES
+            .iter()
+            .map(|&size| VideoVariant {
+                bitrate: size.bitrate,
+                content_type: "video/mp4",
+                url: format!("{base}{}", media::video_path(&m.file_key, size)),
+            })
+            .collect(),
     }
 }
 
-fn entities<'a>(world: &'a World, post: &'a Post, author: &User, id: u64) -> (Entities<'a>, usize) {
+fn entities<'a>(
+    world: &'a World,
+    base: &str,
+    post: &'a Post,
+    author: &User,
+    id: u64,
+) -> (Entities<'a>, usize) {
     let text = &post.text;
     let mut cursor = 0;
     let user_mentions = post
@@ -310,7 +365,15 @@ fn entities<'a>(world: &'a World, post: &'a Post, author: &User, id: u64) -> (En
             let mut from = 0;
             let indices = find_indices(text, &m.short, &mut from);
             display_end = display_end.min(indices[0].saturating_sub(1));
-            let kind_path = if m.kind == crate::world::MediaKind::Video {
+            let plan = plan(world, post, m);
+            let (width, height) = match m.kind {
+                MediaKind::Photo => media::copy_size(plan.picture, plan.variant),
+                MediaKind::Video => {
+                    let largest = VIDEO_SIZES[VIDEO_SIZES.len() - 1];
+                    (u32::from(largest.width), u32::from(largest.height))
+                }
+            };
+            let kind_path = if m.kind == MediaKind::Video {
                 "video"
             } else {
                 "photo"
@@ -326,16 +389,14 @@ fn entities<'a>(world: &'a World, post: &'a Post, author: &User, id: u64) -> (En
                 indices,
                 media_key: format!(
                     "{}_{}",
-                    if m.kind == crate::world::MediaKind::Video {
-                        7
-                    } else {
-                        3
-                    },
+                    if m.kind == MediaKind::Video { 7 } else { 3 },
                     m.id
                 ),
-                media_url_https: media_url(m),
+                media_url_https: media_url(base, m, &plan),
                 kind: m.kind.as_str(),
                 url: m.short.clone(),
+                original_info: OriginalInfo { width, height },
+                video_info: (m.kind == MediaKind::Video).then(|| video_info(base, m)),
             }
         })
         .collect();
@@ -352,16 +413,22 @@ fn entities<'a>(world: &'a World, post: &'a Post, author: &User, id: u64) -> (En
     )
 }
 
-/// A post as a Tweet record. `with_quote` nests the quoted post one level deep, as X does.
-pub fn tweet(world: &World, index: u32, with_quote: bool) -> TweetJson<'_> {
-    tweet_record(world, &world.posts[index as usize], with_quote)
+/// A post as a Tweet record, its media links on the sandbox at `base`. `with_quote` nests the
+/// quoted post one level deep, as X does.
+pub fn tweet<'a>(world: &'a World, base: &str, index: u32, with_quote: bool) -> TweetJson<'a> {
+    tweet_record(world, base, &world.posts[index as usize], with_quote)
 }
 
 /// `tweet` for a post that may not be the world's own (a trickle post, `world/live.rs`): the
 /// posts it replies to, quotes or starts from are.
-pub fn tweet_record<'a>(world: &'a World, post: &'a Post, with_quote: bool) -> TweetJson<'a> {
+pub fn tweet_record<'a>(
+    world: &'a World,
+    base: &str,
+    post: &'a Post,
+    with_quote: bool,
+) -> TweetJson<'a> {
     let author = &world.users[post.author as usize];
-    let (post_entities, display_end) = entities(world, post, author, post.id);
+    let (post_entities, display_end) = entities(world, base, post, author, post.id);
     let extended_entities = (!post.media.is_empty()).then(|| ExtendedEntities {
         media: post_entities.media.clone(),
     });
@@ -384,7 +451,7 @@ pub fn tweet_record<'a>(world: &'a World, post: &'a Post, with_quote: bool) -> T
             .media
             .iter()
             .map(|m| MediaJson {
-                media_url: media_url(m),
+                media_url: media_url(base, m, &plan(world, post, m)),
                 kind: m.kind.as_str(),
             })
             .collect(),
@@ -401,7 +468,7 @@ pub fn tweet_record<'a>(world: &'a World, post: &'a Post, with_quote: bool) -> T
         in_reply_to_user_id: parent_author.map(|u| u.id.to_string()),
         quoted_status_id: quoted.map(|q| q.id.to_string()),
         quote: match post.quote_of {
-            Some(q) if with_quote => Some(Box::new(tweet(world, q, false))),
+            Some(q) if with_quote => Some(Box::new(tweet(world, base, q, false))),
             _ => None,
         },
         display_text_range: [0, display_end],
@@ -413,7 +480,7 @@ pub fn tweet_record<'a>(world: &'a World, post: &'a Post, with_quote: bool) -> T
 
 /// A retweet as it appears in a timeline: the retweeter's entry wrapping the original, with the
 /// original's counts, like X shows them.
-pub fn retweet<'a>(world: &'a World, r: &Retweet) -> TweetJson<'a> {
+pub fn retweet<'a>(world: &'a World, base: &str, r: &Retweet) -> TweetJson<'a> {
     let post = &world.posts[r.post as usize];
     let original_author = &world.users[post.author as usize];
     let retweeter = &world.users[r.user as usize];
@@ -456,6 +523,6 @@ pub fn retweet<'a>(world: &'a World, r: &Retweet) -> TweetJson<'a> {
             }],
         },
         extended_entities: None,
-        retweet: Some(Box::new(tweet(world, r.post, true))),
+        retweet: Some(Box::new(tweet(world, base, r.post, true))),
     }
 }

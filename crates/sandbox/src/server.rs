@@ -40,11 +40,14 @@ pub struct AppState {
     pub jobs: crate::ops::forecast::Jobs,
     pub clock: Arc<crate::clock::Clock>,
     pub live: crate::world::live::Live,
+    /// Which post carries each media file, and the media requests answered (`media/serve.rs`).
+    pub media: crate::media::serve::MediaIndex,
+    pub media_log: Arc<crate::media::MediaLog>,
 }
 
 impl AppState {
     /// The service clock: running with real time, or a test's manual clock.
-    fn now_ms(&self) -> i64 {
+    pub(crate) fn now_ms(&self) -> i64 {
         self.clock.now_ms(&self.world)
     }
 
@@ -72,8 +75,13 @@ pub fn router(state: Arc<AppState>) -> Router {
             get(list_faults).post(queue_faults).delete(clear_faults),
         );
         router = router.route("/__sandbox/billed", get(list_billed));
+        router = router.route("/__sandbox/media", get(list_media));
         router = router.route("/__sandbox/clock", get(read_clock).post(advance_clock));
     }
+    // The media host: public, like a CDN (no key, no billing).
+    router = router
+        .route("/media/{file}", get(crate::media::serve::picture_route))
+        .route("/video/{key}/{file}", get(crate::media::serve::video_route));
     router
         .fallback(|uri: axum::http::Uri| async move { not_found_or_redirect(&uri) })
         .method_not_allowed_fallback(|| async {
@@ -452,13 +460,13 @@ fn send_body(
 }
 
 /// A chunk to write and the pause before it; `None` breaks the connection.
-type Chunk = (Duration, Option<Bytes>);
+pub(crate) type Chunk = (Duration, Option<Bytes>);
 
 /// Pause before an abrupt cut, so that what was written reaches the client first (hyper drops
 /// buffered bytes when a body fails).
-const CUT_DELAY: Duration = Duration::from_millis(50);
+pub(crate) const CUT_DELAY: Duration = Duration::from_millis(50);
 
-fn body_from_chunks(chunks: Vec<Chunk>) -> Body {
+pub(crate) fn body_from_chunks(chunks: Vec<Chunk>) -> Body {
     let stream = futures_util::stream::unfold(chunks.into_iter(), |mut it| async move {
         let (delay, chunk) = it.next()?;
         if !delay.is_zero() {
@@ -604,6 +612,15 @@ async fn list_billed(State(state): State<Arc<AppState>>) -> Response {
             "responses": state.billed.responses(),
             "total_usd": state.billed.total().to_string(),
         }),
+    )
+}
+
+/// Every media request answered: `{"requests": [{"path", "status", "authorization",
+/// "user_agent"}…]}`, oldest first.
+async fn list_media(State(state): State<Arc<AppState>>) -> Response {
+    json_response(
+        StatusCode::OK,
+        &json!({ "requests": state.media_log.hits() }),
     )
 }
 

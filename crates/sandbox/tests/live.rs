@@ -124,7 +124,11 @@ async fn the_trickle_is_a_function_of_the_seed_and_the_clock() {
     b.advance_clock(Duration::from_secs(600));
     let from_a = get(&a, "/twitter", &latest).await;
     let from_b = get(&b, "/twitter", &latest).await;
-    assert_eq!(from_a.text, from_b.text);
+    // Media links name each sandbox's own address; all else is the same.
+    assert_eq!(
+        from_a.text.replace(a.base_url(), "SANDBOX"),
+        from_b.text.replace(b.base_url(), "SANDBOX")
+    );
     let trickled = posts_between(a.world(), RATE, a.world().now_ms, a.now_ms());
     assert_eq!(trickled.len(), 120, "ten minutes at 12 a minute");
     let newest: Vec<&Post> = trickled[20..].iter().collect();

@@ -33,23 +33,42 @@ pub enum Variant {
 /// The JPEG bytes of `seed`'s picture as `variant`: the same bytes for the same arguments on
 /// every run and machine.
 pub fn picture(seed: u64, variant: Variant) -> Vec<u8> {
+    let (pixels, quality) = copy_pixels(seed, variant);
+    jpeg(&pixels, quality)
+}
+
+/// The pixels of `seed`'s picture as `variant`, and the JPEG quality they are saved at.
+pub(crate) fn copy_pixels(seed: u64, variant: Variant) -> (RgbImage, u8) {
     let scene = Scene::new(seed);
     let (w, h) = scene.size;
     let original = scene.draw(w, h, 0.0);
+    let (cw, ch) = copy_size(seed, variant);
     match variant {
-        Variant::Original => jpeg(&original, ORIGINAL_QUALITY),
+        Variant::Original => (original, ORIGINAL_QUALITY),
+        Variant::Resized(_) => (
+            imageops::resize(&original, cw, ch, FilterType::Triangle),
+            ORIGINAL_QUALITY,
+        ),
+        Variant::Recompressed(quality) => (original, quality.clamp(1, 100)),
+        Variant::Cropped(_) => (
+            imageops::crop_imm(&original, (w - cw) / 2, (h - ch) / 2, cw, ch).to_image(),
+            ORIGINAL_QUALITY,
+        ),
+    }
+}
+
+/// The size (width, height) of `seed`'s picture as `variant`.
+pub fn copy_size(seed: u64, variant: Variant) -> (u32, u32) {
+    let (w, h) = picture_size(seed);
+    match variant {
+        Variant::Original | Variant::Recompressed(_) => (w, h),
         Variant::Resized(factor) => {
             let side = |n: u32| ((n as f32 * factor).round() as u32).max(16);
-            let small = imageops::resize(&original, side(w), side(h), FilterType::Triangle);
-            jpeg(&small, ORIGINAL_QUALITY)
+            (side(w), side(h))
         }
-        Variant::Recompressed(quality) => jpeg(&original, quality.clamp(1, 100)),
         Variant::Cropped(pct) => {
             let pct = u32::from(pct.min(40));
-            let (cut_w, cut_h) = (w * pct / 100, h * pct / 100);
-            let cropped = imageops::crop_imm(&original, cut_w / 2, cut_h / 2, w - cut_w, h - cut_h)
-                .to_image();
-            jpeg(&cropped, ORIGINAL_QUALITY)
+            (w - w * pct / 100, h - h * pct / 100)
         }
     }
 }
@@ -57,12 +76,19 @@ pub fn picture(seed: u64, variant: Variant) -> Vec<u8> {
 /// The PNG bytes of `seed`'s original picture (lossless: the pixels the JPEG original starts
 /// from).
 pub fn picture_png(seed: u64) -> Vec<u8> {
-    let scene = Scene::new(seed);
-    let (w, h) = scene.size;
-    let img = scene.draw(w, h, 0.0);
+    png(&copy_pixels(seed, Variant::Original).0)
+}
+
+/// PNG bytes of `img` (lossless).
+pub(crate) fn png(img: &RgbImage) -> Vec<u8> {
     let mut out = Vec::new();
     PngEncoder::new(&mut out)
-        .write_image(img.as_raw(), w, h, image::ExtendedColorType::Rgb8)
+        .write_image(
+            img.as_raw(),
+            img.width(),
+            img.height(),
+            image::ExtendedColorType::Rgb8,
+        )
         .expect("encoding to memory cannot fail");
     out
 }

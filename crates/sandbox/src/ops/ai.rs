@@ -4,7 +4,7 @@
 mod relevance;
 
 use super::{Ctx, Outcome, StreamEvent};
-use crate::render;
+use crate::posts::Posts;
 use crate::rng::fnv1a;
 use crate::validate::{Body, MAX_PROMPT_CHARS};
 use crate::world::corpus::TOPICS;
@@ -256,12 +256,12 @@ fn gather<'w>(
     Gathered { per_tool, scores }
 }
 
-fn tool_results_json(world: &World, pages: &[&Page], posts: &[u32]) -> Value {
+fn tool_results_json(seen: &Posts<'_>, pages: &[&Page], posts: &[u32]) -> Value {
     if pages.is_empty() && !posts.is_empty() {
         Value::Array(
             posts
                 .iter()
-                .map(|&i| serde_json::to_value(render::tweet(world, i, true)).expect("tweet"))
+                .map(|&i| serde_json::to_value(seen.record(i)).expect("tweet"))
                 .collect(),
         )
     } else {
@@ -551,7 +551,7 @@ pub fn search(ctx: &Ctx<'_>, body: &[u8]) -> Outcome {
         for (tool, pages, posts) in &gathered.per_tool {
             out.insert(
                 tool.result_key().into(),
-                tool_results_json(world, pages, posts),
+                tool_results_json(&ctx.posts, pages, posts),
             );
         }
         out.insert(
@@ -571,7 +571,7 @@ pub fn search(ctx: &Ctx<'_>, body: &[u8]) -> Outcome {
     let mut links: Vec<StreamEvent> = gathered
         .per_tool
         .iter()
-        .map(|(tool, pages, posts)| event(json!({ "type": tool.result_key(), "content": tool_results_json(world, pages, posts) }), tool_delay))
+        .map(|(tool, pages, posts)| event(json!({ "type": tool.result_key(), "content": tool_results_json(&ctx.posts, pages, posts) }), tool_delay))
         .collect();
     links.push(event(
         json!({ "type": "miner_link_scores", "content": gathered.scores }),
@@ -667,10 +667,7 @@ pub fn links_twitter(ctx: &Ctx<'_>, body: &[u8]) -> Outcome {
         },
         count,
     );
-    let tweets: Vec<_> = posts
-        .iter()
-        .map(|&i| render::tweet(ctx.world, i, true))
-        .collect();
+    let tweets: Vec<_> = posts.iter().map(|&i| ctx.posts.record(i)).collect();
     Outcome::json(&json!({ "miner_tweets": tweets }), 1)
 }
 

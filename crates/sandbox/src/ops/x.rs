@@ -421,7 +421,7 @@ pub fn user_posts(ctx: &Ctx<'_>, raw: Option<&str>) -> Outcome {
         .take(PAGE_SIZE)
         .map(|e| match e {
             TimelineEntry::Post(p) => ctx.posts.record(*p),
-            TimelineEntry::Retweet(r) => render::retweet(world, &world.retweets[*r as usize]),
+            TimelineEntry::Retweet(r) => ctx.posts.retweet(&world.retweets[*r as usize]),
         })
         .collect();
     let n = tweets.len() as u64;

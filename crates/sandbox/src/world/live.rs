@@ -190,6 +190,8 @@ pub struct Tail {
     pub(crate) tokens: FxMap<String, Vec<u32>>,
     pub(crate) hashtags: FxMap<String, Vec<u32>>,
     pub(crate) by_user: FxMap<u32, Vec<u32>>,
+    /// Media file key → the post carrying it, for the media routes (`media/serve.rs`).
+    pub(crate) by_media: FxMap<Box<str>, u32>,
     /// Every post created at or before this time is in the tail.
     made_until_ms: i64,
 }
@@ -225,6 +227,9 @@ impl Tail {
             }
         }
         self.by_user.entry(post.author).or_default().push(index);
+        for m in &post.media {
+            self.by_media.insert(m.file_key.as_str().into(), index);
+        }
         self.by_id.insert(post.id, index);
         self.posts.push(post);
         self.json.push(OnceLock::new());
