@@ -24,6 +24,8 @@ define_commands! {
         = |store| investigations::update(&store, id, &changes).await;
     change investigation_archive(id: i64, archived: bool) -> InvestigationSummary
         = |store| investigations::archive(&store, id, archived).await;
+    change investigation_media_full_view(id: i64, full: bool) -> InvestigationSummary
+        = |store| investigations::set_media_full_view(&store, id, full).await;
     change investigation_delete(id: i64) -> ()
         = |store| investigations::delete(&store, id).await;
     read investigation_active() -> Option<i64>

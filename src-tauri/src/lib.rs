@@ -4,7 +4,8 @@
 //! how its web view paints on a machine with no GPU (`painting`), the database opened (and
 //! upgraded) in the background as the window loads, for the start screen (`database`), the
 //! commands the UI calls, the channel a stream's events travel on, the `records-changed`
-//! event, the save dialog of exports, and the log file started before the window opens (`run`;
+//! event, the save dialog of exports, the `sightline-media` protocol that serves kept media to
+//! the window (`media`), and the log file started before the window opens (`run`;
 //! "Open the log folder" in Settings). Everything the app *does* — the request pipeline,
 //! streaming, paging, keys, session, settings, state, errors, and every rule a test can name —
 //! is in `crates/core`, which knows nothing of Tauri.
@@ -21,6 +22,7 @@ pub mod database;
 pub mod evidence;
 pub mod export;
 pub mod investigations;
+pub mod media;
 pub mod monitors;
 pub mod painting;
 pub mod provenance;
@@ -47,7 +49,7 @@ pub fn configure<R: Runtime>(
     environment: Environment,
     secrets: Arc<dyn SecretStore>,
 ) -> tauri::Builder<R> {
-    builder
+    media::register_protocol(builder)
         .plugin(tauri_plugin_dialog::init())
         .plugin(tauri_plugin_opener::init())
         .plugin(tauri_plugin_notification::init())

@@ -232,7 +232,8 @@ features!(
     coordination,
     signing,
     stamps,
-    wacz
+    wacz,
+    media
 );
 
 /// `post_ids` → `postIds`: Tauri's name for a command's argument on the window's side.

@@ -55,6 +55,7 @@ import type { LearnedRate } from './LearnedRate';
 import type { LinkQuery } from './LinkQuery';
 import type { LinksTwitterRequest } from './LinksTwitterRequest';
 import type { LinksWebRequest } from './LinksWebRequest';
+import type { MediaItemRecord } from './MediaItemRecord';
 import type { Monitor } from './Monitor';
 import type { MonitorDraft } from './MonitorDraft';
 import type { MonitorEstimate } from './MonitorEstimate';
@@ -181,6 +182,7 @@ export interface Commands {
   investigation_create: { args: { name: string; description: string }; result: InvestigationSummary };
   investigation_update: { args: { id: number; changes: InvestigationChanges }; result: InvestigationSummary };
   investigation_archive: { args: { id: number; archived: boolean }; result: InvestigationSummary };
+  investigation_media_full_view: { args: { id: number; full: boolean }; result: InvestigationSummary };
   investigation_delete: { args: { id: number }; result: void };
   investigation_active: { args: Record<never, never>; result: number | null };
   investigation_set_active: { args: { id: number | null }; result: void };
@@ -253,6 +255,7 @@ export interface Commands {
   stamp_check: { args: { historyId: number }; result: TokenCheck | null };
   wacz_export: { args: { investigationId: number; progress: Channel<BundleProgress> }; result: WaczOutcome | null };
   wacz_cancel: { args: Record<never, never>; result: void };
+  media_for_posts: { args: { postIds: Array<string> }; result: Array<MediaItemRecord> };
 }
 
 export type CommandName = keyof Commands;

@@ -1,0 +1,72 @@
+//! Kept media in the window: the commands that read posts' media, and the app's own
+//! `sightline-media` protocol, which serves a kept file by its SHA-256
+//! (`sightline-media://localhost/<sha256>` on Linux) from core's media folder
+//! (`sightline_core::media::serve`). The window's policy lets images and video come from this
+//! scheme and from no other host, so the page never asks a third party for anything.
+
+use sightline_core::media::files::MediaFolder;
+use sightline_core::media::serve::{self, Served};
+use sightline_core::state::AppState;
+use sightline_store::MediaItemRecord;
+use tauri::http::{Request, Response};
+use tauri::{Builder, Manager, Runtime};
+
+use crate::surface::define_commands;
+
+define_commands! {
+    read media_for_posts(post_ids: Vec<String>) -> Vec<MediaItemRecord>
+        = |store| store.media_for_posts(&post_ids).await;
+}
+
+/// Registers the protocol: each request is answered on the async runtime, off the window's
+/// thread.
+pub fn register_protocol<R: Runtime>(builder: Builder<R>) -> Builder<R> {
+    builder.register_asynchronous_uri_scheme_protocol(
+        serve::SCHEME,
+        |context, request, responder| {
+            let app = context.app_handle().clone();
+            tauri::async_runtime::spawn(async move {
+                let served = answer(&app, &request).await;
+                responder.respond(response(served));
+            });
+        },
+    )
+}
+
+async fn answer<R: Runtime>(app: &tauri::AppHandle<R>, request: &Request<Vec<u8>>) -> Served {
+    let not_ready = || Served {
+        status: 503,
+        headers: vec![("Content-Type", "text/plain; charset=utf-8".into())],
+        body: b"The archive is not open yet.".to_vec(),
+    };
+    let Some(state) = app.try_state::<AppState>() else {
+        return not_ready();
+    };
+    let Ok(store) = state.store().await else {
+        return not_ready();
+    };
+    let range = request
+        .headers()
+        .get(tauri::http::header::RANGE)
+        .and_then(|value| value.to_str().ok());
+    serve::serve(
+        &store,
+        &MediaFolder::new(&state.data_dir),
+        request.method().as_str(),
+        request.uri().path(),
+        range,
+    )
+    .await
+}
+
+fn response(served: Served) -> Response<Vec<u8>> {
+    let mut response = Response::builder().status(served.status);
+    for (name, value) in served.headers {
+        response = response.header(name, value);
+    }
+    response.body(served.body).unwrap_or_else(|_| {
+        let mut failed = Response::new(Vec::new());
+        *failed.status_mut() = tauri::http::StatusCode::INTERNAL_SERVER_ERROR;
+        failed
+    })
+}
