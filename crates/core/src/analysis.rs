@@ -2,11 +2,13 @@
 //! the posting heatmap, top lists and the network (all counted by the store, see
 //! `sightline_store::analysis`), the scope's posts themselves a page at a time, a post's
 //! conversation tree and the paid fetch of what it is missing (its replies, and the post its
-//! first post answers) through the pipeline (`analysis/conversation.rs`), and the exports:
-//! GEXF, the edge CSV and every table as CSV (`analysis/export.rs`).
+//! first post answers) through the pipeline (`analysis/conversation.rs`), the most-shared
+//! pictures (`analysis/pictures.rs`: exact and near copies as one, with their posts), and the
+//! exports: GEXF, the edge CSV and every table as CSV (`analysis/export.rs`).
 
 mod conversation;
 pub mod export;
+mod pictures;
 
 use serde::Deserialize;
 use sightline_store::{
@@ -18,6 +20,9 @@ use ts_rs::TS;
 pub use conversation::{
     conversation, conversation_estimate, conversation_fetch, ConversationFetch,
     ConversationFetchEstimate,
+};
+pub use pictures::{
+    shared_pictures, SharedPictureEntry, SharedPictures, SHARED_PICTURES_DEFAULT,
 };
 
 use crate::errors::CommandError;

@@ -20,6 +20,8 @@
 //!   a doubling hold after failures, resumable across restarts, its progress told;
 //! * [`queue`]: the media of posts filed in an investigation (and, with the setting on, of
 //!   every archived post) queued as they are recorded or filed: one insert-or-ignore an item;
+//! * [`matches`]: "Same picture elsewhere": the posts holding the same file or a near copy,
+//!   each with its author, time and text's start, and how it relates in words;
 //! * [`serve`]: a kept file answered to the window's `sightline-media` protocol by its SHA-256
 //!   (404 for any other name), with the type stored for it and ranges for video.
 
@@ -27,6 +29,7 @@ pub mod fetch;
 pub mod files;
 pub mod hash;
 mod keep;
+pub mod matches;
 pub mod plan;
 pub mod queue;
 pub mod serve;

@@ -27,6 +27,7 @@ mod key_status;
 mod kill_mid_stream;
 mod media_fetch;
 mod media_fixture;
+mod media_matches;
 mod media_queue;
 mod monitor_lookup;
 mod monitors;

@@ -1,7 +1,8 @@
 //! The analysis's files: the network as GEXF 1.3 (for Gephi and the like) or as an edge CSV,
-//! and every table behind a chart as CSV. CSV cells a spreadsheet would run as a formula are
-//! made inert, as in the app's other CSVs, and every time is written in UTC and in the display
-//! zone with its offset and zone named. Written atomically, like every export.
+//! and every table behind a chart as CSV (the most-shared pictures too, a line per post). CSV
+//! cells a spreadsheet would run as a formula are made inert, as in the app's other CSVs, and
+//! every time is written in UTC and in the display zone with its offset and zone named.
+//! Written atomically, like every export.
 
 use std::io::Write;
 use std::path::Path;
@@ -14,6 +15,7 @@ use sightline_store::{
 };
 use ts_rs::TS;
 
+use super::pictures::{shared_pictures, SharedPictures};
 use super::{activity, chart_zone, gone, network, ActivityOptions};
 use crate::errors::CommandError;
 use crate::export::write_atomically;
@@ -77,6 +79,17 @@ pub enum AnalysisTable {
     Nodes(NetworkQuery),
     /// The network's edges, as [`NetworkFormat::Csv`].
     Edges(NetworkQuery),
+    /// The most-shared pictures: a line per picture and post holding it.
+    SharedPictures(SharedPicturesOptions),
+}
+
+/// How many of the most-shared pictures to write (every one shared when `None`).
+#[derive(Debug, Clone, Default, Deserialize, TS)]
+#[serde(rename_all = "camelCase", default)]
+#[ts(export)]
+pub struct SharedPicturesOptions {
+    /// Most pictures written; `None`: every picture two or more posts share.
+    pub limit: Option<u32>,
 }
 
 impl AnalysisTable {
@@ -88,6 +101,7 @@ impl AnalysisTable {
             Self::Top(options) => format!("sightline-top-{}", top_name(options.list)),
             Self::Nodes(_) => "sightline-network-nodes".into(),
             Self::Edges(_) => "sightline-network-edges".into(),
+            Self::SharedPictures(_) => "sightline-shared-pictures".into(),
         }
     }
 }
@@ -253,6 +267,57 @@ pub fn top_csv(list: &TopList, out: impl Write) -> sightline_store::Result<()> {
     Ok(())
 }
 
+/// One line per picture and post holding it: the picture's rank, its file (the one shown), how
+/// many posts and files share it; the post, its author's handle and its time (UTC and in `tz`), its own
+/// file and how it relates to the one shown, in words and as a PDQ distance.
+pub fn shared_pictures_csv(
+    shared: &SharedPictures,
+    tz: Tz,
+    out: impl Write,
+) -> sightline_store::Result<()> {
+    let mut csv = csv::Writer::from_writer(out);
+    csv.write_record([
+        "rank",
+        "picture_sha256",
+        "posts_sharing",
+        "files_in_group",
+        "post_id",
+        "author",
+        "created_utc",
+        "created_local",
+        "post_file_sha256",
+        "relation",
+        "pdq_distance",
+    ])?;
+    for (rank, picture) in shared.pictures.iter().enumerate() {
+        for post in &picture.posts {
+            let (author, utc_at, local_at) = match &post.post {
+                Some(p) => (
+                    p.author_username.clone(),
+                    utc(p.created_at),
+                    local_seconds(p.created_at, tz),
+                ),
+                None => Default::default(),
+            };
+            csv.write_record([
+                (rank + 1).to_string(),
+                picture.file.sha256.clone(),
+                picture.post_count.to_string(),
+                picture.files.to_string(),
+                id_cell(&post.post_id),
+                cell(&author),
+                utc_at,
+                local_at,
+                post.sha256.clone(),
+                post.words.clone(),
+                post.distance.to_string(),
+            ])?;
+        }
+    }
+    csv.flush()?;
+    Ok(())
+}
+
 /// Writes the scope's network to `path` as GEXF or edge CSV.
 pub async fn write_network(
     store: &Store,
@@ -305,6 +370,13 @@ pub async fn write_table(
             let network = network(store, scope, query).await?;
             write_atomically(path, |out| {
                 edges_csv(&network, crate::zone::time_zone(), out)
+            })
+        }
+        AnalysisTable::SharedPictures(options) => {
+            let limit = Some(options.limit.unwrap_or(u32::MAX));
+            let shared = shared_pictures(store, scope, limit).await?;
+            write_atomically(path, |out| {
+                shared_pictures_csv(&shared, crate::zone::time_zone(), out)
             })
         }
     }

@@ -2,9 +2,10 @@
 import type { ActivityOptions } from "./ActivityOptions";
 import type { HeatmapOptions } from "./HeatmapOptions";
 import type { NetworkQuery } from "./NetworkQuery";
+import type { SharedPicturesOptions } from "./SharedPicturesOptions";
 import type { TopOptions } from "./TopOptions";
 
 /**
  * Which table to write as CSV.
  */
-export type AnalysisTable = { "table": "activity" } & ActivityOptions | { "table": "heatmap" } & HeatmapOptions | { "table": "top" } & TopOptions | { "table": "nodes" } & NetworkQuery | { "table": "edges" } & NetworkQuery;
+export type AnalysisTable = { "table": "activity" } & ActivityOptions | { "table": "heatmap" } & HeatmapOptions | { "table": "top" } & TopOptions | { "table": "nodes" } & NetworkQuery | { "table": "edges" } & NetworkQuery | { "table": "shared_pictures" } & SharedPicturesOptions;
