@@ -6,7 +6,7 @@ use sightline_core::analysis::export::{
     self as analysis_export, AnalysisTable, ChartFormat, NetworkFormat,
 };
 use sightline_core::analysis::{
-    self, ActivityOptions, ConversationFetch, ConversationFetchEstimate,
+    self, ActivityOptions, ConversationFetch, ConversationFetchEstimate, SharedPictures,
 };
 use sightline_core::errors::CommandError;
 use sightline_core::export::file_stem;
@@ -35,6 +35,9 @@ define_commands! {
         = |store| analysis::top(&store, &scope, limit).await;
     read analysis_network(scope: AnalysisScope, query: NetworkQuery) -> Network
         = |store| analysis::network(&store, &scope, &query).await;
+    // The kept pictures two or more of the scope's posts hold, near copies as one.
+    read analysis_shared_pictures(scope: AnalysisScope, limit: Option<u32>) -> SharedPictures
+        = |store| analysis::shared_pictures(&store, &scope, limit).await;
     // A page of the scope's posts themselves, newest first (a chosen account's, say).
     read analysis_posts(scope: AnalysisScope, page: ScopePostQuery) -> ScopePostPage
         = |store| analysis::posts(&store, &scope, page).await;

@@ -5,6 +5,7 @@
 //! scheme and from no other host, so the page never asks a third party for anything.
 
 use sightline_core::media::files::MediaFolder;
+use sightline_core::media::matches::{self, SamePicture};
 use sightline_core::media::serve::{self, Served};
 use sightline_core::state::AppState;
 use sightline_store::MediaItemRecord;
@@ -16,6 +17,9 @@ use crate::surface::define_commands;
 define_commands! {
     read media_for_posts(post_ids: Vec<String>) -> Vec<MediaItemRecord>
         = |store| store.media_for_posts(&post_ids).await;
+    // "Same picture elsewhere": the posts but `post_id` holding the file or a near copy.
+    read media_same_picture(sha256: String, post_id: Option<String>) -> SamePicture
+        = |store| matches::same_picture(&store, &sha256, post_id.as_deref()).await;
 }
 
 /// Registers the protocol: each request is answered on the async runtime, off the window's

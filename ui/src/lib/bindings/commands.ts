@@ -77,10 +77,12 @@ import type { ReadProgress } from './ReadProgress';
 import type { Recovered } from './Recovered';
 import type { RepostersPage } from './RepostersPage';
 import type { RunLogEntry } from './RunLogEntry';
+import type { SamePicture } from './SamePicture';
 import type { ScopePostPage } from './ScopePostPage';
 import type { ScopePostQuery } from './ScopePostQuery';
 import type { ScopeSummary } from './ScopeSummary';
 import type { SendParams } from './SendParams';
+import type { SharedPictures } from './SharedPictures';
 import type { SigningIdentity } from './SigningIdentity';
 import type { SpendBreakdown } from './SpendBreakdown';
 import type { SpendDimension } from './SpendDimension';
@@ -232,6 +234,7 @@ export interface Commands {
   analysis_heatmap: { args: { scope: AnalysisScope; zone: string | null }; result: Heatmap };
   analysis_top: { args: { scope: AnalysisScope; limit: number | null }; result: TopLists };
   analysis_network: { args: { scope: AnalysisScope; query: NetworkQuery }; result: Network };
+  analysis_shared_pictures: { args: { scope: AnalysisScope; limit: number | null }; result: SharedPictures };
   analysis_posts: { args: { scope: AnalysisScope; page: ScopePostQuery }; result: ScopePostPage };
   analysis_conversation: { args: { postId: string }; result: ConversationTree };
   analysis_conversation_estimate: { args: { postId: string }; result: ConversationFetchEstimate };
@@ -256,6 +259,7 @@ export interface Commands {
   wacz_export: { args: { investigationId: number; progress: Channel<BundleProgress> }; result: WaczOutcome | null };
   wacz_cancel: { args: Record<never, never>; result: void };
   media_for_posts: { args: { postIds: Array<string> }; result: Array<MediaItemRecord> };
+  media_same_picture: { args: { sha256: string; postId: string | null }; result: SamePicture };
 }
 
 export type CommandName = keyof Commands;
