@@ -330,12 +330,14 @@ impl Store {
     }
 }
 
-/// The SQL functions the schema calls, registered on every connection: the folding rule
-/// (`fold.rs`) and the custody log's hash ([`custody`]), each through `sql_function.rs`.
+/// The store's SQL functions, registered on every connection: the folding rule (`fold.rs`) and
+/// the custody log's hash ([`custody`]), which the schema calls, and the PDQ distance the media
+/// matcher calls (`media/distance.rs`), each through `sql_function.rs`.
 pub(crate) async fn register_functions(
     conn: &mut SqliteConnection,
 ) -> std::result::Result<(), sqlx::Error> {
     fold::register(conn).await?;
+    media::register_functions(conn).await?;
     custody::register(conn).await
 }
 

@@ -7,8 +7,10 @@
 //!   due, and what became of a fetch (kept, gone, failed, too large); items read per post;
 //!   the counts by state;
 //! * `matching.rs`: the same picture elsewhere: exact (same SHA-256) and near (PDQ Hamming
-//!   distance within a bound), and the most-shared pictures of some posts.
+//!   distance within a bound), and the most-shared pictures of some posts;
+//! * `distance.rs`: the SQL function the near scan calls (`sightline_pdq_distance`).
 
+mod distance;
 mod matching;
 #[cfg(test)]
 mod tests;
@@ -286,6 +288,11 @@ fn is_sha256_hex(text: &str) -> bool {
 
 fn headers_json(headers: &[(String, String)]) -> String {
     serde_json::to_string(headers).expect("pairs of strings serialize")
+}
+
+/// Registers the media SQL function on a connection (see `distance.rs`).
+pub(crate) async fn register_functions(conn: &mut sqlx::SqliteConnection) -> sqlx::Result<()> {
+    distance::register(conn).await
 }
 
 impl Store {

@@ -262,3 +262,28 @@ async fn an_investigation_shows_media_safely_until_switched_to_full_view() {
     assert!(read(store.clone()).await);
     assert!(!store.set_media_full_view(id + 1, true).await.unwrap());
 }
+
+#[tokio::test]
+async fn the_sql_distance_counts_differing_bits_and_is_null_for_anything_but_two_hashes() {
+    let (store, _dir) = temp_store().await;
+    let ask = |a: Vec<u8>, b: Vec<u8>| {
+        let store = store.clone();
+        async move {
+            sqlx::query_scalar::<_, Option<i64>>("SELECT sightline_pdq_distance(?, ?)")
+                .bind(a)
+                .bind(b)
+                .fetch_one(&store.pool)
+                .await
+                .unwrap()
+        }
+    };
+    assert_eq!(ask(pdq(0).to_vec(), pdq(37).to_vec()).await, Some(37));
+    assert_eq!(ask(pdq(256).to_vec(), pdq(0).to_vec()).await, Some(256));
+    assert_eq!(ask(pdq(3).to_vec(), vec![0; 31]).await, None);
+    let text: Option<i64> = sqlx::query_scalar("SELECT sightline_pdq_distance(?, 'abc')")
+        .bind(pdq(0).to_vec())
+        .fetch_one(&store.pool)
+        .await
+        .unwrap();
+    assert_eq!(text, None);
+}
