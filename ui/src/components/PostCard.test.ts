@@ -68,11 +68,16 @@ describe('PostCard', () => {
     expect((window as unknown as { __pwned?: number }).__pwned).toBeUndefined();
   });
 
-  it('never loads a media link in the page: each opens on its site, in the system browser', () => {
+  it('never loads a media link in the page: media not kept here name themselves and open on their site, outside', async () => {
     const post = makePost({ media: [{ media_url: 'https://pbs.example/photo.jpg', type: 'photo' }, { media_url: 'javascript:alert(1)', type: 'photo' }] });
     const { container } = render(PostCard, { post });
     expect(container.querySelector('img')).toBeNull();
-    expect(screen.getByRole('link', { name: 'Open image 1 on its site' })).toHaveAttribute('href', 'https://pbs.example/photo.jpg');
+    const media = await screen.findByRole('list', { name: 'Media' });
+    expect(media).toHaveTextContent('Image 1 of 2');
+    const links = within(media).getAllByRole('link', { name: 'Open on its site' });
+    expect(links).toHaveLength(1);
+    expect(links[0]).toHaveAttribute('href', 'https://pbs.example/photo.jpg');
+    expect(links[0]).toHaveAttribute('target', '_blank');
     expect(screen.queryByRole('button', { name: /Load image/ })).toBeNull();
   });
 

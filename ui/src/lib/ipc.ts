@@ -286,6 +286,8 @@ export const provenanceHistory = (historyIds: number[]) =>
   call('provenance_history', { historyIds });
 /** The capture line of each post on a page (the earliest response that brought it), in one call. */
 export const provenancePosts = (postIds: string[]) => call('provenance_posts', { postIds });
+/** Each post's media items, kept or not (state, file, poster), in the order of `postIds`. */
+export const mediaForPosts = (postIds: string[]) => call('media_for_posts', { postIds });
 /** Each capture's trusted timestamp: not asked, waiting (next try), stamped (by whom, when) or failed (why). */
 export const stampCaptures = (historyIds: number[]) => call('stamp_captures', { historyIds });
 /** A capture's stored token checked as `openssl ts -verify` would; null when it has none. */
@@ -333,6 +335,8 @@ export const investigationCreate = (name: string, description = '') =>
 /** Changes only the fields given (name, description, notebook Markdown). */
 export const investigationUpdate = (id: number, changes: Partial<InvestigationChanges>) =>
   call('investigation_update', { id, changes: partial(changes) });
+/** Shows the investigation's media in full on its page (`full`), or in safe view. */
+export const investigationMediaFullView = (id: number, full: boolean) => call('investigation_media_full_view', { id, full });
 export const investigationArchive = (id: number, archived: boolean) =>
   call('investigation_archive', { id, archived });
 /** Removes the investigation and its filing, notes, tags and checks; history and the ledger keep everything. */
@@ -469,6 +473,11 @@ export function onMonitorsChanged(listener: (change: MonitorsChanged) => void): 
 /** A collection's progress: after every page and every change of state. */
 export function onCollectionProgress(listener: (collection: Collection) => void): Promise<UnlistenFn> {
   return listen<Collection>('collection-progress', (event) => listener(event.payload));
+}
+
+/** The media fetcher kept, lost or gave up on an item (its queue's counts changed). */
+export function onMediaProgress(refresh: () => void): Promise<UnlistenFn> {
+  return listen('media-progress', () => refresh());
 }
 
 /** Runs `refresh` whenever a request anywhere changes history or spend. */

@@ -3,6 +3,7 @@
  * read once from the settings. On until the settings say otherwise, and on when they cannot be
  * read: showing less is the safe mistake.
  */
+import { getContext, setContext } from 'svelte';
 import { settingsGet } from './ipc';
 
 export const mediaView = $state({ safe: true });
@@ -21,4 +22,28 @@ export function loadMediaViewSetting(force = false): Promise<void> {
       });
   }
   return loading;
+}
+
+const FULL_VIEW = Symbol('media-full-view');
+
+/**
+ * An investigation's page shows its media in full when its switch says so: the page provides
+ * the switch's value to the cards inside it (call during the page's initialisation).
+ */
+export function provideFullView(full: () => boolean): void {
+  setContext(FULL_VIEW, full);
+}
+
+/**
+ * Whether cards here show media in safe view: the setting, unless an investigation page around
+ * them is switched to full view. Call during a component's initialisation; read the result's
+ * `safe` reactively.
+ */
+export function safeViewHere(): { readonly safe: boolean } {
+  const full = getContext<(() => boolean) | undefined>(FULL_VIEW);
+  return {
+    get safe() {
+      return mediaView.safe && !(full?.() ?? false);
+    },
+  };
 }

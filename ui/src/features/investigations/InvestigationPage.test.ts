@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { render, screen, within } from '@testing-library/svelte';
 import userEvent from '@testing-library/user-event';
 import InvestigationPage from './InvestigationPage.svelte';
@@ -53,6 +53,46 @@ function backend(extra: Record<string, (args: Args) => unknown> = {}) {
 }
 
 describe('InvestigationPage', () => {
+  it('shows its media in safe view until "Show media in full" is switched on, and remembers the switch with the investigation', async () => {
+    let full = false;
+    const kept = {
+      id: 9,
+      post_id: '201',
+      position: 0,
+      kind: 'photo',
+      source_url: 'https://media.example/dam.jpg',
+      poster_url: null,
+      state: 'kept',
+      attempts: 1,
+      next_try_at: null,
+      reason: null,
+      http_status: 200,
+      response_headers: null,
+      fetched_at: '2026-11-22T10:06:00Z',
+      queued_at: '2026-11-22T10:05:00Z',
+      file: { sha256: 'c3'.repeat(32), size: 900, content_type: 'image/jpeg', pdq: null, pdq_quality: null, width: 8, height: 8, first_kept_at: '2026-11-22T10:06:00Z' },
+      poster: null,
+    };
+    const calls = backend({
+      investigation_get: () => ({ ...makeDetail(), summary: { ...makeDetail().summary, media_full_view: full } }),
+      media_for_posts: ({ postIds }) => ((postIds as string[]).includes('201') ? [kept] : []),
+      investigation_media_full_view: (args) => {
+        full = args.full as boolean;
+        return { ...makeDetail().summary, media_full_view: full };
+      },
+    });
+    render(InvestigationPage, { id: 1 });
+    const picture = await screen.findByRole('img', { name: 'Image 1 of 1' });
+    expect(picture).toHaveClass('media-veiled');
+    const toggle = screen.getByRole('checkbox', { name: 'Show media in full' });
+    expect(toggle).not.toBeChecked();
+    await userEvent.click(toggle);
+    expect(calls.investigation_media_full_view).toEqual([{ id: 1, full: true }]);
+    await vi.waitFor(() => expect(picture).not.toHaveClass('media-veiled'));
+    expect(toggle).toBeChecked();
+    expect(screen.queryByRole('button', { name: 'Reveal image 1 of 1' })).toBeNull();
+  });
+
   it("opens on the investigation's posts with their notes and tags, and filters them by a tag", async () => {
     const calls = backend();
     render(InvestigationPage, { id: 1 });
