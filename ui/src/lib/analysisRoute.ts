@@ -6,7 +6,7 @@
 import type { ScopeSource } from '$lib/bindings/ScopeSource';
 import { hashParams, type AnalysisView } from '$lib/navigate';
 
-export const VIEWS: AnalysisView[] = ['activity', 'hours', 'top', 'network', 'coordination', 'conversation'];
+export const VIEWS: AnalysisView[] = ['activity', 'hours', 'top', 'network', 'coordination', 'pictures', 'conversation'];
 
 export interface AnalysisRoute {
   source: ScopeSource | null;

@@ -500,6 +500,9 @@ export const analysisTop = (scope: AnalysisScope, limit?: number) =>
   call('analysis_top', { scope, limit: limit ?? null });
 export const analysisNetwork = (scope: AnalysisScope, query: Partial<NetworkQuery> = {}) =>
   call('analysis_network', { scope, query: partial(query) });
+/** The kept pictures two or more of the scope's posts hold (near copies as one), most posts first, `limit` of them. */
+export const analysisSharedPictures = (scope: AnalysisScope, limit?: number) =>
+  call('analysis_shared_pictures', { scope, limit: limit ?? null });
 /** A page of the scope's posts themselves, newest first, with how many it holds in all. */
 export const analysisPosts = (scope: AnalysisScope, page: ScopePostQuery) =>
   call('analysis_posts', { scope, page });
@@ -521,6 +524,12 @@ export const analysisExportTable = (scope: AnalysisScope, table: AnalysisTable) 
 /** Saves a chart picture the window drew (PNG bytes or SVG text as UTF-8 bytes). */
 export const analysisSaveChart = (name: string, format: ChartFormat, data: Uint8Array) =>
   call('analysis_save_chart', { name, format, data: Array.from(data) });
+
+// --- Media: "Same picture elsewhere", free and offline --------------------------------------
+
+/** The other posts (all but `postId`) holding the kept picture `sha256` or a near copy of it. */
+export const mediaSamePicture = (sha256: string, postId: string | null) =>
+  call('media_same_picture', { sha256, postId });
 
 // --- Coordination: accounts that did the same thing at nearly the same time ---------------
 

@@ -12,7 +12,7 @@ import type { ScopeSource } from './bindings/ScopeSource';
 import { bareHandle } from './rules';
 
 /** The analysis screen's views (its tabs). */
-export type AnalysisView = 'activity' | 'hours' | 'top' | 'network' | 'coordination' | 'conversation';
+export type AnalysisView = 'activity' | 'hours' | 'top' | 'network' | 'coordination' | 'pictures' | 'conversation';
 
 /** The hash that opens Ask with `question` filled in. It never sends: an answer is billed. */
 export function askHref(question: string): string {

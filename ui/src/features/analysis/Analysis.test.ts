@@ -109,7 +109,7 @@ describe('Analysis', () => {
     expect(screen.getByTestId('analysis-count')).toHaveTextContent('5 posts');
     expect(screen.getByTestId('analysis-scope')).toHaveTextContent('from 20 Nov 2026, 08:15 UTC to 21 Nov 2026, 17:40 UTC · times in UTC');
     expect(screen.getByRole('tab', { name: 'Activity' })).toHaveAttribute('aria-selected', 'true');
-    expect(screen.getAllByRole('tab').map((tab) => tab.textContent)).toEqual(['Activity', 'Posting hours', 'Top lists', 'Network', 'Coordination']);
+    expect(screen.getAllByRole('tab').map((tab) => tab.textContent)).toEqual(['Activity', 'Posting hours', 'Top lists', 'Network', 'Coordination', 'Shared pictures']);
     await screen.findByRole('img', { name: /5 posts over 2 hours/ });
     const activity = calls.find(([cmd]) => cmd === 'analysis_activity')?.[1];
     expect(activity).toMatchObject({ scope: { source: { kind: 'request', history_id: 7 }, from: null, to: null }, options: { stackBy: 'language' } });
