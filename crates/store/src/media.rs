@@ -191,6 +191,8 @@ pub struct MediaItemRecord {
 }
 
 /// What the fetcher does next.
+// One is read at a time and matched at once, never kept in bulk: no box needed.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum NextMedia {
     /// Fetch this item now.

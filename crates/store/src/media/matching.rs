@@ -76,7 +76,7 @@ impl Store {
             return Ok(MediaMatches::default());
         };
         let exact_post_ids = self
-            .posts_holding(&[file.sha256.clone()])
+            .posts_holding(std::slice::from_ref(&file.sha256))
             .await?
             .remove(&file.sha256)
             .unwrap_or_default();
