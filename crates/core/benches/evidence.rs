@@ -1,9 +1,14 @@
-//! How long an evidence bundle of 10,000 posts and 1,000 responses takes to gather and write,
+//! How long an evidence bundle of 10,000 posts (each with a kept picture, 1,000 distinct
+//! files) and 1,000 responses takes to gather and write,
 //! sealed as the app does it (signed, recorded in `bundle_exports`; the goal is 10 s or
 //! less). Run: `cargo bench -p sightline-core --bench evidence` (release). Real SQLite in a
 //! temp folder, seeded through the store's API, an in-memory keychain; prints each round's
 //! times.
 
+// Shared with the tests, which use the rest of it.
+#[allow(dead_code)]
+#[path = "../tests/support/media_seed.rs"]
+mod media;
 #[path = "../tests/support/evidence_seed.rs"]
 mod seed;
 
@@ -17,6 +22,7 @@ use sightline_core::evidence::gather;
 use sightline_core::evidence::verify::verify_bundle;
 use sightline_core::evidence::{seal, BundleOutcome};
 use sightline_core::keychain::MemoryStore;
+use sightline_core::media::files::MediaFolder;
 use sightline_core::state::AppState;
 use sightline_store::Store;
 
@@ -40,6 +46,19 @@ async fn main() {
         Arc::new(MemoryStore::default()),
     )
     .unwrap();
+    // A picture on every post, 1,000 distinct ones, kept in the data folder's media folder.
+    let folder = MediaFolder::new(&dir.path().join("data"));
+    let started = Instant::now();
+    let post_ids: Vec<String> = (0..10_000u64)
+        .map(|n| (seed::FIRST_ID + n).to_string())
+        .collect();
+    let at = chrono::Utc::now();
+    let media_bytes = media::pictures_for_posts(&store, &folder, &post_ids, 1_000, at).await;
+    println!(
+        "kept 10,000 media items, 1,000 pictures ({:.1} MB), in {:.1} s",
+        media_bytes as f64 / 1e6,
+        started.elapsed().as_secs_f64()
+    );
     for round in 1..=ROUNDS {
         let started = Instant::now();
         let bundle = gather::investigation(&store, id, zone, "0.1.0")

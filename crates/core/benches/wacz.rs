@@ -1,8 +1,13 @@
-//! How long an investigation of 10,000 posts and 1,000 responses takes to gather and write as
+//! How long an investigation of 10,000 posts (each with a kept picture, 1,000 distinct files)
+//! and 1,000 responses takes to gather and write as
 //! a web archive (WACZ), signed as the app does it (the goal is 60 s or less). Run:
 //! `cargo bench -p sightline-core --bench wacz` (release). Real SQLite in a temp folder, seeded
 //! through the store's API, an in-memory keychain; prints each round's times and size.
 
+// Shared with the tests, which use the rest of it.
+#[allow(dead_code)]
+#[path = "../tests/support/media_seed.rs"]
+mod media;
 #[path = "../tests/support/evidence_seed.rs"]
 mod seed;
 
@@ -13,6 +18,7 @@ use sightline_api::CancelToken;
 use sightline_core::environment::Environment;
 use sightline_core::evidence::gather::{self, StoredBodies};
 use sightline_core::keychain::MemoryStore;
+use sightline_core::media::files::MediaFolder;
 use sightline_core::signing;
 use sightline_core::state::AppState;
 use sightline_core::wacz::{self, Collector, WaczOutcome};
@@ -38,6 +44,19 @@ async fn main() {
         Arc::new(MemoryStore::default()),
     )
     .unwrap();
+    // A picture on every post, 1,000 distinct ones, kept in the data folder's media folder.
+    let folder = MediaFolder::new(&dir.path().join("data"));
+    let started = Instant::now();
+    let post_ids: Vec<String> = (0..10_000u64)
+        .map(|n| (seed::FIRST_ID + n).to_string())
+        .collect();
+    let at = chrono::Utc::now();
+    let media_bytes = media::pictures_for_posts(&store, &folder, &post_ids, 1_000, at).await;
+    println!(
+        "kept 10,000 media items, 1,000 pictures ({:.1} MB), in {:.1} s",
+        media_bytes as f64 / 1e6,
+        started.elapsed().as_secs_f64()
+    );
     let signer = signing::signer(&state).await.unwrap();
     let collector = Collector {
         signer: &signer,
@@ -53,7 +72,7 @@ async fn main() {
         let path = dir.path().join(format!("case-{round}.wacz"));
         let outcome = wacz::write_wacz(
             &bundle,
-            &StoredBodies(&store),
+            &StoredBodies(&store, &folder),
             &collector,
             &path,
             &mut |_| {},

@@ -3,9 +3,11 @@
 //!
 //! * [`write_bundle`] (`evidence/write.rs`) writes `responses/` (every body exactly as
 //!   received), `posts.jsonl`, `posts.csv` (spreadsheet-safe, `evidence/spreadsheet.rs`),
-//!   `notes.md`, `provenance.jsonl` (`evidence/lines.rs`), `report.html` (one offline,
-//!   script-free page with the Berkeley Protocol's collection fields per post,
-//!   `evidence/report.rs`), `custody.jsonl` (an investigation's custody log), each capture's
+//!   each kept picture and video once under `media/<sha256>.<ext>` and every media item's
+//!   capture record in `media.jsonl` ([`media`]), `notes.md`, `provenance.jsonl`
+//!   (`evidence/lines.rs`), `report.html` (one offline, script-free page with the Berkeley
+//!   Protocol's collection fields per post and its media in safe view, `evidence/report.rs`),
+//!   `custody.jsonl` (an investigation's custody log), each capture's
 //!   timestamp token under `timestamps/`, `signing-key.pem`, `VERIFY.txt` (how to check it all
 //!   without Sightline, `evidence/instructions.rs`), `manifest.json` (`evidence/manifest.rs`),
 //!   `manifest.sig` (this installation's Ed25519 signature over the manifest's exact bytes),
@@ -16,9 +18,10 @@
 //!   [`seal::export`] runs an export for the app: seals it, records it in the custody log and
 //!   in the store's `bundle_exports`;
 //! * [`verify`] re-hashes a bundle and says, file by file, what still matches;
-//! * [`gather`] reads what a bundle holds from the store (an investigation, or a selection).
+//! * [`gather`] reads what a bundle holds from the store (an investigation, or a selection,
+//!   with its posts' media).
 //!
-//! The layout is `FORMAT_VERSION` 2, described file by file in `VERIFY.txt` and
+//! The layout is `FORMAT_VERSION` 3, described file by file in `VERIFY.txt` and
 //! `evidence/manifest.rs`.
 //!
 //! It lives in the core, not the store: a bundle joins several stores' reads (history, archive,
@@ -30,7 +33,7 @@ use std::collections::{BTreeMap, HashMap};
 use chrono::{DateTime, SecondsFormat, Utc};
 use rust_decimal::Decimal;
 use serde::Serialize;
-use sightline_store::{HistoryEntry, StoredPost, Tz};
+use sightline_store::{HistoryEntry, MediaItemRecord, StoredPost, Tz};
 use ts_rs::TS;
 
 use crate::errors::CommandError;
@@ -39,6 +42,7 @@ pub mod gather;
 mod instructions;
 mod lines;
 mod manifest;
+pub mod media;
 mod notes;
 mod report;
 pub mod seal;
@@ -72,6 +76,9 @@ pub struct Bundle {
     pub requests: Vec<BundleRequest>,
     /// Every post, with its note and tags.
     pub posts: Vec<BundlePost>,
+    /// The posts' pictures and videos, each with what became of it (kept, gone, ...), in post
+    /// order then position.
+    pub media: Vec<MediaItemRecord>,
     /// What its requests cost, from the ledger.
     pub cost: BundleCost,
     /// The display zone: local times in the bundle are in it, each labelled with it.
@@ -202,6 +209,10 @@ pub trait ResponseBodies {
         &self,
         history_id: i64,
     ) -> impl std::future::Future<Output = Result<Option<Vec<(String, String)>>, CommandError>> + Send;
+
+    /// Where the kept media file with this SHA-256 is on this computer, or `None` when it is
+    /// not there.
+    fn media_path(&self, sha256: &str) -> Option<std::path::PathBuf>;
 }
 
 /// How far a bundle is: `done` of `total` steps (one per response, one per post, one per

@@ -8,7 +8,12 @@
 //!   `response` record (status, every header as received, the exact bytes received), linked by
 //!   `WARC-Concurrent-To`; each post's evidence card as a `resource` record (`wacz/card.rs`,
 //!   inert HTML). Captures made before Sightline kept every response header (migration 0017)
-//!   have only their billing headers in their `response` record; `warcinfo` says which.
+//!   have only their billing headers in their `response` record; `warcinfo` says which. The
+//!   records are made in `wacz/exchange.rs` and `warcinfo` in `wacz/info.rs`.
+//! * the posts' pictures and videos (`wacz/media.rs`): each kept file as a `response` record
+//!   for its source address with the status and headers received and the exact bytes kept
+//!   (streamed from the media folder, never held whole), so a replay of that address shows
+//!   it; a gone link as its status with no body; a video's still as a `resource` record.
 //! * `indexes/index.cdxj` and `pages/pages.jsonl` (one page per card) (`wacz/index.rs`).
 //! * `datapackage.json` and `datapackage-digest.json`, signed (`wacz/package.rs`: the signing
 //!   spec's ECDSA with a key derived from this installation's Ed25519 identity, and the
@@ -25,24 +30,29 @@ use std::path::{Path, PathBuf};
 use chrono::{DateTime, SecondsFormat, Utc};
 use serde::Serialize;
 use sha2::{Digest, Sha256};
-use sightline_api::{CancelToken, Operation};
+use sightline_api::CancelToken;
 use ts_rs::TS;
 use zip::write::SimpleFileOptions;
 use zip::ZipWriter;
 
 use crate::errors::CommandError;
 use crate::evidence::write::count;
-use crate::evidence::{hex, Bundle, BundleProgress, BundleRequest, CaptureRecord, ResponseBodies};
+use crate::evidence::{hex, Bundle, BundleProgress, CaptureRecord, ResponseBodies};
 use crate::signing::Signer;
 use crate::state::AppState;
 use sightline_store::custody::CustodyAction;
 
 mod card;
+mod exchange;
 pub mod index;
+mod info;
+mod media;
 pub mod package;
 pub mod warc;
 
+use exchange::exchange;
 use index::Entry;
+use info::warcinfo;
 use warc::{Kind, Record, WarcFile};
 
 /// The WARC file's name inside the archive.
@@ -149,7 +159,8 @@ pub async fn export(
         name: state.settings().collected_by,
         os: crate::evidence::seal::os_in_words(),
     };
-    let bodies = crate::evidence::gather::StoredBodies(store);
+    let media = crate::media::files::MediaFolder::new(&state.data_dir);
+    let bodies = crate::evidence::gather::StoredBodies(store, &media);
     let outcome = write_wacz(bundle, &bodies, &collector, path, progress, cancel).await?;
     if let (WaczOutcome::Written { path, bytes, .. }, Some(id)) =
         (&outcome, bundle.investigation_id)
@@ -291,7 +302,7 @@ async fn write_to(
     let modified = zip_time(created);
 
     let post_steps = bundle.posts.len().div_ceil(POST_STEP);
-    let total = count(bundle.requests.len() + post_steps + 4);
+    let total = count(bundle.requests.len() + post_steps + 5);
     let mut done = 0u32;
     progress(BundleProgress {
         done,
@@ -359,6 +370,11 @@ async fn write_to(
             }
             step(&mut done, WARC_PATH);
         }
+        if cancel.is_cancelled() {
+            return Ok(None);
+        }
+        media::write(bundle, bodies, &mut warc, &mut out, &mut lines).map_err(fail)?;
+        step(&mut done, WARC_PATH);
 
         let captures: HashMap<i64, Option<&CaptureRecord>> = bundle.captures();
         let mut pages = vec![index::pages_header()];
@@ -458,279 +474,6 @@ fn collection(bundle: &Bundle, collector: &Collector<'_>) -> serde_json::Value {
         "posts": bundle.posts.len(),
         "requests": bundle.requests.len(),
     })
-}
-
-/// How request and response records are made, in words, for `warcinfo`.
-const RECORDS_IN_WORDS: &str = "Each request record is rebuilt from what Sightline recorded \
-    of it: the method, the URL that answered (with its query), the headers this version of \
-    Sightline sends (Host, User-Agent, Accept; with a POST, Content-Type and Content-Length) \
-    and a POST's JSON body, re-encoded from the parameters kept exactly as the client encodes \
-    it. The Authorization header, which carried the API key, is left out of every request \
-    record. Each response record holds the HTTP status and the exact bytes received (its \
-    payload digest is the SHA-256 Sightline recorded at capture). A response record whose \
-    WARC-Sightline-Response-Headers is as-received carries every header of the response in \
-    the order received (names in lower case), except that Transfer-Encoding and \
-    Content-Encoding are written as X-Sightline-Original-Transfer-Encoding and \
-    X-Sightline-Original-Content-Encoding, because the bytes kept are the body as delivered \
-    after them; a Content-Length that does not count the bytes kept is written as \
-    X-Sightline-Original-Content-Length, and the true Content-Length added when the answer had \
-    none; a header value that held the API key is replaced by words saying so. A response \
-    record whose WARC-Sightline-Response-Headers is billing-only was captured before Sightline \
-    kept every header: only its billing headers are written, and a Content-Length of the bytes \
-    kept; no other header is invented. A 304 answer re-used a stored copy: its record has no \
-    body, and names that copy's SHA-256. Each resource record is a post's evidence card, made \
-    when this archive was exported.";
-
-fn warcinfo(
-    bundle: &Bundle,
-    collector: &Collector<'_>,
-    unkept: usize,
-    billing_only: usize,
-) -> Record {
-    let mut fields: Vec<(&str, String)> = vec![
-        ("software", format!("Sightline {}", bundle.app_version)),
-        ("format", "WARC File Format 1.1".into()),
-        (
-            "conformsTo",
-            "https://iipc.github.io/warc-specifications/specifications/warc-format/warc-1.1/"
-                .into(),
-        ),
-        ("isPartOf", bundle.name.clone()),
-        ("description", bundle.description.clone()),
-        (
-            "collected-by",
-            collector
-                .name
-                .clone()
-                .unwrap_or_else(|| "(no collector named in Settings)".into()),
-        ),
-        (
-            "installation-key-fingerprint",
-            collector.signer.public_key().fingerprint(),
-        ),
-        ("operating-system", collector.os.clone()),
-        ("exported-at", crate::evidence::utc_iso(bundle.created_at)),
-        ("display-zone", bundle.zone.name().to_owned()),
-        ("records", RECORDS_IN_WORDS.into()),
-    ];
-    if let Some(id) = bundle.investigation_id {
-        fields.insert(4, ("investigation-id", id.to_string()));
-    }
-    if unkept > 0 {
-        fields.push((
-            "not-archived",
-            format!(
-                "{unkept} of the case's requests were recorded before Sightline kept \
-                 provenance: their responses' bytes were not kept, so they have no records here."
-            ),
-        ));
-    }
-    if billing_only == 0 {
-        fields.push((
-            "response-headers",
-            "Every response record carries the response's headers as received.".into(),
-        ));
-    } else {
-        fields.push((
-            "response-headers",
-            format!(
-                "{} response records were captured before Sightline kept every response \
-                 header: they carry only the billing headers, and say billing-only in their \
-                 WARC-Sightline-Response-Headers field; every other response record carries \
-                 the headers as received.",
-                billing_only
-            ),
-        ));
-    }
-    let mut block = String::new();
-    for (name, value) in fields {
-        let value: String = value
-            .chars()
-            .map(|c| if c == '\r' || c == '\n' { ' ' } else { c })
-            .collect();
-        block.push_str(&format!("{name}: {value}\r\n"));
-    }
-    Record {
-        kind: Kind::Warcinfo,
-        id: warc::record_id(),
-        date: bundle.created_at,
-        target: None,
-        content_type: "application/warc-fields".into(),
-        payload_from: None,
-        fields: vec![("WARC-Filename".into(), WARC_NAME.into())],
-        block: block.into_bytes(),
-    }
-}
-
-/// The request and response records of one capture, and the response's index line.
-fn exchange(
-    request: &BundleRequest,
-    capture: &CaptureRecord,
-    received: Option<&[(String, String)]>,
-    body: &[u8],
-    warc: &mut WarcFile,
-    out: &mut dyn Write,
-    lines: &mut Vec<String>,
-) -> std::io::Result<()> {
-    let entry = &request.entry;
-    let operation = Operation::from_name(&entry.operation);
-    let post = operation.is_some_and(|op| op.method() == sightline_api::operation::Method::Post);
-    let method = if post { "POST" } else { "GET" };
-    let url = &capture.response_url;
-    let parsed = url::Url::parse(url).ok();
-    let target = parsed
-        .as_ref()
-        .map(|u| match u.query() {
-            Some(q) => format!("{}?{q}", u.path()),
-            None => u.path().to_owned(),
-        })
-        .unwrap_or_else(|| url.clone());
-    let host = parsed
-        .as_ref()
-        .and_then(|u| {
-            let host = u.host_str()?;
-            Some(match u.port() {
-                Some(port) => format!("{host}:{port}"),
-                None => host.to_owned(),
-            })
-        })
-        .unwrap_or_default();
-    let sent_body = operation
-        .and_then(|op| sightline_api::wire::sent_body(op, &entry.params_json))
-        .filter(|_| post);
-    let mut headers = vec![
-        ("Host".to_owned(), host),
-        (
-            "User-Agent".to_owned(),
-            format!("sightline/{}", capture.app_version),
-        ),
-        ("Accept".to_owned(), sightline_api::wire::ACCEPT.to_owned()),
-    ];
-    if let Some(sent) = &sent_body {
-        headers.push((
-            "Content-Type".into(),
-            sightline_api::wire::JSON_CONTENT_TYPE.into(),
-        ));
-        headers.push(("Content-Length".into(), sent.len().to_string()));
-    }
-    let mut request_block = warc::http_head(&format!("{method} {target} HTTP/1.1"), &headers);
-    let request_payload = request_block.len();
-    if let Some(sent) = &sent_body {
-        request_block.extend_from_slice(sent);
-    }
-
-    let not_modified = capture.from_cache;
-    let response_body: &[u8] = if not_modified { &[] } else { body };
-    let response_headers = match received {
-        Some(all) => as_received(all, response_body.len(), not_modified),
-        None => {
-            let mut kept: Vec<(String, String)> = capture
-                .billing_headers
-                .iter()
-                .map(|(name, value)| (name.clone(), value.clone()))
-                .collect();
-            if !not_modified {
-                kept.push(("Content-Length".into(), body.len().to_string()));
-            }
-            kept
-        }
-    };
-    let status = capture.http_status;
-    let mut response_block = warc::http_head(
-        format!("HTTP/1.1 {status} {}", warc::reason(status)).trim_end(),
-        &response_headers,
-    );
-    let response_payload = response_block.len();
-    response_block.extend_from_slice(response_body);
-
-    let response_id = warc::record_id();
-    let mut ours = vec![
-        ("WARC-Sightline-History-Id".to_owned(), entry.id.to_string()),
-        (
-            "WARC-Sightline-Request-Id".to_owned(),
-            entry.request_id.clone(),
-        ),
-        (
-            "WARC-Sightline-Operation".to_owned(),
-            entry.operation.clone(),
-        ),
-        (
-            "WARC-Sightline-Response-Headers".to_owned(),
-            if received.is_some() {
-                "as-received"
-            } else {
-                "billing-only"
-            }
-            .to_owned(),
-        ),
-    ];
-    if not_modified {
-        ours.push((
-            "WARC-Sightline-Reused-Body-SHA256".into(),
-            capture.sha256.clone(),
-        ));
-    }
-    let request_record = Record {
-        kind: Kind::Request,
-        id: warc::record_id(),
-        date: capture.captured_at,
-        target: Some(url.clone()),
-        content_type: "application/http; msgtype=request".into(),
-        payload_from: Some(request_payload),
-        fields: vec![("WARC-Concurrent-To".into(), response_id.clone())],
-        block: request_block,
-    };
-    let response_record = Record {
-        kind: Kind::Response,
-        id: response_id,
-        date: capture.captured_at,
-        target: Some(url.clone()),
-        content_type: "application/http; msgtype=response".into(),
-        payload_from: Some(response_payload),
-        fields: ours,
-        block: response_block,
-    };
-    warc.write(&request_record, out)?;
-    let written = warc.write(&response_record, out)?;
-    let entry = Entry {
-        url,
-        date: capture.captured_at,
-        mime: None,
-        status: Some(status),
-        method: post.then_some("POST"),
-    };
-    lines.push(index::cdxj_line(&entry, &written, WARC_NAME));
-    Ok(())
-}
-
-/// A response's headers as received, for its record: all of them in order, but a
-/// `Content-Length` that does not count the bytes written (a stream cut short) is kept as
-/// `X-Sightline-Original-Content-Length` and the true one added, as it is when the answer sent
-/// none (a chunked one). A 304's are written as they came: its record has no body.
-fn as_received(
-    all: &[(String, String)],
-    body_len: usize,
-    not_modified: bool,
-) -> Vec<(String, String)> {
-    let length = body_len.to_string();
-    let mut has_length = false;
-    let mut headers: Vec<(String, String)> = all
-        .iter()
-        .map(|(name, value)| {
-            if !not_modified && name.eq_ignore_ascii_case("content-length") {
-                if value.trim() == length && !has_length {
-                    has_length = true;
-                    return (name.clone(), value.clone());
-                }
-                return (format!("x-sightline-original-{name}"), value.clone());
-            }
-            (name.clone(), value.clone())
-        })
-        .collect();
-    if !not_modified && !has_length {
-        headers.push(("Content-Length".into(), length));
-    }
-    headers
 }
 
 /// When the archive was made, as `datapackage.json` and `signedData` say it (to the second,

@@ -14,6 +14,7 @@ mod coordination;
 mod coordination_world;
 mod custody;
 mod evidence_bundle;
+mod evidence_media;
 mod evidence_stamped;
 mod evidence_verify;
 mod export_folder;

@@ -20,6 +20,7 @@ use sightline_api::request::{LinksWebRequest, TwitterPostRequest};
 use sightline_api::CancelToken;
 use sightline_core::evidence::gather::{self, StoredBodies};
 use sightline_core::evidence::BundleProgress;
+use sightline_core::media::files::MediaFolder;
 use sightline_core::pipeline;
 use sightline_core::signing;
 use sightline_core::wacz::{self, Collector, WaczOutcome};
@@ -30,7 +31,7 @@ fn hex(bytes: &[u8]) -> String {
 }
 
 /// Every entry of the ZIP, by name.
-fn entries(path: &Path) -> HashMap<String, Vec<u8>> {
+pub(crate) fn entries(path: &Path) -> HashMap<String, Vec<u8>> {
     let mut zip = zip::ZipArchive::new(std::fs::File::open(path).unwrap()).unwrap();
     (0..zip.len())
         .map(|i| {
@@ -43,13 +44,13 @@ fn entries(path: &Path) -> HashMap<String, Vec<u8>> {
 }
 
 /// One WARC record read back: its fields and block.
-struct WarcRecord {
-    fields: Vec<(String, String)>,
-    block: Vec<u8>,
+pub(crate) struct WarcRecord {
+    pub(crate) fields: Vec<(String, String)>,
+    pub(crate) block: Vec<u8>,
 }
 
 impl WarcRecord {
-    fn field(&self, name: &str) -> Option<&str> {
+    pub(crate) fn field(&self, name: &str) -> Option<&str> {
         self.fields
             .iter()
             .find(|(n, _)| n.eq_ignore_ascii_case(name))
@@ -58,7 +59,7 @@ impl WarcRecord {
 }
 
 /// The headers of an HTTP head at the start of `block`, names lower-case.
-fn http_headers(block: &[u8]) -> Vec<(String, String)> {
+pub(crate) fn http_headers(block: &[u8]) -> Vec<(String, String)> {
     let end = block.windows(4).position(|w| w == b"\r\n\r\n").unwrap();
     String::from_utf8(block[..end].to_vec())
         .unwrap()
@@ -95,7 +96,7 @@ async fn sent_headers(url: &str, key: &str) -> Vec<(String, String)> {
 
 /// The records of a `.warc.gz` made of one gzip member per record; each member's offset and
 /// length too.
-fn records(warc_gz: &[u8]) -> Vec<(u64, u64, WarcRecord)> {
+pub(crate) fn records(warc_gz: &[u8]) -> Vec<(u64, u64, WarcRecord)> {
     let mut out = Vec::new();
     let mut at = 0usize;
     while at < warc_gz.len() {
@@ -146,7 +147,7 @@ fn tool(name: &str) -> Option<PathBuf> {
 }
 
 /// The tool, or `None` with a loud line; under CI a missing tool fails the test.
-fn required(name: &str) -> Option<PathBuf> {
+pub(crate) fn required(name: &str) -> Option<PathBuf> {
     let found = tool(name);
     if found.is_none() {
         assert!(
@@ -220,7 +221,7 @@ async fn export(live: &Live, id: i64, path: &Path, cancel: &CancelToken) -> Wacz
     let mut steps: Vec<BundleProgress> = Vec::new();
     let outcome = wacz::write_wacz(
         &bundle,
-        &StoredBodies(&session.store),
+        &StoredBodies(&session.store, &MediaFolder::new(&live.state.data_dir)),
         &collector,
         path,
         &mut |p| steps.push(p),

@@ -2,12 +2,13 @@
 //! their provenance, every post with its note and tags, its notebook and cost), or a
 //! hand-picked selection of history rows and posts (its cost, too, from the ledger rows of its
 //! requests). Each capture comes with its trusted timestamp's state from the stamp queue and,
-//! once stamped, its token.
+//! once stamped, its token; the posts come with their pictures and videos (`media_items`),
+//! whose kept files [`StoredBodies`] finds in this computer's media folder.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use chrono::Utc;
-use sightline_store::{HistoryEntry, HistoryQuery, Store, Tz};
+use sightline_store::{HistoryEntry, HistoryQuery, MediaItemRecord, Store, Tz};
 use sightline_store::{InvestigationCost, InvestigationPostQuery};
 use sightline_store::{Provenance, ProvenanceRecord, StampState as StoreStamp};
 
@@ -17,12 +18,14 @@ use super::{
 };
 use crate::errors::CommandError;
 use crate::export::history_rows;
+use crate::media::files::MediaFolder;
 
 /// Posts read per page.
 const PAGE: u32 = 1_000;
 
-/// The bodies kept in the store's provenance table, exactly as received.
-pub struct StoredBodies<'s>(pub &'s Store);
+/// The bodies kept in the store's provenance table, exactly as received, and the media files
+/// kept in the data folder's media folder.
+pub struct StoredBodies<'s>(pub &'s Store, pub &'s MediaFolder);
 
 impl ResponseBodies for StoredBodies<'_> {
     async fn body(&self, history_id: i64) -> Result<Option<Vec<u8>>, CommandError> {
@@ -34,6 +37,10 @@ impl ResponseBodies for StoredBodies<'_> {
         history_id: i64,
     ) -> Result<Option<Vec<(String, String)>>, CommandError> {
         Ok(self.0.response_headers(history_id).await?)
+    }
+
+    fn media_path(&self, sha256: &str) -> Option<std::path::PathBuf> {
+        self.1.path(sha256).ok()
     }
 }
 
@@ -99,6 +106,7 @@ pub async fn investigation(
     // their own join the bundle.
     let cost = cost_of(detail.cost, currency_of(&requests));
     with_post_captures(store, &mut requests, &mut posts).await?;
+    let media = media_of(store, &posts).await?;
     Ok(Bundle {
         investigation_id: Some(id),
         name: detail.summary.name,
@@ -108,6 +116,7 @@ pub async fn investigation(
         cost,
         requests,
         posts,
+        media,
         zone,
         app_version: app_version.to_owned(),
         created_at: Utc::now(),
@@ -144,6 +153,7 @@ pub async fn selection(
         currency_of(&requests),
     );
     with_post_captures(store, &mut requests, &mut posts).await?;
+    let media = media_of(store, &posts).await?;
     Ok(Bundle {
         investigation_id: None,
         name: "Selection".into(),
@@ -157,6 +167,7 @@ pub async fn selection(
         cost,
         requests,
         posts,
+        media,
         zone,
         app_version: app_version.to_owned(),
         created_at: Utc::now(),
@@ -208,6 +219,15 @@ async fn with_post_captures(
         requests.push(request);
     }
     Ok(())
+}
+
+/// The posts' pictures and videos, in post order then position, each with what became of it.
+async fn media_of(
+    store: &Store,
+    posts: &[BundlePost],
+) -> Result<Vec<MediaItemRecord>, CommandError> {
+    let ids: Vec<String> = posts.iter().map(|p| p.post.id.clone()).collect();
+    Ok(store.media_for_posts(&ids).await?)
 }
 
 async fn with_provenance(

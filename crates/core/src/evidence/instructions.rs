@@ -5,6 +5,7 @@
 
 use std::io::Write;
 
+use super::media::{MediaWritten, MEDIA_DIR, MEDIA_JSONL};
 use super::seal::Seal;
 use super::write::TokenPlan;
 use super::{
@@ -28,6 +29,7 @@ pub(super) fn write(
     bundle: &Bundle,
     seal: &Seal<'_>,
     tokens: &TokenPlan,
+    media: &MediaWritten,
     out: &mut dyn Write,
 ) -> std::io::Result<()> {
     let fingerprint = seal.signer.public_key().fingerprint();
@@ -135,6 +137,8 @@ pub(super) fn write(
         )?,
     }
 
+    media_section(bundle, media, out)?;
+
     let stamped: Vec<String> = bundle
         .requests
         .iter()
@@ -165,4 +169,55 @@ pub(super) fn write(
         writeln!(out, "  {command}")?;
     }
     Ok(())
+}
+
+/// What the media files are, how they are checked, and what this bundle holds of them.
+fn media_section(
+    bundle: &Bundle,
+    media: &MediaWritten,
+    out: &mut dyn Write,
+) -> std::io::Result<()> {
+    use sightline_store::MediaState;
+    let count = |state: MediaState| bundle.media.iter().filter(|i| i.state == state).count();
+    writeln!(
+        out,
+        "5. The pictures and videos\n\
+         --------------------------\n\
+         {MEDIA_DIR} holds each picture and video Sightline kept of these posts, exactly as \
+         received, once however many posts carry it, named by the SHA-256 of its bytes \
+         ({MEDIA_DIR}<sha256>.<ext>). Step 1 checks them with every other file, and the \
+         signed {MANIFEST_JSON} lists each. A file's name can be checked against its bytes too: \
+         sha256sum {MEDIA_DIR}* prints each file's hash beside its name.\n\
+         {MEDIA_JSONL} has one line per picture or video of the posts: the address it was \
+         fetched from, when (by this computer's clock), the HTTP status and every response \
+         header as received, its size, type, SHA-256 and, for a picture, its PDQ hash (a \
+         256-bit perceptual hash in hex: copies of one picture resized or recompressed differ \
+         in few of its bits). A link that had gone (404 or 410), a fetch given up, a file over \
+         the size limit or one not fetched yet is recorded as such, with its time, and has no \
+         file. The timestamp tokens above are over the service's responses, not over these \
+         files; the signed manifest covers them.\n"
+    )?;
+    if bundle.media.is_empty() {
+        writeln!(
+            out,
+            "The posts in this bundle have no pictures or videos recorded.\n"
+        )?;
+        return Ok(());
+    }
+    writeln!(
+        out,
+        "This bundle: {} media items ({} kept, {} gone, {} given up, {} over the size limit, \
+         {} not fetched yet), {} files in {MEDIA_DIR}.",
+        bundle.media.len(),
+        count(MediaState::Kept),
+        count(MediaState::Gone),
+        count(MediaState::Failed),
+        count(MediaState::TooLarge),
+        count(MediaState::Waiting),
+        media.files.len(),
+    )?;
+    for (sha256, why) in &media.left_out {
+        writeln!(out, "Left out, kept as {sha256}: {why}.")?;
+    }
+    writeln!(out)
 }

@@ -1,7 +1,8 @@
 //! `manifest.json`: who made the bundle (collector, installation fingerprint, tool and
 //! system), when, of what, each capture with its response file, hash, time by this computer's
-//! clock and trusted timestamp (or why there is none), the custody log's head, and every other
-//! file with its size and hash. `manifest.sig` signs its exact bytes; `SHA256SUMS` lists it.
+//! clock and trusted timestamp (or why there is none), the custody log's head, the media
+//! counts (items by state, files carried, files left out and why), and every other file with
+//! its size and hash. `manifest.sig` signs its exact bytes; `SHA256SUMS` lists it.
 //!
 //! It lists every file but itself, `manifest.sig`, `manifest.json.tsr` (a token over its own
 //! bytes, so made after them) and `SHA256SUMS`.
@@ -9,14 +10,18 @@
 use serde_json::json;
 use sightline_store::zone_names::local_seconds;
 
+use super::media::{self, MediaWritten};
 use super::seal::Seal;
 use super::{utc_iso, Bundle, BundleFile, StampState, CUSTODY_JSONL, SIGNING_KEY_PEM};
 
 /// Identifies a file as a bundle, and its layout's version.
 pub const FORMAT: &str = "sightline-evidence-bundle";
 /// The layout's version, raised when files or their fields change meaning: 2 added the
-/// signature, the tokens, the custody log and the collection fields.
-pub const FORMAT_VERSION: u32 = 2;
+/// signature, the tokens, the custody log and the collection fields; 3 the media files
+/// (`media/`), their capture records (`media.jsonl`) and the manifest's `media` counts, so a
+/// bundle with no `media/` says whether its posts had no media kept (3) or the bundle was
+/// made before media were kept at all (2).
+pub const FORMAT_VERSION: u32 = 3;
 
 /// Where a capture's token went in the bundle.
 #[derive(Debug, Clone)]
@@ -37,6 +42,8 @@ pub(super) struct Written<'w> {
     pub responses: u32,
     /// Every file so far.
     pub files: &'w [BundleFile],
+    /// The media files written and left out.
+    pub media: &'w MediaWritten,
 }
 
 /// The manifest's exact bytes: pretty JSON and a newline.
@@ -105,12 +112,15 @@ pub(super) fn bytes(bundle: &Bundle, seal: &Seal<'_>, written: &Written<'_>) -> 
             "requests": bundle.requests.len(),
             "responses": written.responses,
             "posts": bundle.posts.len(),
+            "media_items": bundle.media.len(),
+            "media_files": written.media.files.len(),
         },
         "cost": {
             "total": bundle.cost.total.to_string(),
             "currency": bundle.cost.currency,
         },
         "custody": custody,
+        "media": media::manifest_part(bundle, written.media),
         "timestamp_authority": seal.authority,
         "captures": captures,
         "files": written.files,

@@ -1,6 +1,8 @@
 //! `report.html`: the bundle for a reader who is not a programmer. One page that opens offline
-//! in any browser: inline CSS only, no script, no image, no font and no link to load, so it
-//! shows the same in ten years and cannot call anywhere. Everything that came from the
+//! in any browser: inline CSS only, no script, no font and no link to load, and no image but
+//! the bundle's own media files, by their path inside it, in safe view (grey and blurred until
+//! revealed one by one, `report/media.rs`), so it shows the same in ten years and cannot call
+//! anywhere. Everything that came from the
 //! service or the user is HTML-escaped (post text is written by strangers). Light and dark
 //! follow the reader's system; printing drops the backgrounds and keeps cards whole.
 //!
@@ -19,8 +21,12 @@ use crate::markup::escape;
 
 use sightline_store::zone_names::local_seconds;
 
+use super::media::MediaWritten;
 use super::seal::Seal;
 use super::{utc_words, Bundle, BundlePost, BundleRequest, CostLine, StampState};
+use sightline_store::MediaItemRecord;
+
+mod media;
 
 const STYLE: &str = r#"
 :root { color-scheme: light dark; --fg: #1d1f23; --muted: #5a5f69; --bg: #ffffff;
@@ -67,6 +73,7 @@ pub fn write(
     bundle: &Bundle,
     seal: &Seal<'_>,
     body_files: &[Option<String>],
+    written_media: &MediaWritten,
     out: &mut dyn Write,
 ) -> std::io::Result<()> {
     let e = escape;
@@ -75,8 +82,9 @@ pub fn write(
         out,
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
-         <title>{} · evidence bundle</title>\n<style>{STYLE}</style>\n</head>\n<body>",
-        e(&bundle.name)
+         <title>{} · evidence bundle</title>\n<style>{STYLE}{}</style>\n</head>\n<body>",
+        e(&bundle.name),
+        media::STYLE
     )?;
     writeln!(out, "<header>\n<h1>{}</h1>", e(&bundle.name))?;
     if !bundle.description.trim().is_empty() {
@@ -162,10 +170,20 @@ pub fn write(
     if bundle.posts.is_empty() {
         writeln!(out, "<p class=\"muted\">No posts.</p>")?;
     }
+    if !bundle.media.is_empty() {
+        writeln!(out, "<p class=\"meta\">{}</p>", media::SAFE_VIEW_WORDS)?;
+    }
     let requests: HashMap<i64, &BundleRequest> =
         bundle.requests.iter().map(|r| (r.entry.id, r)).collect();
+    let mut media_of: HashMap<&str, Vec<&MediaItemRecord>> = HashMap::new();
+    for item in &bundle.media {
+        media_of.entry(&item.post_id).or_default().push(item);
+    }
     for post in &bundle.posts {
+        let items = media_of.get(post.post.id.as_str()).map(Vec::as_slice);
         post_card(bundle, seal, &requests, post, out)?;
+        media::write(items.unwrap_or_default(), written_media, zone, out)?;
+        writeln!(out, "</article>")?;
     }
     writeln!(out, "</section>\n</body>\n</html>")
 }
@@ -308,6 +326,7 @@ fn query_card(
     writeln!(out, "</article>")
 }
 
+/// A post's card, left open: the caller adds its media and closes it.
 fn post_card(
     bundle: &Bundle,
     seal: &Seal<'_>,
@@ -366,7 +385,7 @@ fn post_card(
             e(p.note.trim_end())
         )?;
     }
-    writeln!(out, "</article>")
+    Ok(())
 }
 
 /// The Berkeley Protocol's collection fields for a post: the request and response it came in.

@@ -168,7 +168,9 @@ pub async fn export(
         authority_ca_pem: settings.tsa_certificate_pem,
         stamper: authority.as_ref().map(|a| a as &dyn ManifestStamper),
     };
-    let written = write_bundle(&bundle, &StoredBodies(store), &seal, path, progress, cancel).await;
+    let media = crate::media::files::MediaFolder::new(&state.data_dir);
+    let bodies = StoredBodies(store, &media);
+    let written = write_bundle(&bundle, &bodies, &seal, path, progress, cancel).await;
     let finished = matches!(written, Ok(BundleOutcome::Written { .. }));
     if let (Some(id), false) = (bundle.investigation_id, finished) {
         // The log already names this export (the bundle had to carry it) and entries are

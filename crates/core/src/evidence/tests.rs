@@ -28,7 +28,11 @@ use crate::state::AppState;
 /// A 19-digit id: past the 15 digits a spreadsheet keeps of a number.
 pub(super) const LONG_ID: &str = "1864029172638449665";
 
-pub(super) struct Bodies(pub HashMap<i64, Vec<u8>>);
+/// Response bodies by history id, and media files by SHA-256.
+pub(super) struct Bodies(
+    pub HashMap<i64, Vec<u8>>,
+    pub HashMap<String, std::path::PathBuf>,
+);
 
 impl ResponseBodies for Bodies {
     async fn body(&self, history_id: i64) -> Result<Option<Vec<u8>>, CommandError> {
@@ -40,6 +44,10 @@ impl ResponseBodies for Bodies {
         _history_id: i64,
     ) -> Result<Option<Vec<(String, String)>>, CommandError> {
         Ok(None)
+    }
+
+    fn media_path(&self, sha256: &str) -> Option<std::path::PathBuf> {
+        self.1.get(sha256).cloned()
     }
 }
 
@@ -161,6 +169,7 @@ pub(super) fn sample() -> (Bundle, Bodies) {
         custody: None,
         requests,
         posts,
+        media: Vec::new(),
         cost: BundleCost {
             total: Decimal::from_str("0.00045").unwrap(),
             currency: "USD".into(),
@@ -179,7 +188,10 @@ pub(super) fn sample() -> (Bundle, Bodies) {
         app_version: "0.1.0".into(),
         created_at: Utc.with_ymd_and_hms(2026, 11, 24, 9, 0, 0).unwrap(),
     };
-    (bundle, Bodies(HashMap::from([(7, search_body)])))
+    (
+        bundle,
+        Bodies(HashMap::from([(7, search_body)]), HashMap::new()),
+    )
 }
 
 /// A signer of its own (a new key in an in-memory keychain), as the app's first use makes one.
@@ -256,7 +268,7 @@ async fn a_bundle_holds_every_file_and_sha256sum_checks_it() {
     else {
         panic!("not written: {outcome:?}")
     };
-    assert_eq!((files, posts, responses), (11, 3, 1));
+    assert_eq!((files, posts, responses), (12, 3, 1));
     assert!(!write::partial_path(&path).exists());
 
     let out = dir.path().join("unzipped");
@@ -274,7 +286,7 @@ async fn a_bundle_holds_every_file_and_sha256sum_checks_it() {
     let sums = std::fs::read_to_string(out.join(SHA256SUMS)).unwrap();
     assert_eq!(
         sums.lines().count(),
-        10,
+        11,
         "every file but SHA256SUMS: {sums}"
     );
     if have("sha256sum") {
@@ -311,7 +323,10 @@ async fn a_bundle_holds_every_file_and_sha256sum_checks_it() {
     assert_eq!(manifest["counts"]["posts"], 3);
     assert_eq!(manifest["cost"]["total"], "0.00045");
     // All but itself, its signature and SHA256SUMS.
-    assert_eq!(manifest["files"].as_array().unwrap().len(), 8);
+    assert_eq!(manifest["files"].as_array().unwrap().len(), 9);
+    // No media: media.jsonl is there, empty, and the manifest counts none.
+    assert_eq!(std::fs::read(out.join(media::MEDIA_JSONL)).unwrap(), b"");
+    assert_eq!(manifest["media"]["items"], 0);
 
     let notes = std::fs::read_to_string(out.join(NOTES_MD)).unwrap();
     // The investigator's own Markdown as written, but its raw HTML shown as text.
@@ -463,7 +478,7 @@ async fn verify_finds_a_tampered_a_removed_and_an_added_file() {
         .unwrap()
         .unwrap();
     assert!(check.intact, "{check:?}");
-    assert_eq!(check.files.len(), 10);
+    assert_eq!(check.files.len(), 11);
     assert!(check
         .files
         .iter()

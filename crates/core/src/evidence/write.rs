@@ -16,6 +16,7 @@ use zip::write::SimpleFileOptions;
 use zip::ZipWriter;
 
 use super::manifest::{self, TokenFiles, Written};
+use super::media::{self, MediaWritten, MEDIA_JSONL};
 use super::seal::{base64, Seal};
 use super::{
     hex, instructions, lines, notes, report, spreadsheet, token_file_name, utc_iso, Bundle,
@@ -189,11 +190,12 @@ async fn write_to(
         files: Vec::new(),
         modified: zip_time(bundle.created_at, bundle.zone),
     };
-    // Responses, then the posts in steps (for posts.jsonl, then posts.csv), then the fixed
-    // files: notes, provenance, report, custody, tokens, key, VERIFY.txt, manifest, its
-    // signature, its token, SHA256SUMS.
+    // Responses, then the posts in steps (for posts.jsonl, then posts.csv), then each media
+    // file, then the fixed files: media.jsonl, notes, provenance, report, custody, tokens,
+    // key, VERIFY.txt, manifest, its signature, its token, SHA256SUMS.
     let post_steps = bundle.posts.len().div_ceil(POST_STEP);
-    let total = count(bundle.requests.len() + 2 * post_steps + 11);
+    let media_files = media::distinct_files(bundle);
+    let total = count(bundle.requests.len() + 2 * post_steps + media_files.len() + 12);
     let mut done = 0u32;
     progress(BundleProgress {
         done,
@@ -263,6 +265,45 @@ async fn write_to(
         return Ok(None);
     }
 
+    // Each kept picture and video once, by its hash, then every item's capture record.
+    let mut media_written = MediaWritten::default();
+    for file in media_files {
+        if cancel.is_cancelled() {
+            return Ok(None);
+        }
+        let name = media::media_file_name(file);
+        let source = bodies.media_path(&file.sha256);
+        let mut why = None;
+        let copied = media::copy_file(
+            &mut writer.zip,
+            writer.modified,
+            &name,
+            file,
+            source.as_deref(),
+            &mut why,
+        )
+        .map_err(fail)?;
+        match copied {
+            Some(written) => {
+                writer.files.push(written);
+                media_written
+                    .files
+                    .insert(file.sha256.clone(), name.clone());
+            }
+            None => {
+                let why = why.unwrap_or_else(|| "it could not be read".into());
+                media_written.left_out.insert(file.sha256.clone(), why);
+            }
+        }
+        step(&mut done, &name);
+    }
+    writer
+        .file(MEDIA_JSONL, |out| {
+            media::write_lines(bundle, &media_written, out)
+        })
+        .map_err(fail)?;
+    step(&mut done, MEDIA_JSONL);
+
     let token_files = token_files(bundle, &body_files, seal);
     let others: [(&str, FileWriter); 3] = [
         (NOTES_MD, Box::new(|out| notes::write(bundle, out))),
@@ -272,7 +313,7 @@ async fn write_to(
         ),
         (
             REPORT_HTML,
-            Box::new(|out| report::write(bundle, seal, &body_files, out)),
+            Box::new(|out| report::write(bundle, seal, &body_files, &media_written, out)),
         ),
     ];
     for (name, write) in others {
@@ -327,7 +368,7 @@ async fn write_to(
     step(&mut done, SIGNING_KEY_PEM);
     writer
         .file(VERIFY_TXT, |out| {
-            instructions::write(bundle, seal, &token_files, out)
+            instructions::write(bundle, seal, &token_files, &media_written, out)
         })
         .map_err(fail)?;
     step(&mut done, VERIFY_TXT);
@@ -340,6 +381,7 @@ async fn write_to(
             token_files: &token_files.per_request,
             responses,
             files: &writer.files,
+            media: &media_written,
         },
     );
     writer

@@ -6,7 +6,9 @@
 //! payload digest reads the same as its provenance hash); WARC leaves the encoding open and
 //! `warcio` reads hex as well as base32.
 
-use std::io::Write;
+use std::fs::File;
+use std::io::{Read, Seek, SeekFrom, Write};
+use std::path::Path;
 
 use chrono::{DateTime, SecondsFormat, Utc};
 use flate2::write::GzEncoder;
@@ -24,8 +26,11 @@ pub enum Kind {
     Request,
     /// An HTTP response as received.
     Response,
-    /// A document Sightline made itself (a post's card).
+    /// A document Sightline made itself (a post's card), or a file kept without its response
+    /// (a video's still picture).
     Resource,
+    /// Words about another record's target (a media file left out, and why).
+    Metadata,
 }
 
 impl Kind {
@@ -35,6 +40,7 @@ impl Kind {
             Kind::Request => "request",
             Kind::Response => "response",
             Kind::Resource => "resource",
+            Kind::Metadata => "metadata",
         }
     }
 }
@@ -119,6 +125,31 @@ fn one_line(value: &str) -> String {
 
 /// The record's bytes, uncompressed: the WARC head, the block and the two line ends after it.
 pub fn serialize(record: &Record) -> (Vec<u8>, Option<String>) {
+    let block_digest = digest(&record.block);
+    let payload_digest = record
+        .payload_from
+        .map(|from| digest(&record.block[from.min(record.block.len())..]));
+    let head = warc_head(
+        record,
+        &block_digest,
+        payload_digest.as_deref(),
+        record.block.len() as u64,
+    );
+    let mut bytes = Vec::with_capacity(head.len() + record.block.len() + 4);
+    bytes.extend_from_slice(&head);
+    bytes.extend_from_slice(&record.block);
+    bytes.extend_from_slice(b"\r\n\r\n");
+    (bytes, payload_digest)
+}
+
+/// The WARC head of `record` (its version line, fields and the blank line), for a block of
+/// `block_len` bytes with these digests.
+fn warc_head(
+    record: &Record,
+    block_digest: &str,
+    payload_digest: Option<&str>,
+    block_len: u64,
+) -> Vec<u8> {
     let mut head = String::with_capacity(512);
     let mut line = |name: &str, value: &str| {
         head.push_str(name);
@@ -133,24 +164,53 @@ pub fn serialize(record: &Record) -> (Vec<u8>, Option<String>) {
         line("WARC-Target-URI", target);
     }
     line("Content-Type", &record.content_type);
-    line("WARC-Block-Digest", &digest(&record.block));
-    let payload_digest = record
-        .payload_from
-        .map(|from| digest(&record.block[from.min(record.block.len())..]));
-    if let Some(payload) = &payload_digest {
+    line("WARC-Block-Digest", block_digest);
+    if let Some(payload) = payload_digest {
         line("WARC-Payload-Digest", payload);
     }
     for (name, value) in &record.fields {
         line(name, value);
     }
-    line("Content-Length", &record.block.len().to_string());
-    let mut bytes = Vec::with_capacity(head.len() + record.block.len() + 16);
+    line("Content-Length", &block_len.to_string());
+    let mut bytes = Vec::with_capacity(head.len() + 16);
     bytes.extend_from_slice(b"WARC/1.1\r\n");
     bytes.extend_from_slice(head.as_bytes());
     bytes.extend_from_slice(b"\r\n");
-    bytes.extend_from_slice(&record.block);
-    bytes.extend_from_slice(b"\r\n\r\n");
-    (bytes, payload_digest)
+    bytes
+}
+
+/// Counts what passes through to the writer it wraps.
+struct Counting<'w> {
+    inner: &'w mut dyn Write,
+    bytes: u64,
+}
+
+impl Write for Counting<'_> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let n = self.inner.write(buf)?;
+        self.bytes += n as u64;
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.inner.flush()
+    }
+}
+
+/// SHA-256 and length of everything `read` yields, read through a fixed buffer.
+pub fn digest_of(read: &mut dyn Read) -> std::io::Result<([u8; 32], u64)> {
+    let mut sha = Sha256::new();
+    let mut buffer = vec![0u8; 64 * 1024];
+    let mut bytes = 0u64;
+    loop {
+        let n = read.read(&mut buffer)?;
+        if n == 0 {
+            break;
+        }
+        sha.update(&buffer[..n]);
+        bytes += n as u64;
+    }
+    Ok((sha.finalize().into(), bytes))
 }
 
 /// The WARC file being written: one gzip member per record, its offset counted.
@@ -177,6 +237,99 @@ impl WarcFile {
             length: member.len() as u64,
             payload_digest,
         })
+    }
+}
+
+/// What became of a record whose payload is a file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FileRecord {
+    /// Written.
+    Written(Written),
+    /// Not written, nothing of it: why, in words (the file is missing, or no longer holds the
+    /// bytes it was kept with).
+    LeftOut(String),
+}
+
+impl WarcFile {
+    /// Writes a record whose block is `record.block` (an HTTP message's head, or nothing for a
+    /// resource) followed by the file at `payload`, too large to hold in memory: the file is
+    /// read twice, once for the digests and length the record's head states, once streamed
+    /// into the gzip member. `payload_sha256` is the file's recorded SHA-256 (lower-case hex):
+    /// a file missing or no longer hashing to it is left out before anything is written; one
+    /// that changes between the two reads fails the write.
+    pub fn write_with_file(
+        &mut self,
+        record: &Record,
+        payload: &Path,
+        payload_sha256: &str,
+        out: &mut dyn Write,
+    ) -> std::io::Result<FileRecord> {
+        let mut file = match File::open(payload) {
+            Ok(file) => file,
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
+                return Ok(FileRecord::LeftOut(
+                    "its file is no longer in this computer's media folder".into(),
+                ))
+            }
+            Err(error) => return Err(error),
+        };
+        let (payload_digest, payload_len) = digest_of(&mut file)?;
+        let actual = hex(&payload_digest);
+        if actual != payload_sha256 {
+            return Ok(FileRecord::LeftOut(format!(
+                "its file in this computer's media folder no longer holds the bytes kept \
+                 (it hashes to {actual})"
+            )));
+        }
+        file.seek(SeekFrom::Start(0))?;
+        let (block_digest, _) = digest_of(&mut record.block.as_slice().chain(&mut file))?;
+        file.seek(SeekFrom::Start(0))?;
+        let block_len = record.block.len() as u64 + payload_len;
+        let payload_digest = format!("sha256:{payload_sha256}");
+        let head = warc_head(
+            record,
+            &format!("sha256:{}", hex(&block_digest)),
+            record.payload_from.map(|_| payload_digest.as_str()),
+            block_len,
+        );
+        let mut counted = Counting {
+            inner: out,
+            bytes: 0,
+        };
+        let mut gz = GzEncoder::new(&mut counted, Compression::fast());
+        gz.write_all(&head)?;
+        gz.write_all(&record.block)?;
+        // Hashed again as it is copied: a file changed between the reads (its length too)
+        // would leave a record whose digests lie, so the write fails instead.
+        let mut again = Sha256::new();
+        let mut buffer = vec![0u8; 64 * 1024];
+        loop {
+            let n = file.read(&mut buffer)?;
+            if n == 0 {
+                break;
+            }
+            again.update(&buffer[..n]);
+            gz.write_all(&buffer[..n])?;
+        }
+        if hex(&again.finalize()) != payload_sha256 {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::InvalidData,
+                format!(
+                    "{} changed while it was being written into the archive",
+                    payload.display()
+                ),
+            ));
+        }
+        gz.write_all(b"\r\n\r\n")?;
+        gz.finish()?;
+        let length = counted.bytes;
+        let offset = self.written;
+        self.written += length;
+        Ok(FileRecord::Written(Written {
+            offset,
+            length,
+            payload_digest: record.payload_from.map(|_| payload_digest),
+        }))
     }
 }
 

@@ -201,7 +201,7 @@ async fn the_manifest_carries_who_with_what_and_each_captures_stamp_state() {
     }
 
     let manifest: serde_json::Value = serde_json::from_str(&read(&out, MANIFEST_JSON)).unwrap();
-    assert_eq!(manifest["format_version"], 2);
+    assert_eq!(manifest["format_version"], 3);
     assert_eq!(manifest["collector"], "Jane Doe");
     assert_eq!(
         manifest["installation_fingerprint"],

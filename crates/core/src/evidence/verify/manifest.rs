@@ -8,7 +8,8 @@ use serde_json::Value;
 /// The parts of a manifest the checks use.
 #[derive(Debug, Default)]
 pub(super) struct Manifest {
-    /// `format_version` (1: before signing; 2: signed, with tokens and custody).
+    /// `format_version` (1: before signing; 2: signed, with tokens and custody; 3: with the
+    /// media files, which are checked as any other file).
     pub format_version: Option<u64>,
     /// `installation_fingerprint`: the key the manifest says signed it.
     pub installation_fingerprint: Option<String>,
