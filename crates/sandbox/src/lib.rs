@@ -39,6 +39,7 @@ pub mod balance;
 pub mod billed;
 pub mod billing;
 pub mod body_log;
+pub mod cli;
 pub mod clock;
 pub mod faults;
 mod fxhash;

@@ -1,8 +1,10 @@
 //! `sightline-sandbox`: serve the sandbox on 127.0.0.1 until Ctrl-C or SIGTERM.
 
+use sightline_sandbox::cli::{announce_and_wait, cannot_start, options_or_exit, split_flag};
 use sightline_sandbox::Sandbox;
-use std::io::Write;
 use std::process::ExitCode;
+
+const NAME: &str = "sightline-sandbox";
 
 const USAGE: &str = "Usage: sightline-sandbox [--port N] [--seed N] [--keys k1,k2] [--rate-limit N] [--pace-ms N] [--faults] [--balance-usd X] [--forecast-ms N] [--jobs-file PATH] [--body-log PATH] [--live-rate N] [--float-costs]
 
@@ -65,10 +67,7 @@ fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Option<Args>, Stri
         float_costs: false,
     };
     while let Some(arg) = it.next() {
-        let (flag, inline) = match arg.split_once('=') {
-            Some((f, v)) if f.starts_with("--") => (f.to_string(), Some(v.to_string())),
-            _ => (arg.clone(), None),
-        };
+        let (flag, inline) = split_flag(&arg);
         let mut next = || inline.clone().or_else(|| it.next());
         match flag.as_str() {
             "--port" => args.port = value(&flag, next())?,
@@ -104,41 +103,11 @@ fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Option<Args>, Stri
     Ok(Some(args))
 }
 
-async fn stop_signal() {
-    let ctrl_c = tokio::signal::ctrl_c();
-    #[cfg(unix)]
-    {
-        let mut term =
-            match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-                Ok(s) => s,
-                Err(_) => {
-                    let _ = ctrl_c.await;
-                    return;
-                }
-            };
-        tokio::select! {
-            _ = ctrl_c => {}
-            _ = term.recv() => {}
-        }
-    }
-    #[cfg(not(unix))]
-    {
-        let _ = ctrl_c.await;
-    }
-}
-
 #[tokio::main]
 async fn main() -> ExitCode {
-    let args = match parse_args(std::env::args().skip(1)) {
-        Ok(Some(a)) => a,
-        Ok(None) => {
-            println!("{USAGE}");
-            return ExitCode::SUCCESS;
-        }
-        Err(e) => {
-            eprintln!("sightline-sandbox: {e}\n\n{USAGE}");
-            return ExitCode::from(2);
-        }
+    let args = match options_or_exit(NAME, USAGE, parse_args(std::env::args().skip(1))) {
+        Ok(args) => args,
+        Err(code) => return code,
     };
     let mut builder = Sandbox::builder()
         .seed(args.seed)
@@ -160,18 +129,14 @@ async fn main() -> ExitCode {
         builder = builder.body_log(file);
     }
     let sandbox = match builder.start().await {
-        Ok(s) => s,
-        Err(e) => {
-            eprintln!("sightline-sandbox: cannot start: {e}");
-            return ExitCode::FAILURE;
-        }
+        Ok(sandbox) => sandbox,
+        Err(e) => return cannot_start(NAME, e),
     };
-    let mut out = std::io::stdout().lock();
-    let _ = writeln!(out, "base_url={}", sandbox.base_url());
-    let _ = writeln!(out, "demo_key={}", sandbox.demo_key());
-    let _ = out.flush();
-    drop(out);
-    stop_signal().await;
+    announce_and_wait(&[
+        ("base_url", sandbox.base_url().to_string()),
+        ("demo_key", sandbox.demo_key().to_string()),
+    ])
+    .await;
     sandbox.shutdown().await;
     ExitCode::SUCCESS
 }

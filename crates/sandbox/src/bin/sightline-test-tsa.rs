@@ -1,11 +1,13 @@
 //! `sightline-test-tsa`: a local RFC 3161 timestamp authority for tests (see
 //! `sightline_sandbox::tsa`), served on 127.0.0.1 until Ctrl-C or SIGTERM.
 
-use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use sightline_sandbox::cli::{announce_and_wait, cannot_start, options_or_exit, split_flag};
 use sightline_sandbox::tsa::{KeyKind, TestTsa, TsaOptions};
+
+const NAME: &str = "sightline-test-tsa";
 
 const USAGE: &str = "Usage: sightline-test-tsa --dir PATH [--port N] [--key rsa|p256|p384] [--ca-name NAME] [--ess-v2] [--fraction-digits N] [--ca-out PATH]
 
@@ -34,10 +36,7 @@ fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Option<Args>, Stri
     let mut options = TsaOptions::new("");
     let mut ca_out = None;
     while let Some(arg) = it.next() {
-        let (flag, inline) = match arg.split_once('=') {
-            Some((f, v)) if f.starts_with("--") => (f.to_string(), Some(v.to_string())),
-            _ => (arg.clone(), None),
-        };
+        let (flag, inline) = split_flag(&arg);
         let mut next = || {
             inline
                 .clone()
@@ -77,58 +76,27 @@ fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Option<Args>, Stri
     Ok(Some(Args { options, ca_out }))
 }
 
-async fn stop_signal() {
-    let ctrl_c = tokio::signal::ctrl_c();
-    #[cfg(unix)]
-    {
-        use tokio::signal::unix::{signal, SignalKind};
-        let Ok(mut term) = signal(SignalKind::terminate()) else {
-            let _ = ctrl_c.await;
-            return;
-        };
-        tokio::select! {
-            _ = ctrl_c => {}
-            _ = term.recv() => {}
-        }
-    }
-    #[cfg(not(unix))]
-    {
-        let _ = ctrl_c.await;
-    }
-}
-
 #[tokio::main]
 async fn main() -> ExitCode {
-    let args = match parse_args(std::env::args().skip(1)) {
-        Ok(Some(args)) => args,
-        Ok(None) => {
-            println!("{USAGE}");
-            return ExitCode::SUCCESS;
-        }
-        Err(e) => {
-            eprintln!("sightline-test-tsa: {e}\n\n{USAGE}");
-            return ExitCode::from(2);
-        }
+    let args = match options_or_exit(NAME, USAGE, parse_args(std::env::args().skip(1))) {
+        Ok(args) => args,
+        Err(code) => return code,
     };
     let tsa = match TestTsa::start(args.options).await {
         Ok(tsa) => tsa,
-        Err(e) => {
-            eprintln!("sightline-test-tsa: cannot start: {e}");
-            return ExitCode::FAILURE;
-        }
+        Err(e) => return cannot_start(NAME, e),
     };
     if let Some(out) = &args.ca_out {
         if let Err(e) = std::fs::copy(tsa.ca_pem_path(), out) {
-            eprintln!("sightline-test-tsa: cannot write {}: {e}", out.display());
+            eprintln!("{NAME}: cannot write {}: {e}", out.display());
             return ExitCode::FAILURE;
         }
     }
-    let mut out = std::io::stdout().lock();
-    let _ = writeln!(out, "tsa_url={}", tsa.url());
-    let _ = writeln!(out, "ca_pem={}", tsa.ca_pem_path().display());
-    let _ = out.flush();
-    drop(out);
-    stop_signal().await;
+    announce_and_wait(&[
+        ("tsa_url", tsa.url()),
+        ("ca_pem", tsa.ca_pem_path().display().to_string()),
+    ])
+    .await;
     tsa.shutdown().await;
     ExitCode::SUCCESS
 }
