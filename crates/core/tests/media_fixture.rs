@@ -68,7 +68,11 @@ async fn kept_fixture(dir: &std::path::Path) -> (Store, Vec<Item>) {
                 )
                 .await
                 .unwrap();
-            let id = store.media_for_posts(&[post_id.clone()]).await.unwrap()[0].id;
+            let id = store
+                .media_for_posts(std::slice::from_ref(&post_id))
+                .await
+                .unwrap()[0]
+                .id;
             let file = NewMediaFile {
                 sha256: kept.sha256.clone(),
                 size: kept.size,
