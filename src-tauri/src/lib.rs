@@ -102,6 +102,8 @@ pub fn manage_state<R: Runtime>(
     monitors::start_background(app);
     // Captures waiting for a trusted timestamp are sent to the authority set in Settings.
     stamps::start_background(app);
+    // Media waiting to be kept are fetched, one at a time, from the links their posts name.
+    media::start_background(app);
     Ok(())
 }
 

@@ -2,15 +2,21 @@
 //! `sightline-media` protocol, which serves a kept file by its SHA-256
 //! (`sightline-media://localhost/<sha256>` on Linux) from core's media folder
 //! (`sightline_core::media::serve`). The window's policy lets images and video come from this
-//! scheme and from no other host, so the page never asks a third party for anything.
+//! scheme and from no other host, so the page never asks a third party for anything. The
+//! media worker (`sightline_core::media::worker`) is started here once the window is up, its
+//! counts sent as `media-progress` and read by `media_progress`.
+
+use std::sync::Arc;
+use std::time::Duration;
 
 use sightline_core::media::files::MediaFolder;
 use sightline_core::media::matches::{self, SamePicture};
 use sightline_core::media::serve::{self, Served};
+use sightline_core::media::worker::{self, MediaWorker, Pace};
 use sightline_core::state::AppState;
-use sightline_store::MediaItemRecord;
+use sightline_store::{MediaCounts, MediaItemRecord};
 use tauri::http::{Request, Response};
-use tauri::{Builder, Manager, Runtime};
+use tauri::{AppHandle, Builder, Emitter, Manager, Runtime};
 
 use crate::surface::define_commands;
 
@@ -20,6 +26,39 @@ define_commands! {
     // "Same picture elsewhere": the posts but `post_id` holding the file or a near copy.
     read media_same_picture(sha256: String, post_id: Option<String>) -> SamePicture
         = |store| matches::same_picture(&store, &sha256, post_id.as_deref()).await;
+    // The media queue's counts (waiting, kept, gone, failed, too large; files and bytes).
+    read media_progress() -> MediaCounts
+        = |store| worker::counts(&store).await;
+}
+
+/// The event the media worker's counts travel on as it fetches.
+pub const MEDIA_PROGRESS: &str = "media-progress";
+
+/// Nothing is fetched in the first seconds, while the window loads.
+const FIRST_LOOK_AFTER: Duration = Duration::from_secs(5);
+
+/// Starts the media worker once the window is up and the database can be written; its counts
+/// go to the window as `media-progress`. With nothing queued it reads nothing.
+pub fn start_background<R: Runtime>(app: &AppHandle<R>) {
+    let events = app.clone();
+    let progress: worker::Progress = Box::new(move |counts: &MediaCounts| {
+        if let Err(error) = events.emit(MEDIA_PROGRESS, counts) {
+            tracing::warn!(%error, "the media progress could not reach the window");
+        }
+    });
+    let worker = Arc::new(MediaWorker::new(
+        Pace::default(),
+        sightline_core::monitors::system_clock(),
+        Some(progress),
+    ));
+    app.manage(worker.clone());
+    let handle = app.clone();
+    tauri::async_runtime::spawn(async move {
+        tokio::time::sleep(FIRST_LOOK_AFTER).await;
+        let state = handle.state::<AppState>();
+        state.until_writable().await;
+        worker.serve(&state).await;
+    });
 }
 
 /// Registers the protocol: each request is answered on the async runtime, off the window's

@@ -55,6 +55,7 @@ import type { LearnedRate } from './LearnedRate';
 import type { LinkQuery } from './LinkQuery';
 import type { LinksTwitterRequest } from './LinksTwitterRequest';
 import type { LinksWebRequest } from './LinksWebRequest';
+import type { MediaCounts } from './MediaCounts';
 import type { MediaItemRecord } from './MediaItemRecord';
 import type { Monitor } from './Monitor';
 import type { MonitorDraft } from './MonitorDraft';
@@ -260,6 +261,7 @@ export interface Commands {
   wacz_cancel: { args: Record<never, never>; result: void };
   media_for_posts: { args: { postIds: Array<string> }; result: Array<MediaItemRecord> };
   media_same_picture: { args: { sha256: string; postId: string | null }; result: SamePicture };
+  media_progress: { args: Record<never, never>; result: MediaCounts };
 }
 
 export type CommandName = keyof Commands;
