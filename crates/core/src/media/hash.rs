@@ -14,9 +14,9 @@ use sightline_store::PDQ_BYTES;
 /// 84). On this crate's 500-picture fixture (`tests/media_fixture.rs`: 100 originals, each
 /// resized, recompressed, cropped 2-4% and 6%) every pair's distance gives: at 31, 55% of
 /// same-picture pairs found; 56, 91%; 63, 96.4%; 70, 98.5%; and no pair of different pictures
-/// at any of these (the closest such pair is 88 bits apart, the closest 0.1% from 102;
+/// at any of these (the closest such pair is 86 bits apart, the closest 0.1% from 102;
 /// unrelated pictures sit near 128, half the bits). 63 is the smallest of those bounds that
-/// finds at least 95% of copies, keeping 25 bits between it and the nearest unrelated pair; a
+/// finds at least 95% of copies, keeping 23 bits between it and the nearest unrelated pair; a
 /// near match is shown with its distance, for a person to judge.
 pub const NEAR_DISTANCE: u32 = 63;
 
