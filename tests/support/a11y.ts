@@ -6,13 +6,15 @@ import { screenshot, setTheme } from './screenshots.ts';
  * The accessibility audit of one screen as it stands: in the light theme, then the dark one, a
  * screenshot (`a11y-<name>-<theme>.png`) and the axe-core audit. Fails with every violation
  * named by theme, rule and the elements it found, so the message alone says what to fix.
+ * With `within` (a CSS selector), only that part of the page is audited (the screenshot is
+ * still the whole window).
  */
-export async function auditBothThemes(name: string): Promise<void> {
+export async function auditBothThemes(name: string, within?: string): Promise<void> {
   const found: string[] = [];
   for (const theme of ['light', 'dark'] as const) {
     await setTheme(theme);
     await screenshot(`a11y-${name}-${theme}`);
-    for (const violation of await axeViolations()) {
+    for (const violation of await axeViolations(within)) {
       found.push(`  ${theme}: ${violation.id} (${violation.help}) at ${violation.targets.join(' | ')}`);
     }
   }

@@ -15,16 +15,17 @@ export interface Violation {
 
 /**
  * Runs the axe-core audit (WCAG 2 A and AA rules) on the page as it stands, in the current theme,
- * and returns its violations: an empty list is a pass.
+ * and returns its violations: an empty list is a pass. With `within` (a CSS selector), only that
+ * part of the page is audited.
  */
-export async function axeViolations(): Promise<Violation[]> {
+export async function axeViolations(within?: string): Promise<Violation[]> {
   await browser.execute(axeSource);
-  return browser.executeAsync((done: (violations: Violation[]) => void) => {
-    const axe = (window as unknown as { axe: { run: (context: Document, options: object) => Promise<{ violations: { id: string; help: string; nodes: { target: string[] }[] }[] }> } }).axe;
+  return browser.executeAsync((selector: string | null, done: (violations: Violation[]) => void) => {
+    const axe = (window as unknown as { axe: { run: (context: Document | string, options: object) => Promise<{ violations: { id: string; help: string; nodes: { target: string[] }[] }[] }> } }).axe;
     void axe
-      .run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } })
+      .run(selector ?? document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } })
       .then((result) =>
         done(result.violations.map((v) => ({ id: v.id, help: v.help, targets: v.nodes.map((n) => n.target.join(' ')) }))),
       );
-  });
+  }, within ?? null);
 }

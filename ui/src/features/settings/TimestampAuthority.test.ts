@@ -53,6 +53,9 @@ describe('TimestampAuthority', () => {
     await userEvent.click(screen.getByRole('button', { name: 'FreeTSA' }));
     expect(field).toHaveValue('https://freetsa.org/tsr');
     expect(screen.getByRole('button', { name: 'FreeTSA' })).toHaveAttribute('aria-pressed', 'true');
+    // The one picked is named with what it will see, and the field is described by it.
+    const sees = screen.getByText("FreeTSA will see each capture's SHA-256 and when it was asked, never the captured data itself.");
+    expect(field.getAttribute('aria-describedby')).toContain(sees.id);
     await userEvent.click(screen.getByRole('button', { name: 'Save' }));
     expect(await screen.findByText('Saved. Each new capture is sent to this authority to be stamped.')).toBeInTheDocument();
     expect(sent[0]).toEqual({ tsaUrl: 'https://freetsa.org/tsr', certificatePem: null });
@@ -62,5 +65,15 @@ describe('TimestampAuthority', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Save' }));
     expect(await screen.findByText('This certificate could not be read.')).toBeInTheDocument();
     expect(certificate).toHaveAttribute('aria-invalid', 'true');
+
+    // Another address is named by its host; an unusable one, or none, names nobody.
+    await userEvent.clear(field);
+    await userEvent.type(field, 'https://tsa.example.org/stamp');
+    expect(screen.getByText(/^tsa\.example\.org will see each capture's SHA-256/)).toBeInTheDocument();
+    await userEvent.clear(field);
+    await userEvent.type(field, 'ftp://tsa.example.org');
+    expect(screen.queryByText(/will see each capture's SHA-256/)).not.toBeInTheDocument();
+    await userEvent.clear(field);
+    expect(screen.queryByText(/will see each capture's SHA-256/)).not.toBeInTheDocument();
   });
 });
