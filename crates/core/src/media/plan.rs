@@ -195,7 +195,7 @@ fn rich_entry(entry: &Value) -> Option<Entry> {
         })
         .collect();
     // Highest bitrate first; one without a bitrate after those with one.
-    variants.sort_by(|a, b| b.bitrate.cmp(&a.bitrate));
+    variants.sort_by_key(|variant| std::cmp::Reverse(variant.bitrate));
     variants.dedup_by(|a, b| a.url == b.url);
     let refused = variants.is_empty().then(|| {
         "Not fetched: the record lists no MP4 file of this video (a stream playlist is not a \
