@@ -45,6 +45,7 @@ baseline: Baseline | null,
 /**
  * Above the bar: a baseline p at most [`CoordinationOptions::unusual_p`] and a share of at
  * least [`CoordinationOptions::min_share`]; or (co-repost only) a mean cosine of its
- * edges of at least 0.7. The default view shows only these.
+ * edges of at least [`CO_REPOST_ONLY_BAR`] and a [`repost_share`] of at least
+ * [`CoordinationOptions::min_share`]. The default view shows only these.
  */
 unusual: boolean, };
