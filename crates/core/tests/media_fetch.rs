@@ -393,3 +393,84 @@ async fn a_redirect_is_followed_only_to_an_address_that_may_be_fetched() {
     assert!(reason.contains("redirected"), "{reason}");
     assert_eq!(host.asked("/away.jpg"), 1);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_sandboxs_media_are_kept_or_found_gone_each_asked_once_without_the_key() {
+    let live =
+        crate::support::live::Live::start(sightline_sandbox::Sandbox::builder().seed(42)).await;
+    let state = &live.state;
+    let settings = AppSettings {
+        media_keep_all_archived: true,
+        ..state.settings()
+    };
+    state.save_settings(settings).await.unwrap();
+    let store = state.store().await.unwrap();
+    let session = state.session().await.unwrap();
+    let request = crate::support::search::search(&live.sandbox, 100);
+    let outcome = sightline_core::pipeline::execute(
+        state,
+        &session,
+        request,
+        crate::support::send::send("media-1"),
+        None,
+    )
+    .await
+    .unwrap();
+    let ids: Vec<String> = store
+        .posts(&sightline_store::PostQuery {
+            history_ids: vec![outcome.history_id],
+            limit: 1000,
+            ..sightline_store::PostQuery::default()
+        })
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|post| post.id)
+        .collect();
+    let queued = items(&store, &ids).await.len();
+    assert!(queued > 0, "the sandbox's posts carry media");
+
+    let worker = MediaWorker::new(quick(), system_clock(), None);
+    for _ in 0..queued + 2 {
+        worker.step(state).await;
+    }
+    let found = items(&store, &ids).await;
+    let folder = MediaFolder::new(live._data.path());
+    for item in &found {
+        match item.state {
+            MediaState::Kept => {
+                let file = item.file.as_ref().unwrap();
+                let bytes = std::fs::read(folder.path(&file.sha256).unwrap()).unwrap();
+                assert_eq!(sha256(&bytes), file.sha256);
+                if item.kind == sightline_store::MediaKind::Photo {
+                    assert!(file.pdq.is_some(), "a photo's PDQ: {}", item.source_url);
+                } else {
+                    assert!(
+                        item.poster.as_ref().unwrap().pdq.is_some(),
+                        "a poster's PDQ"
+                    );
+                }
+            }
+            MediaState::Gone => {
+                assert!(matches!(item.http_status, Some(404 | 410)));
+                assert!(item.fetched_at.is_some());
+            }
+            other => panic!("{other:?}: {:?} {}", item.reason, item.source_url),
+        }
+    }
+    // Each address asked once, never with the key, always as Sightline.
+    let hits = live.sandbox.media_hits();
+    let mut paths: Vec<&str> = hits.iter().map(|hit| hit.path.as_str()).collect();
+    let asked = paths.len();
+    paths.sort_unstable();
+    paths.dedup();
+    assert_eq!(paths.len(), asked, "no address asked twice");
+    assert!(
+        hits.iter().all(|hit| !hit.authorization),
+        "the key never sent"
+    );
+    assert!(hits.iter().all(|hit| hit
+        .user_agent
+        .as_deref()
+        .is_some_and(|agent| agent.starts_with("Sightline/"))));
+}
