@@ -36,10 +36,12 @@ use index::{io, read_end, read_index, u16_at, u32_at, Listed, DESCRIPTOR_SIG, LO
 pub const MAX_ENTRIES: u64 = 50_000;
 /// The largest index (central directory) read.
 pub const MAX_INDEX_BYTES: u64 = 16 << 20;
-/// The most one entry may inflate to.
-pub const MAX_ENTRY_BYTES: u64 = 1 << 30;
-/// The most all entries together may inflate to.
-pub const MAX_TOTAL_BYTES: u64 = 4 << 30;
+/// The most one entry may inflate to: above the largest media file Sightline keeps (the size
+/// limit in Settings goes to 2,048 MB), a video being one of the bundle's files.
+pub const MAX_ENTRY_BYTES: u64 = 4 << 30;
+/// The most all entries together may inflate to: a case's kept videos can come to many
+/// gigabytes, every one of them read and hashed (streamed: the bound is on time, not memory).
+pub const MAX_TOTAL_BYTES: u64 = 64 << 30;
 /// The most an entry may inflate per byte stored, once past [`RATIO_FLOOR`] (JSON and text
 /// compress about 5 to 20 times; a bomb about 1,000).
 pub const MAX_RATIO: u64 = 100;
