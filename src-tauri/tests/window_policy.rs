@@ -59,7 +59,10 @@ fn only_images_and_media_come_from_the_media_scheme() {
         sources(&policy, "img-src"),
         ["'self'", "data:", "sightline-media:"]
     );
-    assert_eq!(sources(&policy, "media-src"), ["'self'", "sightline-media:"]);
+    assert_eq!(
+        sources(&policy, "media-src"),
+        ["'self'", "sightline-media:"]
+    );
     for (directive, value) in &policy {
         if directive != "img-src" && directive != "media-src" {
             assert!(

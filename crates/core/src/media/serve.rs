@@ -141,10 +141,16 @@ pub async fn serve(
         ("Content-Type", served_type(&file.content_type)),
         ("Accept-Ranges", "bytes".into()),
         // Named by its content: the same name never means other bytes.
-        ("Cache-Control", "private, max-age=31536000, immutable".into()),
+        (
+            "Cache-Control",
+            "private, max-age=31536000, immutable".into(),
+        ),
         ("X-Content-Type-Options", "nosniff".into()),
         // Were the window ever sent to it as a page, it could run nothing.
-        ("Content-Security-Policy", "default-src 'none'; sandbox".into()),
+        (
+            "Content-Security-Policy",
+            "default-src 'none'; sandbox".into(),
+        ),
     ];
     let (status, first, last) = match range {
         None => (200, 0, size.saturating_sub(1)),

@@ -31,7 +31,10 @@ fn ranges_as_a_video_player_asks_them() {
     assert_eq!(parse_range("bytes=900-", 1000), Ok((900, 999)));
     assert_eq!(parse_range("bytes=-100", 1000), Ok((900, 999)));
     assert_eq!(parse_range("bytes=990-5000", 1000), Ok((990, 999)));
-    assert_eq!(parse_range("bytes=0-", 10 * MAX_PIECE), Ok((0, MAX_PIECE - 1)));
+    assert_eq!(
+        parse_range("bytes=0-", 10 * MAX_PIECE),
+        Ok((0, MAX_PIECE - 1))
+    );
     assert_eq!(parse_range("bytes=1000-", 1000), Err(()));
     assert_eq!(parse_range("bytes=5-4", 1000), Err(()));
     assert_eq!(parse_range("bytes=-0", 1000), Err(()));
@@ -133,7 +136,10 @@ async fn a_range_is_served_as_that_part() {
     let served = serve(&store, &folder, "GET", &path, Some("bytes=100-199")).await;
     assert_eq!(served.status, 206);
     assert_eq!(served.body, bytes[100..200]);
-    assert_eq!(header(&served, "Content-Range"), Some("bytes 100-199/10000"));
+    assert_eq!(
+        header(&served, "Content-Range"),
+        Some("bytes 100-199/10000")
+    );
     let tail = serve(&store, &folder, "GET", &path, Some("bytes=9990-")).await;
     assert_eq!(tail.body, bytes[9990..]);
     let outside = serve(&store, &folder, "GET", &path, Some("bytes=20000-")).await;
