@@ -86,6 +86,8 @@ describe('SamePictureButton', () => {
     // Tab walks from Close to each post's picture (revealed on its own) and its link.
     within(dialog).getByRole('button', { name: 'Close' }).focus();
     await userEvent.tab();
+    expect(document.activeElement).toBe(within(dialog).getByRole('group', { name: 'Same picture elsewhere: the posts' }));
+    await userEvent.tab();
     expect(document.activeElement).toBe(within(rows[0]!).getByRole('button', { name: 'Reveal: Picture 1 of the post by @ana' }));
     await userEvent.tab();
     expect(document.activeElement).toBe(within(rows[0]!).getByRole('link', { name: 'Open the post by @ana' }));
