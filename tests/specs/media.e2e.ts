@@ -10,10 +10,8 @@ import { screenshotBothThemes } from '../support/screenshots.ts';
  * from the keyboard; the investigation's "Show media in full" shows them plainly. No request
  * from the page leaves the app, and the window's policy is the one tauri.conf.json sets.
  *
- * "Same picture elsewhere" on a kept picture finds the sandbox's planted copies in other posts,
- * said in words, veiled, audited, and opens one from the keyboard.
- * Later steps of the issue (the bundle's media) add their own `it` after these, reusing the
- * case this file sets up (NAME, openCase, keptPictures).
+ * Later steps of the issue (the same picture elsewhere, the bundle's media) add their own `it`
+ * after these, reusing the case this file sets up (NAME, openCase, keptPictures).
  */
 
 export const NAME = 'Media case';
