@@ -21,9 +21,7 @@ pub use conversation::{
     conversation, conversation_estimate, conversation_fetch, ConversationFetch,
     ConversationFetchEstimate,
 };
-pub use pictures::{
-    shared_pictures, SharedPictureEntry, SharedPictures, SHARED_PICTURES_DEFAULT,
-};
+pub use pictures::{shared_pictures, SharedPictureEntry, SharedPictures, SHARED_PICTURES_DEFAULT};
 
 use crate::errors::CommandError;
 
