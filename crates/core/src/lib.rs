@@ -71,6 +71,8 @@
 //!   nothing is asked before a hold that doubles (kept in the rows, so it outlives a restart);
 //!   a refusal leaves the capture failed, with why, until "Stamp now"; the public authorities
 //!   Settings offers;
+//! * [`backoff`]: the background workers' one pace rule (a gap between requests, a hold that
+//!   doubles with each failure in a row), set by the stamper and the media fetcher each;
 //! * [`signing`]: this installation's Ed25519 signing identity, made at first use, its private
 //!   key only in the keychain; sign and verify, the fingerprint, rotation (earlier public keys
 //!   kept so what they signed still verifies), the public key's export, "Collected by";
@@ -118,6 +120,7 @@
 
 pub mod analysis;
 pub mod announce;
+pub mod backoff;
 mod bindings;
 pub mod collections;
 pub mod coordination;

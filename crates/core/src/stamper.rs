@@ -13,16 +13,16 @@
 //! ("Stamp now"). Nothing is scanned at start-up: each look reads the next due row alone.
 //! With no authority set it asks nothing and reads nothing.
 
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 
-use chrono::{DateTime, Utc};
 use serde::Serialize;
 use sightline_api::wait;
 use sightline_store::{NewStampToken, NextStamp, StampCounts, Store};
 use tokio::sync::Notify;
 use ts_rs::TS;
 
+use crate::backoff::Hold;
 use crate::errors::CommandError;
 use crate::monitors::SchedulerClock;
 use crate::settings::AppSettings;
@@ -56,37 +56,19 @@ pub fn known_authorities() -> Vec<KnownAuthority> {
     .collect()
 }
 
-/// How fast the stamper asks, and how long it holds off after a failure.
-#[derive(Debug, Clone, Copy)]
-pub struct Pace {
-    /// The wait between two requests.
-    pub gap: Duration,
-    /// The hold after a first failure; doubled for each failure in a row.
-    pub first_hold: Duration,
-    /// The longest hold.
-    pub longest_hold: Duration,
-}
+pub use crate::backoff::Pace;
 
-impl Default for Pace {
-    fn default() -> Self {
-        Self {
-            gap: Duration::from_secs(1),
-            first_hold: Duration::from_secs(30),
-            longest_hold: Duration::from_secs(60 * 60),
-        }
-    }
-}
+/// The stamper's pace: a second between two requests (a public authority serves everyone),
+/// and after a failure a hold from 30 s up to an hour.
+pub const PACE: Pace = Pace {
+    gap: Duration::from_secs(1),
+    first_hold: Duration::from_secs(30),
+    longest_hold: Duration::from_secs(60 * 60),
+};
 
 /// The longest sleep between looks: a capture queued meanwhile, or an authority set in
 /// Settings, is seen within it.
 const LONGEST_NAP: Duration = Duration::from_secs(10);
-
-/// Failures in a row, and until when nothing is asked.
-#[derive(Debug, Default, Clone, Copy)]
-struct Hold {
-    strikes: u32,
-    until: Option<DateTime<Utc>>,
-}
 
 /// Asks the authority set in Settings for each waiting capture's timestamp; the app keeps one
 /// for its life ([`Stamper::serve`]).
@@ -94,13 +76,13 @@ pub struct Stamper {
     pace: Pace,
     clock: Arc<dyn SchedulerClock>,
     client: reqwest::Client,
-    hold: Mutex<Hold>,
+    hold: Hold,
     wake: Notify,
 }
 
 impl Default for Stamper {
     fn default() -> Self {
-        Self::new(Pace::default(), crate::monitors::system_clock())
+        Self::new(PACE, crate::monitors::system_clock())
     }
 }
 
@@ -111,7 +93,7 @@ impl Stamper {
             pace,
             clock,
             client: timestamps::client(),
-            hold: Mutex::default(),
+            hold: Hold::default(),
             wake: Notify::new(),
         }
     }
@@ -137,7 +119,7 @@ impl Stamper {
             .stamp_investigation(id, &tsa_url, self.clock.now())
             .await?;
         // A hold from an earlier failure gives way to the user's ask.
-        *self.hold.lock().expect("hold lock") = Hold::default();
+        self.hold.clear();
         self.wake();
         Ok(waiting)
     }
@@ -149,7 +131,7 @@ impl Stamper {
             return LONGEST_NAP;
         };
         let now = self.clock.now();
-        if let Some(until) = self.hold.lock().expect("hold lock").until {
+        if let Some(until) = self.hold.until() {
             if until > now {
                 return wait::until(now, until).min(LONGEST_NAP);
             }
@@ -181,12 +163,12 @@ impl Stamper {
                         };
                         match store.stamp_done(due.history_id, &tsa_url, &token).await {
                             Ok(_) => {
-                                *self.hold.lock().expect("hold lock") = Hold::default();
+                                self.hold.clear();
                                 self.pace.gap
                             }
                             Err(error) => {
                                 tracing::warn!(%error, capture = due.history_id, "a timestamp token could not be stored");
-                                self.hold_off(now)
+                                self.hold.strike(&self.pace, now)
                             }
                         }
                     }
@@ -225,7 +207,7 @@ impl Stamper {
         retry: bool,
     ) -> Duration {
         let now = self.clock.now();
-        let hold = self.hold_off(now);
+        let hold = self.hold.strike(&self.pace, now);
         let until = wait::after(now, hold);
         if let Err(error) = store
             .stamp_attempt_failed(history_id, tsa_url, problem, retry, until)
@@ -234,15 +216,6 @@ impl Stamper {
             tracing::warn!(%error, capture = history_id, "a failed timestamp could not be recorded");
         }
         hold
-    }
-
-    /// One more failure in a row: nothing is asked for the hold it earns, which it answers.
-    fn hold_off(&self, now: DateTime<Utc>) -> Duration {
-        let mut hold = self.hold.lock().expect("hold lock");
-        hold.strikes = hold.strikes.saturating_add(1);
-        let length = wait::doubling(self.pace.first_hold, hold.strikes).min(self.pace.longest_hold);
-        hold.until = Some(wait::after(now, length));
-        length
     }
 
     /// Stamps captures as they wait, for as long as the app is open.

@@ -14,7 +14,7 @@ use serde_json::json;
 use sha2::{Digest, Sha256};
 use sightline_core::environment::Environment;
 use sightline_core::keychain::MemoryStore;
-use sightline_core::media::worker::{MediaWorker, Pace};
+use sightline_core::media::worker::{MediaWorker, Pace, PACE};
 use sightline_core::media::{files::MediaFolder, queue};
 use sightline_core::monitors::system_clock;
 use sightline_core::settings::AppSettings;
@@ -120,7 +120,7 @@ fn stray_files(data: &std::path::Path) -> Vec<String> {
 fn quick() -> Pace {
     Pace {
         gap: Duration::ZERO,
-        ..Pace::default()
+        ..PACE
     }
 }
 
@@ -331,7 +331,7 @@ async fn a_host_that_always_fails_gets_a_doubling_hold_not_a_loop() {
     let told = Arc::new(AtomicUsize::new(0));
     let counted = told.clone();
     let worker = MediaWorker::new(
-        Pace::default(),
+        PACE,
         clock.clone(),
         Some(Box::new(move |_| {
             counted.fetch_add(1, Ordering::SeqCst);

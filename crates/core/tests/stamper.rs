@@ -15,7 +15,7 @@ use sightline_core::environment::Environment;
 use sightline_core::keychain::MemoryStore;
 use sightline_core::monitors::system_clock;
 use sightline_core::pipeline;
-use sightline_core::stamper::{self, Pace, Stamper};
+use sightline_core::stamper::{self, Pace, Stamper, PACE};
 use sightline_core::state::AppState;
 use sightline_core::timestamps::{ChainTrust, TokenCheck};
 use sightline_sandbox::Sandbox;
@@ -87,7 +87,7 @@ async fn an_authority_that_is_always_down_gets_a_doubling_hold_not_a_loop() {
     let (tsa, asked) = failing_authority("503 Service Unavailable").await;
     let (state, case, _data) = app_with_case(&tsa, 5).await;
     let clock = SteppedClock::new();
-    let stamper = Stamper::new(Pace::default(), clock.clone());
+    let stamper = Stamper::new(PACE, clock.clone());
     assert_eq!(stamper.stamp_investigation(&state, case).await.unwrap(), 5);
 
     let test = async {
@@ -139,7 +139,7 @@ async fn an_authority_that_refuses_fails_each_capture_once_until_the_user_asks_a
     let (tsa, asked) = failing_authority("400 Bad Request").await;
     let (state, case, _data) = app_with_case(&tsa, 3).await;
     let clock = SteppedClock::new();
-    let stamper = Stamper::new(Pace::default(), clock.clone());
+    let stamper = Stamper::new(PACE, clock.clone());
     stamper.stamp_investigation(&state, case).await.unwrap();
 
     let test = async {
@@ -174,7 +174,7 @@ async fn an_authority_that_refuses_fails_each_capture_once_until_the_user_asks_a
 async fn with_no_authority_set_nothing_is_asked_and_stamp_now_says_to_choose_one() {
     let (tsa, asked) = failing_authority("503 Service Unavailable").await;
     let (state, case, _data) = app_with_case(&tsa, 2).await;
-    let stamper = Stamper::new(Pace::default(), SteppedClock::new());
+    let stamper = Stamper::new(PACE, SteppedClock::new());
     stamper.stamp_investigation(&state, case).await.unwrap();
     stamper::set_authority(&state, None, None).await.unwrap();
 

@@ -18,7 +18,6 @@
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use chrono::{DateTime, Utc};
 use sightline_api::wait;
 use sightline_store::{
     MediaCounts, MediaFailure, MediaItemRecord, MediaKept, MediaKind, NextMedia, Store,
@@ -29,31 +28,21 @@ use super::fetch::{Download, MediaClient};
 use super::files::MediaFolder;
 use super::keep;
 use super::plan::{self, ServiceOrigin, Variant};
+use crate::backoff::Hold;
 use crate::errors::CommandError;
 use crate::monitors::SchedulerClock;
 use crate::session::Mode;
 use crate::state::AppState;
 
-/// How fast the worker fetches, and how long it holds off after a failure.
-#[derive(Debug, Clone, Copy)]
-pub struct Pace {
-    /// The wait between two fetches.
-    pub gap: Duration,
-    /// The hold after a first failure in a row; doubled for each one after.
-    pub first_hold: Duration,
-    /// The longest hold.
-    pub longest_hold: Duration,
-}
+pub use crate::backoff::Pace;
 
-impl Default for Pace {
-    fn default() -> Self {
-        Self {
-            gap: Duration::from_millis(250),
-            first_hold: Duration::from_secs(30),
-            longest_hold: Duration::from_secs(60 * 60),
-        }
-    }
-}
+/// The worker's pace: a short gap (media hosts are CDNs, and each item is one file), and after a
+/// failure a hold from 30 s up to an hour.
+pub const PACE: Pace = Pace {
+    gap: Duration::from_millis(250),
+    first_hold: Duration::from_secs(30),
+    longest_hold: Duration::from_secs(60 * 60),
+};
 
 /// Fetches an item at most this many times before it is given up (failed, with why): with the
 /// doubling wait, about two and a half hours after its first try.
@@ -77,13 +66,6 @@ pub fn queued() {
 /// How the worker tells the window its progress (the app sends `media-progress`).
 pub type Progress = Box<dyn Fn(&MediaCounts) + Send + Sync>;
 
-/// Failures in a row, and until when nothing is fetched.
-#[derive(Debug, Default, Clone, Copy)]
-struct Hold {
-    strikes: u32,
-    until: Option<DateTime<Utc>>,
-}
-
 /// What the worker did in one look, for its progress.
 #[derive(Debug, Default)]
 struct Told {
@@ -95,7 +77,7 @@ struct Told {
 pub struct MediaWorker {
     pace: Pace,
     clock: Arc<dyn SchedulerClock>,
-    hold: Mutex<Hold>,
+    hold: Hold,
     client: Mutex<Option<MediaClient>>,
     wake: Notify,
     progress: Option<Progress>,
@@ -104,7 +86,7 @@ pub struct MediaWorker {
 
 impl Default for MediaWorker {
     fn default() -> Self {
-        Self::new(Pace::default(), crate::monitors::system_clock(), None)
+        Self::new(PACE, crate::monitors::system_clock(), None)
     }
 }
 
@@ -114,7 +96,7 @@ impl MediaWorker {
         Self {
             pace,
             clock,
-            hold: Mutex::default(),
+            hold: Hold::default(),
             client: Mutex::new(None),
             wake: Notify::new(),
             progress,
@@ -131,7 +113,7 @@ impl MediaWorker {
     /// the next look.
     pub async fn step(&self, state: &AppState) -> Duration {
         let now = self.clock.now();
-        if let Some(until) = self.hold.lock().expect("hold lock").until {
+        if let Some(until) = self.hold.until() {
             if until > now {
                 return wait::until(now, until).min(LONGEST_NAP);
             }
@@ -166,7 +148,7 @@ impl MediaWorker {
             Err(why) => {
                 tracing::warn!(%why, item = item.id, "a media outcome could not be recorded");
                 let now = self.clock.now();
-                self.hold_off(now)
+                self.hold.strike(&self.pace, now)
             }
         };
         self.told.lock().expect("told lock").dirty = true;
@@ -207,7 +189,7 @@ impl MediaWorker {
                         }
                         _ => None,
                     };
-                    *self.hold.lock().expect("hold lock") = Hold::default();
+                    self.hold.clear();
                     let kept = MediaKept {
                         fetched_at: answered.at,
                         http_status: answered.status,
@@ -292,13 +274,11 @@ impl MediaWorker {
         answered: Option<super::fetch::Answered>,
     ) -> Result<(), String> {
         let now = self.clock.now();
-        let hold = self.hold_off(now);
+        let hold = self.hold.strike(&self.pace, now);
         let attempts = item.attempts.saturating_add(1);
-        let own = wait::doubling(
-            self.pace.first_hold,
-            u32::try_from(attempts).unwrap_or(u32::MAX),
-        )
-        .min(self.pace.longest_hold);
+        let own = self
+            .pace
+            .hold_for(u32::try_from(attempts).unwrap_or(u32::MAX));
         let retry_at = (attempts < MOST_ATTEMPTS).then(|| wait::after(now, own.max(hold)));
         let reason = match retry_at {
             Some(_) => reason,
@@ -339,15 +319,6 @@ impl MediaWorker {
             .await
             .map(drop)
             .map_err(|error| error.to_string())
-    }
-
-    /// One more failure in a row: nothing is fetched for the hold it earns, which it answers.
-    fn hold_off(&self, now: DateTime<Utc>) -> Duration {
-        let mut hold = self.hold.lock().expect("hold lock");
-        hold.strikes = hold.strikes.saturating_add(1);
-        let length = wait::doubling(self.pace.first_hold, hold.strikes).min(self.pace.longest_hold);
-        hold.until = Some(wait::after(now, length));
-        length
     }
 
     /// The client for the service now in use (plain HTTP is fetched from its host alone),
