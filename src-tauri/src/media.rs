@@ -12,7 +12,7 @@ use std::time::Duration;
 use sightline_core::media::files::MediaFolder;
 use sightline_core::media::matches::{self, SamePicture};
 use sightline_core::media::serve::{self, Served};
-use sightline_core::media::worker::{self, MediaWorker, Pace};
+use sightline_core::media::worker::{self, MediaWorker};
 use sightline_core::state::AppState;
 use sightline_store::{MediaCounts, MediaItemRecord};
 use tauri::http::{Request, Response};
@@ -47,7 +47,7 @@ pub fn start_background<R: Runtime>(app: &AppHandle<R>) {
         }
     });
     let worker = Arc::new(MediaWorker::new(
-        Pace::default(),
+        worker::PACE,
         sightline_core::monitors::system_clock(),
         Some(progress),
     ));

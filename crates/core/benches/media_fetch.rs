@@ -24,7 +24,7 @@ use sightline_api::request::TwitterSearchRequest;
 use sightline_core::environment::Environment;
 use sightline_core::keychain::MemoryStore;
 use sightline_core::media::plan;
-use sightline_core::media::worker::{MediaWorker, Pace};
+use sightline_core::media::worker::{MediaWorker, Pace, PACE};
 use sightline_core::monitors::system_clock;
 use sightline_core::pipeline::{self, Paging, SendOptions};
 use sightline_core::settings::AppSettings;
@@ -47,10 +47,10 @@ async fn main() {
             "unpaced",
             Pace {
                 gap: Duration::ZERO,
-                ..Pace::default()
+                ..PACE
             },
         ),
-        ("default pace (250 ms gap)", Pace::default()),
+        ("default pace (250 ms gap)", PACE),
     ] {
         run(&sandbox, label, pace).await;
     }
