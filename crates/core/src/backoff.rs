@@ -43,6 +43,13 @@ impl Hold {
         self.0.lock().expect("hold lock").until
     }
 
+    /// How long is left of a hold that is on at `now`, if one is.
+    pub fn left(&self, now: DateTime<Utc>) -> Option<Duration> {
+        self.until()
+            .filter(|until| *until > now)
+            .map(|until| wait::until(now, until))
+    }
+
     /// A success, or the user's own ask: the count starts again.
     pub fn clear(&self) {
         *self.0.lock().expect("hold lock") = Strikes::default();

@@ -131,10 +131,8 @@ impl Stamper {
             return LONGEST_NAP;
         };
         let now = self.clock.now();
-        if let Some(until) = self.hold.until() {
-            if until > now {
-                return wait::until(now, until).min(LONGEST_NAP);
-            }
+        if let Some(left) = self.hold.left(now) {
+            return left.min(LONGEST_NAP);
         }
         let store = match state.store().await {
             Ok(store) => store,

@@ -113,10 +113,8 @@ impl MediaWorker {
     /// the next look.
     pub async fn step(&self, state: &AppState) -> Duration {
         let now = self.clock.now();
-        if let Some(until) = self.hold.until() {
-            if until > now {
-                return wait::until(now, until).min(LONGEST_NAP);
-            }
+        if let Some(left) = self.hold.left(now) {
+            return left.min(LONGEST_NAP);
         }
         let store = match state.store().await {
             Ok(store) => store,
@@ -233,11 +231,7 @@ impl MediaWorker {
             retry_at: None,
             too_large: true,
         };
-        store
-            .record_media_failed(item.id, &failure)
-            .await
-            .map(drop)
-            .map_err(|error| error.to_string())
+        record_failure(store, item.id, &failure).await
     }
 
     /// A video's poster, kept when it can be (a poster that fails leaves the video kept
@@ -292,11 +286,7 @@ impl MediaWorker {
             retry_at,
             too_large: false,
         };
-        store
-            .record_media_failed(item.id, &failure)
-            .await
-            .map(drop)
-            .map_err(|error| error.to_string())
+        record_failure(store, item.id, &failure).await
     }
 
     /// Records an item that is never fetched (its address refused, no file named).
@@ -314,11 +304,7 @@ impl MediaWorker {
             retry_at: None,
             too_large: false,
         };
-        store
-            .record_media_failed(item.id, &failure)
-            .await
-            .map(drop)
-            .map_err(|error| error.to_string())
+        record_failure(store, item.id, &failure).await
     }
 
     /// The client for the service now in use (plain HTTP is fetched from its host alone),
@@ -443,4 +429,13 @@ fn over_limit(variants: &[Variant], smallest: &Variant, limit: u64) -> String {
 /// The queue's counts now, for the window's progress.
 pub async fn counts(store: &Store) -> Result<MediaCounts, CommandError> {
     Ok(store.media_counts().await?)
+}
+
+/// Writes an item's failure; what went wrong, in words, if the write did not take.
+async fn record_failure(store: &Store, item_id: i64, failure: &MediaFailure) -> Result<(), String> {
+    store
+        .record_media_failed(item_id, failure)
+        .await
+        .map(drop)
+        .map_err(|error| error.to_string())
 }
