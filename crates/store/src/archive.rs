@@ -18,7 +18,9 @@ pub use types::{
     ArchiveMark, LinkQuery, LinkSource, NewLink, NewPost, NewUser, PostQuery, PostSort, StoredLink,
     StoredPost, StoredUser, UserQuery,
 };
-pub(crate) use write::{write_links, write_posts, write_users};
+pub(crate) use write::{
+    push_post_values, write_links, write_posts, write_users, POST_CHUNK, POST_COLUMNS_IN,
+};
 
 #[cfg(test)]
 mod tests;

@@ -45,6 +45,12 @@
 //! * `archive_state`: this archive's own state as JSON values by key (table `archive_state`,
 //!   migration 0013; it was `settings`): the active investigation, an id that means something
 //!   only in this file. The app's settings are not here: they are core's `settings.json`;
+//! * `imports`: files of posts from other tools or Sightline's own export (migration 0019):
+//!   each import's file (name, SHA-256, size, format), state and resume point, every line's
+//!   outcome (imported, already held, not a post, unreadable) with the line as read, and the
+//!   import that brought each post ("imported from <file>, not captured by Sightline"); a
+//!   batch's posts, outcomes, filing and custody entry in one transaction, never a capture
+//!   record, receipt or ledger row;
 //! * `investigations`: cases filing requests and posts (by the active investigation, inside
 //!   each request's record transaction, or by hand), a notebook, notes and tags per post,
 //!   filters, cost from the ledger rows of exactly their requests, and still-there checks;
@@ -109,6 +115,7 @@ mod error;
 pub mod export;
 mod fold;
 mod history;
+mod imports;
 mod investigations;
 mod jobs;
 mod ledger;
@@ -155,6 +162,10 @@ pub use error::{Result, StoreError};
 pub use history::{
     collection_page_request_id, monitor_page_request_id, Billing, HistoryEntry, HistoryQuery,
     OriginKind, RequestOrigin, RequestStatus, StoredResult,
+};
+pub use imports::{
+    BatchCounts, ImportBatch, ImportFormat, ImportLine, ImportLineItem, ImportLineRow,
+    ImportOutcome, ImportState, NewImport, PostImportMark, StoredImport,
 };
 pub use investigations::{
     CheckItem, CheckOutcome, CheckReport, CheckSummary, DayCost, FieldChange, FiledHow,

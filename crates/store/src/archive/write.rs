@@ -30,12 +30,13 @@ fn join_hashtags(tags: &[String]) -> String {
 }
 
 /// Posts per multi-row statement: 20 parameters a post, under SQLite's 32,766.
-pub(super) const POST_CHUNK: usize = 1_600;
+pub(crate) const POST_CHUNK: usize = 1_600;
 
 /// Sightings per multi-row statement (three parameters a row).
 const SIGHTING_CHUNK: usize = 1_000;
 
-const POST_COLUMNS_IN: &str = "id, conversation_id, author_id, author_username, author_name, \
+pub(crate) const POST_COLUMNS_IN: &str =
+    "id, conversation_id, author_id, author_username, author_name, \
     author_verified, text, lang, created_at, like_count, retweet_count, reply_count, \
     quote_count, view_count, bookmark_count, hashtags, url, raw_json";
 
@@ -56,7 +57,11 @@ const POST_UPSERT: &str = " ON CONFLICT (id) DO UPDATE SET
 
 /// `INSERT INTO <table> (<columns>) VALUES (...), ...` for a chunk of posts; `extra` are
 /// the values of the trailing columns, bound for every row.
-fn push_post_values<'a>(sql: &mut QueryBuilder<'a, Sqlite>, chunk: &'a [NewPost], extra: &[i64]) {
+pub(crate) fn push_post_values<'a>(
+    sql: &mut QueryBuilder<'a, Sqlite>,
+    chunk: &'a [NewPost],
+    extra: &[i64],
+) {
     sql.push_values(chunk, |mut row, p| {
         row.push_bind(p.id.as_str())
             .push_bind(p.conversation_id.as_deref())
