@@ -32,10 +32,20 @@ fn to_i64(n: u64) -> i64 {
 /// A post and, inside it, the posts it quotes or reposts: each is archived on its own, the
 /// ones inside marked `nested`.
 fn push_post(post: &Post, nested: bool, posts: &mut Vec<NewPost>) {
-    let Some(created_at) = post.created_at_utc() else {
+    let Some(stored) = new_post(post, nested) else {
         tracing::warn!(post = %post.id, "post without a readable time was not archived");
         return;
     };
+    posts.push(stored);
+    for inside in [&post.quote, &post.retweet].into_iter().flatten() {
+        push_post(inside, true, posts);
+    }
+}
+
+/// One post in the archive's shape, its record kept whole as `raw_json` (what an import
+/// stores too); `None` for a post without a readable time.
+pub(crate) fn new_post(post: &Post, nested: bool) -> Option<NewPost> {
+    let created_at = post.created_at_utc()?;
     let user = post.user.as_ref();
     let hashtags = post
         .entities
@@ -43,7 +53,7 @@ fn push_post(post: &Post, nested: bool, posts: &mut Vec<NewPost>) {
         .and_then(|entities| entities.hashtags.as_ref())
         .map(|tags| tags.iter().map(|tag| tag.text.clone()).collect())
         .unwrap_or_default();
-    posts.push(NewPost {
+    Some(NewPost {
         id: post.id.clone(),
         conversation_id: post.conversation_id.clone(),
         author_id: user.map(|u| u.id.clone()),
@@ -64,10 +74,7 @@ fn push_post(post: &Post, nested: bool, posts: &mut Vec<NewPost>) {
         url: post.url.clone(),
         raw_json: serde_json::to_string(post).unwrap_or_default(),
         nested,
-    });
-    for inside in [&post.quote, &post.retweet].into_iter().flatten() {
-        push_post(inside, true, posts);
-    }
+    })
 }
 
 fn new_user(user: &User) -> NewUser {

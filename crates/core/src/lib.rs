@@ -15,6 +15,12 @@
 //! * [`estimate`]: the cost of a request from learned rates, and the budget's verdict on it;
 //! * `findings`: what an answer found, in the store's terms (posts, users, links, cursor);
 //! * [`records`]: History, Archive and Spend reads as the screens page them, offline;
+//! * [`import`]: files of posts from twarc2 (raw pages, flattened lines), 4CAT (CSV, NDJSON),
+//!   Zeeschuimer and Sightline's own JSON Lines: the whole file hashed first, its format
+//!   detected, then read in batches on a thread of its own into the store (every line's
+//!   outcome kept, resumable after a cancel or a quit with no line recorded twice), each
+//!   tool's record mapped to the service's post record (`import/v2.rs`, `graphql.rs`,
+//!   `fourcat.rs`) so imported posts are searched and analysed like fetched ones;
 //! * [`investigations`]: cases of requests and posts with notes and tags (filed by the store,
 //!   inside each request's record transaction, while one is active), their cost in the
 //!   display zone's days, and the "still there?" check of their posts through the pipeline;
@@ -136,6 +142,7 @@ mod findings;
 pub mod first_key;
 pub mod forecast;
 mod graph_export;
+pub mod import;
 pub mod investigations;
 pub mod key_check;
 pub mod keychain;
