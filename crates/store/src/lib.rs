@@ -85,7 +85,10 @@
 //!   file from a newer Sightline refused before anything is written, a copy made before a
 //!   migration that rewrites tables (`upgrade/backup.rs`, which also sets a file aside and
 //!   restores a copy), then each pending migration in its own transaction with its progress
-//!   told in posts; [`Store::open_read_only`] for a file this build must not migrate.
+//!   told in posts; [`Store::open_read_only`] for a file this build must not migrate;
+//! * `storage`: the file's bytes by part (posts, responses, media, indexes, other, free), read
+//!   from SQLite's `dbstat` table, adding up to the file; compacting it in place (`VACUUM`, one
+//!   transaction: a quit or crash mid-way leaves the file as it was), with progress and cancel.
 //!
 //! All writes for one request happen in one transaction ([`Store::record_request`], in
 //! `record`, which calls the ledger's and the archive's writes).
@@ -128,6 +131,7 @@ mod runs;
 mod spend;
 mod sql_function;
 mod stamps;
+mod storage;
 mod time;
 mod upgrade;
 mod words;
@@ -190,6 +194,10 @@ pub use runs::{ArchivedInvestigation, PageFiling, RecordedPage, RunOutcome, RunO
 pub use spend::{DaySpend, LearnedRate, SpendBreakdown, SpendDimension, SpendLine, SpendTotals};
 pub use stamps::{
     CaptureStamp, DueStamp, NewStampToken, NextStamp, StampCounts, StampState, StampToken,
+};
+pub use storage::{
+    disk_room, temporary_folder, CompactStep, Compacted, DatabaseFill, DatabaseSizes, DiskRoom,
+    Part,
 };
 pub use upgrade::{backup, latest_known, Check, Upgrade, UpgradeStep};
 
