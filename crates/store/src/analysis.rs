@@ -8,12 +8,14 @@
 //! cashtags, linked hosts, each with its post's author and time; `post_reposters`: each reposters list's users, from its stored
 //! body). Nothing parses JSON per aggregate. The whole archive's top lists read tallies kept by the
 //! triggers of migration 0009 (`author_tally`, `lang_tally`, `entity_tally`), one row per
-//! account, language and entity.
+//! account, language and entity; its activity, heatmap and post count read roll-ups kept by
+//! those of migration 0021 (`activity_by_lang`, `activity_by_kind`), one row per UTC quarter
+//! hour and language or account kind.
 //!
 //! * `analysis/types.rs`: the scope and every answer;
 //! * `analysis/scope.rs`: a scope as SQL, and its name;
-//! * `analysis/aggregates.rs`: summary, activity and heatmap (DST-correct, via UTC quarter
-//!   hours placed on the zone's clock);
+//! * `analysis/aggregates.rs`: summary, activity and heatmap (DST-correct: each post, or for
+//!   the whole archive each roll-up's UTC quarter hour, placed on the zone's clock);
 //! * `analysis/top.rs`: the top lists (the whole archive read off covering indexes, a narrower
 //!   scope tallied in Rust);
 //! * `analysis/network.rs`: accounts and their reply, quote, mention and repost edges (the

@@ -3,6 +3,13 @@
 //! chosen by a `CASE` over the zone's changes (found here with chrono-tz) within the archive's
 //! span, so hours, days and weekdays are right across DST changes and in zones like
 //! Asia/Kolkata (+5:30), and SQL hands back one row per bucket rather than per post.
+//!
+//! The whole archive's activity, heatmap and post count read the roll-ups of migration 0021
+//! (`activity_by_lang`, `activity_by_kind`: posts and engagement per UTC quarter hour), never
+//! the posts, whenever the zone's offsets over the archive's span are whole quarter hours
+//! changing on a quarter hour ([`quarters_fit`]); the same SQL then places each quarter hour on
+//! the zone's clock as it would each post, so the numbers are the same. A narrower scope, or a
+//! zone that breaks the rule, counts its posts' facts.
 
 use std::collections::BTreeMap;
 
@@ -20,6 +27,8 @@ use crate::time::{from_ms, local_day_start};
 use crate::Store;
 
 const HOUR_MS: i64 = 60 * 60 * 1000;
+/// The roll-ups' step (migration 0021).
+const QUARTER_MS: i64 = 15 * 60 * 1000;
 const DAY_MS: i64 = 24 * HOUR_MS;
 
 /// Spans up to this long are shown per hour unless asked otherwise,
@@ -68,7 +77,7 @@ fn offset_ms(tz: Tz, at: i64) -> i64 {
 /// The zone's offsets over `[first, last]`: `(from, offset)`, oldest first, the first one
 /// holding from the beginning of time. Found by stepping a day at a time (zones change at
 /// most a few times a year) and narrowing each change down to the millisecond.
-fn offsets(tz: Tz, first: i64, last: i64) -> Vec<(i64, i64)> {
+pub(super) fn offsets(tz: Tz, first: i64, last: i64) -> Vec<(i64, i64)> {
     let mut changes = vec![(i64::MIN, offset_ms(tz, first))];
     let mut at = first;
     while at < last {
@@ -105,6 +114,48 @@ fn offset_sql(changes: &[(i64, i64)], part: impl Fn(i64) -> i64) -> String {
     }
     sql.push_str(&format!(" ELSE {} END", part(changes[0].1)));
     sql
+}
+
+/// True when every offset of `changes` is a whole number of quarter hours and each change
+/// falls on a quarter hour (every zone since 1980): then each UTC quarter hour lies whole within
+/// one local hour and day, and its roll-up counts are its posts' ([`QUARTER_MS`]).
+pub(super) fn quarters_fit(changes: &[(i64, i64)]) -> bool {
+    changes.iter().enumerate().all(|(n, (from, offset))| {
+        offset.rem_euclid(QUARTER_MS) == 0 && (n == 0 || from.rem_euclid(QUARTER_MS) == 0)
+    })
+}
+
+/// A zone's offsets over the archive's span, and whether the roll-ups hold its counts: its
+/// offsets [`quarters_fit`] and no post is older than 1970 (the SQL's division rounds toward
+/// zero, which a quarter hour's start and its posts share only from 1970 on).
+struct Zone {
+    changes: Vec<(i64, i64)>,
+    quarters_fit: bool,
+}
+
+/// Where a count over time reads from: the roll-up `table` (as `f`, one row per quarter hour
+/// and key, its posts in `posts`) for the whole archive in a zone whose counts it holds, else
+/// the scope's posts' facts (one row per post).
+fn push_counted_from(
+    sql: &mut QueryBuilder<'_, Sqlite>,
+    resolved: &Resolved,
+    zone: &Zone,
+    table: &str,
+) {
+    if resolved.is_everything() && zone.quarters_fit {
+        sql.push(format!(" FROM {table} f"));
+    } else {
+        push_from(sql, resolved);
+    }
+}
+
+/// What a roll-up row or a post counts for, as [`push_counted_from`] chose.
+fn counted(resolved: &Resolved, zone: &Zone) -> &'static str {
+    if resolved.is_everything() && zone.quarters_fit {
+        "sum(f.posts)"
+    } else {
+        "count(*)"
+    }
 }
 
 /// The local day a day number (days since 1970-01-01 on the zone's clock) names.
@@ -146,11 +197,20 @@ impl Store {
         ) else {
             return Ok(None);
         };
-        let mut sql =
-            QueryBuilder::<Sqlite>::new("SELECT count(*), min(f.created_at), max(f.created_at)");
-        push_from(&mut sql, &resolved);
-        let (count, first, last): (i64, Option<i64>, Option<i64>) =
-            sql.build_query_as().fetch_one(&self.pool).await?;
+        let (count, first, last): (i64, Option<i64>, Option<i64>) = if resolved.is_everything() {
+            // Counted off the roll-up (fewest rows), the ends off post_facts_created.
+            let (first, last) = self.scope_span(&resolved).await?;
+            let count = sqlx::query_scalar("SELECT COALESCE(sum(posts), 0) FROM activity_by_kind")
+                .fetch_one(&self.pool)
+                .await?;
+            (count, first, last)
+        } else {
+            let mut sql = QueryBuilder::<Sqlite>::new(
+                "SELECT count(*), min(f.created_at), max(f.created_at)",
+            );
+            push_from(&mut sql, &resolved);
+            sql.build_query_as().fetch_one(&self.pool).await?
+        };
         Ok(Some(ScopeSummary {
             name,
             post_count: count,
@@ -173,13 +233,15 @@ impl Store {
         let Some(resolved) = self.resolve_scope(scope).await? else {
             return Ok(None);
         };
-        let key = match stack_by {
-            StackBy::Language => "COALESCE(f.lang, 'none')",
-            StackBy::AccountKind => {
-                "CASE f.account_kind WHEN 2 THEN 'verified' WHEN 1 THEN 'blue' ELSE 'other' END"
-            }
+        let (key, rollup) = match stack_by {
+            StackBy::Language => ("COALESCE(f.lang, 'none')", "activity_by_lang"),
+            StackBy::AccountKind => (
+                "CASE f.account_kind WHEN 2 THEN 'verified' WHEN 1 THEN 'blue' ELSE 'other' END",
+                "activity_by_kind",
+            ),
         };
-        let changes = self.zone_changes(tz).await?;
+        let zone = self.zone_changes(tz).await?;
+        let changes = &zone.changes;
         let bucket = match bucket {
             Some(bucket) => bucket,
             None => {
@@ -189,23 +251,23 @@ impl Store {
         };
         // Weeks and months are counted per local day in SQL, then added up below.
         let key_sql = match bucket {
-            Bucket::Day | Bucket::Week | Bucket::Month => format!(
-                "(f.created_at + {}) / {DAY_MS}",
-                offset_sql(&changes, |o| o)
-            ),
+            Bucket::Day | Bucket::Week | Bucket::Month => {
+                format!("(f.created_at + {}) / {DAY_MS}", offset_sql(changes, |o| o))
+            }
             Bucket::Hour => format!(
                 "(f.created_at + {}) / {HOUR_MS}",
-                offset_sql(&changes, below_hour)
+                offset_sql(changes, below_hour)
             ),
         };
         // One JSON array back rather than a row per bucket and layer: tens of thousands of rows
         // (a year of hours) cost more to hand over one by one than to count.
+        let count = counted(&resolved, &zone);
         let mut sql = QueryBuilder::<Sqlite>::new(format!(
             "SELECT json_group_array(json_array(bucket, layer, n, engaged)) FROM (
-                 SELECT {key_sql} AS bucket, {key} AS layer, count(*) AS n,
+                 SELECT {key_sql} AS bucket, {key} AS layer, {count} AS n,
                         sum(f.engagement) AS engaged"
         ));
-        push_from(&mut sql, &resolved);
+        push_counted_from(&mut sql, &resolved, &zone, rollup);
         sql.push(" GROUP BY bucket, layer)");
         let rows: String = sql.build_query_scalar().fetch_one(&self.pool).await?;
         let mut rows: Vec<(i64, String, i64, i64)> = serde_json::from_str(&rows)?;
@@ -291,14 +353,16 @@ impl Store {
         let Some(resolved) = self.resolve_scope(scope).await? else {
             return Ok(None);
         };
-        let changes = self.zone_changes(tz).await?;
-        let local = format!("(f.created_at + {})", offset_sql(&changes, |o| o));
+        let zone = self.zone_changes(tz).await?;
+        let changes = &zone.changes;
+        let local = format!("(f.created_at + {})", offset_sql(changes, |o| o));
         // 1 January 1970 was a Thursday: day number + 3, modulo 7, counts from Monday.
         let mut sql = QueryBuilder::<Sqlite>::new(format!(
             "SELECT ({local} / {DAY_MS} + 3) % 7 AS weekday, ({local} % {DAY_MS}) / {HOUR_MS} AS hour, \
-             count(*)"
+             {}",
+            counted(&resolved, &zone)
         ));
-        push_from(&mut sql, &resolved);
+        push_counted_from(&mut sql, &resolved, &zone, "activity_by_kind");
         sql.push(" GROUP BY weekday, hour");
         let rows: Vec<(i64, i64, i64)> = sql.build_query_as().fetch_all(&self.pool).await?;
         let mut cells = vec![vec![0_i64; 24]; 7];
@@ -315,17 +379,34 @@ impl Store {
     }
 
     /// The zone's offsets over the archive's whole span (its oldest to newest post).
-    async fn zone_changes(&self, tz: Tz) -> Result<Vec<(i64, i64)>> {
-        let (first, last): (Option<i64>, Option<i64>) =
-            sqlx::query_as("SELECT min(created_at), max(created_at) FROM post_facts")
-                .fetch_one(&self.pool)
-                .await?;
+    async fn zone_changes(&self, tz: Tz) -> Result<Zone> {
+        let (first, last) = self.archive_span().await?;
         let (first, last) = (first.unwrap_or(0), last.unwrap_or(0));
-        Ok(offsets(tz, first, last))
+        let changes = offsets(tz, first, last);
+        Ok(Zone {
+            quarters_fit: first >= 0 && quarters_fit(&changes),
+            changes,
+        })
+    }
+
+    /// The archive's oldest and newest post.
+    async fn archive_span(&self) -> Result<(Option<i64>, Option<i64>)> {
+        // Apart: SQLite seeks one end of an index for a lone min() or max(), but reads it whole
+        // for both in one SELECT.
+        let (first, last): (Option<i64>, Option<i64>) = sqlx::query_as(
+            "SELECT (SELECT min(created_at) FROM post_facts),
+                    (SELECT max(created_at) FROM post_facts)",
+        )
+        .fetch_one(&self.pool)
+        .await?;
+        Ok((first, last))
     }
 
     /// The scope's oldest and newest post.
     async fn scope_span(&self, scope: &Resolved) -> Result<(Option<i64>, Option<i64>)> {
+        if scope.is_everything() {
+            return self.archive_span().await;
+        }
         let mut sql = QueryBuilder::<Sqlite>::new("SELECT min(f.created_at), max(f.created_at)");
         push_from(&mut sql, scope);
         Ok(sql.build_query_as().fetch_one(&self.pool).await?)

@@ -716,4 +716,5 @@ mod conversation;
 mod folding;
 mod nested;
 mod network;
+mod rollups;
 mod tallies;
