@@ -87,6 +87,21 @@ pub struct Bundle {
     pub app_version: String,
     /// When the bundle was gathered.
     pub created_at: DateTime<Utc>,
+    /// What a case package adds (its kind and its `case/` files); `None` for an evidence
+    /// bundle.
+    pub package: Option<PackagePart>,
+}
+
+/// What a case package ([`crate::case_package`]) adds to a bundle: the manifest's `kind` and
+/// its own part, and files written before the manifest, listed and summed like every other.
+#[derive(Debug, Clone)]
+pub struct PackagePart {
+    /// The manifest's `kind`.
+    pub kind: &'static str,
+    /// The manifest's `case` object.
+    pub manifest: serde_json::Value,
+    /// Each file's path in the ZIP and its bytes.
+    pub files: Vec<(String, Vec<u8>)>,
 }
 
 impl Bundle {

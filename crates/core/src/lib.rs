@@ -57,6 +57,11 @@
 //!   provenance, an offline report with each post's collection fields, the custody log, each
 //!   capture's timestamp token, a manifest signed with the installation's key, `VERIFY.txt`
 //!   and `SHA256SUMS`), each export recorded in the store, and its verification;
+//! * [`case_package`]: "Export for a colleague" (an evidence bundle of kind `case-package`
+//!   that also carries the case's rows under `case/`, each attributed) and "Open a case
+//!   package" (refused unless the verifier's checks all hold; every hash re-checked; a new case
+//!   continuing the received custody log, or a merge by request and post ids that overwrites
+//!   nothing and lists what differs); received requests never count in Spend;
 //! * [`wacz`]: an investigation as a web archive (WACZ 1.1.1: the exchanges as WARC request and
 //!   response records, the key left out, each post's card a resource, signed), for
 //!   ReplayWeb.page and `wacz validate`;
@@ -128,6 +133,7 @@ pub mod analysis;
 pub mod announce;
 pub mod backoff;
 mod bindings;
+pub mod case_package;
 pub mod collections;
 pub mod coordination;
 pub mod custody;

@@ -7,6 +7,7 @@ mod support;
 
 mod analysis;
 mod archived_filing;
+mod case_package;
 mod collection_posts;
 mod collections;
 mod conversation_parent;

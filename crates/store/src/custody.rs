@@ -81,11 +81,14 @@ pub enum CustodyAction {
     KeyRotated,
     /// A package from another installation was imported.
     PackageImported,
+    /// A case package of a case held here was merged into it (the package's SHA-256 and the
+    /// head of the sender's custody log in the entry).
+    PackageMerged,
 }
 
 impl CustodyAction {
     /// Every action, in the order above.
-    pub const ALL: [CustodyAction; 21] = [
+    pub const ALL: [CustodyAction; 22] = [
         Self::LogStarted,
         Self::Created,
         Self::Renamed,
@@ -107,6 +110,7 @@ impl CustodyAction {
         Self::WaczExported,
         Self::KeyRotated,
         Self::PackageImported,
+        Self::PackageMerged,
     ];
 
     /// Its serde word, as stored and hashed.
@@ -133,6 +137,7 @@ impl CustodyAction {
             Self::WaczExported => "wacz_exported",
             Self::KeyRotated => "key_rotated",
             Self::PackageImported => "package_imported",
+            Self::PackageMerged => "package_merged",
         }
     }
 

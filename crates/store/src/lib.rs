@@ -34,6 +34,13 @@
 //!   and a scope's most-shared pictures; an investigation's full-view switch (safe view is
 //!   the default);
 //! * `cache`: ETag + body per GET URL for conditional requests;
+//! * `case_packages`: a case as its package carries it (migration 0020): its stable case id,
+//!   requests (history rows with their cost text and key label as facts, captures, stamps),
+//!   posts, notes, tags, checks and media, each attributed (`None`: this installation), read
+//!   for an export; a received package written in one transaction, a new case continuing the
+//!   received custody log or a merge by request and post ids that overwrites nothing and
+//!   returns every difference; a received request is marked (`received_requests`) and never
+//!   gets a ledger row (a trigger refuses one), so it is never in Spend or a budget;
 //! * `bundle_exports`: every evidence bundle this installation wrote (migration 0016): when,
 //!   its file name, the SHA-256 of its manifest and of the whole file, the signing key's
 //!   fingerprint and its investigation; found again by the manifest's hash, never edited;
@@ -112,6 +119,7 @@ mod archive_state;
 mod budget;
 mod bundle_exports;
 mod cache;
+mod case_packages;
 mod collections;
 pub mod custody;
 mod error;
@@ -160,6 +168,10 @@ pub use archive::{
 pub use budget::{BudgetCheck, BudgetLimits, PeriodCheck, Verdict};
 pub use bundle_exports::BundleExport;
 pub use cache::CachedResponse;
+pub use case_packages::{
+    By, CaseCapture, CaseCheck, CaseContents, CaseDifference, CaseFiling, CaseMedia, CaseMediaFile,
+    CasePost, CaseReceived, CaseRequest, CaseStamp, ReceivedCase,
+};
 pub use chrono_tz::{Tz, TZ_VARIANTS};
 pub use collections::{CollectionState, NewCollection, StoredCollection};
 pub use error::{Result, StoreError};

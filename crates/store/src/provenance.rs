@@ -179,7 +179,7 @@ fn compress(bytes: &[u8]) -> Result<Vec<u8>> {
     Ok(encoder.finish()?)
 }
 
-fn decompress(stored: &[u8], size: i64) -> Result<Vec<u8>> {
+pub(crate) fn decompress(stored: &[u8], size: i64) -> Result<Vec<u8>> {
     let mut bytes = Vec::with_capacity(usize::try_from(size).unwrap_or(0));
     ZlibDecoder::new(stored).read_to_end(&mut bytes)?;
     Ok(bytes)

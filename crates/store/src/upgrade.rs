@@ -44,11 +44,12 @@ use crate::MIGRATOR;
 /// hosts 0008 had folded in ASCII only; 0012 gives each ledger row its monitor or
 /// collection; 0013 renames the archive's state table, the active investigation in it; 0014
 /// begins the custody log of each investigation already made; 0018 adds the media full-view
-/// switch to every investigation).
+/// switch to every investigation; 0020 gives every investigation its case id and adds the
+/// attribution columns of case packages).
 /// Before the first of them that is pending on a database holding data, a copy is made. A migration that only adds empty tables
 /// or indexes needs none: SQLite rolls a failed one back whole. `migrations_that_rewrite_are_listed`
 /// (in the tests) holds every migration file against this list.
-pub const REWRITES_TABLES: &[i64] = &[2, 3, 5, 8, 9, 10, 11, 12, 13, 14, 18];
+pub const REWRITES_TABLES: &[i64] = &[2, 3, 5, 8, 9, 10, 11, 12, 13, 14, 18, 20];
 
 /// Migrations that backfill only tables they create themselves (0021 the activity roll-ups):
 /// they change no row that was there, and a failed one is rolled back whole, so they need no

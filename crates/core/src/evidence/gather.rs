@@ -120,6 +120,7 @@ pub async fn investigation(
         zone,
         app_version: app_version.to_owned(),
         created_at: Utc::now(),
+        package: None,
     })
 }
 
@@ -171,6 +172,7 @@ pub async fn selection(
         zone,
         app_version: app_version.to_owned(),
         created_at: Utc::now(),
+        package: None,
     })
 }
 

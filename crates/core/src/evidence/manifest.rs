@@ -90,7 +90,7 @@ pub(super) fn bytes(bundle: &Bundle, seal: &Seal<'_>, written: &Written<'_>) -> 
             "head_hash": log.head_hash,
         })
     });
-    let manifest = json!({
+    let mut manifest = json!({
         "format": FORMAT,
         "format_version": FORMAT_VERSION,
         "app": seal.tool.0,
@@ -125,6 +125,10 @@ pub(super) fn bytes(bundle: &Bundle, seal: &Seal<'_>, written: &Written<'_>) -> 
         "captures": captures,
         "files": written.files,
     });
+    if let (Some(package), Some(object)) = (&bundle.package, manifest.as_object_mut()) {
+        object.insert("kind".into(), json!(package.kind));
+        object.insert("case".into(), package.manifest.clone());
+    }
     let mut out = serde_json::to_vec_pretty(&manifest).expect("a JSON value always serialises");
     out.push(b'\n');
     out

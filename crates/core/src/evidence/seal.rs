@@ -153,7 +153,11 @@ pub async fn export(
     let signer = crate::signing::signer(state).await?;
     let settings = state.settings();
     if let Some(id) = bundle.investigation_id {
-        bundle.custody = Some(custody_with_export(store, id, path, &signer).await?);
+        let what = match bundle.package {
+            Some(_) => "case package",
+            None => "evidence bundle",
+        };
+        bundle.custody = Some(custody_with_export(store, id, path, &signer, what).await?);
     }
     let authority = settings.tsa_url.clone().map(|url| Authority {
         client: timestamps::client(),
@@ -211,6 +215,7 @@ async fn custody_with_export(
     id: i64,
     path: &Path,
     signer: &Signer,
+    what: &str,
 ) -> Result<CustodyLog, CommandError> {
     let file = path
         .file_name()
@@ -222,7 +227,7 @@ async fn custody_with_export(
         CustodyAction::BundleExported,
         vec![format!("file:{file}")],
         &format!(
-            "evidence bundle {file}, signed by key {}",
+            "{what} {file}, signed by key {}",
             signer.public_key().fingerprint()
         ),
     )

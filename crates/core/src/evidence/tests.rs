@@ -187,6 +187,7 @@ pub(super) fn sample() -> (Bundle, Bodies) {
         zone: "Europe/Berlin".parse().unwrap(),
         app_version: "0.1.0".into(),
         created_at: Utc.with_ymd_and_hms(2026, 11, 24, 9, 0, 0).unwrap(),
+        package: None,
     };
     (
         bundle,

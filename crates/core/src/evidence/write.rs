@@ -359,6 +359,13 @@ async fn write_to(
         return Ok(None);
     }
 
+    if let Some(package) = &bundle.package {
+        for (name, bytes) in &package.files {
+            writer
+                .file(name, |out| out.write_all(bytes))
+                .map_err(fail)?;
+        }
+    }
     let public_key = seal.signer.public_key();
     writer
         .file(SIGNING_KEY_PEM, |out| {

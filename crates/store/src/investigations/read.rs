@@ -24,7 +24,10 @@ const SUMMARY_SQL: &str = "SELECT i.id, i.name, i.description, i.created_at, i.u
     (SELECT count(*) FROM investigation_requests r WHERE r.investigation_id = i.id) AS request_count, \
     (SELECT count(*) FROM investigation_posts p WHERE p.investigation_id = i.id) AS post_count, \
     (SELECT COALESCE(sum(l.cost_nanos), 0) FROM investigation_requests r \
-       JOIN ledger l ON l.history_id = r.history_id WHERE r.investigation_id = i.id) AS cost_nanos \
+       JOIN ledger l ON l.history_id = r.history_id WHERE r.investigation_id = i.id) + \
+    (SELECT COALESCE(sum(h.cost_nanos), 0) FROM investigation_requests r \
+       JOIN received_requests rr ON rr.history_id = r.history_id \
+       JOIN history h ON h.id = r.history_id WHERE r.investigation_id = i.id) AS cost_nanos \
     FROM investigations i";
 
 fn summary_from_row(row: &SqliteRow) -> Result<InvestigationSummary> {
@@ -94,11 +97,18 @@ impl Store {
     }
 
     /// The ledger rows of the investigation's requests, summed exactly: in all, per calendar
-    /// day in `zone`, and per operation.
+    /// day in `zone`, and per operation. A request received in a case package has no ledger
+    /// row (it is not this installation's spending): its cost as its collector recorded it
+    /// (the history row's) counts here, as a fact about the case, and nowhere in Spend.
     pub async fn investigation_cost(&self, id: i64, zone: Tz) -> Result<InvestigationCost> {
         let rows: Vec<(i64, String, i64)> = sqlx::query_as(
             "SELECT l.at, l.operation, l.cost_nanos FROM investigation_requests r
-             JOIN ledger l ON l.history_id = r.history_id WHERE r.investigation_id = ?",
+             JOIN ledger l ON l.history_id = r.history_id WHERE r.investigation_id = ?1
+             UNION ALL
+             SELECT h.started_at, h.operation, h.cost_nanos FROM investigation_requests r
+             JOIN received_requests rr ON rr.history_id = r.history_id
+             JOIN history h ON h.id = r.history_id
+             WHERE r.investigation_id = ?1 AND h.cost_nanos IS NOT NULL",
         )
         .bind(id)
         .fetch_all(&self.pool)

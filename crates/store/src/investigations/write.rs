@@ -442,8 +442,13 @@ impl Store {
                     )
                     .await?;
             }
+            // A note written here is this installation's (a received note's attribution
+            // stays only while its text does).
             sqlx::query(
-                "UPDATE investigation_posts SET note = ? WHERE investigation_id = ? AND post_pk = ?",
+                "UPDATE investigation_posts SET note = ?1,
+                     note_by_name = CASE WHEN note = ?1 THEN note_by_name END,
+                     note_by_key = CASE WHEN note = ?1 THEN note_by_key END
+                 WHERE investigation_id = ?2 AND post_pk = ?3",
             )
             .bind(note.trim())
             .bind(id)
@@ -460,22 +465,33 @@ impl Store {
             .bind(pk)
             .fetch_all(&mut *tx)
             .await?;
-            for (action, tag) in tag_changes(&old, &tags) {
+            // Only the tags taken off are deleted and only new ones added, so a tag a
+            // colleague put on (received in a case package) keeps who put it on.
+            let changes = tag_changes(&old, &tags);
+            for (action, tag) in &changes {
                 let detail = format!("\u{201c}{tag}\u{201d}");
                 custody
-                    .append(&mut tx, id, action, ids.clone(), &detail)
+                    .append(&mut tx, id, *action, ids.clone(), &detail)
                     .await?;
             }
-            sqlx::query(
-                "DELETE FROM investigation_tags WHERE investigation_id = ? AND post_pk = ?",
-            )
-            .bind(id)
-            .bind(pk)
-            .execute(&mut *tx)
-            .await?;
-            for tag in tags {
+            let removed = changes
+                .iter()
+                .filter(|(action, _)| *action == CustodyAction::TagRemoved);
+            for (_, tag) in removed {
                 sqlx::query(
-                    "INSERT INTO investigation_tags (investigation_id, post_pk, tag) VALUES (?, ?, ?)",
+                    "DELETE FROM investigation_tags
+                     WHERE investigation_id = ? AND post_pk = ? AND tag = ?",
+                )
+                .bind(id)
+                .bind(pk)
+                .bind(*tag)
+                .execute(&mut *tx)
+                .await?;
+            }
+            for tag in &tags {
+                sqlx::query(
+                    "INSERT OR IGNORE INTO investigation_tags (investigation_id, post_pk, tag)
+                     VALUES (?, ?, ?)",
                 )
                 .bind(id)
                 .bind(pk)

@@ -28,6 +28,7 @@ export const actionWords: Record<CustodyAction, string> = {
   wacz_exported: 'Web archive exported',
   key_rotated: 'Signing key replaced',
   package_imported: 'Package imported',
+  package_merged: 'Case package merged',
 };
 
 const kinds: Record<string, string> = {
@@ -37,6 +38,7 @@ const kinds: Record<string, string> = {
   key: 'key',
   export: 'export',
   file: 'file',
+  package: 'package',
 };
 
 /** `post:1790…` → `post 1790…`; an id of a kind this build does not know is shown as stored. */

@@ -3,4 +3,4 @@
 /**
  * What an entry records. Stored and hashed as its serde word (`post_added`).
  */
-export type CustodyAction = "log_started" | "created" | "renamed" | "description_changed" | "notebook_changed" | "archived" | "restored" | "deleted" | "request_filed" | "request_removed" | "post_added" | "post_removed" | "note_changed" | "tag_added" | "tag_removed" | "check_run" | "bundle_exported" | "export_not_finished" | "wacz_exported" | "key_rotated" | "package_imported";
+export type CustodyAction = "log_started" | "created" | "renamed" | "description_changed" | "notebook_changed" | "archived" | "restored" | "deleted" | "request_filed" | "request_removed" | "post_added" | "post_removed" | "note_changed" | "tag_added" | "tag_removed" | "check_run" | "bundle_exported" | "export_not_finished" | "wacz_exported" | "key_rotated" | "package_imported" | "package_merged";

@@ -1,0 +1,554 @@
+//! Case packages (issue 33) between two "machines": two data folders with their own database,
+//! keychain and signing key, as two installations are. A case exported by one and opened by the
+//! other reproduces every hash, reads the same (its report's content and its analysis), and its
+//! custody log goes on from the received one; a package tampered with (a byte, a line, the
+//! manifest, the signature) is refused with its reason and nothing is written; two people
+//! editing the same case exchange packages and end with the same case, each one's work
+//! attributed; and a received request's cost is never this installation's spending.
+
+use crate::support::evidence_seed as seed;
+use crate::support::media_seed;
+use crate::support::tamper::Bundle as Unzipped;
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use chrono::{TimeZone, Utc};
+use rust_decimal::Decimal;
+use serde_json::{json, Value};
+use sightline_api::CancelToken;
+use sightline_core::case_package::{self, CaseExportOutcome, CaseOpenOutcome, CaseOpened};
+use sightline_core::environment::Environment;
+use sightline_core::evidence::gather;
+use sightline_core::keychain::MemoryStore;
+use sightline_core::media::files::MediaFolder;
+use sightline_core::signing;
+use sightline_core::state::AppState;
+use sightline_store::custody::{self, ChainCheck, CustodyAction};
+use sightline_store::{
+    AnalysisScope, BudgetLimits, By, MediaKind, ScopeFilters, ScopeSource, Store,
+};
+
+/// One installation: its data folder, keychain, signing key and collector's name.
+struct Machine {
+    state: AppState,
+    store: Store,
+    by: By,
+}
+
+async fn machine(dir: &Path, collector: &str) -> Machine {
+    std::fs::create_dir_all(dir).unwrap();
+    let state = AppState::new(
+        dir.to_owned(),
+        Environment::default(),
+        Arc::new(MemoryStore::default()),
+    )
+    .unwrap();
+    signing::set_collector(&state, Some(collector.into()))
+        .await
+        .unwrap();
+    let identity = signing::identity(&state).await.unwrap();
+    let store = state.store().await.unwrap();
+    Machine {
+        by: By {
+            name: collector.into(),
+            key: identity.current.fingerprint,
+        },
+        state,
+        store,
+    }
+}
+
+async fn export(m: &Machine, id: i64, path: &Path) -> PathBuf {
+    let outcome = case_package::export(&m.state, id, path, &mut |_| {}, &CancelToken::new())
+        .await
+        .unwrap();
+    assert!(
+        matches!(outcome, CaseExportOutcome::Written { .. }),
+        "{outcome:?}"
+    );
+    path.to_owned()
+}
+
+async fn open(m: &Machine, path: &Path) -> CaseOpenOutcome {
+    case_package::open(&m.state, path, |_| {}, &CancelToken::new())
+        .await
+        .unwrap()
+}
+
+async fn opened(m: &Machine, path: &Path) -> CaseOpened {
+    match open(m, path).await {
+        CaseOpenOutcome::Opened { opened } => opened,
+        other => panic!("not opened: {other:?}"),
+    }
+}
+
+fn post_id(n: usize) -> String {
+    (seed::FIRST_ID + n as u64).to_string()
+}
+
+/// A case on `m`: `requests` billed searches of `posts` posts each, a note and tags, a
+/// picture kept for the first post.
+async fn case(m: &Machine, requests: usize, posts: usize) -> i64 {
+    let id = seed::seed(&m.store, requests, posts).await;
+    m.store
+        .set_investigation_post(
+            id,
+            &post_id(0),
+            Some("First sighting of the claim"),
+            Some(&["lead".into(), "flood".into()]),
+        )
+        .await
+        .unwrap();
+    let at = Utc.with_ymd_and_hms(2026, 11, 23, 18, 0, 0).unwrap();
+    let folder = MediaFolder::new(&m.state.data_dir);
+    let item = media_seed::item(
+        &post_id(0),
+        0,
+        MediaKind::Photo,
+        "https://pbs.twimg.com/a.png",
+    );
+    let queued = media_seed::queue(&m.store, &[item], at).await;
+    media_seed::keep(
+        &m.store,
+        &folder,
+        queued[0],
+        b"picture bytes",
+        "image/png",
+        None,
+        at,
+    )
+    .await;
+    id
+}
+
+/// Who did something, as `m` sees it: its own work (`None`) is `m`'s.
+fn whose(m: &Machine, by: &Option<By>) -> Value {
+    let by = by.as_ref().unwrap_or(&m.by);
+    json!([by.name, by.key])
+}
+
+/// The case's content as its report and a colleague see it, every attribution resolved: its
+/// requests (ids, capture hashes, cost text and key label, who collected and filed them), its
+/// posts (records, every note and tag with who wrote it), checks and media.
+async fn digest(m: &Machine, id: i64) -> Value {
+    let bundle = gather::investigation(&m.store, id, "UTC".parse().unwrap(), "0")
+        .await
+        .unwrap();
+    let ids: Vec<i64> = bundle.requests.iter().map(|r| r.entry.id).collect();
+    let case = m.store.case_contents(id, &ids).await.unwrap();
+    let mut requests: Vec<Value> = case
+        .requests
+        .iter()
+        .map(|r| {
+            json!({
+                "id": r.request_id, "sha256": r.capture.as_ref().map(|c| &c.sha256),
+                "cost": r.cost_nanos, "cost_text": r.cost_text, "key": r.key_label,
+                "stamped": r.stamp.is_some(), "by": whose(m, &r.collected_by),
+                "filed": r.filing.as_ref().map(|f| json!([f.how, whose(m, &f.by)])),
+            })
+        })
+        .collect();
+    requests.sort_by_key(|r| r["id"].to_string());
+    let posts: Vec<Value> = case
+        .posts
+        .iter()
+        .map(|p| {
+            let mut notes: Vec<Value> = p
+                .other_notes
+                .iter()
+                .map(|(by, note)| json!([note, whose(m, &Some(by.clone()))]))
+                .collect();
+            if !p.note.is_empty() {
+                notes.push(json!([p.note, whose(m, &p.note_by)]));
+            }
+            notes.sort_by_key(|n| n.to_string());
+            let mut tags: Vec<Value> = p
+                .tags
+                .iter()
+                .map(|(t, by)| json!([t, whose(m, by)]))
+                .collect();
+            tags.sort_by_key(|t| t.to_string());
+            let mut found: Vec<&String> = p.found_by.iter().map(|(r, _)| r).collect();
+            found.sort();
+            json!({"id": p.id, "raw": p.raw_json, "notes": notes, "tags": tags,
+                   "found_by": found, "filed_by": whose(m, &p.filing.by)})
+        })
+        .collect();
+    let media: Vec<Value> = case
+        .media
+        .iter()
+        .map(|i| {
+            json!([
+                i.post_id,
+                i.position,
+                i.state,
+                i.file.as_ref().map(|f| &f.sha256)
+            ])
+        })
+        .collect();
+    json!({"case": case.case_id, "name": case.name, "notebook": case.notebook,
+           "requests": requests, "posts": posts, "media": media,
+           "cost": bundle.cost.total.to_string(), "checks": case.checks.len()})
+}
+
+/// The analysis of the case, as its screen reads it.
+async fn analysis(store: &Store, id: i64) -> Value {
+    let scope = AnalysisScope {
+        source: ScopeSource::Investigation { id },
+        from: None,
+        to: None,
+        filters: ScopeFilters::default(),
+    };
+    let tz = "Europe/Berlin".parse().unwrap();
+    json!({
+        "summary": store.analysis_summary(&scope).await.unwrap(),
+        "top": store.analysis_top(&scope, 50).await.unwrap(),
+        "heatmap": store.analysis_heatmap(&scope, tz).await.unwrap(),
+    })
+}
+
+#[tokio::test]
+async fn a_case_opened_on_a_second_machine_reproduces_every_hash_and_continues_its_log() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = machine(&dir.path().join("a"), "Ana Ortiz").await;
+    let id = case(&a, 6, 5).await;
+    let path = export(&a, id, &dir.path().join("floods-case.zip")).await;
+
+    let b = machine(&dir.path().join("b"), "Ben Okafor").await;
+    let got = opened(&b, &path).await;
+    assert!(!got.merged);
+    assert_eq!((got.requests_added, got.posts_added), (6, 30));
+    assert_eq!(got.from.fingerprint, a.by.key);
+    assert_eq!(got.from.name, "Ana Ortiz");
+    assert!(got.conflicts.is_empty());
+    let id_b = got.investigation_id;
+
+    // Every response's bytes are here, hashing to what was recorded when they arrived there.
+    let bundle = gather::investigation(&b.store, id_b, "UTC".parse().unwrap(), "0")
+        .await
+        .unwrap();
+    assert_eq!(bundle.requests.len(), 6);
+    for request in &bundle.requests {
+        let check = b
+            .store
+            .verify_provenance(request.entry.id)
+            .await
+            .unwrap()
+            .expect("a capture");
+        assert!(check.matches, "{check:?}");
+    }
+    let folder = MediaFolder::new(&b.state.data_dir);
+    let kept = &digest(&b, id_b).await["media"][0][3];
+    let bytes = folder.read(kept.as_str().unwrap()).await.unwrap();
+    assert_eq!(bytes, b"picture bytes");
+
+    // The same case: its report's content, its cost as a fact, and its analysis.
+    assert_eq!(digest(&a, id).await, digest(&b, id_b).await);
+    assert_eq!(analysis(&a.store, id).await, analysis(&b.store, id_b).await);
+
+    // The custody log: the sender's, entry for entry, then the import; the chain unbroken.
+    let log_a = a.store.custody_log(id).await.unwrap();
+    let log_b = b.store.custody_log(id_b).await.unwrap();
+    assert_eq!(log_b.len(), log_a.len() + 1);
+    assert_eq!(&log_b[..log_a.len()], &log_a[..]);
+    let last = log_b.last().unwrap();
+    assert_eq!(last.action, CustodyAction::PackageImported);
+    assert!(last
+        .ids
+        .contains(&format!("package:{}", got.package_sha256)));
+    assert!(matches!(
+        custody::check_chain(&log_b),
+        ChainCheck::Unbroken { .. }
+    ));
+
+    // B hands it on: its package verifies, the log going on under B's key.
+    let again = export(&b, id_b, &dir.path().join("from-b.zip")).await;
+    let c = machine(&dir.path().join("c"), "Cleo").await;
+    let got_c = opened(&c, &again).await;
+    assert_eq!(
+        digest(&c, got_c.investigation_id).await,
+        digest(&a, id).await
+    );
+    assert_eq!(got_c.from.fingerprint, b.by.key);
+}
+
+/// Opening `tampered` on a fresh machine is refused for a reason naming `expected`, and
+/// nothing is written.
+async fn refused(dir: &Path, tampered: &Path, expected: &str) {
+    let m = machine(&dir.join(format!("m-{}", rand_name(tampered))), "Mo").await;
+    match open(&m, tampered).await {
+        CaseOpenOutcome::Refused { why, .. } => {
+            assert!(why.contains(expected), "{expected:?} not in {why:?}")
+        }
+        other => panic!("{} not refused: {other:?}", tampered.display()),
+    }
+    assert!(m.store.investigation(1).await.unwrap().is_none());
+    assert!(m.store.post(&post_id(0)).await.unwrap().is_none());
+}
+
+fn rand_name(path: &Path) -> String {
+    path.file_stem().unwrap().to_string_lossy().into_owned()
+}
+
+#[tokio::test]
+async fn a_package_tampered_with_is_refused_with_its_reason_and_nothing_is_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = machine(&dir.path().join("a"), "Ana").await;
+    let id = case(&a, 3, 4).await;
+    let path = export(&a, id, &dir.path().join("case.zip")).await;
+    let response = Unzipped::read(&path).names("responses/", ".json")[0].clone();
+
+    // One byte of a response changed, the sums left as they were.
+    let mut zip = Unzipped::read(&path);
+    let mut bytes = zip.bytes(&response).to_vec();
+    bytes[3] ^= 1;
+    zip.set(&response, bytes);
+    let byte = dir.path().join("byte.zip");
+    zip.write(&byte);
+    refused(dir.path(), &byte, &response).await;
+
+    // One line of the case's posts changed, every sum recomputed as a forger would: the
+    // manifest changed, so its signature no longer holds.
+    let mut zip = Unzipped::read(&path);
+    zip.edit("case/posts.jsonl", |text| {
+        text.replacen("First sighting", "Last sighting", 1)
+    });
+    zip.reseal_sums();
+    let line = dir.path().join("line.zip");
+    zip.write(&line);
+    refused(dir.path(), &line, "signature").await;
+
+    // The same line changed, the sums left: the file no longer matches its sum.
+    let mut zip = Unzipped::read(&path);
+    zip.edit("case/posts.jsonl", |text| {
+        text.replacen("First sighting", "Last sighting", 1)
+    });
+    let unsummed = dir.path().join("unsummed.zip");
+    zip.write(&unsummed);
+    refused(dir.path(), &unsummed, "case/posts.jsonl").await;
+
+    // The manifest edited (who collected it), its sums recomputed.
+    let mut zip = Unzipped::read(&path);
+    let mut manifest = zip.manifest();
+    manifest["collector"] = json!("Somebody Else");
+    zip.set_manifest(&manifest);
+    zip.reseal_sums();
+    let edited = dir.path().join("manifest.zip");
+    zip.write(&edited);
+    refused(dir.path(), &edited, "signature").await;
+
+    // The signature replaced by another key's over the same manifest.
+    let mut zip = Unzipped::read(&path);
+    let other = machine(&dir.path().join("forger"), "Forger").await;
+    let signature = signing::sign(&other.state, zip.bytes("manifest.json"))
+        .await
+        .unwrap();
+    zip.set(
+        "manifest.sig",
+        format!("{}\n", base64(&signature.bytes)).into_bytes(),
+    );
+    zip.reseal_sums();
+    let signed = dir.path().join("signature.zip");
+    zip.write(&signed);
+    refused(dir.path(), &signed, "signature").await;
+
+    // The untouched package opens.
+    let b = machine(&dir.path().join("b"), "Ben").await;
+    opened(&b, &path).await;
+}
+
+fn base64(bytes: &[u8]) -> String {
+    sightline_core::evidence::seal::base64(bytes)
+}
+
+#[tokio::test]
+async fn two_people_editing_one_case_exchange_packages_and_end_with_the_same_case() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = machine(&dir.path().join("a"), "Ana").await;
+    let b = machine(&dir.path().join("b"), "Ben").await;
+    let id_a = case(&a, 3, 4).await;
+    let first = export(&a, id_a, &dir.path().join("1.zip")).await;
+    let id_b = opened(&b, &first).await.investigation_id;
+
+    // Ana tags two posts and rewrites a note; Ben writes a note, rewrites the same note
+    // differently, and adds posts of his own search.
+    let tags = |t: &[&str]| t.iter().map(|t| t.to_string()).collect::<Vec<_>>();
+    a.store
+        .set_investigation_post(id_a, &post_id(1), None, Some(&tags(&["bot?"])))
+        .await
+        .unwrap();
+    a.store
+        .set_investigation_post(id_a, &post_id(2), None, Some(&tags(&["source", "lead"])))
+        .await
+        .unwrap();
+    a.store
+        .set_investigation_post(id_a, &post_id(0), Some("Ana: posted first, at 08:00"), None)
+        .await
+        .unwrap();
+    b.store
+        .set_investigation_post(id_b, &post_id(3), Some("Ben: same photo as post 5"), None)
+        .await
+        .unwrap();
+    b.store
+        .set_investigation_post(
+            id_b,
+            &post_id(0),
+            Some("Ben: a repost, not the origin"),
+            None,
+        )
+        .await
+        .unwrap();
+    b.store.set_active_investigation(Some(id_b)).await.unwrap();
+    let new_posts: Vec<_> = (100..105)
+        .map(|n| seed::post(seed::FIRST_ID + n, n as usize))
+        .collect();
+    let at = Utc.with_ymd_and_hms(2026, 11, 24, 9, 0, 0).unwrap();
+    b.store
+        .record_request(&seed::request(100, new_posts, at))
+        .await
+        .unwrap();
+    b.store.set_active_investigation(None).await.unwrap();
+
+    // They exchange packages.
+    let from_a = export(&a, id_a, &dir.path().join("2.zip")).await;
+    let from_b = export(&b, id_b, &dir.path().join("3.zip")).await;
+    let at_b = opened(&b, &from_a).await;
+    let at_a = opened(&a, &from_b).await;
+    assert!(at_a.merged && at_b.merged);
+    assert_eq!((at_a.investigation_id, at_b.investigation_id), (id_a, id_b));
+    assert_eq!((at_a.posts_added, at_a.requests_added), (5, 1));
+    assert_eq!(at_b.tags_added, 3);
+
+    // The differing note is listed on both sides, and neither overwrote the other.
+    for (got, ours, theirs) in [
+        (&at_a, "Ana: posted first", "Ben: a repost"),
+        (&at_b, "Ben: a repost", "Ana: posted first"),
+    ] {
+        assert_eq!(got.conflicts.len(), 1, "{:?}", got.conflicts);
+        let conflict = &got.conflicts[0];
+        assert_eq!(conflict.post_id.as_deref(), Some(post_id(0).as_str()));
+        assert!(conflict.ours.starts_with(ours) && conflict.theirs.starts_with(theirs));
+        assert!(conflict.ours_by.is_none());
+    }
+    let standing = case_package::conflicts(&a.state, id_a).await.unwrap();
+    assert_eq!(standing.len(), 1);
+    assert_eq!(standing[0].theirs_by.fingerprint, b.by.key);
+
+    // Both hold the same case, each one's work attributed to them.
+    let (case_a, case_b) = (digest(&a, id_a).await, digest(&b, id_b).await);
+    assert_eq!(case_a, case_b);
+    let ana = json!([a.by.name, a.by.key]);
+    let ben = json!([b.by.name, b.by.key]);
+    let post = |n: usize| {
+        case_a["posts"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|p| p["id"] == post_id(n))
+            .unwrap()
+            .clone()
+    };
+    assert_eq!(post(1)["tags"], json!([["bot?", ana]]));
+    assert_eq!(
+        post(3)["notes"],
+        json!([["Ben: same photo as post 5", ben]])
+    );
+    assert_eq!(post(100)["filed_by"], ben);
+    assert_eq!(post(0)["notes"].as_array().unwrap().len(), 2);
+    assert_eq!(
+        analysis(&a.store, id_a).await,
+        analysis(&b.store, id_b).await
+    );
+
+    // Each log records the merge, naming the package, and stays unbroken.
+    for (m, id, got) in [(&a, id_a, &at_a), (&b, id_b, &at_b)] {
+        let log = m.store.custody_log(id).await.unwrap();
+        let last = log.last().unwrap();
+        assert_eq!(last.action, CustodyAction::PackageMerged);
+        assert!(last
+            .ids
+            .contains(&format!("package:{}", got.package_sha256)));
+        assert!(matches!(
+            custody::check_chain(&log),
+            ChainCheck::Unbroken { .. }
+        ));
+    }
+
+    // Opening the same package again adds nothing.
+    let again = opened(&a, &from_b).await;
+    assert_eq!(
+        (again.posts_added, again.requests_added, again.tags_added),
+        (0, 0, 0)
+    );
+    assert_eq!(digest(&a, id_a).await, case_b);
+}
+
+#[tokio::test]
+async fn a_received_requests_cost_is_a_fact_of_the_case_never_this_installations_spending() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = machine(&dir.path().join("a"), "Ana").await;
+    let id = case(&a, 4, 10).await;
+    let path = export(&a, id, &dir.path().join("case.zip")).await;
+    let b = machine(&dir.path().join("b"), "Ben").await;
+    let id_b = opened(&b, &path).await.investigation_id;
+
+    let tz = "Europe/Berlin".parse().unwrap();
+    let now = Utc.with_ymd_and_hms(2026, 11, 23, 20, 0, 0).unwrap();
+    let spent_a = a.store.spend_totals(tz, now).await.unwrap();
+    assert_eq!(
+        spent_a.all_time,
+        Decimal::new(6, 3),
+        "the sender's spending, as a yardstick"
+    );
+
+    // Spend: nothing, today, this month or ever; no key, service or operation line.
+    let spent = b.store.spend_totals(tz, now).await.unwrap();
+    assert_eq!(
+        (spent.today, spent.this_month, spent.all_time),
+        (Decimal::ZERO, Decimal::ZERO, Decimal::ZERO)
+    );
+    for dimension in [
+        sightline_store::SpendDimension::KeyLabel,
+        sightline_store::SpendDimension::Service,
+        sightline_store::SpendDimension::Operation,
+    ] {
+        let breakdown = b.store.spend_breakdown(dimension, tz, None).await.unwrap();
+        assert!(breakdown.lines.is_empty(), "{dimension:?}: {breakdown:?}");
+    }
+    // Budgets: nothing spent against a limit.
+    b.store
+        .set_budget(&BudgetLimits {
+            daily: Some(Decimal::ONE),
+            monthly: Some(Decimal::ONE),
+            warn_percent: 80,
+        })
+        .await
+        .unwrap();
+    let check = b.store.check_budget(tz, now, Decimal::ZERO).await.unwrap();
+    assert_eq!(check.daily.unwrap().spent, Decimal::ZERO);
+    assert_eq!(check.monthly.unwrap().spent, Decimal::ZERO);
+
+    // The facts stay: each request's cost and key label as its collector recorded them, and
+    // the case's cost.
+    let bundle = gather::investigation(&b.store, id_b, tz, "0")
+        .await
+        .unwrap();
+    for request in &bundle.requests {
+        let billing = request.entry.billing.as_ref().expect("its cost");
+        assert_eq!(billing.cost, Some(Decimal::new(15, 4)));
+        assert_eq!(request.entry.key_label.as_deref(), Some("work"));
+    }
+    assert_eq!(bundle.cost.total, spent_a.all_time);
+
+    // A charge written later against a received request is not taken.
+    let billing = bundle.requests[0].entry.billing.clone().unwrap();
+    assert!(!matches!(
+        b.store.record_billing("req-0", &billing).await,
+        Ok(true)
+    ));
+    assert_eq!(
+        b.store.spend_totals(tz, now).await.unwrap().all_time,
+        Decimal::ZERO
+    );
+}

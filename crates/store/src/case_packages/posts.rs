@@ -1,0 +1,233 @@
+//! A received case's posts: archived when this archive lacks them (a post held already keeps
+//! its stored copy: nothing is overwritten), traced to the requests that found them, filed
+//! under the case with who filed them, their notes merged (a differing note kept beside the
+//! one held, never over it) and their tags joined, each attributed.
+
+use std::collections::HashMap;
+
+use sqlx::SqliteConnection;
+
+use super::{from_ms, By, CaseDifference, CasePost, CaseReceived, ReceivedCase};
+use crate::archive::{write_posts, NewPost};
+use crate::error::Result;
+
+fn new_post(post: &CasePost) -> NewPost {
+    NewPost {
+        id: post.id.clone(),
+        conversation_id: post.conversation_id.clone(),
+        author_id: post.author_id.clone(),
+        author_username: post.author_username.clone(),
+        author_name: post.author_name.clone(),
+        author_verified: post.author_verified,
+        text: post.text.clone(),
+        lang: post.lang.clone(),
+        created_at: from_ms(post.created_at),
+        like_count: post.like_count,
+        retweet_count: post.retweet_count,
+        reply_count: post.reply_count,
+        quote_count: post.quote_count,
+        view_count: post.view_count,
+        bookmark_count: post.bookmark_count,
+        hashtags: post
+            .hashtags
+            .split(' ')
+            .filter(|t| !t.is_empty())
+            .map(str::to_owned)
+            .collect(),
+        url: post.url.clone(),
+        raw_json: post.raw_json.clone(),
+        nested: false,
+    }
+}
+
+fn split(by: &Option<By>) -> (Option<&str>, Option<&str>) {
+    (
+        by.as_ref().map(|b| b.name.as_str()),
+        by.as_ref().map(|b| b.key.as_str()),
+    )
+}
+
+/// Writes the case's posts; see the module.
+pub(super) async fn receive(
+    conn: &mut SqliteConnection,
+    id: i64,
+    case: &ReceivedCase,
+    whose: &impl Fn(&Option<By>) -> Option<By>,
+    history: &HashMap<String, i64>,
+    at: i64,
+    out: &mut CaseReceived,
+) -> Result<()> {
+    let posts = &case.contents.posts;
+    let mut pks: HashMap<&str, i64> = HashMap::with_capacity(posts.len());
+    let mut missing = Vec::new();
+    for post in posts {
+        let pk: Option<i64> = sqlx::query_scalar("SELECT pk FROM posts WHERE id = ?")
+            .bind(&post.id)
+            .fetch_optional(&mut *conn)
+            .await?;
+        match pk {
+            Some(pk) => {
+                pks.insert(&post.id, pk);
+            }
+            None => missing.push(new_post(post)),
+        }
+    }
+    if !missing.is_empty() {
+        write_posts(conn, None, at, &missing).await?;
+        let added: Vec<&CasePost> = posts
+            .iter()
+            .filter(|p| !pks.contains_key(p.id.as_str()))
+            .collect();
+        for post in added {
+            let pk: i64 = sqlx::query_scalar("SELECT pk FROM posts WHERE id = ?")
+                .bind(&post.id)
+                .fetch_one(&mut *conn)
+                .await?;
+            pks.insert(&post.id, pk);
+        }
+    }
+
+    for post in posts {
+        let pk = pks[post.id.as_str()];
+        for (request, nested) in &post.found_by {
+            if let Some(history_id) = history.get(request) {
+                sqlx::query(
+                    "INSERT INTO post_sightings (post_pk, history_id, nested) VALUES (?, ?, ?)
+                     ON CONFLICT (post_pk, history_id) DO UPDATE SET
+                         nested = min(nested, excluded.nested)",
+                )
+                .bind(pk)
+                .bind(history_id)
+                .bind(nested)
+                .execute(&mut *conn)
+                .await?;
+            }
+        }
+        let note_by = whose(&post.note_by);
+        let filed: Option<(String, Option<String>, Option<String>)> = sqlx::query_as(
+            "SELECT note, note_by_name, note_by_key FROM investigation_posts
+             WHERE investigation_id = ? AND post_pk = ?",
+        )
+        .bind(id)
+        .bind(pk)
+        .fetch_optional(&mut *conn)
+        .await?;
+        match filed {
+            None => {
+                let filed_by = whose(&post.filing.by);
+                let (name, key) = split(&filed_by);
+                let (note_name, note_key) = if post.note.is_empty() {
+                    (None, None)
+                } else {
+                    split(&note_by)
+                };
+                sqlx::query(
+                    "INSERT INTO investigation_posts (investigation_id, post_pk, created_at,
+                         added_at, by_hand, note, by_name, by_key, note_by_name, note_by_key)
+                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                )
+                .bind(id)
+                .bind(pk)
+                .bind(post.created_at)
+                .bind(post.filing.added_at)
+                .bind(post.filing.how == "by_hand")
+                .bind(&post.note)
+                .bind(name)
+                .bind(key)
+                .bind(note_name)
+                .bind(note_key)
+                .execute(&mut *conn)
+                .await?;
+                out.posts_added += 1;
+                out.notes_added += u32::from(!post.note.is_empty());
+            }
+            Some((ours, ours_name, ours_key)) => {
+                out.posts_held += 1;
+                let ours_by = ours_key.map(|key| By {
+                    name: ours_name.unwrap_or_default(),
+                    key,
+                });
+                if post.note.is_empty() || post.note == ours {
+                } else if ours.is_empty() {
+                    let (name, key) = split(&note_by);
+                    sqlx::query(
+                        "UPDATE investigation_posts SET note = ?, note_by_name = ?,
+                             note_by_key = ? WHERE investigation_id = ? AND post_pk = ?",
+                    )
+                    .bind(&post.note)
+                    .bind(name)
+                    .bind(key)
+                    .bind(id)
+                    .bind(pk)
+                    .execute(&mut *conn)
+                    .await?;
+                    out.notes_added += 1;
+                } else if let Some(theirs_by) = note_by {
+                    // Both wrote a note and they differ: theirs is kept beside ours.
+                    other_note(conn, id, pk, &theirs_by, &post.note, case, at).await?;
+                    out.differences.push(CaseDifference {
+                        kind: "note".into(),
+                        post_id: Some(post.id.clone()),
+                        ours: ours.clone(),
+                        ours_by,
+                        theirs: post.note.clone(),
+                        theirs_by,
+                    });
+                }
+            }
+        }
+        // Notes by others the package kept beside its own: kept here too (not this
+        // installation's own, which it holds already).
+        for (by, note) in &post.other_notes {
+            if let Some(by) = whose(&Some(by.clone())) {
+                other_note(conn, id, pk, &by, note, case, at).await?;
+            }
+        }
+        for (tag, by) in &post.tags {
+            let by = whose(by);
+            let (name, key) = split(&by);
+            let done = sqlx::query(
+                "INSERT OR IGNORE INTO investigation_tags (investigation_id, post_pk, tag,
+                     by_name, by_key) VALUES (?, ?, ?, ?, ?)",
+            )
+            .bind(id)
+            .bind(pk)
+            .bind(tag)
+            .bind(name)
+            .bind(key)
+            .execute(&mut *conn)
+            .await?;
+            out.tags_added += u32::from(done.rows_affected() > 0);
+        }
+    }
+    Ok(())
+}
+
+/// Keeps `by`'s note on a post beside the one held (one per person: their latest received).
+async fn other_note(
+    conn: &mut SqliteConnection,
+    id: i64,
+    pk: i64,
+    by: &By,
+    note: &str,
+    case: &ReceivedCase,
+    at: i64,
+) -> Result<()> {
+    sqlx::query(
+        "INSERT INTO investigation_other_notes (investigation_id, post_pk, by_name, by_key,
+             note, package_sha256, received_at) VALUES (?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT (investigation_id, post_pk, by_key) DO UPDATE SET
+             by_name = excluded.by_name, note = excluded.note,
+             package_sha256 = excluded.package_sha256, received_at = excluded.received_at",
+    )
+    .bind(id)
+    .bind(pk)
+    .bind(&by.name)
+    .bind(&by.key)
+    .bind(note)
+    .bind(&case.package_sha256)
+    .bind(at)
+    .execute(conn)
+    .await?;
+    Ok(())
+}
