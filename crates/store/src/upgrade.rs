@@ -81,7 +81,7 @@ fn steps_per_post(version: i64) -> Option<u64> {
 const STEPS_PER_POST_0008: u64 = 463;
 const STEPS_PER_POST_0009: u64 = 39;
 const STEPS_PER_POST_0011: u64 = 32;
-const STEPS_PER_POST_0021: u64 = 40;
+const STEPS_PER_POST_0021: u64 = 58;
 
 /// What opening the database is doing, told as it goes.
 #[derive(Debug, Clone, PartialEq, Serialize, TS)]

@@ -1,0 +1,205 @@
+//! Writing benchmark: `cargo bench -p sightline-store --bench write_page`.
+//!
+//! Times what the app does with each page of results: one request of 100 posts recorded in one
+//! transaction with every trigger the archive has (full-text index, analysis facts and
+//! entities, tallies, activity roll-ups), half its posts' pictures queued for the media
+//! fetcher, and the request and its posts filed into the active investigation (its custody
+//! log). First into a new database, then into `WRITE_BENCH_DB` when given (a large archive: it
+//! is opened, migrated if need be, and written to, so give it a scratch copy). Posts are shaped
+//! like the 1,000,000-post archive's (tags, mentions, links, replies, quotes), each page's new.
+//! Prints the median, 95th percentile and slowest page; asserts nothing about time.
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use chrono::{TimeZone, Utc};
+use sightline_store::{MediaKind, NewMediaItem, RequestRecord, RequestStatus, Store};
+use sqlx::{Connection, SqliteConnection};
+
+#[path = "common/posts.rs"]
+#[allow(dead_code)]
+mod posts;
+
+const PAGE: usize = 100;
+
+/// Page `page` of a run: its record and the media it queues.
+fn page(run: u128, page: usize, first_post: usize) -> (RequestRecord, Vec<NewMediaItem>) {
+    let start = Utc.with_ymd_and_hms(2026, 1, 1, 0, 0, 0).unwrap();
+    let posts: Vec<_> = (0..PAGE)
+        .map(|n| {
+            let mut post = posts::post(first_post + page * PAGE + n, start);
+            post.id = format!("{run}{:03}{:03}", page, n);
+            post
+        })
+        .collect();
+    let media = posts
+        .iter()
+        .step_by(2)
+        .map(|p| NewMediaItem {
+            post_id: p.id.clone(),
+            position: 0,
+            kind: MediaKind::Photo,
+            source_url: format!("https://pbs.example/media/{}.jpg", p.id),
+            poster_url: None,
+        })
+        .collect();
+    let record = RequestRecord {
+        provenance: None,
+        request_id: format!("write-bench-{run}-{page}"),
+        started_at: Utc::now(),
+        operation: "twitter_search".into(),
+        params_json: r#"{"query":"write bench"}"#.into(),
+        key_label: Some("bench".into()),
+        mode: "live".into(),
+        status: RequestStatus::Ok,
+        error_class: None,
+        error_message: None,
+        duration_ms: 300,
+        result_count: PAGE as i64,
+        billing: None,
+        cursor: None,
+        next_cursor: None,
+        parent_id: None,
+        result_json: Some("[]".into()),
+        posts,
+        users: vec![],
+        links: vec![],
+    };
+    (record, media)
+}
+
+/// This process's CPU time so far (user and system), from /proc: unlike the wall clock it does
+/// not grow when other work shares the machine.
+fn cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    let fields: Vec<&str> = stat.rsplit(')').next()?.split_whitespace().collect();
+    let ticks: f64 = fields.get(11)?.parse::<f64>().ok()? + fields.get(12)?.parse::<f64>().ok()?;
+    Some(ticks / 100.0) // USER_HZ is 100 on Linux
+}
+
+/// Each page's wall time, and the CPU time a page took on average.
+struct Timed {
+    pages: Vec<Duration>,
+    cpu_per_page: Option<Duration>,
+}
+
+/// Records `pages` pages into `store`, filed into a new active investigation.
+async fn write_pages(store: &Store, pages: usize, first_post: usize) -> Timed {
+    let run = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis();
+    let case = store
+        .create_investigation(&format!("Write bench {run}"), "", Utc::now())
+        .await
+        .unwrap();
+    store.set_active_investigation(Some(case)).await.unwrap();
+    let mut times = Vec::with_capacity(pages);
+    let cpu_before = cpu_seconds();
+    for n in 0..pages {
+        let (record, media) = page(run, n, first_post);
+        let clock = Instant::now();
+        store
+            .record_request_with_media(&record, &media)
+            .await
+            .unwrap();
+        times.push(clock.elapsed());
+    }
+    let cpu_per_page = match (cpu_before, cpu_seconds()) {
+        (Some(a), Some(b)) => Some(Duration::from_secs_f64((b - a) / pages as f64)),
+        _ => None,
+    };
+    store.set_active_investigation(None).await.unwrap();
+    Timed {
+        pages: times,
+        cpu_per_page,
+    }
+}
+
+fn report(label: &str, timed: Timed) {
+    let mut times = timed.pages;
+    times.sort();
+    let ms = |d: Duration| d.as_secs_f64() * 1000.0;
+    let at = |q: usize| times[(times.len() * q / 100).min(times.len() - 1)];
+    println!(
+        "{label:<44} median {:>6.1} ms   p95 {:>6.1} ms   slowest {:>6.1} ms   CPU {:>5.1} ms a page   ({} pages of {PAGE})",
+        ms(at(50)),
+        ms(at(95)),
+        ms(*times.last().unwrap()),
+        timed.cpu_per_page.map_or(f64::NAN, ms),
+        times.len()
+    );
+}
+
+#[tokio::main(flavor = "multi_thread", worker_threads = 2)]
+async fn main() {
+    let dir = tempfile::tempdir().unwrap();
+    let fresh_path = dir.path().join("fresh.db");
+    let fresh = Store::open(&fresh_path).await.unwrap();
+    // The first pages warm the statement cache; all are reported.
+    report("new database", write_pages(&fresh, 200, 0).await);
+    fresh.close().await;
+
+    // What each group of triggers costs: the same pages into new databases without it (a
+    // trigger dropped takes those it sets off with it: the facts' tallies and roll-ups).
+    let groups: [(&str, &[&str]); 5] = [
+        (
+            "  without the activity roll-ups",
+            &["post_facts_activity_add"],
+        ),
+        (
+            "  without the tallies",
+            &["post_facts_tally_add", "post_entities_tally_add"],
+        ),
+        (
+            "  without facts, tallies and roll-ups",
+            &["post_facts_insert"],
+        ),
+        ("  without the full-text index", &["posts_fts_insert"]),
+        (
+            "  without any of them",
+            &["post_facts_insert", "posts_fts_insert"],
+        ),
+    ];
+    for (n, (label, triggers)) in groups.iter().enumerate() {
+        let path = dir.path().join(format!("without-{n}.db"));
+        Store::open(&path).await.unwrap().close().await;
+        let mut conn = SqliteConnection::connect(&format!("sqlite://{}", path.display()))
+            .await
+            .unwrap();
+        for trigger in *triggers {
+            sqlx::query(&format!("DROP TRIGGER {trigger}"))
+                .execute(&mut conn)
+                .await
+                .unwrap();
+        }
+        conn.close().await.unwrap();
+        let store = Store::open(&path).await.unwrap();
+        report(label, write_pages(&store, 200, 0).await);
+        store.close().await;
+    }
+
+    if let Some(big) = std::env::var_os("WRITE_BENCH_DB") {
+        let path = Path::new(&big);
+        let clock = Instant::now();
+        let store = Store::open(path).await.unwrap();
+        let opened = clock.elapsed().as_secs_f64();
+        let mut conn = SqliteConnection::connect(&format!("sqlite://{}?mode=ro", path.display()))
+            .await
+            .unwrap();
+        let (posts,): (i64,) = sqlx::query_as("SELECT max(pk) FROM posts")
+            .fetch_one(&mut conn)
+            .await
+            .unwrap();
+        conn.close().await.unwrap();
+        let size = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
+        println!(
+            "opened {} (about {posts} posts, {:.0} MiB) in {opened:.1} s",
+            path.display(),
+            size as f64 / 1_048_576.0
+        );
+        let label = format!("archive of {posts} posts");
+        report(&label, write_pages(&store, 100, posts as usize).await);
+        store.close().await;
+    }
+}
