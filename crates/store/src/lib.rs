@@ -32,7 +32,9 @@
 //!   (404/410, with its time), failed or too large, with the response's status and headers;
 //!   the same picture elsewhere, exact and near (PDQ Hamming distance, `media/matching.rs`),
 //!   and a scope's most-shared pictures; an investigation's full-view switch (safe view is
-//!   the default);
+//!   the default); a request's posts' media queued in its record's transaction, failed items
+//!   retried, and the archived posts read page by page for a later "keep every post's media"
+//!   (`media/queue.rs`);
 //! * `cache`: ETag + body per GET URL for conditional requests;
 //! * `case_packages`: a case as its package carries it (migration 0020): its stable case id,
 //!   requests (history rows with their cost text and key label as facts, captures, stamps),
@@ -192,9 +194,9 @@ pub use investigations::{
 pub use jobs::{FollowedJob, JobState, JOB_FAILED_CLASS};
 pub use ledger::LedgerEntry;
 pub use media::{
-    MediaCounts, MediaFailure, MediaFile, MediaItemRecord, MediaKept, MediaKind, MediaMatch,
-    MediaMatches, MediaState, NewMediaFile, NewMediaItem, NextMedia, SharedPicture, PDQ_BYTES,
-    PDQ_MIN_QUALITY,
+    ArchivedPostRecord, MediaBackfill, MediaCounts, MediaFailure, MediaFile, MediaItemRecord,
+    MediaKept, MediaKind, MediaMatch, MediaMatches, MediaState, NewMediaFile, NewMediaItem,
+    NextMedia, SharedPicture, PDQ_BYTES, PDQ_MIN_QUALITY,
 };
 pub use monitors::{FoundPost, MonitorState, NewMonitor, PageItem, RunEnd, StoredMonitor};
 pub use provenance::{

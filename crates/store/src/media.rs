@@ -8,10 +8,14 @@
 //!   the counts by state;
 //! * `matching.rs`: the same picture elsewhere: exact (same SHA-256) and near (PDQ Hamming
 //!   distance within a bound), and the most-shared pictures of some posts;
-//! * `distance.rs`: the SQL function the near scan calls (`sightline_pdq_distance`).
+//! * `distance.rs`: the SQL function the near scan calls (`sightline_pdq_distance`);
+//! * `queue.rs`: items queued inside a request's record transaction, failed items sent back
+//!   to wait ("Retry failed"), and the archived posts read page by page (with the cursor kept)
+//!   for "keep every archived post's media" turned on later.
 
 mod distance;
 mod matching;
+pub(crate) mod queue;
 #[cfg(test)]
 mod tests;
 
@@ -22,6 +26,7 @@ use sqlx::{QueryBuilder, Row, Sqlite};
 use ts_rs::TS;
 
 pub use matching::{MediaMatch, MediaMatches, SharedPicture, PDQ_BYTES, PDQ_MIN_QUALITY};
+pub use queue::{ArchivedPostRecord, MediaBackfill};
 
 use crate::error::{Result, StoreError};
 use crate::time::{from_ms, to_ms};
@@ -302,24 +307,7 @@ impl Store {
     /// (in any state) is left as it is. Returns how many were newly queued.
     pub async fn queue_media(&self, items: &[NewMediaItem], now: DateTime<Utc>) -> Result<u64> {
         let mut tx = self.begin_write().await?;
-        let mut queued = 0;
-        for item in items {
-            queued += sqlx::query(
-                "INSERT INTO media_items (post_id, position, kind, source_url, poster_url,
-                     next_try_at, queued_at)
-                 VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (post_id, position) DO NOTHING",
-            )
-            .bind(&item.post_id)
-            .bind(item.position)
-            .bind(item.kind)
-            .bind(&item.source_url)
-            .bind(&item.poster_url)
-            .bind(to_ms(now))
-            .bind(to_ms(now))
-            .execute(&mut *tx)
-            .await?
-            .rows_affected();
-        }
+        let queued = queue::queue_in(&mut tx, items, now).await?;
         tx.commit().await?;
         Ok(queued)
     }

@@ -2,6 +2,9 @@
 //! its response's provenance ([`crate::provenance`]), its ledger row ([`crate::ledger`]) and
 //! the posts, users and links it found ([`crate::archive`]). Reading them back is [`crate::history`]'s.
 //!
+//! The media of its posts the app keeps are queued in the same transaction
+//! ([`Store::record_request_with_media`]), so no crash leaves them recorded but not queued.
+//!
 //! Two ways to record, both idempotent on the client request id:
 //! * [`Store::record_request`] once the request is over (most requests);
 //! * [`Store::begin_request`] before sending, then [`Store::record_request`] with the same id to
@@ -40,6 +43,7 @@ use crate::error::{Result, StoreError};
 use crate::history::{Billing, RequestStatus};
 use crate::investigations;
 use crate::ledger::{self, BilledRequest};
+use crate::media::{self, NewMediaItem};
 use crate::provenance::{self, NewProvenance};
 use crate::time::to_ms;
 use crate::Store;
@@ -202,8 +206,29 @@ impl Store {
     /// hundred bytes) are written again without the result body and the archived posts, users
     /// and links (often megabytes), so spend stays exact, and the outcome says what was left out.
     pub async fn record_request(&self, record: &RequestRecord) -> Result<RecordOutcome> {
+        self.record_request_with_media(record, &[]).await
+    }
+
+    /// [`Store::record_request`], queueing `media` (the media of its posts the app keeps) in
+    /// the same transaction: a crash leaves the request either recorded with its media queued
+    /// or not recorded at all. Media are queued only when the request is recorded now (one
+    /// recorded before keeps what it had). If queueing them fails, the request is recorded
+    /// without them (its cost and posts matter more; the failure is logged), as it is,
+    /// without its posts too, when the disk is full.
+    pub async fn record_request_with_media(
+        &self,
+        record: &RequestRecord,
+        media: &[NewMediaItem],
+    ) -> Result<RecordOutcome> {
         validate(record)?;
-        match self.write_request(record).await {
+        let written = match self.write_request(record, media).await {
+            Err(error) if !media.is_empty() && !error.is_disk_full() => {
+                tracing::warn!(%error, "media could not be queued: recording the request without");
+                self.write_request(record, &[]).await
+            }
+            other => other,
+        };
+        match written {
             Err(error) if error.is_disk_full() && holds_findings(record) => {
                 tracing::warn!(%error, "disk full: recording the request without its result");
                 let slim = RequestRecord {
@@ -216,14 +241,18 @@ impl Store {
                     provenance: None,
                     ..record.clone()
                 };
-                let history_id = self.write_request(&slim).await?.history_id();
+                let history_id = self.write_request(&slim, &[]).await?.history_id();
                 Ok(RecordOutcome::RecordedWithoutResult { history_id })
             }
             other => other,
         }
     }
 
-    async fn write_request(&self, record: &RequestRecord) -> Result<RecordOutcome> {
+    async fn write_request(
+        &self,
+        record: &RequestRecord,
+        media: &[NewMediaItem],
+    ) -> Result<RecordOutcome> {
         let packed = record
             .provenance
             .as_ref()
@@ -232,6 +261,9 @@ impl Store {
         let custody = self.custody(Utc::now());
         let mut tx = self.begin_write().await?;
         let outcome = write_record(&mut tx, record, packed.as_ref(), &custody).await?;
+        if matches!(outcome, RecordOutcome::Recorded { .. }) && !media.is_empty() {
+            media::queue::queue_in(&mut tx, media, Utc::now()).await?;
+        }
         tx.commit().await?;
         Ok(outcome)
     }

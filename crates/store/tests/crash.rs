@@ -1,7 +1,8 @@
 //! Crash safety: a writer process is killed with SIGKILL in the middle of a long run of
 //! request writes. After reopening, SQLite's integrity check must pass, every request the
 //! writer reported as committed must be there in full (history, result, ledger, posts), and no
-//! request may be there in part.
+//! request may be there in part: none without its posts' media queued, which it records in
+//! the same transaction.
 //!
 //! The writer is this same test binary re-invoked with an environment variable that turns the
 //! `crash_writer_child` test into the writer loop (it is a no-op in a normal test run).
@@ -14,7 +15,8 @@ use std::time::{Duration, Instant};
 use chrono::{TimeZone, Utc};
 use rust_decimal::Decimal;
 use sightline_store::{
-    Billing, HistoryQuery, NewLink, NewPost, PostQuery, RequestRecord, RequestStatus, Store,
+    Billing, HistoryQuery, MediaKind, NewLink, NewMediaItem, NewPost, PostQuery, RequestRecord,
+    RequestStatus, Store,
 };
 
 const CHILD_DB_ENV: &str = "SIGHTLINE_STORE_CRASH_CHILD_DB";
@@ -88,6 +90,21 @@ fn request(id: &str, n: usize) -> RequestRecord {
     }
 }
 
+/// A picture per post of `record`, queued with it.
+fn media(record: &RequestRecord) -> Vec<NewMediaItem> {
+    record
+        .posts
+        .iter()
+        .map(|post| NewMediaItem {
+            post_id: post.id.clone(),
+            position: 0,
+            kind: MediaKind::Photo,
+            source_url: format!("https://pbs.example/media/{}.jpg", post.id),
+            poster_url: None,
+        })
+        .collect()
+}
+
 /// The writer: records requests forever, printing each id only after its commit returned.
 #[test]
 fn crash_writer_child() {
@@ -105,7 +122,11 @@ fn crash_writer_child() {
         let mut n = 0;
         loop {
             let id = format!("{prefix}-{n}");
-            store.record_request(&request(&id, n)).await.unwrap();
+            let record = request(&id, n);
+            store
+                .record_request_with_media(&record, &media(&record))
+                .await
+                .unwrap();
             // The test reads this line as proof of a commit.
             println!("COMMITTED {id}");
             n += 1;
@@ -150,6 +171,8 @@ fn killed_writer_loses_no_committed_request_and_leaves_no_partial_one() {
                 _ => break,
             }
         }
+        // Killed a little later each round, so the kill falls at a different point of a write.
+        std::thread::sleep(Duration::from_micros(700 * round as u64 + 300));
         child.kill().unwrap(); // SIGKILL on Unix: no destructors, no checkpoint
                                // Lines already printed before the kill were committed too.
         for line in lines.map_while(Result::ok) {
@@ -222,6 +245,23 @@ fn killed_writer_loses_no_committed_request_and_leaves_no_partial_one() {
                     .await
                     .unwrap();
                 assert_eq!(links.len(), 1, "partial row {}", entry.request_id);
+                let posts: Vec<String> = store
+                    .posts(&PostQuery {
+                        history_ids: vec![entry.id],
+                        ..Default::default()
+                    })
+                    .await
+                    .unwrap()
+                    .into_iter()
+                    .map(|post| post.id)
+                    .collect();
+                let queued = store.media_for_posts(&posts).await.unwrap();
+                assert_eq!(
+                    queued.len(),
+                    posts.len(),
+                    "{} was recorded without its media queued",
+                    entry.request_id
+                );
             }
             offset += 500;
         }

@@ -54,7 +54,7 @@ async fn a_full_disk_keeps_the_row_and_its_cost_without_the_result() {
         .map(|i| post(&format!("p{i}"), "flood warning", at(8, 0)))
         .collect();
 
-    let error = store.write_request(&r).await.unwrap_err();
+    let error = store.write_request(&r, &[]).await.unwrap_err();
     assert!(error.is_disk_full(), "{error}");
     let out = store.record_request(&r).await.unwrap();
     let RecordOutcome::RecordedWithoutResult { history_id } = out else {
