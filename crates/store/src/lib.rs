@@ -415,6 +415,8 @@ impl std::ops::DerefMut for WriteTx {
 }
 
 #[cfg(test)]
+mod plan_tests;
+#[cfg(test)]
 mod test_support;
 
 #[cfg(test)]

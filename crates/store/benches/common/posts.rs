@@ -29,15 +29,21 @@ pub const HOSTS: [&str; 8] = [
 
 /// Post number `n` of the archive, dated within the year from `start`.
 pub fn post(n: usize, start: DateTime<Utc>) -> NewPost {
-    let account = (n * 7_919) % ACCOUNTS;
+    post_of(n, POSTS, ACCOUNTS, start)
+}
+
+/// Post number `n` of an archive of `total` posts by `accounts` accounts (the 10,000,000-post
+/// one of `big_archive.rs`), dated within the year from `start`: the same mix at any size.
+pub fn post_of(n: usize, total: usize, accounts: usize, start: DateTime<Utc>) -> NewPost {
+    let account = (n * 7_919) % accounts;
     let handle = format!("user{account}");
-    let at = start + chrono::Duration::seconds((n as i64 * 31_536_000) / POSTS as i64);
+    let at = start + chrono::Duration::seconds((n as i64 * 31_536_000) / total as i64);
     let id = (1_800_000_000_000_000_000u64 + n as u64).to_string();
     let tags: Vec<&str> = (0..n % 3)
         .map(|i| TAGS[(n / 7 + i * 13) % TAGS.len()])
         .collect();
     let mentions: Vec<String> = (0..(n / 3) % 3)
-        .map(|i| format!("user{}", (n * 31 + i * 101) % ACCOUNTS))
+        .map(|i| format!("user{}", (n * 31 + i * 101) % accounts))
         .collect();
     let mut raw = json!({
         "id": id,
@@ -58,13 +64,13 @@ pub fn post(n: usize, start: DateTime<Utc>) -> NewPost {
     if n % 5 == 1 && n > 10 {
         raw["in_reply_to_status_id"] =
             json!((1_800_000_000_000_000_000u64 + (n - 7) as u64).to_string());
-        raw["in_reply_to_screen_name"] = json!(format!("user{}", ((n - 7) * 7_919) % ACCOUNTS));
+        raw["in_reply_to_screen_name"] = json!(format!("user{}", ((n - 7) * 7_919) % accounts));
     }
     if n % 11 == 2 && n > 10 {
         raw["quoted_status_id"] =
             json!((1_800_000_000_000_000_000u64 + (n - 9) as u64).to_string());
         raw["quote"] = json!({"id": (1_800_000_000_000_000_000u64 + (n - 9) as u64).to_string(),
-                             "user": {"id": "q", "username": format!("user{}", ((n - 9) * 7_919) % ACCOUNTS)}});
+                             "user": {"id": "q", "username": format!("user{}", ((n - 9) * 7_919) % accounts)}});
     }
     NewPost {
         id,
