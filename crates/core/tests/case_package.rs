@@ -552,3 +552,45 @@ async fn a_received_requests_cost_is_a_fact_of_the_case_never_this_installations
         Decimal::ZERO
     );
 }
+
+#[tokio::test]
+async fn an_evidence_bundle_is_not_opened_as_a_case_and_every_case_has_its_own_id() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = machine(&dir.path().join("a"), "Ana").await;
+    let id = case(&a, 2, 3).await;
+    let other = a
+        .store
+        .create_investigation("Fires", "", Utc::now())
+        .await
+        .unwrap();
+    let (first, second) = (
+        a.store.case_id(id).await.unwrap().unwrap(),
+        a.store.case_id(other).await.unwrap().unwrap(),
+    );
+    assert_ne!(first, second);
+    for case_id in [&first, &second] {
+        let parts: Vec<&str> = case_id.split('-').collect();
+        let lengths: Vec<usize> = parts.iter().map(|p| p.len()).collect();
+        assert_eq!(lengths, [8, 4, 4, 4, 12], "{case_id}");
+        assert!(
+            parts[2].starts_with('4') && "89ab".contains(&parts[3][..1]),
+            "{case_id}"
+        );
+    }
+
+    let bundle = gather::investigation(&a.store, id, "UTC".parse().unwrap(), "0")
+        .await
+        .unwrap();
+    let path = dir.path().join("evidence.zip");
+    sightline_core::evidence::seal::export(
+        &a.state,
+        &a.store,
+        bundle,
+        &path,
+        &mut |_| {},
+        &CancelToken::new(),
+    )
+    .await
+    .unwrap();
+    refused(dir.path(), &path, "not a case package").await;
+}

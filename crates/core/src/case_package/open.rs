@@ -115,6 +115,9 @@ pub(super) async fn open(
         let Some(check) = check else {
             return Ok::<_, CommandError>(None);
         };
+        if kind_of(&owned).as_deref() != Some(KIND) {
+            return Ok(Some(Err((NOT_A_PACKAGE.to_owned(), check))));
+        }
         if let Some(why) = refusal(&check) {
             return Ok(Some(Err((why, check))));
         }
@@ -240,6 +243,25 @@ fn conflict(difference: &CaseDifference) -> CaseConflict {
     }
 }
 
+const NOT_A_PACKAGE: &str = "It is not a case package (an evidence bundle, or another ZIP): it \
+    carries no case to open. \"Verify a bundle\" checks an evidence bundle.";
+
+/// The most of a manifest read to learn its kind.
+const MANIFEST_LIMIT: u64 = 16 << 20;
+
+/// The manifest's `kind`, read only to say what the file is (the checks decide the rest).
+fn kind_of(path: &Path) -> Option<String> {
+    let mut zip = zip::ZipArchive::new(File::open(path).ok()?).ok()?;
+    let mut bytes = Vec::new();
+    zip.by_name(MANIFEST_JSON)
+        .ok()?
+        .take(MANIFEST_LIMIT)
+        .read_to_end(&mut bytes)
+        .ok()?;
+    let manifest: serde_json::Value = serde_json::from_slice(&bytes).ok()?;
+    manifest["kind"].as_str().map(str::to_owned)
+}
+
 /// What a verified package holds, read again and re-hashed.
 struct Unpacked {
     contents: CaseContents,
@@ -272,11 +294,7 @@ fn read_package(path: &Path, check: &BundleCheck) -> Result<Unpacked, String> {
     let manifest: serde_json::Value = serde_json::from_slice(&manifest_bytes)
         .map_err(|e| format!("manifest.json cannot be read: {e}"))?;
     if manifest["kind"].as_str() != Some(KIND) {
-        return Err(
-            "It is an evidence bundle, not a case package: it carries no case to open \
-                    (\"Verify a bundle\" checks it)."
-                .into(),
-        );
+        return Err(NOT_A_PACKAGE.into());
     }
     let listed: HashMap<String, String> = manifest["files"]
         .as_array()

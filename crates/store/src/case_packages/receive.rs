@@ -108,9 +108,13 @@ impl Store {
                 let name = free_name(&mut tx, &contents.name, &case.from).await?;
                 out.name = name.clone();
                 let id: i64 = sqlx::query_scalar(
-                    "INSERT INTO investigations (name, description, notebook, created_at,
+                    // A new id past every one a custody log holds (a deleted case's log
+                    // keeps its id), as `create_investigation` numbers them.
+                    "INSERT INTO investigations (id, name, description, notebook, created_at,
                          updated_at, media_full_view, case_id)
-                     VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                     VALUES (max(COALESCE((SELECT max(id) FROM investigations), 0),
+                                 COALESCE((SELECT max(investigation_id) FROM custody_log), 0)) + 1,
+                             ?, ?, ?, ?, ?, ?, ?) RETURNING id",
                 )
                 .bind(&name)
                 .bind(&contents.description)
