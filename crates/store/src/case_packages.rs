@@ -24,6 +24,9 @@ mod posts;
 mod read;
 mod receive;
 
+#[cfg(test)]
+mod tests;
+
 /// Who did something: a collector's name and signing key fingerprint.
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct By {
