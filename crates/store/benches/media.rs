@@ -4,8 +4,8 @@
 //! post, each its own file with a 256-bit PDQ hash; every hundredth original has ten near
 //! copies a few bits away, the rest are unrelated), through the store's own writes (queued,
 //! then recorded kept); then times "Same picture elsewhere" for one picture
-//! ([`Store::media_matches`] at core's near-match bound, 63 bits), and a 1,000-post scope's
-//! most-shared pictures. Hashes are drawn from a fixed seed, not computed from pictures: the
+//! ([`Store::media_matches`] at core's near-match bound, 63 bits), and the most-shared pictures
+//! of a 1,000-post scope and of the whole archive. Hashes are drawn from a fixed seed, not computed from pictures: the
 //! scan's cost does not depend on what the bits say. It prints measured figures (median and
 //! slowest of several runs); it asserts only that the planted copies are found.
 
@@ -19,6 +19,8 @@ const FAMILY_EVERY: u64 = 100;
 const COPIES: u64 = 10;
 const NEAR_DISTANCE: u32 = 63;
 const RUNS: usize = 15;
+/// Runs over the whole archive (each reads every post's picture).
+const WHOLE_RUNS: usize = 3;
 
 /// splitmix64: a fixed sequence, the same on every run.
 fn mix(mut z: u64) -> u64 {
@@ -150,4 +152,18 @@ async fn main() {
         assert_eq!(shared[0].post_ids.len() as u64, COPIES + 1);
     }
     report("most-shared pictures of a 1,000-post scope", runs);
+
+    // The whole archive as the scope: 100,000 posts, each with its own picture file.
+    let mut runs = Vec::new();
+    for _ in 0..WHOLE_RUNS {
+        let t = Instant::now();
+        let shared = store
+            .most_shared_media(&ids, NEAR_DISTANCE, 20)
+            .await
+            .unwrap();
+        runs.push(t.elapsed());
+        assert_eq!(shared.len(), 20);
+        assert_eq!(shared[0].post_ids.len() as u64, COPIES + 1);
+    }
+    report("most-shared pictures of the whole archive (100,000)", runs);
 }

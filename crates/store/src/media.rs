@@ -9,11 +9,14 @@
 //! * `matching.rs`: the same picture elsewhere: exact (same SHA-256) and near (PDQ Hamming
 //!   distance within a bound), and the most-shared pictures of some posts;
 //! * `distance.rs`: the SQL function the near scan calls (`sightline_pdq_distance`);
+//! * `groups.rs`: a scope's picture files grouped as the same picture: every pair compared in
+//!   a scope of up to 3,000, past that only pairs sharing a 12-bit stretch of their hashes;
 //! * `queue.rs`: items queued inside a request's record transaction, failed items sent back
 //!   to wait ("Retry failed"), and the archived posts read page by page (with the cursor kept)
 //!   for "keep every archived post's media" turned on later.
 
 mod distance;
+mod groups;
 mod matching;
 pub(crate) mod queue;
 #[cfg(test)]

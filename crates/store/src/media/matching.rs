@@ -3,7 +3,8 @@
 //! bits (Hamming distance); the caller passes the bound (core's near-match threshold). Hashes
 //! below [`PDQ_MIN_QUALITY`] take no part in near matches. A video counts through its
 //! poster's hash. The near scan is linear: every stored hash compared inside SQLite by
-//! `distance.rs`'s function (`benches/media.rs` times it against 100,000 pictures).
+//! `distance.rs`'s function (`benches/media.rs` times it against 100,000 pictures). A scope's
+//! most-shared pictures are grouped by `groups.rs`.
 
 use std::collections::{BTreeSet, HashMap};
 
@@ -122,7 +123,8 @@ impl Store {
 
     /// The pictures of `post_ids` held by more than one of those posts, most posts first (then
     /// by SHA-256), at most `limit`. Exact copies group by SHA-256; groups whose PDQ hashes
-    /// are within `max_distance` bits of one another join (transitively).
+    /// are within `max_distance` bits of one another join (transitively; a scope of many
+    /// thousand pictures compares only the pairs `groups.rs` buckets together).
     pub async fn most_shared_media(
         &self,
         post_ids: &[String],
@@ -161,7 +163,7 @@ impl Store {
         }
         let mut files: Vec<String> = posts_by_file.keys().cloned().collect();
         files.sort();
-        let groups = near_groups(&files, &hashes, max_distance);
+        let groups = super::groups::near_groups(&files, &hashes, max_distance);
         let mut shared: Vec<SharedPicture> = groups
             .into_iter()
             .filter_map(|members| {
@@ -221,46 +223,4 @@ impl Store {
             .map(|(sha, posts)| (sha, posts.into_iter().collect()))
             .collect())
     }
-}
-
-/// Files joined when their hashes are within `max_distance` (union-find over every pair:
-/// a scope's distinct pictures are thousands at most). Each group is sorted; groups in the
-/// order of their first file.
-fn near_groups(
-    files: &[String],
-    hashes: &HashMap<String, Option<[u8; PDQ_BYTES]>>,
-    max_distance: u32,
-) -> Vec<Vec<String>> {
-    let mut parent: Vec<usize> = (0..files.len()).collect();
-    fn root(parent: &mut [usize], mut i: usize) -> usize {
-        while parent[i] != i {
-            parent[i] = parent[parent[i]];
-            i = parent[i];
-        }
-        i
-    }
-    let hashed: Vec<(usize, [u8; PDQ_BYTES])> = files
-        .iter()
-        .enumerate()
-        .filter_map(|(i, sha)| hashes.get(sha).copied().flatten().map(|h| (i, h)))
-        .collect();
-    for (n, (i, a)) in hashed.iter().enumerate() {
-        for (j, b) in &hashed[n + 1..] {
-            if distance(a, b) <= max_distance {
-                let (ri, rj) = (root(&mut parent, *i), root(&mut parent, *j));
-                parent[ri.max(rj)] = ri.min(rj);
-            }
-        }
-    }
-    let mut groups: Vec<Vec<String>> = Vec::new();
-    let mut index: HashMap<usize, usize> = HashMap::new();
-    for (i, sha) in files.iter().enumerate() {
-        let r = root(&mut parent, i);
-        let g = *index.entry(r).or_insert_with(|| {
-            groups.push(Vec::new());
-            groups.len() - 1
-        });
-        groups[g].push(sha.clone());
-    }
-    groups
 }
