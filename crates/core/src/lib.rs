@@ -71,7 +71,9 @@
 //!   one file fetched with a plain client, streamed, hashed and stopped at the size limit
 //!   ([`media::fetch`]); the queue's worker ([`media::worker`]: one at a time, paced, a
 //!   doubling hold after failures, resumable, its progress told) and what queues it
-//!   ([`media::queue`]: posts filed in an investigation, every archived post by a setting);
+//!   ([`media::queue`]: posts filed in an investigation, every archived post by a setting, each
+//!   request's in its record's own transaction; "Retry failed"); [`media::backfill`]: that
+//!   setting turned on later, the archived posts queued a page at a time, stoppable, resumed;
 //! * [`keys`] and [`keychain`]: named API keys, their values in the OS keychain
 //!   ([`keychain::SecretStore`], [`keychain::KeyringStore`]), never anywhere else;
 //!   [`key_check`] tries a key with the service (one cheap billed call) before trusting it;

@@ -19,12 +19,16 @@
 //!   limit (stepping down), the file kept by content with its PDQ (a video's: its poster's),
 //!   a doubling hold after failures, resumable across restarts, its progress told;
 //! * [`queue`]: the media of posts filed in an investigation (and, with the setting on, of
-//!   every archived post) queued as they are recorded or filed: one insert-or-ignore an item;
+//!   every archived post) queued as they are recorded (in the record's own transaction) or
+//!   filed: one insert-or-ignore an item; "Retry failed";
+//! * [`backfill`]: the setting turned on later: the posts already archived queued a page at a
+//!   time, each page its own short transaction with the place reached, stoppable, resumed;
 //! * [`matches`]: "Same picture elsewhere": the posts holding the same file or a near copy,
 //!   each with its author, time and text's start, and how it relates in words;
 //! * [`serve`]: a kept file answered to the window's `sightline-media` protocol by its SHA-256
 //!   (404 for any other name), with the type stored for it and ranges for video.
 
+pub mod backfill;
 pub mod fetch;
 pub mod files;
 pub mod hash;

@@ -331,9 +331,12 @@ where
             let from_cache = answer.from_cache;
             let (record, body) = with_answer(record, answer);
             let has_more = record.next_cursor.is_some();
-            let recorded = store.record_request(&record).await?;
-            // The media of what it found, when they are to be kept (cheap; never the network).
-            media::queue::recorded(state, store, history_id, &record.posts, filing).await;
+            // The media of what it found, when they are to be kept, queued in the record's
+            // own transaction (cheap; never the network).
+            let media =
+                media::queue::to_queue(state, store, history_id, &record.posts, filing).await;
+            let recorded = store.record_request_with_media(&record, &media).await?;
+            media::queue::queued_with_record(&media);
             Ok(Outcome {
                 history_id: recorded.history_id(),
                 billing: record.billing,
@@ -354,8 +357,10 @@ where
                 None => with_error(record, &error),
             };
             // The failure is history too: the user can see what went wrong, and when.
-            store.record_request(&record).await?;
-            media::queue::recorded(state, store, history_id, &record.posts, filing).await;
+            let media =
+                media::queue::to_queue(state, store, history_id, &record.posts, filing).await;
+            store.record_request_with_media(&record, &media).await?;
+            media::queue::queued_with_record(&media);
             Err(error)
         }
         Sent::Unread(failure) => {

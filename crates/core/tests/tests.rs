@@ -27,6 +27,7 @@ mod investigations;
 mod ipc_casing;
 mod key_status;
 mod kill_mid_stream;
+mod media_backfill;
 mod media_fetch;
 mod media_fixture;
 mod media_matches;

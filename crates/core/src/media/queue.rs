@@ -2,11 +2,14 @@
 //! while it is active, a monitor's or collection's page filed under it, or by hand), and with
 //! Settings' "keep the media of every archived post" on, of every post as it is recorded.
 //!
-//! Queueing is cheap and never touches the network: each post's record is planned
+//! A request's own posts' media are queued in its record's transaction ([`to_queue`], then
+//! `Store::record_request_with_media`): no crash leaves its posts recorded and their media not
+//! queued. Queueing is cheap and never touches the network: each post's record is planned
 //! ([`super::plan`], a post without media costs a substring test) and each item is one
 //! insert-or-ignore of `media_items` (an item queued before, in any state, is left as it is).
 //! The worker ([`super::worker`]) is woken to fetch them. A failure to queue is logged and
-//! never fails what was being recorded: the post is kept all the same.
+//! never fails what was being recorded: the post is kept all the same. Turning the setting on
+//! later queues the posts already archived ([`super::backfill`]).
 
 use chrono::Utc;
 use sightline_store::{Filing, InvestigationItem, NewMediaItem, NewPost, PostQuery, Store};
@@ -57,28 +60,35 @@ pub async fn posts<'a>(
     Ok(queued)
 }
 
-/// After a request is recorded with the `posts` it found: their media are queued when the
-/// setting keeps every archived post's, or when the request is filed in an investigation
-/// (then so are its posts; a still-there check's re-fetch files none).
-pub async fn recorded(
+/// The media to queue with a request's record (`Store::record_request_with_media`, so they are
+/// written in its transaction): its `posts`' media when the setting keeps every archived post's,
+/// or when the request is filed in an investigation (then so are its posts; a still-there
+/// check's re-fetch files none). Read before the record, from the filing its row was begun with.
+pub async fn to_queue(
     state: &AppState,
     store: &Store,
     history_id: i64,
     posts: &[NewPost],
     filing: Filing,
-) {
+) -> Vec<NewMediaItem> {
     if posts.is_empty() {
-        return;
+        return Vec::new();
     }
     let keep = state.settings().media_keep_all_archived
         || (filing == Filing::Active && request_filed(store, history_id).await);
-    if keep {
-        let listed = posts
-            .iter()
-            .map(|post| (post.id.as_str(), post.raw_json.as_str()));
-        if let Err(error) = self::posts(store, listed).await {
-            tracing::warn!(%error, request = history_id, "media could not be queued");
-        }
+    if !keep {
+        return Vec::new();
+    }
+    posts
+        .iter()
+        .flat_map(|post| items(&post.id, &post.raw_json))
+        .collect()
+}
+
+/// After media were queued with a record: the worker looks at once.
+pub fn queued_with_record(media: &[NewMediaItem]) {
+    if !media.is_empty() {
+        worker::queued();
     }
 }
 
@@ -156,4 +166,14 @@ async fn request_posts(store: &Store, history_id: i64) {
         }
         offset += PAGE;
     }
+}
+
+/// "Retry failed": every item given up on waits again, due now; the worker fetches them at its
+/// own gap and hold, once more each (their tries are spent). How many.
+pub async fn retry_failed(store: &Store) -> sightline_store::Result<u64> {
+    let retried = store.retry_failed_media(Utc::now()).await?;
+    if retried > 0 {
+        worker::queued();
+    }
+    Ok(retried)
 }
