@@ -4,13 +4,20 @@
 //! (`sightline_core::media::serve`). The window's policy lets images and video come from this
 //! scheme and from no other host, so the page never asks a third party for anything. The
 //! media worker (`sightline_core::media::worker`) is started here once the window is up, its
-//! counts sent as `media-progress` and read by `media_progress`.
+//! counts sent as `media-progress` and read by `media_progress`; `media_retry_failed` sends
+//! the items given up on back to it. The backfill of archived posts' media
+//! (`sightline_core::media::backfill`, for "keep every archived post's media" turned on
+//! later) is started by `media_backfill_start` and at start-up with the setting on, stopped
+//! by `media_backfill_stop`, its status sent as `media-backfill`.
 
 use std::sync::Arc;
 use std::time::Duration;
 
+use sightline_core::errors::CommandError;
+use sightline_core::media::backfill::{Backfill, BackfillStatus};
 use sightline_core::media::files::MediaFolder;
 use sightline_core::media::matches::{self, SamePicture};
+use sightline_core::media::queue;
 use sightline_core::media::serve::{self, Served};
 use sightline_core::media::worker::{self, MediaWorker};
 use sightline_core::state::AppState;
@@ -18,7 +25,7 @@ use sightline_store::{MediaCounts, MediaItemRecord};
 use tauri::http::{Request, Response};
 use tauri::{AppHandle, Builder, Emitter, Manager, Runtime};
 
-use crate::surface::define_commands;
+use crate::surface::{define_commands, ok};
 
 define_commands! {
     read media_for_posts(post_ids: Vec<String>) -> Vec<MediaItemRecord>
@@ -29,6 +36,57 @@ define_commands! {
     // The media queue's counts (waiting, kept, gone, failed, too large; files and bytes).
     read media_progress() -> MediaCounts
         = |store| worker::counts(&store).await;
+    // "Retry failed": the items given up on wait again, fetched at the worker's pace; how many.
+    change media_retry_failed() -> u64 = |store| queue::retry_failed(&store).await;
+    // Where the backfill of archived posts' media is.
+    read media_backfill_status() -> BackfillStatus
+        = |backfill: Arc<Backfill>| ok(backfill.status());
+    // Starts (or goes on with) the backfill, when Settings keep every archived post's media.
+    hand media_backfill_start() -> BackfillStatus;
+    // Stops the backfill after its current page; started again, it goes on from there.
+    set media_backfill_stop() -> BackfillStatus = |backfill: Arc<Backfill>| {
+        backfill.stop();
+        ok(backfill.status())
+    };
+}
+
+/// The event the backfill's status travels on, after each page.
+pub const MEDIA_BACKFILL: &str = "media-backfill";
+
+/// Starts the backfill in the background when the setting is on (else leaves it as it is);
+/// its status now.
+#[tauri::command]
+pub async fn media_backfill_start<R: Runtime>(
+    app: AppHandle<R>,
+    state: tauri::State<'_, AppState>,
+    backfill: tauri::State<'_, Arc<Backfill>>,
+) -> Result<BackfillStatus, CommandError> {
+    if state.settings().media_keep_all_archived {
+        state.store().await?;
+        run_backfill(&app);
+    }
+    Ok(backfill.status())
+}
+
+/// Runs the backfill on the async runtime, its status sent to the window as it goes.
+fn run_backfill<R: Runtime>(app: &AppHandle<R>) {
+    let app = app.clone();
+    tauri::async_runtime::spawn(async move {
+        let state = app.state::<AppState>();
+        let backfill = app.state::<Arc<Backfill>>().inner().clone();
+        let Ok(store) = state.store().await else {
+            return;
+        };
+        let events = app.clone();
+        let told = move |status: &BackfillStatus| {
+            if let Err(error) = events.emit(MEDIA_BACKFILL, status) {
+                tracing::warn!(%error, "the media backfill's status could not reach the window");
+            }
+        };
+        if let Err(error) = backfill.start(&store, &told).await {
+            tracing::warn!(%error, "the media of archived posts could not all be queued");
+        }
+    });
 }
 
 /// The event the media worker's counts travel on as it fetches.
@@ -52,11 +110,16 @@ pub fn start_background<R: Runtime>(app: &AppHandle<R>) {
         Some(progress),
     ));
     app.manage(worker.clone());
+    app.manage(Arc::new(Backfill::default()));
     let handle = app.clone();
     tauri::async_runtime::spawn(async move {
         tokio::time::sleep(FIRST_LOOK_AFTER).await;
         let state = handle.state::<AppState>();
         state.until_writable().await;
+        // A backfill stopped by the app closing goes on where it got to.
+        if state.settings().media_keep_all_archived {
+            run_backfill(&handle);
+        }
         worker.serve(&state).await;
     });
 }

@@ -36,6 +36,8 @@
 //! - `monitor_run_now`, `monitor_confirm`, `collection_start`, `collection_resume`: they start
 //!   a run or a collection's paging in the background, its progress sent as events;
 //! - `database_status`: asking starts the database's opening in the background;
+//! - `media_backfill_start`: it queues archived posts' media in the background, its status
+//!   sent as `media-backfill` events;
 //! - `export_history`, `export_posts`, `export_forecasts`, `export_ledger`,
 //!   `analysis_export_network`, `analysis_export_table`, `analysis_save_chart`,
 //!   `signing_key_export`, `evidence_pick_bundle`: the save or open dialog (and

@@ -11,6 +11,7 @@ import type { AiSearchResult } from './bindings/AiSearchResult';
 import type { AppInfo } from './bindings/AppInfo';
 import type { AppSettings } from './bindings/AppSettings';
 import type { AppStatus } from './bindings/AppStatus';
+import type { BackfillStatus } from './bindings/BackfillStatus';
 import type { BudgetLimits } from './bindings/BudgetLimits';
 import type { BundleCheck } from './bindings/BundleCheck';
 import type { BundleOutcome } from './bindings/BundleOutcome';
@@ -475,6 +476,20 @@ export function onCollectionProgress(listener: (collection: Collection) => void)
   return listen<Collection>('collection-progress', (event) => listener(event.payload));
 }
 
+/** The media queue's counts: waiting, kept, gone, failed, too large; files and bytes kept. */
+export const mediaProgress = () => call('media_progress');
+/** "Retry failed": the items given up on wait again, fetched at the fetcher's pace; how many. */
+export const mediaRetryFailed = () => call('media_retry_failed');
+/** Where the queueing of archived posts' media is (for "keep every archived post's media"). */
+export const mediaBackfillStatus = () => call('media_backfill_status');
+/** Starts (or goes on with) queueing archived posts' media, when the setting is on. */
+export const mediaBackfillStart = () => call('media_backfill_start');
+/** Stops queueing archived posts' media after the current page; started again, it goes on. */
+export const mediaBackfillStop = () => call('media_backfill_stop');
+/** The queueing of archived posts' media read a page (or stopped, or finished). */
+export function onMediaBackfill(listener: (status: BackfillStatus) => void): Promise<UnlistenFn> {
+  return listen<BackfillStatus>('media-backfill', (event) => listener(event.payload));
+}
 /** The media fetcher kept, lost or gave up on an item (its queue's counts changed). */
 export function onMediaProgress(refresh: () => void): Promise<UnlistenFn> {
   return listen('media-progress', () => refresh());

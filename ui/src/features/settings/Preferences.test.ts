@@ -72,7 +72,9 @@ describe('Preferences', () => {
 
   it('saves the settings and applies the chosen theme', async () => {
     let sent: AppSettings | null = null;
+    const asked: string[] = [];
     mockIPC((cmd, args) => {
+      asked.push(cmd);
       if (cmd === 'settings_get') return settings;
       if (cmd === 'settings_set') {
         sent = (args as { settings: AppSettings }).settings;
@@ -101,6 +103,9 @@ describe('Preferences', () => {
       exportFolder: '/home/reader/Exports',
     });
     expect(document.documentElement.dataset.theme).toBe('dark');
+    // Every archived post's media kept from now: those archived before are queued too.
+    await vi.waitFor(() => expect(asked).toContain('media_backfill_start'));
+    expect(asked).not.toContain('media_backfill_stop');
   });
 
   it('picks a zone from the list Rust gives, narrowed by a search, saves it and shows times in it', async () => {

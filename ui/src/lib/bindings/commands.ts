@@ -9,6 +9,7 @@ import type { AnalysisTable } from './AnalysisTable';
 import type { AppInfo } from './AppInfo';
 import type { AppSettings } from './AppSettings';
 import type { AppStatus } from './AppStatus';
+import type { BackfillStatus } from './BackfillStatus';
 import type { BudgetLimits } from './BudgetLimits';
 import type { BundleCheck } from './BundleCheck';
 import type { BundleOutcome } from './BundleOutcome';
@@ -262,6 +263,10 @@ export interface Commands {
   media_for_posts: { args: { postIds: Array<string> }; result: Array<MediaItemRecord> };
   media_same_picture: { args: { sha256: string; postId: string | null }; result: SamePicture };
   media_progress: { args: Record<never, never>; result: MediaCounts };
+  media_retry_failed: { args: Record<never, never>; result: number };
+  media_backfill_status: { args: Record<never, never>; result: BackfillStatus };
+  media_backfill_start: { args: Record<never, never>; result: BackfillStatus };
+  media_backfill_stop: { args: Record<never, never>; result: BackfillStatus };
 }
 
 export type CommandName = keyof Commands;
