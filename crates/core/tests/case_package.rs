@@ -17,7 +17,9 @@ use chrono::{TimeZone, Utc};
 use rust_decimal::Decimal;
 use serde_json::{json, Value};
 use sightline_api::CancelToken;
-use sightline_core::case_package::{self, CaseExportOutcome, CaseOpenOutcome, CaseOpened};
+use sightline_core::case_package::{
+    self, CaseExportOutcome, CaseOpenOutcome, CaseOpened, CaseStage,
+};
 use sightline_core::environment::Environment;
 use sightline_core::evidence::gather;
 use sightline_core::keychain::MemoryStore;
@@ -216,7 +218,29 @@ async fn a_case_opened_on_a_second_machine_reproduces_every_hash_and_continues_i
     let path = export(&a, id, &dir.path().join("floods-case.zip")).await;
 
     let b = machine(&dir.path().join("b"), "Ben Okafor").await;
-    let got = opened(&b, &path).await;
+    let told = Arc::new(std::sync::Mutex::new(Vec::new()));
+    let stages = told.clone();
+    let outcome = case_package::open(
+        &b.state,
+        &path,
+        move |p| stages.lock().unwrap().push(p.stage),
+        &CancelToken::new(),
+    )
+    .await
+    .unwrap();
+    let CaseOpenOutcome::Opened { opened: got } = outcome else {
+        panic!("not opened: {outcome:?}")
+    };
+    let mut told = told.lock().unwrap().clone();
+    told.dedup();
+    assert_eq!(
+        told,
+        [
+            CaseStage::Verifying,
+            CaseStage::Reading,
+            CaseStage::Importing
+        ]
+    );
     assert!(!got.merged);
     assert_eq!((got.requests_added, got.posts_added), (6, 30));
     assert_eq!(got.from.fingerprint, a.by.key);

@@ -16,6 +16,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::fs::File;
 use std::io::Read;
 use std::path::Path;
+use std::sync::{Arc, Mutex};
 
 use chrono::Utc;
 use sha2::{Digest, Sha256};
@@ -88,7 +89,7 @@ pub fn refusal(check: &BundleCheck) -> Option<String> {
 pub(super) async fn open(
     state: &AppState,
     path: &Path,
-    mut progress: impl FnMut(CaseProgress) + Send + 'static,
+    progress: impl FnMut(CaseProgress) + Send + 'static,
     cancel: &CancelToken,
 ) -> Result<CaseOpenOutcome, CommandError> {
     let keys = crate::signing::known_keys(state)?;
@@ -98,18 +99,27 @@ pub(super) async fn open(
     };
     let store = state.store().await?;
     let (owned, token) = (path.to_owned(), cancel.clone());
+    // Told from the blocking read and then from here.
+    let tell = {
+        let progress = Arc::new(Mutex::new(progress));
+        move |stage: CaseStage, done: u32, total: u32, file: String| {
+            if let Ok(mut progress) = progress.lock() {
+                (*progress)(CaseProgress {
+                    stage,
+                    done,
+                    total,
+                    file,
+                })
+            }
+        }
+    };
+    let tell_read = tell.clone();
     let read = tokio::task::spawn_blocking(move || {
+        let tell = tell_read;
         let check = verify_bundle(
             &owned,
             &known,
-            &mut |p| {
-                progress(CaseProgress {
-                    stage: CaseStage::Verifying,
-                    done: p.done,
-                    total: p.total,
-                    file: p.file,
-                })
-            },
+            &mut |p| tell(CaseStage::Verifying, p.done, p.total, p.file),
             &token,
         )?;
         let Some(check) = check else {
@@ -124,13 +134,9 @@ pub(super) async fn open(
         if token.is_cancelled() {
             return Ok(None);
         }
-        progress(CaseProgress {
-            stage: CaseStage::Reading,
-            done: 0,
-            total: 1,
-            file: String::new(),
-        });
+        tell(CaseStage::Reading, 0, 1, String::new());
         let read = read_package(&owned, &check).map_err(|why| (why, check.clone()));
+        tell(CaseStage::Reading, 1, 1, String::new());
         Ok(Some(read))
     })
     .await
@@ -182,7 +188,9 @@ pub(super) async fn open(
             .unwrap_or_default(),
         custody: read.custody,
     };
+    tell(CaseStage::Importing, 0, 1, String::new());
     let done = store.receive_case(&received, Utc::now()).await?;
+    tell(CaseStage::Importing, 1, 1, String::new());
     Ok(CaseOpenOutcome::Opened {
         opened: CaseOpened {
             investigation_id: done.investigation_id,
