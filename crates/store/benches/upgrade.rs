@@ -73,6 +73,25 @@ async fn build(path: &Path) {
     );
 }
 
+/// This process's CPU time so far (user and system), from /proc: a step's CPU time does not
+/// grow when other work shares the machine, as its wall time does.
+fn cpu_seconds() -> f64 {
+    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+    let fields: Vec<&str> = stat
+        .rsplit(')')
+        .next()
+        .unwrap_or_default()
+        .split_whitespace()
+        .collect();
+    let ticks = |n: usize| {
+        fields
+            .get(n)
+            .and_then(|f| f.parse::<f64>().ok())
+            .unwrap_or(0.0)
+    };
+    (ticks(11) + ticks(12)) / 100.0 // USER_HZ is 100 on Linux
+}
+
 fn mib(bytes: u64) -> f64 {
     bytes as f64 / 1_048_576.0
 }
@@ -120,6 +139,9 @@ async fn main() {
 
     let clock = Instant::now();
     let log: Arc<Mutex<Vec<(f64, UpgradeStep)>>> = Arc::default();
+    // The CPU time at each step told, beside `log`.
+    let cpu_log: Arc<Mutex<Vec<f64>>> = Arc::default();
+    let cpu_sink = cpu_log.clone();
     let last_print = Arc::new(Mutex::new(-1.0f64));
     let sink = log.clone();
     // As the app opens it (crates/core/src/database.rs): checked first because migrations wait.
@@ -165,6 +187,7 @@ async fn main() {
                 }
             }
             sink.lock().unwrap().push((at, step));
+            cpu_sink.lock().unwrap().push(cpu_seconds());
         })),
     };
     let store = Store::open_upgrading(&work, &upgrade).await.unwrap();
@@ -209,6 +232,12 @@ async fn main() {
     for version in versions {
         let of = |s: &UpgradeStep| matches!(s, UpgradeStep::Migrating { version: v, .. } if *v == version);
         let (a, b) = (first_at(&of).unwrap(), last_at(&of).unwrap());
+        let cpu = {
+            let cpu_log = cpu_log.lock().unwrap();
+            let first = log.iter().position(|(_, s)| of(s)).unwrap();
+            let last = log.iter().rposition(|(_, s)| of(s)).unwrap();
+            cpu_log[last] - cpu_log[first]
+        };
         let steps = log
             .iter()
             .rev()
@@ -222,7 +251,7 @@ async fn main() {
             })
             .unwrap();
         println!(
-            "  migration {version:04}        {:>7.1} s   {} SQLite instructions per post",
+            "  migration {version:04}        {:>7.1} s   CPU {cpu:>6.1} s   {} SQLite instructions per post",
             b - a,
             steps / POSTS as u64
         );

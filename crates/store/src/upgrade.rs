@@ -235,6 +235,14 @@ async fn steps(conn: &mut SqliteConnection, path: &Path, upgrade: &Upgrade) -> R
         }
         _ => BackupOutcome::NotNeeded,
     };
+    if holds_data {
+        // A backfill inserts into indexes in no order of theirs: with the store's 32 MiB page
+        // cache, a large archive's index pages are spilled and read back again and again. This
+        // connection, closed once the upgrade is done, may keep up to 256 MiB of them.
+        sqlx::query("PRAGMA cache_size = -262144")
+            .execute(&mut *conn)
+            .await?;
+    }
     let count = pending.len();
     for (index, migration) in pending.into_iter().enumerate() {
         let at = Position {
