@@ -16,6 +16,7 @@
 //! map come from those tables. Only commands that involve the window are written by hand.
 
 pub mod analysis;
+pub mod case_packages;
 pub mod commands;
 pub mod coordination;
 pub mod database;
@@ -56,6 +57,8 @@ pub fn configure<R: Runtime>(
         .manage(evidence::BundleExports::default())
         .manage(evidence::BundleChecks::default())
         .manage(wacz::WaczExports::default())
+        .manage(case_packages::CaseExports::default())
+        .manage(case_packages::CaseOpens::default())
         .manage(coordination::CoordinationRuns::default())
         .setup(move |app| {
             Ok(manage_state(

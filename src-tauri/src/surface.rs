@@ -40,8 +40,9 @@
 //!   sent as `media-backfill` events;
 //! - `export_history`, `export_posts`, `export_forecasts`, `export_ledger`,
 //!   `analysis_export_network`, `analysis_export_table`, `analysis_save_chart`,
-//!   `signing_key_export`, `evidence_pick_bundle`: the save or open dialog (and
-//!   `evidence_export`, `wacz_export`: the save dialog and a channel for its progress).
+//!   `signing_key_export`, `evidence_pick_bundle`, `case_package_pick`: the save or open dialog
+//!   (and `evidence_export`, `wacz_export`, `case_package_export`: the save dialog and a channel
+//!   for its progress; `case_package_open`: a channel).
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -235,7 +236,8 @@ features!(
     signing,
     stamps,
     wacz,
-    media
+    media,
+    case_packages
 );
 
 /// `post_ids` → `postIds`: Tauri's name for a command's argument on the window's side.

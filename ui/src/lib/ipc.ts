@@ -16,6 +16,7 @@ import type { BudgetLimits } from './bindings/BudgetLimits';
 import type { BundleCheck } from './bindings/BundleCheck';
 import type { BundleOutcome } from './bindings/BundleOutcome';
 import type { BundleProgress } from './bindings/BundleProgress';
+import type { CaseProgress } from './bindings/CaseProgress';
 import type { ReadProgress } from './bindings/ReadProgress';
 import type { CheckReport } from './bindings/CheckReport';
 import type { CheckSummary } from './bindings/CheckSummary';
@@ -423,6 +424,34 @@ export const waczCancel = () => call('wacz_cancel');
 export const evidenceVerifyCancel = () => call('evidence_verify_cancel');
 /** The system's open dialog for a bundle; null when closed. */
 export const evidencePickBundle = () => call('evidence_pick_bundle');
+
+// --- Case packages: a case handed to a colleague, and opened or merged back -------------
+
+/**
+ * "Export for a colleague": writes investigation `investigationId` as a case package into the
+ * export folder (or where the save dialog says), calling `onProgress` as it goes. Null when the
+ * dialog was closed; `{ outcome: 'cancelled' }` after `casePackageExportCancel`.
+ */
+export function casePackageExport(investigationId: number, onProgress: (progress: CaseProgress) => void) {
+  const progress = new Channel<CaseProgress>();
+  progress.onmessage = onProgress;
+  return call('case_package_export', { investigationId, progress });
+}
+export const casePackageExportCancel = () => call('case_package_export_cancel');
+/**
+ * "Open a case package": verifies the package at `path`, then imports it (a new case) or merges
+ * it (a case held here); refused with why when a check fails. Needs no API key.
+ */
+export function casePackageOpen(path: string, onProgress: (progress: CaseProgress) => void) {
+  const progress = new Channel<CaseProgress>();
+  progress.onmessage = onProgress;
+  return call('case_package_open', { path, progress });
+}
+export const casePackageOpenCancel = () => call('case_package_open_cancel');
+/** The system's open dialog for a case package; null when closed. */
+export const casePackagePick = () => call('case_package_pick');
+/** The differences merges left standing in an investigation, each kept on both sides. */
+export const casePackageConflicts = (investigationId: number) => call('case_package_conflicts', { investigationId });
 
 // --- Monitors and long collections: fetching in the background ------------------------
 

@@ -15,6 +15,10 @@ import type { BundleCheck } from './BundleCheck';
 import type { BundleOutcome } from './BundleOutcome';
 import type { BundleProgress } from './BundleProgress';
 import type { CaptureStamp } from './CaptureStamp';
+import type { CaseConflict } from './CaseConflict';
+import type { CaseExportOutcome } from './CaseExportOutcome';
+import type { CaseOpenOutcome } from './CaseOpenOutcome';
+import type { CaseProgress } from './CaseProgress';
 import type { ChartFormat } from './ChartFormat';
 import type { CheckReport } from './CheckReport';
 import type { CheckSummary } from './CheckSummary';
@@ -267,6 +271,12 @@ export interface Commands {
   media_backfill_status: { args: Record<never, never>; result: BackfillStatus };
   media_backfill_start: { args: Record<never, never>; result: BackfillStatus };
   media_backfill_stop: { args: Record<never, never>; result: BackfillStatus };
+  case_package_export: { args: { investigationId: number; progress: Channel<CaseProgress> }; result: CaseExportOutcome | null };
+  case_package_export_cancel: { args: Record<never, never>; result: void };
+  case_package_open: { args: { path: string; progress: Channel<CaseProgress> }; result: CaseOpenOutcome };
+  case_package_open_cancel: { args: Record<never, never>; result: void };
+  case_package_pick: { args: Record<never, never>; result: string | null };
+  case_package_conflicts: { args: { investigationId: number }; result: Array<CaseConflict> };
 }
 
 export type CommandName = keyof Commands;

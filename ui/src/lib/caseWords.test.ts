@@ -1,0 +1,113 @@
+import { describe, expect, it } from 'vitest';
+import type { CaseConflict } from './bindings/CaseConflict';
+import type { CaseOpened } from './bindings/CaseOpened';
+import {
+  addedLines,
+  byWords,
+  casePercent,
+  caseProgressWords,
+  caseWrittenWords,
+  collectorName,
+  conflictKept,
+  conflictTitle,
+  openedHeadline,
+  sideOwner,
+} from './caseWords';
+
+const ana = { name: 'Ana Ruiz', fingerprint: '3f9a0c1e5b7d2a4c6e8f0a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f' };
+const nameless = { name: '  ', fingerprint: ana.fingerprint };
+
+function opened(overrides: Partial<CaseOpened> = {}): CaseOpened {
+  return {
+    investigationId: 7,
+    caseId: 'c0ffee00-0000-4000-8000-000000000001',
+    name: 'Harbour fire',
+    merged: false,
+    from: ana,
+    packageSha256: 'ab'.repeat(32),
+    requestsAdded: 2,
+    requestsHeld: 0,
+    postsAdded: 40,
+    postsHeld: 0,
+    notesAdded: 1,
+    tagsAdded: 3,
+    checksAdded: 0,
+    mediaFilesAdded: 0,
+    custodyEntriesReceived: 9,
+    conflicts: [],
+    ...overrides,
+  } as CaseOpened;
+}
+
+describe('who did it', () => {
+  it('names a colleague by their "Collected by", else by their key', () => {
+    expect(collectorName(ana)).toBe('Ana Ruiz');
+    expect(collectorName(nameless)).toBe('someone who named no one (key 3f9a 0c1e 5b7d 2a4c…)');
+    expect(byWords(ana)).toBe('by Ana Ruiz');
+    // This installation's own work carries no "by".
+    expect(byWords(null)).toBe('');
+    expect(sideOwner(null)).toBe('Yours');
+    expect(sideOwner(ana)).toBe('Ana Ruiz’s');
+  });
+});
+
+describe('progress', () => {
+  it('says the stage and how far it is, never past 100 %', () => {
+    expect(caseProgressWords(null)).toBe('Opening the package…');
+    expect(caseProgressWords({ stage: 'verifying', done: 3, total: 12, file: 'responses/0003.json' })).toBe(
+      'Checking every hash and the signature: 3 of 12 · responses/0003.json',
+    );
+    expect(casePercent({ stage: 'importing', done: 5, total: 4, file: '' })).toBe(100);
+    expect(casePercent({ stage: 'writing', done: 0, total: 0, file: '' })).toBe(0);
+  });
+});
+
+describe('what an export wrote', () => {
+  it('counts what the package carries and whose key signed it', () => {
+    const words = caseWrittenWords({
+      outcome: 'written',
+      path: '/exports/harbour-fire.zip',
+      caseId: 'c',
+      requests: 1,
+      responses: 1,
+      posts: 40,
+      mediaFiles: 0,
+      bytes: 52_000,
+      manifestSha256: 'cd'.repeat(32),
+      signedBy: ana.fingerprint,
+    });
+    expect(words).toBe(
+      'Saved /exports/harbour-fire.zip: 1 request, 1 response as received, 40 posts and 0 media files, 52 kB, signed by this installation’s key 3f9a 0c1e 5b7d 2a4c…. Send it to your colleague as it is: any change to it is caught when it is opened.',
+    );
+    expect(caseWrittenWords({ outcome: 'cancelled' })).toBe('Export cancelled. Nothing was saved.');
+  });
+});
+
+describe('what opening did', () => {
+  it('says a new case, and counts only what it added', () => {
+    expect(openedHeadline(opened())).toBe('Opened as a new case, Harbour fire.');
+    expect(addedLines(opened())).toEqual([
+      '2 requests added',
+      '40 posts added',
+      '1 note added',
+      '3 tags added',
+      '9 custody log entries received as written, and this installation’s log continued with the import',
+    ]);
+  });
+
+  it('says a merge overwrote nothing and counts what it already held', () => {
+    const merge = opened({ merged: true, requestsAdded: 0, requestsHeld: 2, postsAdded: 5, postsHeld: 40, notesAdded: 0, tagsAdded: 0 });
+    expect(openedHeadline(merge)).toBe('Merged into Harbour fire, the case this installation already held: nothing here was overwritten.');
+    expect(addedLines(merge).slice(0, 2)).toEqual(['0 requests added, 2 already here', '5 posts added, 40 already here']);
+    expect(addedLines(merge).at(-1)).toMatch(/continued with the merge$/);
+  });
+
+  it('words each difference with both sides kept', () => {
+    const note: CaseConflict = { kind: 'note', postId: '1790', ours: 'Mine', oursBy: null, theirs: 'Hers', theirsBy: ana };
+    expect(conflictTitle(note)).toBe('Note on post 1790');
+    expect(conflictKept(note)).toBe('Both kept: the note here stays on the post, Ana Ruiz’s beside it.');
+    const notebook: CaseConflict = { kind: 'notebook', postId: null, ours: 'a', oursBy: null, theirs: 'b', theirsBy: ana };
+    expect(conflictTitle(notebook)).toBe('Notebook');
+    expect(conflictKept(notebook)).toBe('The notebook here is kept; Ana Ruiz’s is shown here.');
+  });
+});
