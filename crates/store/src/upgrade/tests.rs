@@ -221,6 +221,14 @@ async fn an_upgrade_that_rewrites_tables_is_copied_first_and_told_in_posts() {
 
     let store = Store::open_upgrading(&path, &upgrade).await.unwrap();
     assert_eq!(count(&store, "post_facts").await, 3_000);
+    // The planner's statistics cover the tables the migrations filled.
+    let analysed: Vec<String> = sqlx::query_scalar("SELECT DISTINCT tbl FROM sqlite_stat1")
+        .fetch_all(&store.pool)
+        .await
+        .unwrap();
+    for table in ["posts", "post_facts", "author_tally", "activity_by_kind"] {
+        assert!(analysed.iter().any(|t| t == table), "{table}: {analysed:?}");
+    }
     store.close().await;
 
     // One copy, named for the first migration that rewrites, holding the file as it was.
