@@ -22,6 +22,7 @@ pub mod coordination;
 pub mod database;
 pub mod evidence;
 pub mod export;
+pub mod imports;
 pub mod investigations;
 pub mod media;
 pub mod monitors;
@@ -57,6 +58,7 @@ pub fn configure<R: Runtime>(
         .manage(evidence::BundleExports::default())
         .manage(evidence::BundleChecks::default())
         .manage(wacz::WaczExports::default())
+        .manage(imports::ImportRuns::default())
         .manage(case_packages::CaseExports::default())
         .manage(case_packages::CaseOpens::default())
         .manage(coordination::CoordinationRuns::default())

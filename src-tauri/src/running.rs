@@ -1,5 +1,5 @@
 //! What the long commands share (an evidence bundle's export and its check, the web archive's
-//! export, the coordination search): one run of a kind at a time, whose cancel token is kept
+//! export, the coordination search, an import): one run of a kind at a time, whose cancel token is kept
 //! while it runs so that its "Cancel" command means that run, and its progress relayed to the
 //! channel the window opened.
 
@@ -22,6 +22,22 @@ impl Running {
             running: self,
             token,
         }
+    }
+
+    /// Starts a run as [`Running::start`] does, unless one is going now (`None`): for a kind
+    /// that must not be started twice (an import).
+    pub(crate) fn try_start(&self) -> Option<Run<'_>> {
+        let token = CancelToken::new();
+        let mut running = self.0.lock().ok()?;
+        if running.is_some() {
+            return None;
+        }
+        *running = Some(token.clone());
+        drop(running);
+        Some(Run {
+            running: self,
+            token,
+        })
     }
 
     /// Stops the run going now, if any.
@@ -84,5 +100,14 @@ mod tests {
         running.cancel();
         let second = running.start();
         assert!(!second.token().is_cancelled());
+    }
+
+    #[test]
+    fn try_start_refuses_while_a_run_goes_and_starts_once_it_ended() {
+        let running = Running::default();
+        let first = running.try_start().expect("nothing was running");
+        assert!(running.try_start().is_none());
+        drop(first);
+        assert!(running.try_start().is_some());
     }
 }

@@ -36,6 +36,9 @@
 //! - `monitor_run_now`, `monitor_confirm`, `collection_start`, `collection_resume`: they start
 //!   a run or a collection's paging in the background, its progress sent as events;
 //! - `database_status`: asking starts the database's opening in the background;
+//! - `import_start`, `import_resume`: an import read in its run, its progress sent to the window
+//!   as `import-progress` events (`import_pick_file`, `import_export_outcomes`: the open and
+//!   save dialogs);
 //! - `media_backfill_start`: it queues archived posts' media in the background, its status
 //!   sent as `media-backfill` events;
 //! - `export_history`, `export_posts`, `export_forecasts`, `export_ledger`,
@@ -236,6 +239,7 @@ features!(
     signing,
     stamps,
     wacz,
+    imports,
     media,
     case_packages
 );

@@ -33,7 +33,7 @@ use std::collections::{BTreeMap, HashMap};
 use chrono::{DateTime, SecondsFormat, Utc};
 use rust_decimal::Decimal;
 use serde::Serialize;
-use sightline_store::{HistoryEntry, MediaItemRecord, StoredPost, Tz};
+use sightline_store::{HistoryEntry, MediaItemRecord, PostImportMark, StoredPost, Tz};
 use ts_rs::TS;
 
 use crate::errors::CommandError;
@@ -184,6 +184,9 @@ pub struct BundlePost {
     pub tags: Vec<String>,
     /// The history row of the response that brought it, when known.
     pub found_by: Option<i64>,
+    /// The import that brought it, when an import did: it has no capture of its own unless a
+    /// request found it too (`also_captured`), and is said so wherever the bundle shows it.
+    pub imported: Option<PostImportMark>,
 }
 
 /// What the bundle's requests cost, from the ledger, exact.

@@ -15,6 +15,7 @@ mod coordination;
 mod coordination_world;
 mod custody;
 mod evidence_bundle;
+mod evidence_imported;
 mod evidence_media;
 mod evidence_stamped;
 mod evidence_verify;

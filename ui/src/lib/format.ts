@@ -306,3 +306,11 @@ export function countOf(count: number, one: string, many: string): string {
 export function compactCount(count: number, one: string, many: string): { figure: string; noun: string; exact: string } {
   return { figure: compactNumber(count), noun: nounFor(count, one, many), exact: countOf(count, one, many) };
 }
+
+/** A file's size as people read it: "512 bytes", "48 kB", "12.3 MB", "1.25 GB" (powers of 1,000). */
+export function byteSize(bytes: number): string {
+  if (bytes < 1000) return countOf(bytes, 'byte', 'bytes');
+  if (bytes < 1_000_000) return `${Math.round(bytes / 1000)} kB`;
+  if (bytes < 1_000_000_000) return `${(bytes / 1_000_000).toFixed(1)} MB`;
+  return `${(bytes / 1_000_000_000).toFixed(2)} GB`;
+}

@@ -16,6 +16,8 @@ import type { BudgetLimits } from './bindings/BudgetLimits';
 import type { BundleCheck } from './bindings/BundleCheck';
 import type { BundleOutcome } from './bindings/BundleOutcome';
 import type { BundleProgress } from './bindings/BundleProgress';
+import type { ImportOutcome } from './bindings/ImportOutcome';
+import type { ImportProgress } from './bindings/ImportProgress';
 import type { CaseProgress } from './bindings/CaseProgress';
 import type { ReadProgress } from './bindings/ReadProgress';
 import type { CheckReport } from './bindings/CheckReport';
@@ -494,6 +496,39 @@ export const collectionRuns = (id: number, limit: number) => call('collection_ru
 export const collectionPosts = (id: number, offset: number, limit: number) => call('collection_posts', { id, offset, limit });
 /** What a draft collection would cost before it starts: for a number, all of it; for a date or the end, per 100. */
 export const collectionEstimate = (draft: CollectionDraft) => call('collection_estimate', { draft });
+
+// --- Imports: files of posts other tools collected, read into the archive ---------------
+
+/** The system's open dialog for a file to import; null when closed. */
+export const importPickFile = () => call('import_pick_file');
+/** The file's format, read from its first lines; rejects in words when it is none Sightline reads. */
+export const importDetect = (path: string) => call('import_detect', { path });
+/**
+ * Hashes the file at `path`, then reads it into investigation `investigationId` (null: the
+ * archive alone); its progress arrives through `onImportProgress`. The import as it ended; null
+ * when cancelled while the file was hashed.
+ */
+export const importStart = (path: string, investigationId: number | null) => call('import_start', { path, investigationId });
+/** Goes on from the line after the last recorded, once the file at `path` hashes as before. */
+export const importResume = (id: number, path: string) => call('import_resume', { id, path });
+/** Stops the running import after its current batch; what it read is kept. */
+export const importCancel = () => call('import_cancel');
+/** The import running now, as last told; null when none runs. */
+export const importRunning = () => call('import_running');
+/** Every import, newest first. */
+export const importList = () => call('import_list');
+export const importGet = (id: number) => call('import_get', { id });
+/** Up to `limit` outcomes after `after` (null: from the first line), in file order, only `outcome`'s when given. */
+export const importLines = (id: number, after: { line: number; item: number } | null, outcome: ImportOutcome | null, limit: number) =>
+  call('import_lines', { id, afterLine: after?.line ?? null, afterItem: after?.item ?? null, outcome, limit });
+/** Saves the outcomes as CSV (export folder, else the save dialog); null when the dialog was closed. */
+export const importExportOutcomes = (id: number) => call('import_export_outcomes', { id });
+/** The imports that brought these posts, for those an import brought. */
+export const importMarksFor = (postIds: string[]) => call('import_marks', { postIds });
+/** An import's progress, while it hashes and reads the file. */
+export function onImportProgress(listener: (progress: ImportProgress) => void): Promise<UnlistenFn> {
+  return listen<ImportProgress>('import-progress', (event) => listener(event.payload));
+}
 
 /** Any monitor's state, unseen count or run log changed. */
 export function onMonitorsChanged(listener: (change: MonitorsChanged) => void): Promise<UnlistenFn> {

@@ -3,7 +3,8 @@
  * `#/x?q=<query>` runs an X search (the X screen reads `q` when it opens or when the hash
  * changes, runs the search, then drops `q`); `#/ask?q=<question>` fills Ask's question without
  * sending it; `#/post?id=<id>` and `#/user?handle=<handle>` open
- * the detail views of a post and of an account; `#/investigations?id=<id>` opens one investigation's page;
+ * the detail views of a post and of an account; `#/investigations?id=<id>` opens one investigation's page; `#/imports` imports a file of posts
+ * (`?into=<investigation id>` into that investigation, `?id=<import id>` one import's report);
  * `#/analysis?source=<scope as JSON>&view=<view>` the analysis of a scope, `#/analysis?post=<id>`
  * a post's conversation tree. Links use the `…Href` forms, code the `open…` ones.
  */
@@ -37,6 +38,16 @@ export function userHref(handle: string): string {
 /** The hash of one investigation's page (the Investigations screen without `id`: the list). */
 export function investigationHref(id: number): string {
   return `#/investigations?id=${id}`;
+}
+
+/** The hash of one import's progress and report ("Import posts", `#/imports?id=`). */
+export function importHref(id: number): string {
+  return `#/imports?id=${id}`;
+}
+
+/** The hash of a new import into investigation `into` (none: the archive alone). */
+export function newImportHref(into: number | null = null): string {
+  return into === null ? '#/imports' : `#/imports?into=${into}`;
 }
 
 /** The hash of the analysis of a scope (the results on screen, an investigation, an Archive query), opened on `view`. */

@@ -42,6 +42,8 @@ export const screens: Screen[] = [
   { id: 'settings', name: 'Settings', icon: 'settings', group: 'settings', load: () => import('../features/settings/Settings.svelte') },
   { id: 'post', name: 'Post', icon: 'list', group: 'search', load: () => import('../features/post/PostView.svelte'), hidden: true },
   { id: 'user', name: 'Account', icon: 'list', group: 'search', load: () => import('../features/user/UserView.svelte'), hidden: true },
+  // Opened from the Archive or an investigation ("Import posts…"), and shown over it.
+  { id: 'imports', name: 'Import posts', icon: 'archive', group: 'records', load: () => import('../features/imports/Imports.svelte'), hidden: true },
   // Opened by "Analyse" on the results it analyses, and shown over them like a post or account.
   { id: 'analysis', name: 'Analysis', icon: 'trend', group: 'search', load: () => import('../features/analysis/Analysis.svelte'), hidden: true },
 ];

@@ -3,14 +3,15 @@
 //! hand-picked selection of history rows and posts (its cost, too, from the ledger rows of its
 //! requests). Each capture comes with its trusted timestamp's state from the stamp queue and,
 //! once stamped, its token; the posts come with their pictures and videos (`media_items`),
-//! whose kept files [`StoredBodies`] finds in this computer's media folder.
+//! whose kept files [`StoredBodies`] finds in this computer's media folder, and each post an
+//! import brought with its import's mark (no capture of its own).
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use chrono::Utc;
 use sightline_store::{HistoryEntry, HistoryQuery, MediaItemRecord, Store, Tz};
 use sightline_store::{InvestigationCost, InvestigationPostQuery};
-use sightline_store::{Provenance, ProvenanceRecord, StampState as StoreStamp};
+use sightline_store::{PostImportMark, Provenance, ProvenanceRecord, StampState as StoreStamp};
 
 use super::{
     Bundle, BundleCost, BundlePost, BundleRequest, CaptureRecord, CaptureToken, CostLine,
@@ -97,6 +98,7 @@ pub async fn investigation(
             note: p.note,
             tags: p.tags,
             found_by: p.found_by,
+            imported: None,
         }));
         if last {
             break;
@@ -106,6 +108,7 @@ pub async fn investigation(
     // their own join the bundle.
     let cost = cost_of(detail.cost, currency_of(&requests));
     with_post_captures(store, &mut requests, &mut posts).await?;
+    with_import_marks(store, &mut posts).await?;
     let media = media_of(store, &posts).await?;
     Ok(Bundle {
         investigation_id: Some(id),
@@ -143,6 +146,7 @@ pub async fn selection(
                 note: String::new(),
                 tags: Vec::new(),
                 found_by: None,
+                imported: None,
             });
         }
     }
@@ -154,6 +158,7 @@ pub async fn selection(
         currency_of(&requests),
     );
     with_post_captures(store, &mut requests, &mut posts).await?;
+    with_import_marks(store, &mut posts).await?;
     let media = media_of(store, &posts).await?;
     Ok(Bundle {
         investigation_id: None,
@@ -219,6 +224,24 @@ async fn with_post_captures(
     for mut request in with_provenance(store, entries).await? {
         request.only_brought_posts = true;
         requests.push(request);
+    }
+    Ok(())
+}
+
+/// Marks each post an import brought with that import (its file's name and SHA-256, the
+/// line): such a post came in no response of this installation, and the bundle says so.
+async fn with_import_marks(store: &Store, posts: &mut [BundlePost]) -> Result<(), CommandError> {
+    for chunk in posts.chunks_mut(PAGE as usize) {
+        let ids: Vec<String> = chunk.iter().map(|p| p.post.id.clone()).collect();
+        let mut marks: HashMap<String, PostImportMark> = store
+            .import_for_posts(&ids)
+            .await?
+            .into_iter()
+            .map(|mark| (mark.post_id.clone(), mark))
+            .collect();
+        for post in chunk.iter_mut() {
+            post.imported = marks.remove(&post.post.id);
+        }
     }
     Ok(())
 }

@@ -1,5 +1,5 @@
 //! The bundle's JSON Lines files: `posts.jsonl` (each post with its raw record, note and
-//! tags) and `provenance.jsonl` (each request's capture record, as captured).
+//! tags, and the import that brought it, if one did) and `provenance.jsonl` (each request's capture record, as captured).
 
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -10,8 +10,8 @@ use sightline_store::StoredPost;
 
 use super::{utc_iso, Bundle, BundlePost};
 
-/// One line of `posts.jsonl`: the archived post, its raw record as the service sent it, and
-/// the investigation's note and tags.
+/// One line of `posts.jsonl`: the archived post, its raw record as the service sent it (or as
+/// the imported file held it), the investigation's note and tags, and its import's mark.
 pub(super) fn post_line(post: &BundlePost, out: &mut dyn Write) -> std::io::Result<()> {
     #[derive(Serialize)]
     struct Line<'p> {
@@ -21,6 +21,19 @@ pub(super) fn post_line(post: &BundlePost, out: &mut dyn Write) -> std::io::Resu
         note: &'p str,
         tags: &'p [String],
         found_by_history_id: Option<i64>,
+        /// The import that brought it: it came in no response of this installation.
+        imported_from: Option<Imported<'p>>,
+    }
+    #[derive(Serialize)]
+    struct Imported<'p> {
+        file_name: &'p str,
+        file_sha256: &'p str,
+        line: i64,
+        import_id: i64,
+        imported_at_utc: String,
+        /// A request of this installation found the post too (its capture is `found_by`'s).
+        also_captured: bool,
+        note: &'static str,
     }
     let raw = serde_json::from_str(&post.post.raw_json)
         .unwrap_or_else(|_| serde_json::Value::String(post.post.raw_json.clone()));
@@ -32,6 +45,19 @@ pub(super) fn post_line(post: &BundlePost, out: &mut dyn Write) -> std::io::Resu
             note: &post.note,
             tags: &post.tags,
             found_by_history_id: post.found_by,
+            imported_from: post.imported.as_ref().map(|mark| Imported {
+                file_name: &mark.file_name,
+                file_sha256: &mark.file_sha256,
+                line: mark.line,
+                import_id: mark.import_id,
+                imported_at_utc: utc_iso(mark.imported_at),
+                also_captured: mark.also_captured,
+                note: if mark.also_captured {
+                    "also imported from this file"
+                } else {
+                    "imported from this file, not captured by Sightline"
+                },
+            }),
         },
     )?;
     out.write_all(b"\n")

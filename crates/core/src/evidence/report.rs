@@ -10,7 +10,9 @@
 //! installation's fingerprint (the key that signed the manifest). Each post carries the
 //! Berkeley Protocol's collection fields: what was asked (operation and parameters), of which
 //! service, when by this computer's clock and by the timestamp authority (or why not stamped),
-//! by whom, with which tool and version, and the hash of the response it came in.
+//! by whom, with which tool and version, and the hash of the response it came in. A post an
+//! import brought carries instead the file it was read from (name, SHA-256, line) and says it
+//! was not captured by Sightline: no collection fields, capture or timestamp it did not earn.
 
 use std::collections::HashMap;
 use std::io::Write;
@@ -360,15 +362,38 @@ fn post_card(
     if let Some(url) = &post.url {
         writeln!(out, "<div class=\"meta hash\">{}</div>", e(url))?;
     }
-    match p.found_by.and_then(|id| requests.get(&id)) {
-        Some(request) => collection_fields(bundle, seal, request, out)?,
-        None => writeln!(
+    let only_imported = p.imported.as_ref().filter(|mark| !mark.also_captured);
+    match (p.found_by.and_then(|id| requests.get(&id)), only_imported) {
+        (Some(request), _) => collection_fields(bundle, seal, request, out)?,
+        // Not collected by Sightline: no capture, receipt or collection fields it did not earn.
+        (None, Some(mark)) => writeln!(
+            out,
+            "<div class=\"meta imported\">Imported from {} (sha256 <span class=\"hash\">{}\
+             </span>), line {}, on {} · {}: not captured by Sightline, so it has no capture \
+             record or timestamp of its own</div>",
+            e(&mark.file_name),
+            e(&mark.file_sha256),
+            mark.line,
+            e(&utc_words(mark.imported_at)),
+            e(&local_seconds(mark.imported_at, bundle.zone)),
+        )?,
+        (None, None) => writeln!(
             out,
             "<div class=\"meta\">first seen {} · {} (the response that brought it is not \
              known)</div>",
             e(&utc_words(post.first_seen)),
             e(&local_seconds(post.first_seen, bundle.zone)),
         )?,
+    }
+    if let Some(mark) = p.imported.as_ref().filter(|mark| mark.also_captured) {
+        writeln!(
+            out,
+            "<div class=\"meta imported\">Also imported from {} (sha256 <span class=\"hash\">{}\
+             </span>), line {}</div>",
+            e(&mark.file_name),
+            e(&mark.file_sha256),
+            mark.line,
+        )?;
     }
     if !p.tags.is_empty() {
         let tags: String = p

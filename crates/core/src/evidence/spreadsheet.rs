@@ -4,7 +4,9 @@
 //! ([`sightline_store::export::cell`]).
 //!
 //! Every id is written as [`id_cell`]: after a tab when it is all digits, so a spreadsheet
-//! keeps its 19 digits instead of turning the last ones to zeros.
+//! keeps its 19 digits instead of turning the last ones to zeros. A post an import brought has
+//! its file's name, SHA-256 and line in the last three columns, and no capture columns unless
+//! a request of this installation found it too.
 
 use std::io::Write;
 
@@ -16,7 +18,7 @@ use sightline_store::zone_names::local_seconds;
 use super::{utc_iso, BundlePost, CaptureRecord};
 
 /// The header row.
-pub const COLUMNS: [&str; 25] = [
+pub const COLUMNS: [&str; 28] = [
     "id",
     "url",
     "author_username",
@@ -42,6 +44,9 @@ pub const COLUMNS: [&str; 25] = [
     "found_by_history_id",
     "first_seen_utc",
     "last_seen_utc",
+    "imported_from_file",
+    "imported_file_sha256",
+    "imported_from_line",
 ];
 
 /// `posts.csv` being written, row by row, to `out`.
@@ -64,8 +69,9 @@ impl<W: Write> PostsCsv<W> {
     pub fn row(&mut self, p: &BundlePost, capture: Option<&CaptureRecord>) -> std::io::Result<()> {
         let post = &p.post;
         let captured_at = capture.map(|c| c.captured_at);
+        let imported = p.imported.as_ref();
         let opt = |v: &Option<String>| v.as_deref().map(cell).unwrap_or_default();
-        let record: [String; 25] = [
+        let record: [String; 28] = [
             id_cell(&post.id),
             opt(&post.url),
             cell(&post.author_username),
@@ -97,6 +103,9 @@ impl<W: Write> PostsCsv<W> {
             p.found_by.map(|id| id.to_string()).unwrap_or_default(),
             utc_iso(post.first_seen),
             utc_iso(post.last_seen),
+            imported.map(|m| cell(&m.file_name)).unwrap_or_default(),
+            imported.map(|m| m.file_sha256.clone()).unwrap_or_default(),
+            imported.map(|m| m.line.to_string()).unwrap_or_default(),
         ];
         Ok(self.writer.write_record(&record)?)
     }

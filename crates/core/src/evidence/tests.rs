@@ -144,6 +144,7 @@ pub(super) fn sample() -> (Bundle, Bodies) {
             note: "Check with the <b>mayor</b>".into(),
             tags: vec!["flood".into(), "verified".into()],
             found_by: Some(7),
+            imported: None,
         },
         BundlePost {
             post: stored_post(
@@ -153,12 +154,14 @@ pub(super) fn sample() -> (Bundle, Bodies) {
             note: String::new(),
             tags: vec![],
             found_by: Some(8),
+            imported: None,
         },
         BundlePost {
             post: stored_post("6", "@mention +1 -2 ünïcödé ✓"),
             note: String::new(),
             tags: vec![],
             found_by: None,
+            imported: None,
         },
     ];
     let bundle = Bundle {

@@ -1,6 +1,7 @@
 //! A post's evidence card as its own page in the web archive: the post as archived, the
 //! investigation's note and tags, and the capture that brought it (when, the response's
-//! address, its SHA-256, which is also that response record's payload digest). Inert: a
+//! address, its SHA-256, which is also that response record's payload digest), or the file an
+//! import read it from (name, SHA-256, line: not captured by Sightline). Inert: a
 //! Content-Security-Policy that allows no script, no frame and no load of any kind, inline CSS
 //! only, every address written as text rather than a link, and everything a stranger or the
 //! user wrote HTML-escaped.
@@ -84,7 +85,30 @@ pub fn page(post: &BundlePost, capture: Option<&CaptureRecord>, zone: Tz) -> Vec
             e(post.note.trim_end())
         );
     }
+    if let Some(mark) = &post.imported {
+        let _ = writeln!(
+            html,
+            "<p class=\"meta\">{} {} (SHA-256 <code>{}</code>), line {}{}</p>",
+            if mark.also_captured {
+                "Also imported from"
+            } else {
+                "Imported from"
+            },
+            e(&mark.file_name),
+            e(&mark.file_sha256),
+            mark.line,
+            if mark.also_captured {
+                "."
+            } else {
+                ": not captured by Sightline, so no response of this archive holds it."
+            },
+        );
+    }
     match capture {
+        _ if post
+            .imported
+            .as_ref()
+            .is_some_and(|mark| !mark.also_captured) => {}
         Some(c) => {
             let _ = writeln!(
                 html,

@@ -136,6 +136,7 @@ fn notes_md_with_hostile_posts_reaches_nowhere_when_opened() {
         note: "Seen at ![x](https://evil.example/note.png)".into(),
         tags: vec!["<img src=https://evil.example/t.png>".into()],
         found_by: None,
+        imported: None,
     });
     let mut out = Vec::new();
     write(&bundle, &mut out).unwrap();
