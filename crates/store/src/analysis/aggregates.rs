@@ -133,17 +133,43 @@ struct Zone {
     quarters_fit: bool,
 }
 
+/// The bounds of a scope the roll-ups can count: the whole archive, or the whole archive within
+/// a range whose ends fall on quarter hours (as a range brushed on the chart does, snapped to
+/// its hours or days): a post is within it exactly when its quarter hour's start is.
+fn rollup_range(resolved: &Resolved) -> Option<(Option<i64>, Option<i64>)> {
+    let (from, to) = resolved.range_only()?;
+    let on_quarter = |at: Option<i64>| at.is_none_or(|at| at.rem_euclid(QUARTER_MS) == 0);
+    (on_quarter(from) && on_quarter(to)).then_some((from, to))
+}
+
+/// Pushes ` WHERE …` for a range's bounds on `f.created_at`.
+fn push_range(sql: &mut QueryBuilder<'_, Sqlite>, (from, to): (Option<i64>, Option<i64>)) {
+    sql.push(" WHERE 1 = 1");
+    if let Some(from) = from {
+        sql.push(" AND f.created_at >= ").push_bind(from);
+    }
+    if let Some(to) = to {
+        sql.push(" AND f.created_at < ").push_bind(to);
+    }
+}
+
+/// The roll-ups' bounds when they hold the scope's counts in the zone.
+fn rollup_for(resolved: &Resolved, zone: &Zone) -> Option<(Option<i64>, Option<i64>)> {
+    rollup_range(resolved).filter(|_| zone.quarters_fit)
+}
+
 /// Where a count over time reads from: the roll-up `table` (as `f`, one row per quarter hour
-/// and key, its posts in `posts`) for the whole archive in a zone whose counts it holds, else
-/// the scope's posts' facts (one row per post).
+/// and key, its posts in `posts`) for the whole archive, or a range of it on quarter hours, in
+/// a zone whose counts it holds; else the scope's posts' facts (one row per post).
 fn push_counted_from(
     sql: &mut QueryBuilder<'_, Sqlite>,
     resolved: &Resolved,
     zone: &Zone,
     table: &str,
 ) {
-    if resolved.is_everything() && zone.quarters_fit {
+    if let Some(range) = rollup_for(resolved, zone) {
         sql.push(format!(" FROM {table} f"));
+        push_range(sql, range);
     } else {
         push_from(sql, resolved);
     }
@@ -151,7 +177,7 @@ fn push_counted_from(
 
 /// What a roll-up row or a post counts for, as [`push_counted_from`] chose.
 fn counted(resolved: &Resolved, zone: &Zone) -> &'static str {
-    if resolved.is_everything() && zone.quarters_fit {
+    if rollup_for(resolved, zone).is_some() {
         "sum(f.posts)"
     } else {
         "count(*)"
@@ -197,20 +223,24 @@ impl Store {
         ) else {
             return Ok(None);
         };
-        let (count, first, last): (i64, Option<i64>, Option<i64>) = if resolved.is_everything() {
-            // Counted off the roll-up (fewest rows), the ends off post_facts_created.
-            let (first, last) = self.scope_span(&resolved).await?;
-            let count = sqlx::query_scalar("SELECT COALESCE(sum(posts), 0) FROM activity_by_kind")
-                .fetch_one(&self.pool)
-                .await?;
-            (count, first, last)
-        } else {
-            let mut sql = QueryBuilder::<Sqlite>::new(
-                "SELECT count(*), min(f.created_at), max(f.created_at)",
-            );
-            push_from(&mut sql, &resolved);
-            sql.build_query_as().fetch_one(&self.pool).await?
-        };
+        let (count, first, last): (i64, Option<i64>, Option<i64>) =
+            if let Some(range) = rollup_range(&resolved) {
+                // Counted off the roll-up with fewest rows (whatever the zone: a count needs no
+                // clock), the ends off post_facts_created.
+                let (first, last) = self.scope_span(&resolved).await?;
+                let mut sql = QueryBuilder::<Sqlite>::new(
+                    "SELECT COALESCE(sum(f.posts), 0) FROM activity_by_kind f",
+                );
+                push_range(&mut sql, range);
+                let count = sql.build_query_scalar().fetch_one(&self.pool).await?;
+                (count, first, last)
+            } else {
+                let mut sql = QueryBuilder::<Sqlite>::new(
+                    "SELECT count(*), min(f.created_at), max(f.created_at)",
+                );
+                push_from(&mut sql, &resolved);
+                sql.build_query_as().fetch_one(&self.pool).await?
+            };
         Ok(Some(ScopeSummary {
             name,
             post_count: count,
@@ -380,7 +410,7 @@ impl Store {
 
     /// The zone's offsets over the archive's whole span (its oldest to newest post).
     async fn zone_changes(&self, tz: Tz) -> Result<Zone> {
-        let (first, last) = self.archive_span().await?;
+        let (first, last) = self.archive_span(None, None).await?;
         let (first, last) = (first.unwrap_or(0), last.unwrap_or(0));
         let changes = offsets(tz, first, last);
         Ok(Zone {
@@ -389,14 +419,22 @@ impl Store {
         })
     }
 
-    /// The archive's oldest and newest post.
-    async fn archive_span(&self) -> Result<(Option<i64>, Option<i64>)> {
-        // Apart: SQLite seeks one end of an index for a lone min() or max(), but reads it whole
-        // for both in one SELECT.
+    /// The archive's oldest and newest post, within `[from, to)` when given.
+    async fn archive_span(
+        &self,
+        from: Option<i64>,
+        to: Option<i64>,
+    ) -> Result<(Option<i64>, Option<i64>)> {
+        // Apart: SQLite seeks one end of an index for a lone min() or max(), but reads the
+        // range whole for both in one SELECT.
         let (first, last): (Option<i64>, Option<i64>) = sqlx::query_as(
-            "SELECT (SELECT min(created_at) FROM post_facts),
-                    (SELECT max(created_at) FROM post_facts)",
+            "SELECT (SELECT min(created_at) FROM post_facts
+                     WHERE created_at >= ?1 AND created_at < ?2),
+                    (SELECT max(created_at) FROM post_facts
+                     WHERE created_at >= ?1 AND created_at < ?2)",
         )
+        .bind(from.unwrap_or(i64::MIN))
+        .bind(to.unwrap_or(i64::MAX))
         .fetch_one(&self.pool)
         .await?;
         Ok((first, last))
@@ -404,8 +442,8 @@ impl Store {
 
     /// The scope's oldest and newest post.
     async fn scope_span(&self, scope: &Resolved) -> Result<(Option<i64>, Option<i64>)> {
-        if scope.is_everything() {
-            return self.archive_span().await;
+        if let Some((from, to)) = scope.range_only() {
+            return self.archive_span(from, to).await;
         }
         let mut sql = QueryBuilder::<Sqlite>::new("SELECT min(f.created_at), max(f.created_at)");
         push_from(&mut sql, scope);

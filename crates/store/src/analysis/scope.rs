@@ -45,6 +45,19 @@ pub(super) struct Resolved {
 }
 
 impl Resolved {
+    /// The whole archive within a time range, if nothing else narrows it: its bounds
+    /// (`from` inclusive, `to` exclusive, Unix milliseconds; `None`: unbounded).
+    pub(super) fn range_only(&self) -> Option<(Option<i64>, Option<i64>)> {
+        let unranged = Resolved {
+            from_ms: None,
+            to_ms: None,
+            ..self.clone()
+        };
+        unranged
+            .is_everything()
+            .then_some((self.from_ms, self.to_ms))
+    }
+
     /// True when nothing narrows the archive: aggregates may then read whole tables.
     pub(super) fn is_everything(&self) -> bool {
         self.history_ids.is_none()

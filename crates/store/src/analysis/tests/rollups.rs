@@ -1,19 +1,39 @@
 //! The whole archive's activity roll-ups (migration 0021) against a count of the posts: the
 //! roll-up rows against a grouping of post_facts, and the activity, heatmap and summary read
-//! from them against the same read from the posts' facts (a range from 1900, which holds
-//! every post but is counted post by post), in zones with whole-hour, half-hour and
+//! from them against the same read from the posts' facts (a filter every post passes), for the
+//! whole archive and within ranges on quarter hours (and one off them), in zones with whole-hour, half-hour and
 //! three-quarter-hour offsets and DST changes, after posts are stored, seen again and deleted;
 //! a zone whose offset is no whole quarter hour; the backfill of a database from before 0021.
 
 use super::*;
 use crate::analysis::aggregates;
 
-/// The whole archive, counted post by post: a range from 1900 narrows nothing.
-fn counted_post_by_post() -> AnalysisScope {
-    AnalysisScope {
-        from: Some(utc(1900, 1, 1, 0)),
-        ..archive_scope()
+/// The same posts as `scope` (the whole archive, perhaps within a range), counted post by
+/// post: a filter on likes that every post passes narrows nothing but the way they are read.
+fn post_by_post(scope: &AnalysisScope) -> AnalysisScope {
+    let mut scope = scope.clone();
+    if let ScopeSource::Archive { query } = &mut scope.source {
+        query.min_likes = Some(0);
     }
+    scope
+}
+
+/// The whole archive, and within ranges as the chart's brush snaps them (on the hour, on
+/// Kolkata's and Kathmandu's midnight, open at one end) or not on a quarter hour at all.
+fn scopes() -> Vec<AnalysisScope> {
+    let at = |y, m, d, h, min| Utc.with_ymd_and_hms(y, m, d, h, min, 0).unwrap();
+    let ranged = |from: Option<DateTime<Utc>>, to: Option<DateTime<Utc>>| AnalysisScope {
+        from,
+        to,
+        ..archive_scope()
+    };
+    vec![
+        archive_scope(),
+        ranged(Some(at(2026, 3, 7, 5, 0)), Some(at(2026, 3, 9, 4, 0))),
+        ranged(Some(at(2026, 9, 27, 18, 30)), None),
+        ranged(None, Some(at(2026, 10, 1, 18, 15))),
+        ranged(Some(at(2026, 3, 7, 0, 7)), Some(at(2026, 9, 28, 0, 0))),
+    ]
 }
 
 /// Zones: UTC; New York (DST); Kolkata (+5:30); Kathmandu (+5:45); Lord Howe (+10:30, a
@@ -72,17 +92,28 @@ async fn assert_rollups_hold(store: &Store) {
         assert!(!recount.is_empty());
         assert_eq!(rollup, recount);
     }
-    let (whole, posts) = (archive_scope(), counted_post_by_post());
+    for whole in scopes() {
+        assert_charts_equal(store, &whole, &post_by_post(&whole)).await;
+    }
+}
+
+/// Every chart of `whole` (read off the roll-ups where they hold it) equals that of `posts`.
+async fn assert_charts_equal(store: &Store, whole: &AnalysisScope, posts: &AnalysisScope) {
+    let range = (whole.from, whole.to);
+    let summary = store.analysis_summary(whole).await.unwrap();
+    assert!(summary.as_ref().unwrap().post_count > 0, "{range:?}");
     assert_eq!(
-        store.analysis_summary(&whole).await.unwrap(),
-        store.analysis_summary(&posts).await.unwrap()
+        summary,
+        store.analysis_summary(posts).await.unwrap(),
+        "{range:?}"
     );
+    let (whole, posts) = (whole.clone(), posts.clone());
     for zone in ZONES {
         let tz: Tz = zone.parse().unwrap();
         assert_eq!(
             store.analysis_heatmap(&whole, tz).await.unwrap(),
             store.analysis_heatmap(&posts, tz).await.unwrap(),
-            "{zone}"
+            "{zone} {range:?}"
         );
         for stack_by in [StackBy::Language, StackBy::AccountKind] {
             for bucket in [
@@ -101,7 +132,7 @@ async fn assert_rollups_hold(store: &Store) {
                         .analysis_activity(&posts, stack_by, bucket, tz)
                         .await
                         .unwrap(),
-                    "{zone} {stack_by:?} {bucket:?}"
+                    "{zone} {stack_by:?} {bucket:?} {range:?}"
                 );
             }
         }
@@ -166,29 +197,24 @@ async fn activity_from_rollups_equals_a_count_of_posts_stored_seen_again_and_del
     .unwrap();
     assert_eq!(empty, 0);
 
-    // The whole archive's charts read the roll-ups: a row changed by hand shows in them (and
-    // not in the same chart counted post by post).
+    // The whole archive's charts, and a range on quarter hours, read the roll-ups: a row
+    // changed by hand shows in them (and not in the same chart counted post by post); a range
+    // off the quarter hour does not.
     sqlx::query("UPDATE activity_by_kind SET posts = posts + 1000")
         .execute(&store.pool)
         .await
         .unwrap();
     let tz: Tz = "Asia/Kolkata".parse().unwrap();
-    let whole = store
-        .analysis_heatmap(&archive_scope(), tz)
-        .await
-        .unwrap()
-        .unwrap();
-    let posts = store
-        .analysis_heatmap(&counted_post_by_post(), tz)
-        .await
-        .unwrap()
-        .unwrap();
-    assert!(
-        whole.total > posts.total + 1000,
-        "{} {}",
-        whole.total,
-        posts.total
-    );
+    for (n, scope) in scopes().iter().enumerate() {
+        let read = store.analysis_heatmap(scope, tz).await.unwrap().unwrap();
+        let posts = store
+            .analysis_heatmap(&post_by_post(scope), tz)
+            .await
+            .unwrap()
+            .unwrap();
+        let off_the_quarter = n == 4;
+        assert_eq!(read.total == posts.total, off_the_quarter, "scope {n}");
+    }
 }
 
 #[test]
