@@ -4,12 +4,13 @@
 //! span, so hours, days and weekdays are right across DST changes and in zones like
 //! Asia/Kolkata (+5:30), and SQL hands back one row per bucket rather than per post.
 //!
-//! The whole archive's activity, heatmap and post count read the roll-ups of migration 0021
-//! (`activity_by_lang`, `activity_by_kind`: posts and engagement per UTC quarter hour), never
-//! the posts, whenever the zone's offsets over the archive's span are whole quarter hours
-//! changing on a quarter hour ([`quarters_fit`]); the same SQL then places each quarter hour on
-//! the zone's clock as it would each post, so the numbers are the same. A narrower scope, or a
-//! zone that breaks the rule, counts its posts' facts.
+//! The whole archive's activity, heatmap and post count (and a range of it whose ends fall on
+//! quarter hours) read the roll-ups of migration 0021 (`activity_by_lang`, `activity_by_kind`:
+//! posts and engagement per UTC quarter hour), never the posts, whenever the zone's offsets
+//! over the archive's span are whole quarter hours changing on a quarter hour
+//! ([`quarters_fit`]); the same SQL then places each quarter hour on the zone's clock as it
+//! would each post, so the numbers are the same. A narrower scope, or a zone that breaks the
+//! rule, counts its posts' facts.
 
 use std::collections::BTreeMap;
 
