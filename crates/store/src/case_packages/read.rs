@@ -145,6 +145,116 @@ fn media_file(row: &SqliteRow, prefix: &str) -> Result<Option<CaseMediaFile>> {
     }))
 }
 
+/// Posts read per page.
+const POST_PAGE: i64 = 1_000;
+
+/// What a page of posts carries besides their rows.
+#[derive(Default)]
+struct Page {
+    found: HashMap<i64, Vec<(String, bool)>>,
+    tags: HashMap<i64, Vec<(String, Option<By>)>>,
+    others: HashMap<i64, Vec<(By, String)>>,
+}
+
+/// The sightings (by the case's own requests), tags and other notes of the posts `pks` (a
+/// JSON array).
+async fn page_of(
+    conn: &mut sqlx::SqliteConnection,
+    investigation_id: i64,
+    pks: &str,
+    in_case: &HashSet<&str>,
+) -> Result<Page> {
+    let mut page = Page::default();
+    for row in sqlx::query(
+        "SELECT s.post_pk, h.request_id, s.nested FROM post_sightings s
+         JOIN history h ON h.id = s.history_id
+         WHERE s.post_pk IN (SELECT value FROM json_each(?)) ORDER BY s.post_pk, h.id",
+    )
+    .bind(pks)
+    .fetch_all(&mut *conn)
+    .await?
+    {
+        let request: String = row.try_get("request_id")?;
+        if in_case.contains(request.as_str()) {
+            page.found
+                .entry(row.try_get("post_pk")?)
+                .or_default()
+                .push((request, row.try_get("nested")?));
+        }
+    }
+    for row in sqlx::query(
+        "SELECT post_pk, tag, by_name, by_key FROM investigation_tags
+         WHERE investigation_id = ? AND post_pk IN (SELECT value FROM json_each(?))
+         ORDER BY post_pk, tag",
+    )
+    .bind(investigation_id)
+    .bind(pks)
+    .fetch_all(&mut *conn)
+    .await?
+    {
+        page.tags
+            .entry(row.try_get("post_pk")?)
+            .or_default()
+            .push((row.try_get("tag")?, by_of(&row, "by_name", "by_key")?));
+    }
+    for row in sqlx::query(
+        "SELECT post_pk, by_name, by_key, note FROM investigation_other_notes
+         WHERE investigation_id = ? AND post_pk IN (SELECT value FROM json_each(?))
+         ORDER BY post_pk, by_key",
+    )
+    .bind(investigation_id)
+    .bind(pks)
+    .fetch_all(&mut *conn)
+    .await?
+    {
+        let by = By {
+            name: row.try_get("by_name")?,
+            key: row.try_get("by_key")?,
+        };
+        page.others
+            .entry(row.try_get("post_pk")?)
+            .or_default()
+            .push((by, row.try_get("note")?));
+    }
+    Ok(page)
+}
+
+/// One post's line from its row and its page.
+fn post_of(row: &SqliteRow, page: &Page) -> Result<CasePost> {
+    let pk: i64 = row.try_get("pk")?;
+    let by_hand: bool = row.try_get("by_hand")?;
+    Ok(CasePost {
+        id: row.try_get("id")?,
+        conversation_id: row.try_get("conversation_id")?,
+        author_id: row.try_get("author_id")?,
+        author_username: row.try_get("author_username")?,
+        author_name: row.try_get("author_name")?,
+        author_verified: row.try_get("author_verified")?,
+        text: row.try_get("text")?,
+        lang: row.try_get("lang")?,
+        created_at: row.try_get("created_at")?,
+        like_count: row.try_get("like_count")?,
+        retweet_count: row.try_get("retweet_count")?,
+        reply_count: row.try_get("reply_count")?,
+        quote_count: row.try_get("quote_count")?,
+        view_count: row.try_get("view_count")?,
+        bookmark_count: row.try_get("bookmark_count")?,
+        hashtags: row.try_get("hashtags")?,
+        url: row.try_get("url")?,
+        raw_json: row.try_get("raw_json")?,
+        found_by: page.found.get(&pk).cloned().unwrap_or_default(),
+        filing: CaseFiling {
+            added_at: row.try_get("filed_at")?,
+            how: if by_hand { "by_hand" } else { "found" }.into(),
+            by: by_of(row, "filed_by_name", "filed_by_key")?,
+        },
+        note: row.try_get("note")?,
+        note_by: by_of(row, "note_by_name", "note_by_key")?,
+        other_notes: page.others.get(&pk).cloned().unwrap_or_default(),
+        tags: page.tags.get(&pk).cloned().unwrap_or_default(),
+    })
+}
+
 impl Store {
     /// The case investigation `investigation_id` is, as its package carries it: the requests
     /// `history_ids` in that order (its own and those that only brought posts), with their
@@ -187,98 +297,39 @@ impl Store {
             .map(|r| r.request_id.as_str())
             .collect();
 
-        let mut found: HashMap<i64, Vec<(String, bool)>> = HashMap::new();
-        let sightings = sqlx::query(
-            "SELECT s.post_pk, h.request_id, s.nested FROM investigation_posts ip
-             JOIN post_sightings s ON s.post_pk = ip.post_pk
-             JOIN history h ON h.id = s.history_id
-             WHERE ip.investigation_id = ? ORDER BY s.post_pk, h.id",
-        )
-        .bind(investigation_id)
-        .fetch_all(&mut *conn)
-        .await?;
-        for row in sightings {
-            let request: String = row.try_get("request_id")?;
-            if in_case.contains(request.as_str()) {
-                found
-                    .entry(row.try_get("post_pk")?)
-                    .or_default()
-                    .push((request, row.try_get("nested")?));
-            }
-        }
-        let mut tags: HashMap<i64, Vec<(String, Option<By>)>> = HashMap::new();
-        for row in sqlx::query(
-            "SELECT post_pk, tag, by_name, by_key FROM investigation_tags
-             WHERE investigation_id = ? ORDER BY post_pk, tag",
-        )
-        .bind(investigation_id)
-        .fetch_all(&mut *conn)
-        .await?
-        {
-            tags.entry(row.try_get("post_pk")?)
-                .or_default()
-                .push((row.try_get("tag")?, by_of(&row, "by_name", "by_key")?));
-        }
-        let mut others: HashMap<i64, Vec<(By, String)>> = HashMap::new();
-        for row in sqlx::query(
-            "SELECT post_pk, by_name, by_key, note FROM investigation_other_notes
-             WHERE investigation_id = ? ORDER BY post_pk, by_key",
-        )
-        .bind(investigation_id)
-        .fetch_all(&mut *conn)
-        .await?
-        {
-            let by = By {
-                name: row.try_get("by_name")?,
-                key: row.try_get("by_key")?,
+        // A page of posts at a time (with their sightings, tags and other notes), so a case
+        // of many posts is never held twice as rows.
+        let mut after = (i64::MIN, i64::MIN);
+        loop {
+            let rows = sqlx::query(
+                "SELECT p.*, ip.added_at AS filed_at, ip.by_hand, ip.by_name AS filed_by_name,
+                        ip.by_key AS filed_by_key, ip.note, ip.note_by_name, ip.note_by_key
+                 FROM investigation_posts ip JOIN posts p ON p.pk = ip.post_pk
+                 WHERE ip.investigation_id = ? AND (p.created_at, p.pk) > (?, ?)
+                 ORDER BY p.created_at, p.pk LIMIT ?",
+            )
+            .bind(investigation_id)
+            .bind(after.0)
+            .bind(after.1)
+            .bind(POST_PAGE)
+            .fetch_all(&mut *conn)
+            .await?;
+            let Some(last) = rows.last() else {
+                break;
             };
-            others
-                .entry(row.try_get("post_pk")?)
-                .or_default()
-                .push((by, row.try_get("note")?));
-        }
-        let posts = sqlx::query(
-            "SELECT p.*, ip.added_at AS filed_at, ip.by_hand, ip.by_name AS filed_by_name,
-                    ip.by_key AS filed_by_key, ip.note, ip.note_by_name, ip.note_by_key
-             FROM investigation_posts ip JOIN posts p ON p.pk = ip.post_pk
-             WHERE ip.investigation_id = ? ORDER BY p.created_at, p.pk",
-        )
-        .bind(investigation_id)
-        .fetch_all(&mut *conn)
-        .await?;
-        for row in posts {
-            let pk: i64 = row.try_get("pk")?;
-            let by_hand: bool = row.try_get("by_hand")?;
-            contents.posts.push(CasePost {
-                id: row.try_get("id")?,
-                conversation_id: row.try_get("conversation_id")?,
-                author_id: row.try_get("author_id")?,
-                author_username: row.try_get("author_username")?,
-                author_name: row.try_get("author_name")?,
-                author_verified: row.try_get("author_verified")?,
-                text: row.try_get("text")?,
-                lang: row.try_get("lang")?,
-                created_at: row.try_get("created_at")?,
-                like_count: row.try_get("like_count")?,
-                retweet_count: row.try_get("retweet_count")?,
-                reply_count: row.try_get("reply_count")?,
-                quote_count: row.try_get("quote_count")?,
-                view_count: row.try_get("view_count")?,
-                bookmark_count: row.try_get("bookmark_count")?,
-                hashtags: row.try_get("hashtags")?,
-                url: row.try_get("url")?,
-                raw_json: row.try_get("raw_json")?,
-                found_by: found.remove(&pk).unwrap_or_default(),
-                filing: CaseFiling {
-                    added_at: row.try_get("filed_at")?,
-                    how: if by_hand { "by_hand" } else { "found" }.into(),
-                    by: by_of(&row, "filed_by_name", "filed_by_key")?,
-                },
-                note: row.try_get("note")?,
-                note_by: by_of(&row, "note_by_name", "note_by_key")?,
-                other_notes: others.remove(&pk).unwrap_or_default(),
-                tags: tags.remove(&pk).unwrap_or_default(),
-            });
+            after = (last.try_get("created_at")?, last.try_get("pk")?);
+            let pks: Vec<i64> = rows
+                .iter()
+                .map(|row| row.try_get("pk"))
+                .collect::<std::result::Result<_, _>>()?;
+            let pks = serde_json::to_string(&pks)?;
+            let page = page_of(&mut conn, investigation_id, &pks, &in_case).await?;
+            for row in &rows {
+                contents.posts.push(post_of(row, &page)?);
+            }
+            if rows.len() < POST_PAGE as usize {
+                break;
+            }
         }
 
         let checks = sqlx::query(

@@ -12,6 +12,7 @@ use sqlx::SqliteConnection;
 use super::{from_ms, By, CaseDifference, CaseMedia, CaseMediaFile, CaseReceived, ReceivedCase};
 use crate::custody::CustodyAction;
 use crate::error::{Result, StoreError};
+use crate::investigations::MAX_NAME_CHARS;
 use crate::provenance::{self, Asked, NewProvenance};
 use crate::time::to_ms;
 use crate::Store;
@@ -385,11 +386,14 @@ async fn free_name(conn: &mut SqliteConnection, name: &str, from: &By) -> Result
         from.name.clone()
     };
     for n in 0..1000 {
-        let candidate = match n {
-            0 => name.to_owned(),
-            1 => format!("{name} (from {who})"),
-            n => format!("{name} (from {who}, {n})"),
+        let suffix = match n {
+            0 => String::new(),
+            1 => format!(" (from {who})"),
+            n => format!(" (from {who}, {n})"),
         };
+        // Within the longest name an investigation may have, the suffix kept whole.
+        let room = MAX_NAME_CHARS.saturating_sub(suffix.chars().count());
+        let candidate: String = name.chars().take(room).chain(suffix.chars()).collect();
         let taken: Option<i64> =
             sqlx::query_scalar("SELECT id FROM investigations WHERE name = ? COLLATE NOCASE")
                 .bind(&candidate)
