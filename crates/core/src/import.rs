@@ -137,6 +137,8 @@ async fn hash_file(
                 let _ = tx.try_send(done);
             }
         }
+        // The last count always arrives: a small file is hashed within one step.
+        let _ = tx.blocking_send(done);
         Ok(Some((crate::evidence::hex(&hasher.finalize()), done)))
     });
     while let Some(done) = rx.recv().await {
@@ -160,6 +162,9 @@ pub async fn start(
 ) -> Result<Option<StoredImport>, CommandError> {
     let format = detect(path)?;
     let name = file_name(path);
+    let size = std::fs::metadata(path)
+        .map_err(|e| file_error(path, e))?
+        .len() as i64;
     let mut report = |done| {
         progress(ImportProgress {
             import_id: None,
@@ -167,7 +172,7 @@ pub async fn start(
             file_name: name.clone(),
             format: Some(format),
             bytes_done: done,
-            file_size: 0,
+            file_size: size,
             lines_done: 0,
             imported: 0,
             already_held: 0,

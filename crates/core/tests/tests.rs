@@ -24,6 +24,7 @@ mod first_key;
 mod float_costs;
 mod forecast;
 mod forecast_export;
+mod import;
 mod investigations;
 mod ipc_casing;
 mod key_status;

@@ -190,13 +190,14 @@ impl Reader {
                 if !records.read_byte_record(&mut record)? {
                     return Ok(None);
                 }
-                let line = *base_line + record.position().map_or(1, |p| p.line() as i64);
+                // The record begins on the line after those read so far.
+                let line = self.lines_done + 1;
                 let end = *base_offset + records.position().byte() as i64;
                 let mut bytes = vec![0; usize::try_from(end - self.offset_done).unwrap_or(0)];
                 raw.read_exact(&mut bytes)?;
                 self.offset_done = end;
-                // Lines read: those before the next record, or this record's own at the end.
-                self.lines_done = (*base_line + records.position().line() as i64 - 1).max(line);
+                // After a record the reader stands on its last line (1 for the first).
+                self.lines_done = (*base_line + records.position().line() as i64).max(line);
                 let items = if header.is_empty() {
                     *header = cells(&record)
                         .into_iter()
