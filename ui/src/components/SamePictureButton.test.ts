@@ -80,7 +80,7 @@ describe('SamePictureButton', () => {
     expect(rows[0]).toHaveTextContent('@ana');
     expect(rows[0]).toHaveTextContent('text of 1864029172638449672');
     expect(rows[2]).toHaveTextContent('Post 9, not in the archive');
-    const open = within(rows[1]!).getByRole('link', { name: 'Open the post by @bo' });
+    const open = within(rows[1]!).getByRole('link', { name: 'Open post by @bo' });
     expect(open).toHaveAttribute('href', '#/post?id=1864029172638449668');
 
     // Tab walks from Close to each post's picture (revealed on its own) and its link.
@@ -90,7 +90,7 @@ describe('SamePictureButton', () => {
     await userEvent.tab();
     expect(document.activeElement).toBe(within(rows[0]!).getByRole('button', { name: 'Reveal: Picture 1 of the post by @ana' }));
     await userEvent.tab();
-    expect(document.activeElement).toBe(within(rows[0]!).getByRole('link', { name: 'Open the post by @ana' }));
+    expect(document.activeElement).toBe(within(rows[0]!).getByRole('link', { name: 'Open post by @ana' }));
   });
 
   it('shows the thumbnails in safe view, each veiled until its own button reveals it', async () => {

@@ -78,7 +78,7 @@ describe('SharedPictures', () => {
       'The same file',
       'A near copy (distance 12 of 256)',
     ]);
-    expect(within(rows[2]!).getByRole('link', { name: 'Open the post by @user3' })).toHaveAttribute('href', '#/post?id=3');
+    expect(within(rows[2]!).getByRole('link', { name: 'Open post by @user3' })).toHaveAttribute('href', '#/post?id=3');
 
     await userEvent.click(within(dialog).getByRole('button', { name: 'Close' }));
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
