@@ -21,7 +21,8 @@
 //!
 //! Kept in `$SIGHTLINE_BENCH_DATA/archive-10m/` (default: `bench-data/` beside the repository),
 //! under the generator's version: a changed generator (bump [`GENERATOR_VERSION`]) deletes the
-//! folder's old file and builds again; an interrupted build (no `.done` file) is built again.
+//! folder's old file and builds again. An interrupted build (no `.done` file yet) goes on where
+//! it stopped: each step is committed whole, in order, and skipped when found done.
 //! `SIGHTLINE_SCALE_POSTS=<n>` builds a smaller trial archive of the same mix in its own folder.
 
 use std::path::PathBuf;
@@ -33,7 +34,7 @@ use rust_decimal::Decimal;
 use serde_json::json;
 use sha2::{Digest, Sha256};
 use sightline_store::{
-    Billing, InvestigationItem, NewPost, NewProvenance, RecordOutcome, RequestRecord,
+    Billing, InvestigationItem, NewPost, NewProvenance, PostQuery, RecordOutcome, RequestRecord,
     RequestStatus, Store,
 };
 
@@ -110,9 +111,15 @@ pub async fn ensure(size: &Size) -> (PathBuf, String) {
     if let Ok(figures) = std::fs::read_to_string(&done) {
         return (db, figures);
     }
-    // One copy only: whatever an older generator or an interrupted build left goes first.
-    let _ = std::fs::remove_dir_all(&dir);
+    // One copy only: whatever an older generator left goes first.
     std::fs::create_dir_all(&dir).unwrap();
+    let ours = format!("g{GENERATOR_VERSION}.");
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let entry = entry.unwrap();
+        if !entry.file_name().to_string_lossy().starts_with(&ours) {
+            std::fs::remove_file(entry.path()).unwrap();
+        }
+    }
     let figures = build(&db, size).await;
     std::fs::write(&done, &figures).unwrap();
     (db, figures)
@@ -265,10 +272,33 @@ async fn build(db: &std::path::Path, size: &Size) -> String {
     };
     let mut since = Instant::now();
 
-    // The search's pages, a paging chain: every tenth post, 1,000 a page.
+    // The search's pages, a paging chain: every tenth post, 1,000 a page. A build going on
+    // after an interruption starts after the last page recorded.
     let pages = size.case_posts / PER_PAGE;
     let mut parent = None;
-    for page in 0..pages {
+    let mut first_page = 0;
+    while first_page < pages {
+        match store
+            .history_by_request_id(&format!("page-{first_page}"))
+            .await
+            .unwrap()
+        {
+            Some(entry) => parent = Some(entry.id),
+            None => break,
+        }
+        first_page += 1;
+    }
+    if first_page > 0 {
+        println!("  going on from an interrupted build: {first_page} pages there");
+        raw_bytes += (0..first_page * PER_PAGE)
+            .map(|n| {
+                post_of(n * 10, size.posts, size.accounts, start())
+                    .raw_json
+                    .len() as u64
+            })
+            .sum::<u64>();
+    }
+    for page in first_page..pages {
         let posts: Vec<NewPost> = (page * PER_PAGE..(page + 1) * PER_PAGE)
             .map(|n| post_of(n * 10, size.posts, size.accounts, start()))
             .collect();
@@ -297,9 +327,21 @@ async fn build(db: &std::path::Path, size: &Size) -> String {
     // The rest of the posts, imported in batches (one statement each: one FTS5 segment).
     let in_case = |n: usize| n % 10 == 0 && n / 10 < size.case_posts;
     let mut batch = Vec::with_capacity(IMPORT_BATCH);
-    let mut done = 0usize;
-    for n in (0..size.posts).filter(|n| !in_case(*n)) {
-        batch.push(post_of(n, size.posts, size.accounts, start()));
+    // Batches are imported in order, each whole: those already there are skipped.
+    let stored = store.posts_count(&PostQuery::default()).await.unwrap() as usize;
+    let mut done = stored - size.case_posts;
+    if done > 0 {
+        println!("  going on from an interrupted build: {done} posts imported");
+    }
+    let skipped = done;
+    for (i, n) in (0..size.posts).filter(|n| !in_case(*n)).enumerate() {
+        let post = post_of(n, size.posts, size.accounts, start());
+        if i < skipped {
+            // Imported before: only its size is counted.
+            raw_bytes += post.raw_json.len() as u64;
+            continue;
+        }
+        batch.push(post);
         if batch.len() == IMPORT_BATCH {
             raw_bytes += batch.iter().map(|p| p.raw_json.len() as u64).sum::<u64>();
             store.archive_posts(end, &batch).await.unwrap();
@@ -346,6 +388,15 @@ async fn build(db: &std::path::Path, size: &Size) -> String {
     // The rest of the history, with its ledger and captures.
     let rows = size.history.saturating_sub(pages + size.reposter_lists());
     for first in (0..rows).step_by(HISTORY_BATCH) {
+        let last = (first + HISTORY_BATCH).min(rows) - 1;
+        if store
+            .history_by_request_id(&format!("h-{last}"))
+            .await
+            .unwrap()
+            .is_some()
+        {
+            continue;
+        }
         let records: Vec<RequestRecord> = (first..(first + HISTORY_BATCH).min(rows))
             .map(|i| history_row(i, size, end))
             .collect();
@@ -353,7 +404,13 @@ async fn build(db: &std::path::Path, size: &Size) -> String {
     }
     phase(&format!("{rows} more history rows"), &mut since);
 
-    let case = store.create_investigation("Bench", "", end).await.unwrap();
+    // Filing again what is filed changes nothing, so an interrupted filing is simply redone.
+    let cases = store.investigations(true).await.unwrap();
+    let existing = |name: &str| cases.iter().find(|c| c.name == name).map(|c| c.id);
+    let case = match existing("Bench") {
+        Some(id) => id,
+        None => store.create_investigation("Bench", "", end).await.unwrap(),
+    };
     let items: Vec<InvestigationItem> = (0..size.case_posts)
         .map(|n| InvestigationItem::Post {
             post_id: (1_800_000_000_000_000_000u64 + (n * 10) as u64).to_string(),
@@ -362,7 +419,10 @@ async fn build(db: &std::path::Path, size: &Size) -> String {
     for chunk in items.chunks(100_000) {
         store.add_to_investigation(case, chunk, end).await.unwrap();
     }
-    let small = store.create_investigation("Small", "", end).await.unwrap();
+    let small = match existing("Small") {
+        Some(id) => id,
+        None => store.create_investigation("Small", "", end).await.unwrap(),
+    };
     store
         .add_to_investigation(small, &items[..1_000], end)
         .await
@@ -374,7 +434,7 @@ async fn build(db: &std::path::Path, size: &Size) -> String {
     let bytes = std::fs::metadata(db).unwrap().len();
     let millions = size.posts as f64 / 1e6;
     let summary = format!(
-        "generator v{GENERATOR_VERSION}: {} posts, {} history rows, built in {:.0} s ({:.0} s per million posts)\n\
+        "generator v{GENERATOR_VERSION}: {} posts, {} history rows, built in {:.0} s ({:.0} s per million posts; this run's time only, if it went on from an interrupted one)\n\
          database {:.2} GB ({:.0} MB per million posts); the posts' raw JSON {:.2} GB ({:.0} MB per million)\n{}\n",
         size.posts,
         size.history,
