@@ -97,7 +97,7 @@ async fn main() {
     let opened = case_package::open(&b, &path, |_| {}, &CancelToken::new())
         .await
         .unwrap();
-    let CaseOpenOutcome::Opened { opened } = opened else {
+    let CaseOpenOutcome::Opened { opened, .. } = opened else {
         panic!("not opened: {opened:?}")
     };
     assert_eq!(opened.posts_added as usize, posts);
@@ -114,7 +114,7 @@ async fn main() {
     let again = case_package::open(&a, &path, |_| {}, &CancelToken::new())
         .await
         .unwrap();
-    let CaseOpenOutcome::Opened { opened } = again else {
+    let CaseOpenOutcome::Opened { opened, .. } = again else {
         panic!("not opened: {again:?}")
     };
     assert!(opened.merged && opened.posts_added == 0);

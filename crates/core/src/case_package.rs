@@ -22,6 +22,9 @@
 //!   notes and tags kept and attributed, every difference listed as a [`CaseConflict`],
 //!   nothing overwritten, the merge recorded in the log. No API key is needed on this path.
 //!
+//! * [`preview`] (`case_package/preview.rs`): the same checks and what the package holds (who
+//!   signed it, when, its case and counts, the case here it would merge into), writing nothing.
+//!
 //! Received requests never count in this installation's Spend or budgets (they get no ledger
 //! row), while keeping their original cost and key label.
 
@@ -37,11 +40,15 @@ use crate::state::AppState;
 
 mod contents;
 mod open;
+mod preview;
 mod write;
 
 pub use open::refusal;
+pub use preview::{preview, CasePreview};
 pub use write::file_name;
 
+/// A case package's file extension (it is a ZIP, as an evidence bundle is).
+pub const EXTENSION: &str = "zip";
 /// The manifest's `kind` of a case package (an evidence bundle has none).
 pub const KIND: &str = "case-package";
 /// The version of the `case/` files' layout, in the manifest's `case.format_version`.
@@ -174,6 +181,8 @@ pub struct CaseOpened {
     pub merged: bool,
     /// Who signed the package.
     pub from: Collector,
+    /// When the package was made, as its signed manifest says (RFC 3339 UTC).
+    pub signed_at: String,
     /// SHA-256 of the whole package file.
     pub package_sha256: String,
     /// Requests added, and those already held (the same request id).
@@ -211,6 +220,8 @@ pub enum CaseOpenOutcome {
     Opened {
         /// What it did.
         opened: CaseOpened,
+        /// The package's check (every line holds), as "Verify a bundle" shows it.
+        check: Box<BundleCheck>,
     },
     /// Not imported: the package failed a check. Nothing was written.
     Refused {

@@ -80,7 +80,7 @@ async fn open(m: &Machine, path: &Path) -> CaseOpenOutcome {
 
 async fn opened(m: &Machine, path: &Path) -> CaseOpened {
     match open(m, path).await {
-        CaseOpenOutcome::Opened { opened } => opened,
+        CaseOpenOutcome::Opened { opened, .. } => opened,
         other => panic!("not opened: {other:?}"),
     }
 }
@@ -218,6 +218,19 @@ async fn a_case_opened_on_a_second_machine_reproduces_every_hash_and_continues_i
     let path = export(&a, id, &dir.path().join("floods-case.zip")).await;
 
     let b = machine(&dir.path().join("b"), "Ben Okafor").await;
+    let first_look = case_package::preview(&b.state, &path, |_| {}, &CancelToken::new())
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(first_look.refused, None);
+    assert_eq!((first_look.requests, first_look.posts), (6, 30));
+    assert_eq!(first_look.name.as_deref(), Some("Floods"));
+    assert_eq!(first_look.from.as_ref().unwrap().fingerprint, a.by.key);
+    assert_eq!(first_look.held, None);
+    assert!(
+        b.store.investigation(1).await.unwrap().is_none(),
+        "a look writes nothing"
+    );
     let told = Arc::new(std::sync::Mutex::new(Vec::new()));
     let stages = told.clone();
     let outcome = case_package::open(
@@ -228,7 +241,7 @@ async fn a_case_opened_on_a_second_machine_reproduces_every_hash_and_continues_i
     )
     .await
     .unwrap();
-    let CaseOpenOutcome::Opened { opened: got } = outcome else {
+    let CaseOpenOutcome::Opened { opened: got, check } = outcome else {
         panic!("not opened: {outcome:?}")
     };
     let mut told = told.lock().unwrap().clone();
@@ -242,11 +255,19 @@ async fn a_case_opened_on_a_second_machine_reproduces_every_hash_and_continues_i
         ]
     );
     assert!(!got.merged);
+    assert!(check.intact && check.signature.holds());
+    assert!(got.signed_at.starts_with("20"), "{}", got.signed_at);
     assert_eq!((got.requests_added, got.posts_added), (6, 30));
     assert_eq!(got.from.fingerprint, a.by.key);
     assert_eq!(got.from.name, "Ana Ortiz");
     assert!(got.conflicts.is_empty());
     let id_b = got.investigation_id;
+    let second_look = case_package::preview(&b.state, &path, |_| {}, &CancelToken::new())
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(second_look.case_id, first_look.case_id);
+    assert_eq!(second_look.held, Some(id_b));
 
     // Every response's bytes are here, hashing to what was recorded when they arrived there.
     let bundle = gather::investigation(&b.store, id_b, "UTC".parse().unwrap(), "0")
@@ -301,6 +322,11 @@ async fn a_case_opened_on_a_second_machine_reproduces_every_hash_and_continues_i
 /// nothing is written.
 async fn refused(dir: &Path, tampered: &Path, expected: &str) {
     let m = machine(&dir.join(format!("m-{}", rand_name(tampered))), "Mo").await;
+    let look = case_package::preview(&m.state, tampered, |_| {}, &CancelToken::new())
+        .await
+        .unwrap()
+        .unwrap();
+    assert!(look.refused.is_some_and(|why| why.contains(expected)));
     match open(&m, tampered).await {
         CaseOpenOutcome::Refused { why, .. } => {
             assert!(why.contains(expected), "{expected:?} not in {why:?}")

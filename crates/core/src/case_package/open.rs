@@ -135,7 +135,10 @@ pub(super) async fn open(
             return Ok(None);
         }
         tell(CaseStage::Reading, 0, 1, String::new());
-        let read = read_package(&owned, &check).map_err(|why| (why, check.clone()));
+        let read = match read_package(&owned, &check) {
+            Ok(read) => Ok((read, check)),
+            Err(why) => Err((why, check)),
+        };
         tell(CaseStage::Reading, 1, 1, String::new());
         Ok(Some(read))
     })
@@ -151,6 +154,7 @@ pub(super) async fn open(
         }
         Some(Ok(read)) => read,
     };
+    let (read, check) = read;
     if cancel.is_cancelled() {
         return Ok(CaseOpenOutcome::Cancelled);
     }
@@ -192,7 +196,9 @@ pub(super) async fn open(
     let done = store.receive_case(&received, Utc::now()).await?;
     tell(CaseStage::Importing, 1, 1, String::new());
     Ok(CaseOpenOutcome::Opened {
+        check: Box::new(check),
         opened: CaseOpened {
+            signed_at: read.signed_at.clone(),
             investigation_id: done.investigation_id,
             case_id,
             name: done.name,
@@ -251,7 +257,8 @@ fn conflict(difference: &CaseDifference) -> CaseConflict {
     }
 }
 
-const NOT_A_PACKAGE: &str = "It is not a case package (an evidence bundle, or another ZIP): it \
+pub(super) const NOT_A_PACKAGE: &str =
+    "It is not a case package (an evidence bundle, or another ZIP): it \
     carries no case to open. \"Verify a bundle\" checks an evidence bundle.";
 
 /// The most of a manifest read to learn its kind.
@@ -259,6 +266,12 @@ const MANIFEST_LIMIT: u64 = 16 << 20;
 
 /// The manifest's `kind`, read only to say what the file is (the checks decide the rest).
 fn kind_of(path: &Path) -> Option<String> {
+    kind_of_manifest(path)?["kind"].as_str().map(str::to_owned)
+}
+
+/// The manifest as JSON, read only to say what the file is and holds (its signature and sums
+/// are the checks' business).
+pub(super) fn kind_of_manifest(path: &Path) -> Option<serde_json::Value> {
     let mut zip = zip::ZipArchive::new(File::open(path).ok()?).ok()?;
     let mut bytes = Vec::new();
     zip.by_name(MANIFEST_JSON)
@@ -266,8 +279,7 @@ fn kind_of(path: &Path) -> Option<String> {
         .take(MANIFEST_LIMIT)
         .read_to_end(&mut bytes)
         .ok()?;
-    let manifest: serde_json::Value = serde_json::from_slice(&bytes).ok()?;
-    manifest["kind"].as_str().map(str::to_owned)
+    serde_json::from_slice(&bytes).ok()
 }
 
 /// What a verified package holds, read again and re-hashed.
@@ -275,6 +287,8 @@ struct Unpacked {
     contents: CaseContents,
     from: By,
     manifest_sha256: String,
+    /// When the package was made, as its signed manifest says (RFC 3339 UTC).
+    signed_at: String,
     custody: Vec<CustodyEntry>,
     /// Media files by their name in the package.
     media_files: BTreeMap<String, Vec<u8>>,
@@ -399,6 +413,10 @@ fn read_package(path: &Path, check: &BundleCheck) -> Result<Unpacked, String> {
             key,
         },
         manifest_sha256,
+        signed_at: manifest["created_at_utc"]
+            .as_str()
+            .unwrap_or_default()
+            .to_owned(),
         custody,
         media_files,
     })

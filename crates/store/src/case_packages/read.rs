@@ -407,6 +407,16 @@ impl Store {
         Ok(contents)
     }
 
+    /// The investigation holding case `case_id` (its id and name), if any.
+    pub async fn investigation_of_case(&self, case_id: &str) -> Result<Option<(i64, String)>> {
+        Ok(
+            sqlx::query_as("SELECT id, name FROM investigations WHERE case_id = ?")
+                .bind(case_id)
+                .fetch_optional(&self.pool)
+                .await?,
+        )
+    }
+
     /// The case id of investigation `investigation_id`, `None` when there is no such one.
     pub async fn case_id(&self, investigation_id: i64) -> Result<Option<String>> {
         Ok(

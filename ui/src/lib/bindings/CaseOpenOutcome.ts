@@ -9,7 +9,11 @@ export type CaseOpenOutcome = { "outcome": "opened",
 /**
  * What it did.
  */
-opened: CaseOpened, } | { "outcome": "refused", 
+opened: CaseOpened, 
+/**
+ * The package's check (every line holds), as "Verify a bundle" shows it.
+ */
+check: BundleCheck, } | { "outcome": "refused", 
 /**
  * Why, in plain words (the first check that failed).
  */

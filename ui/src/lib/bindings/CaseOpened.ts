@@ -27,6 +27,10 @@ merged: boolean,
  */
 from: Collector, 
 /**
+ * When the package was made, as its signed manifest says (RFC 3339 UTC).
+ */
+signedAt: string, 
+/**
  * SHA-256 of the whole package file.
  */
 packageSha256: string, 
