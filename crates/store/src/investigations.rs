@@ -25,7 +25,7 @@ pub use types::{
     CheckItem, CheckOutcome, CheckReport, CheckSummary, DayCost, FieldChange, FiledHow,
     FilingChange, InvestigationChanges, InvestigationCost, InvestigationDetail, InvestigationItem,
     InvestigationPost, InvestigationPostPage, InvestigationPostQuery, InvestigationSummary,
-    ItemMemberships, OperationCost, PostSnapshot, TagCount,
+    ItemMemberships, MadeBy, OperationCost, OtherNote, PostSnapshot, ReceivedTag, TagCount,
 };
 pub(crate) use write::{file_begun, file_recorded, file_run_page};
 pub use write::{MAX_NAME_CHARS, MAX_TAG_CHARS};

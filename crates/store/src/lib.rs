@@ -189,7 +189,8 @@ pub use investigations::{
     CheckItem, CheckOutcome, CheckReport, CheckSummary, DayCost, FieldChange, FiledHow,
     FilingChange, InvestigationChanges, InvestigationCost, InvestigationDetail, InvestigationItem,
     InvestigationPost, InvestigationPostPage, InvestigationPostQuery, InvestigationSummary,
-    ItemMemberships, OperationCost, PostSnapshot, TagCount, MAX_NAME_CHARS, MAX_TAG_CHARS,
+    ItemMemberships, MadeBy, OperationCost, OtherNote, PostSnapshot, ReceivedTag, TagCount,
+    MAX_NAME_CHARS, MAX_TAG_CHARS,
 };
 pub use jobs::{FollowedJob, JobState, JOB_FAILED_CLASS};
 pub use ledger::LedgerEntry;

@@ -35,6 +35,7 @@ function opened(overrides: Partial<CaseOpened> = {}): CaseOpened {
     mediaFilesAdded: 0,
     custodyEntriesReceived: 9,
     conflicts: [],
+    signedAt: '2026-11-28T05:16:27Z',
     ...overrides,
   } as CaseOpened;
 }

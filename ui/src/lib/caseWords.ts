@@ -11,6 +11,7 @@ import type { CaseProgress } from './bindings/CaseProgress';
 import type { CaseStage } from './bindings/CaseStage';
 import type { Collector } from './bindings/Collector';
 import type { ConflictKind } from './bindings/ConflictKind';
+import type { MadeBy } from './bindings/MadeBy';
 import { fingerprintGroups } from './fingerprint';
 import { countOf } from './format';
 
@@ -47,6 +48,11 @@ export function shortKey(fingerprint: string): string {
 export function collectorName(collector: Collector): string {
   const name = collector.name.trim();
   return name ? name : `someone who named no one (key ${shortKey(collector.fingerprint)})`;
+}
+
+/** A colleague named as the store records them (a note's or a tag's author). */
+export function madeByName(by: MadeBy): string {
+  return collectorName({ name: by.name, fingerprint: by.key });
 }
 
 /** `by Ana Ruiz` beside a note, a tag or a post received from a colleague; `''` for this installation's. */

@@ -9,7 +9,7 @@ use sqlx::{QueryBuilder, Row, Sqlite};
 
 use super::types::{
     DayCost, InvestigationCost, InvestigationDetail, InvestigationItem, InvestigationPost,
-    InvestigationPostPage, InvestigationPostQuery, InvestigationSummary, ItemMemberships,
+    InvestigationPostPage, InvestigationPostQuery, InvestigationSummary, ItemMemberships, MadeBy,
     OperationCost, PostSnapshot, TagCount,
 };
 use crate::archive::read::{fts_match_expression, post_from_row, POST_COLUMNS};
@@ -182,9 +182,19 @@ impl Store {
         // The page's keys first (sorting only the time and key of each match), then its rows:
         // building whole rows, tags and sources of every match before sorting cost far more.
         let mut sql = QueryBuilder::<Sqlite>::new(format!(
-            "SELECT {POST_COLUMNS}, ip.note, ip.added_at,
+            "SELECT {POST_COLUMNS}, ip.note, ip.added_at, ip.note_by_name, ip.note_by_key,
                (SELECT group_concat(t.tag, char(31)) FROM investigation_tags t
                 WHERE t.investigation_id = ip.investigation_id AND t.post_pk = ip.post_pk) AS tags,
+               (SELECT json_group_array(json_object('tag', t.tag,
+                         'by', json_object('name', t.by_name, 'key', t.by_key)))
+                FROM investigation_tags t
+                WHERE t.investigation_id = ip.investigation_id AND t.post_pk = ip.post_pk
+                  AND t.by_key IS NOT NULL) AS received_tags,
+               (SELECT json_group_array(json_object('note', o.note,
+                         'by', json_object('name', o.by_name, 'key', o.by_key)))
+                FROM investigation_other_notes o
+                WHERE o.investigation_id = ip.investigation_id AND o.post_pk = ip.post_pk
+                  AND o.note <> ip.note) AS other_notes,
                (SELECT min(s.history_id) FROM post_sightings s
                 JOIN investigation_requests r
                   ON r.history_id = s.history_id AND r.investigation_id = ip.investigation_id
@@ -220,6 +230,9 @@ impl Store {
                     added_at: from_ms(row.try_get("added_at")?),
                     found_by: row.try_get("found_by")?,
                     capture: None,
+                    note_by: made_by(row.try_get("note_by_name")?, row.try_get("note_by_key")?),
+                    received_tags: from_json(row.try_get("received_tags")?)?,
+                    other_notes: from_json(row.try_get("other_notes")?)?,
                 })
             })
             .collect::<Result<Vec<_>>>()?;
@@ -430,5 +443,21 @@ fn cost_of_ledger_rows(rows: Vec<(i64, String, i64)>, zone: Tz) -> Investigation
             })
             .collect(),
         by_operation,
+    }
+}
+
+/// Who did it, when a colleague did (both columns set by a received case package).
+fn made_by(name: Option<String>, key: Option<String>) -> Option<MadeBy> {
+    key.map(|key| MadeBy {
+        name: name.unwrap_or_default(),
+        key,
+    })
+}
+
+/// A JSON array SQLite built (`json_group_array`), read into its rows.
+fn from_json<T: serde::de::DeserializeOwned>(text: Option<String>) -> Result<Vec<T>> {
+    match text {
+        Some(text) => Ok(serde_json::from_str(&text)?),
+        None => Ok(Vec::new()),
     }
 }

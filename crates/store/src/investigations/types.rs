@@ -152,6 +152,42 @@ pub struct InvestigationPost {
     /// the earliest captured response that found the post; `None` when every response that
     /// found it came before provenance was kept.
     pub capture: Option<CaptureSummary>,
+    /// Who wrote the note, when a colleague did (received in a case package); `None`: this
+    /// installation.
+    pub note_by: Option<MadeBy>,
+    /// The tags a colleague added (received in a case package), each with who; the others are
+    /// this installation's.
+    pub received_tags: Vec<ReceivedTag>,
+    /// Colleagues' notes on the post that differ from the one kept, each kept beside it.
+    pub other_notes: Vec<OtherNote>,
+}
+
+/// Who did something to a case in another installation: their "Collected by" name (may be
+/// empty) and their signing key's fingerprint.
+#[derive(Serialize, Deserialize, TS, Clone, Debug, PartialEq, Eq)]
+pub struct MadeBy {
+    /// Their name, as they gave it.
+    pub name: String,
+    /// Their signing key's fingerprint.
+    pub key: String,
+}
+
+/// A tag a colleague put on a post.
+#[derive(Serialize, Deserialize, TS, Clone, Debug, PartialEq, Eq)]
+pub struct ReceivedTag {
+    /// The tag.
+    pub tag: String,
+    /// Who added it.
+    pub by: MadeBy,
+}
+
+/// A colleague's note on a post, kept beside the one kept here.
+#[derive(Serialize, Deserialize, TS, Clone, Debug, PartialEq, Eq)]
+pub struct OtherNote {
+    /// The note.
+    pub note: String,
+    /// Who wrote it.
+    pub by: MadeBy,
 }
 
 /// One page of an investigation's posts and how many match in all.

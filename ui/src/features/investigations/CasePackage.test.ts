@@ -5,6 +5,7 @@ import type { Channel } from '@tauri-apps/api/core';
 import CaseExport from '$components/CaseExport.svelte';
 import OpenCasePackage from './OpenCasePackage.svelte';
 import StandingConflicts from './StandingConflicts.svelte';
+import PostNotes from './PostNotes.svelte';
 import { mockBackend } from '../../test/backend';
 import type { BundleCheck } from '$lib/bindings/BundleCheck';
 import type { CaseExportOutcome } from '$lib/bindings/CaseExportOutcome';
@@ -32,6 +33,7 @@ function opened(overrides: Partial<CaseOpened> = {}): CaseOpened {
     mediaFilesAdded: 0,
     custodyEntriesReceived: 6,
     conflicts: [],
+    signedAt: '2026-11-28T05:16:27Z',
     ...overrides,
   };
 }
@@ -106,12 +108,12 @@ describe('Open a case package', () => {
     channel?.onmessage({ stage: 'verifying', done: 2, total: 8, file: 'manifest.json' });
     expect(await screen.findByText('Checking every hash and the signature: 2 of 8 · manifest.json')).toBeInTheDocument();
     expect(calls.case_package_open?.[0]).toMatchObject({ path: '/in/harbour.zip' });
-    finish({ outcome: 'opened', opened: opened() });
+    finish({ outcome: 'opened', opened: opened(), check: failedCheck });
 
     const verified = await screen.findByTestId('case-verified');
     expect(verified).toHaveTextContent("Every file's hash reproduced");
     expect(verified).toHaveTextContent('signed by Ana Ruiz.');
-    expect(screen.getByTestId('case-signer')).toHaveTextContent(/Signed by Ana Ruiz · key 3f9a 0c1e/);
+    expect(screen.getByTestId('case-signer')).toHaveTextContent(/^Signed by Ana Ruiz on 28 Nov 2026, \d\d:16 .* · key 3f9a 0c1e/);
     // The verification comes before what was imported.
     const headings = screen.getAllByRole('heading', { level: 3 }).map((heading) => heading.textContent);
     expect(headings).toEqual(['Verified', 'Imported']);
@@ -135,6 +137,7 @@ describe('Open a case package', () => {
     mockBackend({
       case_package_open: () => ({
         outcome: 'opened',
+        check: failedCheck,
         opened: opened({
           merged: true,
           postsAdded: 2,
@@ -180,5 +183,35 @@ describe('differences standing on a case', () => {
     });
     render(StandingConflicts, { id: 4 });
     expect(await screen.findByText("1 difference from a colleague's package, both sides kept")).toBeInTheDocument();
+  });
+});
+
+describe('notes and tags received from a colleague', () => {
+  const anaBy = { name: 'Ana Ruiz', key: ana.fingerprint };
+  const ben = { name: 'Ben Okafor', key: '66b8069f'.repeat(8) };
+
+  it('name who wrote them, until the note is written here', async () => {
+    const calls = mockBackend({ investigation_post_set: () => undefined, investigation_tags: () => [] });
+    render(PostNotes, {
+      investigationId: 4,
+      postId: '1790',
+      note: 'Started at the depot',
+      tags: ['claim', 'mine'],
+      noteBy: anaBy,
+      receivedTags: [{ tag: 'claim', by: anaBy }],
+      otherNotes: [{ note: 'The port denies it', by: ben }],
+    });
+    expect(screen.getByTestId('note-by')).toHaveTextContent('by Ana Ruiz');
+    expect(screen.getByRole('textbox', { name: 'Note by Ana Ruiz' })).toHaveValue('Started at the depot');
+    const tags = screen.getByRole('list', { name: 'Tags' }).querySelectorAll('li');
+    expect([...tags].map((tag) => tag.getAttribute('data-by'))).toEqual(['Ana Ruiz', null]);
+    expect(tags[0]).toHaveTextContent('claim · by Ana Ruiz');
+    expect(screen.getByRole('list', { name: "Colleagues' notes, kept beside this one" })).toHaveTextContent('Ben Okafor: The port denies it');
+
+    // Written here, the note is this installation's: no "by" any more.
+    await userEvent.type(screen.getByRole('textbox', { name: /^Note/ }), ', says the harbour master');
+    await userEvent.click(screen.getByRole('button', { name: 'Save note' }));
+    await expect.poll(() => calls.investigation_post_set?.length).toBe(1);
+    await expect.poll(() => screen.queryByTestId('note-by')).toBeNull();
   });
 });

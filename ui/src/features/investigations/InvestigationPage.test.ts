@@ -31,7 +31,7 @@ function filed(id: string, text: string, overrides: Partial<InvestigationPost> =
     first_seen: '2026-11-22T10:05:00Z',
     last_seen: '2026-11-22T10:05:00Z',
   };
-  return { post, note: '', tags: [], added_at: '2026-11-22T10:05:00Z', found_by: 1, capture: null, ...overrides };
+  return { post, note: '', tags: [], added_at: '2026-11-22T10:05:00Z', found_by: 1, capture: null, note_by: null, received_tags: [], other_notes: [], ...overrides };
 }
 
 const posts = [filed('201', 'The dam held overnight', { note: 'first report', tags: ['dam'] }), filed('202', 'Evacuation ordered downstream')];
