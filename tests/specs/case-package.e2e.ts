@@ -13,7 +13,7 @@ import { firstMachine, secondMachine, switchTo, type SecondMachine } from '../su
  * computer, with its own data folder, HOME, XDG folders and keychain, and no API key
  * (support/secondMachine.ts: the same binary behind a script tauri-driver starts, switched to
  * with `browser.reloadSession`; one app runs at a time). There the package is verified before
- * anything is written, the case arrives with its posts, notes and tags, and its
+ * anything is written, the case arrives with its posts, notes and tags named as Ana's, and its
  * custody log continues with the import, its chain unbroken. A copy changed by one byte is
  * refused with why. The colleague's work then goes back to the first installation and merges:
  * both notes kept, the difference listed, nothing overwritten. Screenshots and axe in both
@@ -157,14 +157,20 @@ describe('a case handed to a colleague', () => {
     await screenshotBothThemes('case-package-opened');
     await auditBothThemes('case-package-opened');
 
-    // The case, as Ana left it: the same figures and posts, her note and her tag.
+    // The case, as Ana left it: the same figures and posts, her note and her tag, named as hers.
     await openSection().$(`a=Open ${NAME}`).click();
     await expect($(`h1=${NAME}`)).toBeDisplayed();
     await $('main article.post').waitForDisplayed({ timeout: 15_000 });
     await expect($('[data-testid="investigation-figures"]')).toHaveText(expect.stringMatching(new RegExp(`^${postCount.split(' · cost')[0]!.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`)));
     expect((await cardTexts()).length).toBe(anaCards.length);
-    await noteHolding(ANA_NOTE);
+    const received = await noteHolding(ANA_NOTE);
+    // Named as hers: the note's label and the tag's chip.
+    const notes = received.parentElement();
+    await expect(notes.$('[data-testid="note-by"]')).toHaveText(`by ${ANA}`);
     await expect($('main button[aria-label="Remove the tag claim"]')).toBeDisplayed();
+    await expect($('main li.tag[data-by]')).toHaveAttribute('data-by', ANA);
+    await expect($('main li.tag[data-by]')).toHaveText(expect.stringContaining(`claim · by ${ANA}`));
+    await received.scrollIntoView({ block: 'center' });
     await screenshotBothThemes('case-package-received-posts');
     await auditBothThemes('case-package-received-posts');
 
@@ -221,7 +227,12 @@ describe('a case handed to a colleague', () => {
     // On the case: Ana's note kept, Ben's listed beside it; the custody log's chain still holds.
     await openSection().$(`a=Open ${NAME}`).click();
     await $('main article.post').waitForDisplayed({ timeout: 15_000 });
-    await noteHolding(ANA_NOTE);
+    const kept = await noteHolding(ANA_NOTE);
+    // Her own note carries no "by"; Ben's is beside it, named.
+    expect(await kept.parentElement().$('[data-testid="note-by"]').isExisting()).toBe(false);
+    const beside = kept.parentElement().$('[data-testid="other-notes"]');
+    await expect(beside).toHaveText(`${BEN}: ${BEN_NOTE}`);
+    await beside.scrollIntoView({ block: 'center' });
     await expect($('[data-testid="standing-conflicts"]')).toBeDisplayed();
     await $('[data-testid="standing-conflicts"] summary').click();
     await expect($('[data-testid="standing-conflicts"]')).toHaveText(expect.stringContaining(BEN_NOTE));
