@@ -31,6 +31,7 @@ pub mod provenance;
 mod running;
 pub mod signing;
 pub mod stamps;
+pub mod storage;
 pub mod surface;
 pub mod wacz;
 
@@ -59,6 +60,7 @@ pub fn configure<R: Runtime>(
         .manage(evidence::BundleChecks::default())
         .manage(wacz::WaczExports::default())
         .manage(imports::ImportRuns::default())
+        .manage(storage::Compactions::default())
         .manage(case_packages::CaseExports::default())
         .manage(case_packages::CaseOpens::default())
         .manage(coordination::CoordinationRuns::default())

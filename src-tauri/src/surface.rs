@@ -45,7 +45,8 @@
 //!   `analysis_export_network`, `analysis_export_table`, `analysis_save_chart`,
 //!   `signing_key_export`, `evidence_pick_bundle`, `case_package_pick`: the save or open dialog
 //!   (and `evidence_export`, `wacz_export`, `case_package_export`: the save dialog and a channel
-//!   for its progress; `case_package_open`: a channel).
+//!   for its progress; `case_package_open`: a channel);
+//! - `storage_compact`: its progress travels on a channel the window opens.
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -238,6 +239,7 @@ features!(
     coordination,
     signing,
     stamps,
+    storage,
     wacz,
     imports,
     media,

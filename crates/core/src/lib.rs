@@ -93,6 +93,10 @@
 //!   authority with a plain client (never the service's), the reply kept only when granted for
 //!   this hash and nonce, and a stored token checked on its own as `openssl ts -verify` does
 //!   (hash, signature, the signing certificate it names, whose chain it is);
+//! * [`storage`]: Settings → Storage: the data folder's size by part (the database's from
+//!   SQLite's `dbstat`, the media folder's files, the rest), the disk's room and when it is
+//!   low, and Compact (the database's free pages given back in one transaction, with progress
+//!   and cancel, refused when the disk has too little room; orphaned media files removed);
 //! * [`session`], [`state`], [`settings`], [`environment`]: live or demo mode, each mode's
 //!   database, the app's settings (`settings.json`, their one home: the database keeps
 //!   none), and the `SIGHTLINE_*` overrides;
@@ -171,6 +175,7 @@ pub mod settings;
 pub mod signing;
 pub mod stamper;
 pub mod state;
+pub mod storage;
 pub mod streaming;
 pub mod timestamps;
 pub mod wacz;

@@ -41,6 +41,7 @@ mod pipeline;
 mod provenance;
 mod signing;
 mod stamper;
+mod storage;
 mod streaming;
 mod timestamps;
 mod wacz;

@@ -64,6 +64,7 @@ import type { RepostersPage } from './bindings/RepostersPage';
 import type { SpendBreakdown } from './bindings/SpendBreakdown';
 import type { SpendDimension } from './bindings/SpendDimension';
 import type { SpendTotals } from './bindings/SpendTotals';
+import type { CompactProgress } from './bindings/CompactProgress';
 import type { StoredLink } from './bindings/StoredLink';
 import type { StoredResult } from './bindings/StoredResult';
 import type { StreamMessage } from './bindings/StreamMessage';
@@ -422,6 +423,21 @@ export function waczExport(investigationId: number, onProgress: (progress: Bundl
   return call('wacz_export', { investigationId, progress });
 }
 export const waczCancel = () => call('wacz_cancel');
+/** The data folder's size by part, the disk's room (reads every page of the database: seconds on a large archive). */
+export const storageReport = () => call('storage_report');
+/** The disk's room and whether it is low (cheap: for the low-disk warning). */
+export const storageDisk = () => call('storage_disk');
+/**
+ * Compacts the database (its free pages given back) and removes the media folder's orphaned
+ * files, calling `onProgress` as it goes; `{ outcome: 'cancelled' }` after `storageCompactCancel`,
+ * which leaves the database as it was.
+ */
+export function storageCompact(onProgress: (progress: CompactProgress) => void) {
+  const progress = new Channel<CompactProgress>();
+  progress.onmessage = onProgress;
+  return call('storage_compact', { progress });
+}
+export const storageCompactCancel = () => call('storage_compact_cancel');
 /** Stops the running check of a bundle. */
 export const evidenceVerifyCancel = () => call('evidence_verify_cancel');
 /** The system's open dialog for a bundle; null when closed. */
