@@ -6,13 +6,15 @@
 //! fetcher, and the request and its posts filed into the active investigation (its custody
 //! log). First into a new database, then into `WRITE_BENCH_DB` when given (a large archive: it
 //! is opened, migrated if need be, and written to, so give it a scratch copy). Posts are shaped
-//! like the 1,000,000-post archive's (tags, mentions, links, replies, quotes), each page's new.
+//! like the 1,000,000-post archive's (tags, mentions, links, replies, quotes; 540 bytes of
+//! JSON), then filled out to the service's size (about 2.7 KB), each page's new.
 //! Prints the median, 95th percentile and slowest page; asserts nothing about time.
 
 use std::path::Path;
 use std::time::{Duration, Instant};
 
 use chrono::{TimeZone, Utc};
+use serde_json::json;
 use sightline_store::{MediaKind, NewMediaItem, RequestRecord, RequestStatus, Store};
 use sqlx::{Connection, SqliteConnection};
 
@@ -22,13 +24,66 @@ mod posts;
 
 const PAGE: usize = 100;
 
+/// Fills a post's record out to the size the service sends (about 2.7 KB rather than the
+/// archive's 540 bytes): the author's whole profile, a picture, and the fields a post carries
+/// beside its text. What the triggers parse grows with it.
+fn service_sized(post: &mut sightline_store::NewPost) {
+    let mut raw: serde_json::Value = serde_json::from_str(&post.raw_json).unwrap();
+    let user = &mut raw["user"];
+    user["url"] = json!(format!("https://x.com/{}", post.author_username));
+    user["created_at"] = json!("Tue Mar 21 20:50:14 +0000 2012");
+    user["description"] = json!("Reporter covering floods, ports and the weather of the coast. Views my own. Tips welcome by direct message; signal on request. She/her.");
+    user["location"] = json!("Rotterdam, Nederland");
+    for field in [
+        "favourites_count",
+        "followings_count",
+        "listed_count",
+        "media_count",
+        "statuses_count",
+    ] {
+        user[field] = json!(123_456);
+    }
+    user["profile_image_url"] =
+        json!("https://pbs.twimg.com/profile_images/1234567890123456789/AbCdEfGh_normal.jpg");
+    user["profile_banner_url"] =
+        json!("https://pbs.twimg.com/profile_banners/1234567890/1700000000");
+    user["entities"] = json!({"description": {"urls": []}, "url": {"urls": [{"url": "https://t.co/abc", "expanded_url": "https://example.org/about", "display_url": "example.org/about", "indices": [0, 23]}]}});
+    user["can_dm"] = json!(false);
+    user["can_media_tag"] = json!(true);
+    user["pinned_tweet_ids"] = json!(["1790000000000000000"]);
+    user["professional"] = json!({"professional_type": "Creator", "category": []});
+    raw["conversation_id"] = json!(post.id);
+    raw["source"] =
+        json!("<a href=\"https://mobile.twitter.com\" rel=\"nofollow\">Twitter Web App</a>");
+    raw["possibly_sensitive"] = json!(false);
+    raw["view_count"] = json!(45_678);
+    raw["bookmark_count"] = json!(12);
+    raw["is_quote_status"] = json!(false);
+    raw["display_text_range"] = json!([0, 140]);
+    raw["edit_history_tweet_ids"] = json!([post.id]);
+    raw["media"] = json!([{"media_key": "3_1790000000000000000", "type": "photo",
+        "url": "https://pbs.twimg.com/media/GabcdefghijKLMN.jpg", "width": 1200, "height": 675,
+        "alt_text": "A flooded street with a bus standing in water up to its wheels",
+        "sizes": {"large": {"w": 1200, "h": 675, "resize": "fit"}, "medium": {"w": 1200, "h": 675, "resize": "fit"},
+                  "small": {"w": 680, "h": 383, "resize": "fit"}, "thumb": {"w": 150, "h": 150, "resize": "crop"}}}]);
+    post.raw_json = raw.to_string();
+}
+
 /// Page `page` of a run: its record and the media it queues.
-fn page(run: u128, page: usize, first_post: usize) -> (RequestRecord, Vec<NewMediaItem>) {
+fn page(
+    run: u128,
+    page: usize,
+    first_post: usize,
+    full: bool,
+) -> (RequestRecord, Vec<NewMediaItem>) {
     let start = Utc.with_ymd_and_hms(2026, 1, 1, 0, 0, 0).unwrap();
     let posts: Vec<_> = (0..PAGE)
         .map(|n| {
             let mut post = posts::post(first_post + page * PAGE + n, start);
             post.id = format!("{run}{:03}{:03}", page, n);
+            if full {
+                service_sized(&mut post);
+            }
             post
         })
         .collect();
@@ -83,8 +138,9 @@ struct Timed {
     cpu_per_page: Option<Duration>,
 }
 
-/// Records `pages` pages into `store`, filed into a new active investigation.
-async fn write_pages(store: &Store, pages: usize, first_post: usize) -> Timed {
+/// Records `pages` pages into `store`, filed into a new active investigation; `full`: its posts
+/// of the service's size ([`service_sized`]).
+async fn write_pages(store: &Store, pages: usize, first_post: usize, full: bool) -> Timed {
     let run = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .unwrap()
@@ -97,7 +153,7 @@ async fn write_pages(store: &Store, pages: usize, first_post: usize) -> Timed {
     let mut times = Vec::with_capacity(pages);
     let cpu_before = cpu_seconds();
     for n in 0..pages {
-        let (record, media) = page(run, n, first_post);
+        let (record, media) = page(run, n, first_post, full);
         let clock = Instant::now();
         // The request, then its media queued (two transactions, as the app writes them).
         store.record_request(&record).await.unwrap();
@@ -135,8 +191,25 @@ async fn main() {
     let dir = tempfile::tempdir().unwrap();
     let fresh_path = dir.path().join("fresh.db");
     let fresh = Store::open(&fresh_path).await.unwrap();
+    for full in [false, true] {
+        let (record, _) = page(0, 0, 0, full);
+        let bytes: usize = record.posts.iter().map(|p| p.raw_json.len()).sum();
+        println!(
+            "posts {}: {} bytes of JSON on average",
+            if full {
+                "of the service's size"
+            } else {
+                "as the archive's"
+            },
+            bytes / PAGE
+        );
+    }
     // The first pages warm the statement cache; all are reported.
-    report("new database", write_pages(&fresh, 200, 0).await);
+    report("new database", write_pages(&fresh, 200, 0, false).await);
+    report(
+        "new database, posts of the service's size",
+        write_pages(&fresh, 200, 20_000, true).await,
+    );
     fresh.close().await;
 
     // What each group of triggers costs: the same pages into new databases without it (a
@@ -174,7 +247,7 @@ async fn main() {
         }
         conn.close().await.unwrap();
         let store = Store::open(&path).await.unwrap();
-        report(label, write_pages(&store, 200, 0).await);
+        report(label, write_pages(&store, 200, 0, false).await);
         store.close().await;
     }
 
@@ -198,7 +271,14 @@ async fn main() {
             size as f64 / 1_048_576.0
         );
         let label = format!("archive of {posts} posts");
-        report(&label, write_pages(&store, 100, posts as usize).await);
+        report(
+            &label,
+            write_pages(&store, 100, posts as usize, false).await,
+        );
+        report(
+            &format!("{label}, the service's size"),
+            write_pages(&store, 100, posts as usize + 10_000, true).await,
+        );
         store.close().await;
     }
 }
