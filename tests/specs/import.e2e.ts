@@ -53,6 +53,9 @@ const expected: [number, string, string, string][] = [
   [7, 'Imported', '1600000000000000103', ''],
   [8, 'Unreadable', '', 'cut short'],
 ];
+const caseFile = path.join(folder, 'gate-flat.jsonl');
+writeFileSync(caseFile, `${JSON.stringify(flat('1600000000000000201', ['43', 'gate_keeper'], 'Quokkagate closed at dawn'))}\nnot json\n`);
+
 const file = path.join(folder, 'levee-flat.jsonl');
 // The last line has no line break: a file cut off mid-write.
 writeFileSync(file, lines.join('\n'));
@@ -70,7 +73,9 @@ async function tableRows(): Promise<string[][]> {
  * here to a temporary folder and named by its path (as "Verify a bundle" takes one), is
  * detected, hashed (the SHA-256 on screen is the file's), and read; the report's outcomes
  * match the file line by line, filter by outcome, and export as CSV; an imported post's card in
- * the Archive says which file it came from and that Sightline did not capture it. Keyboard
+ * the Archive says which file it came from and that Sightline did not capture it; a file
+ * imported from an investigation's page is filed there, its card marked and its custody log
+ * naming the file. Keyboard
  * only for the import itself; screenshots and axe in both themes.
  */
 describe('import a twarc2 file', () => {
@@ -159,5 +164,32 @@ describe('import a twarc2 file', () => {
     await mark.click();
     await expect($('h1=Import report')).toBeDisplayed();
     await expect($('[data-testid="import-sha256"]')).toHaveText(sha256);
+  });
+
+  it("imports into an investigation from its page: its posts carry the mark, its custody log says so", async () => {
+    await openScreen('Investigations');
+    await $('#investigation-name').setValue('Gate closures');
+    await $('button=Create investigation').click();
+    await $('main').$('a=Gate closures').click();
+    await expect($('h1=Gate closures')).toBeDisplayed();
+    await $('a=Import posts…').click();
+    await expect($('h1=Import posts')).toBeDisplayed();
+    await expect($('#import-into')).toHaveValue(expect.stringMatching(/^\d+$/));
+    await expect($('#import-into')).toHaveText(expect.stringContaining('Investigation: Gate closures'));
+    await $('#import-path').setValue(caseFile);
+    await $('#import-path').click();
+    await browser.keys(['Enter']);
+    await expect($('[data-testid="import-state"]')).toHaveText('Done', { wait: 30_000 });
+    await expect($('[data-testid="import-counts"]')).toHaveText('2 lines read · 1 imported · 0 already held · 0 not a post · 1 unreadable');
+    await $('a=Gate closures').click();
+    await expect($('h1=Gate closures')).toBeDisplayed();
+    const card = $('#investigation-panel-posts article.post');
+    await card.waitForDisplayed({ timeout: 15_000 });
+    await expect(card.$('a.import-mark')).toHaveText(expect.stringMatching(/^Imported from gate-flat\.jsonl \(sha256 [0-9a-f]{8}…\), not captured by Sightline$/), { wait: 10_000 });
+    expect(await card.getText()).not.toMatch(/captured \d|captured before/);
+    await screenshotBothThemes('import-investigation-posts');
+    await $('#investigation-tab-custody').click();
+    await expect($('#investigation-panel-custody')).toHaveText(expect.stringContaining('gate-flat.jsonl'), { wait: 10_000 });
+    await auditBothThemes('import-investigation');
   });
 });
