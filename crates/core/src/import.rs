@@ -3,7 +3,7 @@
 //! own JSON Lines.
 //!
 //! The whole file is hashed first (its SHA-256 names it in every mark and custody entry), its
-//! format detected from its first lines, then it is read a batch of about a thousand lines at
+//! format detected from its first lines, then it is read a batch of up to 5,000 lines at
 //! a time on a thread of its own while the last batch is written, so reading and SQLite's work
 //! overlap and memory stays bounded (two batches wait at most). Each batch is one transaction
 //! (`sightline_store`'s imports): its posts, every line's outcome and where the next batch

@@ -266,7 +266,7 @@ async fn imported_posts_are_filed_analysed_marked_and_never_billed() {
 async fn a_cancelled_import_resumes_where_it_stopped_without_a_line_twice() {
     let dir = tempfile::tempdir().unwrap();
     let store = store(dir.path()).await;
-    let lines: Vec<String> = (0..3_500)
+    let lines: Vec<String> = (0..12_000)
         .map(|i| {
             let id = format!("16{:017}", i);
             fixtures::flat_tweet(&id, ("11", "alice"), &format!("post {i}")).to_string()
@@ -287,10 +287,10 @@ async fn a_cancelled_import_resumes_where_it_stopped_without_a_line_twice() {
         .unwrap()
         .unwrap();
     assert_eq!(cancelled.state, ImportState::Cancelled);
-    assert_eq!(cancelled.lines_done, 1_000);
-    assert_eq!(cancelled.imported, 1_000);
+    assert_eq!(cancelled.lines_done, 5_000);
+    assert_eq!(cancelled.imported, 5_000);
 
-    // Another file is refused; the same one goes on from line 1,001.
+    // Another file is refused; the same one goes on from line 5,001.
     let other = write(dir.path(), "other.jsonl", &lines[0]);
     let refused = import::resume(
         &store,
@@ -317,14 +317,14 @@ async fn a_cancelled_import_resumes_where_it_stopped_without_a_line_twice() {
     assert_eq!(done.state, ImportState::Done);
     assert_eq!(
         (done.lines_done, done.imported, done.already_held),
-        (3_500, 3_500, 0)
+        (12_000, 12_000, 0)
     );
     let rows = store
-        .import_lines(done.id, None, None, 10_000)
+        .import_lines(done.id, None, None, 20_000)
         .await
         .unwrap();
     let numbers: Vec<i64> = rows.iter().map(|r| r.line).collect();
-    assert_eq!(numbers, (1..=3_500).collect::<Vec<_>>());
+    assert_eq!(numbers, (1..=12_000).collect::<Vec<_>>());
     assert_eq!(
         done.offset_done,
         std::fs::metadata(&path).unwrap().len() as i64
