@@ -42,7 +42,9 @@ async function setUp(folder: string, collector: string) {
 
 async function openCase() {
   await openScreen('Investigations');
-  await main().$(`a=${NAME}`).click();
+  const link = await main().$(`a=${NAME}`);
+  await link.scrollIntoView({ block: 'center' });
+  await link.click();
   await expect($(`h1=${NAME}`)).toBeDisplayed();
   await $('main article.post').waitForDisplayed({ timeout: 15_000 });
 }
@@ -183,6 +185,19 @@ describe('a case handed to a colleague', () => {
     await expect($('[data-testid="custody-check"]')).toHaveText(expect.stringContaining('Unbroken'), { wait: 15_000 });
     await screenshotBothThemes('case-package-custody-continued');
     await auditBothThemes('case-package-custody-continued');
+
+    // Ana's request is here with its cost and key as facts about the case, never this installation's spending.
+    await $('#investigation-tab-queries').click();
+    const queries = $('#investigation-panel-queries');
+    const row = queries.$('button.row');
+    await expect(row).toHaveText(expect.stringContaining('· received'), { wait: 10_000 });
+    await row.click();
+    await expect($('[data-testid="received-from"]')).toHaveText(
+      `Received from ${ANA} in a case package: sent with demo data; $0.006 was charged to ${ANA}. A fact about the case, not counted in this installation's Spend or budgets.`,
+    );
+    await screenshotBothThemes('case-package-received-request');
+    await auditBothThemes('case-package-received-request');
+    await expect($('[data-testid="today-spend"]')).toHaveText('$0.00');
   });
 
   it('refuses a copy changed by one byte, saying why, and imports nothing', async () => {
@@ -234,7 +249,11 @@ describe('a case handed to a colleague', () => {
     await expect(beside).toHaveText(`${BEN}: ${BEN_NOTE}`);
     await beside.scrollIntoView({ block: 'center' });
     await expect($('[data-testid="standing-conflicts"]')).toBeDisplayed();
-    await $('[data-testid="standing-conflicts"] summary').click();
+    // Unfolded from the keyboard: the summary takes focus, Enter opens it.
+    const summary = await $('[data-testid="standing-conflicts"] summary');
+    await summary.scrollIntoView({ block: 'center' });
+    await browser.execute((element: HTMLElement) => element.focus(), summary as unknown as HTMLElement);
+    await browser.keys(['Enter']);
     await expect($('[data-testid="standing-conflicts"]')).toHaveText(expect.stringContaining(BEN_NOTE));
     await screenshotBothThemes('case-package-merged-posts');
     await auditBothThemes('case-package-merged-posts');

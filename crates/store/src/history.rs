@@ -179,6 +179,10 @@ pub struct HistoryEntry {
     pub has_result: bool,
     /// The monitor or collection that sent it; `None` for a request the user made.
     pub origin: Option<RequestOrigin>,
+    /// Who sent it, for a request received in a case package: its cost and key label are
+    /// theirs, facts about the case, never this installation's spending (it has no ledger row).
+    #[ts(optional = nullable)]
+    pub received_from: Option<crate::investigations::MadeBy>,
 }
 
 /// A past result, re-opened from disk.
@@ -223,7 +227,9 @@ pub(crate) const HISTORY_COLUMNS: &str =
     EXISTS (SELECT 1 FROM results r WHERE r.history_id = h.id) AS has_result, \
     h.monitor_id, (SELECT m.name FROM monitors m WHERE m.id = h.monitor_id) AS monitor_name, \
     h.collection_id, \
-    (SELECT c.name FROM collections c WHERE c.id = h.collection_id) AS collection_name";
+    (SELECT c.name FROM collections c WHERE c.id = h.collection_id) AS collection_name, \
+    (SELECT rr.by_name FROM received_requests rr WHERE rr.history_id = h.id) AS received_by_name, \
+    (SELECT rr.by_key FROM received_requests rr WHERE rr.history_id = h.id) AS received_by_key";
 
 pub(crate) fn entry_from_row(row: &SqliteRow) -> Result<HistoryEntry> {
     let cost: Option<i64> = row.try_get("cost_nanos")?;
@@ -262,6 +268,17 @@ pub(crate) fn entry_from_row(row: &SqliteRow) -> Result<HistoryEntry> {
         pinned: row.try_get("pinned")?,
         has_result: row.try_get("has_result")?,
         origin: origin_from_row(row)?,
+        received_from: row
+            .try_get::<Option<String>, _>("received_by_key")?
+            .map(|key| -> Result<_> {
+                Ok(crate::investigations::MadeBy {
+                    name: row
+                        .try_get::<Option<String>, _>("received_by_name")?
+                        .unwrap_or_default(),
+                    key,
+                })
+            })
+            .transpose()?,
     })
 }
 

@@ -78,6 +78,7 @@ fn entry(id: i64, operation: &str, params: &str, cost: &str) -> HistoryEntry {
         pinned: false,
         has_result: true,
         origin: None,
+        received_from: None,
     }
 }
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { operationName } from '$lib/operations';
 import type { HistoryEntry } from '$lib/bindings/HistoryEntry';
-import { chargeWords, originWords, postLines, rowQuery, shortQuery } from './describe';
+import { chargeWords, originWords, postLines, receivedWords, rowQuery, shortQuery } from './describe';
 
 describe('history wording', () => {
   it('names operations in words', () => {
@@ -54,5 +54,16 @@ describe('history wording', () => {
     const billing = { cost: '0.000105', cost_text: null, usage_count: 1, service: 'x', currency: 'USD' };
     expect(chargeWords(billing)).toMatch(/^\S+ \(1 unit, X searches and lookups\)$/);
     expect(chargeWords(null)).toBe('Nothing was charged');
+  });
+});
+
+describe('receivedWords', () => {
+  it('says whose a received request’s cost and key were, and that Spend does not count it', () => {
+    const sent = { mode: 'live', key_label: 'newsroom', billing: { cost: '0.006', cost_text: '0.006', usage_count: 20, service: 'x', currency: 'USD' } } as HistoryEntry;
+    expect(receivedWords(sent)).toBeNull();
+    const received = { ...sent, received_from: { name: 'Ana Ruiz', key: '3f9a'.repeat(16) } } as HistoryEntry;
+    expect(receivedWords(received)).toBe(
+      "Received from Ana Ruiz in a case package: sent with their key “newsroom”; $0.006 was charged to Ana Ruiz. A fact about the case, not counted in this installation's Spend or budgets.",
+    );
   });
 });

@@ -9,6 +9,7 @@ import { formatCharge } from '$lib/money';
 import { serviceName } from '$lib/services';
 import { bareHandle } from '$lib/rules';
 import { placeName } from '$lib/places';
+import { madeByName } from '$lib/caseWords';
 
 export const statusNames: Record<RequestStatus, string> = {
   running: 'Running',
@@ -101,4 +102,16 @@ function findPosts(body: unknown): Record<string, unknown>[] | null {
     }
   }
   return null;
+}
+
+/**
+ * A request received in a case package: whose its cost and key were, and that this
+ * installation's Spend does not count it. `null` for a request this installation sent.
+ */
+export function receivedWords(entry: HistoryEntry): string | null {
+  if (!entry.received_from) return null;
+  const who = madeByName(entry.received_from);
+  const key = entry.mode === 'demo' ? 'demo data' : entry.key_label ? `their key “${entry.key_label}”` : 'no key label';
+  const cost = entry.billing ? `${formatCharge(entry.billing)} was charged to ${who}` : 'nothing was charged';
+  return `Received from ${who} in a case package: sent with ${key}; ${cost}. A fact about the case, not counted in this installation's Spend or budgets.`;
 }
