@@ -72,7 +72,7 @@ describe('CustodyLog', () => {
 
   it('has words for every action and names ids by their kind', () => {
     const actions = Object.keys(actionWords) as CustodyAction[];
-    expect(actions).toHaveLength(21);
+    expect(actions).toHaveLength(22);
     expect(actions.every((action) => actionWords[action].length > 0)).toBe(true);
     expect(idWords('request:12')).toBe('request 12');
     expect(idWords('odd')).toBe('odd');
