@@ -301,7 +301,7 @@ describe('media kept and shown safely', () => {
       // From the keyboard: Tab to the first match's "Open post", Enter opens that post's view.
       const open = $('[data-testid="picture-match"]').$('a=Open post');
       // WebKit's driver answers the resolved address: its fragment is the link's own.
-      const href = (await open.getAttribute('href')).replace(/^[^#]*/, '');
+      const href = ((await open.getAttribute('href')) ?? '').replace(/^[^#]*/, '');
       expect(href).toMatch(/^#\/post\?id=\d+$/);
       for (let step = 0; step < 20 && !(await open.isFocused()); step += 1) await browser.keys(['Tab']);
       await expect(open).toBeFocused();
