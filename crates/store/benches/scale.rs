@@ -285,7 +285,15 @@ async fn main() {
         opened.as_secs_f64()
     );
     let case = Case {
-        investigation: store.investigations(true).await.unwrap()[0].id,
+        // The 1,000,000-post one, not "Small" (both changed at the same instant).
+        investigation: store
+            .investigations(true)
+            .await
+            .unwrap()
+            .iter()
+            .max_by_key(|case| case.post_count)
+            .unwrap()
+            .id,
         tz: "Europe/Berlin".parse().unwrap(),
     };
     store.close().await;
