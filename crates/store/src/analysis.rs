@@ -10,7 +10,9 @@
 //! triggers of migration 0009 (`author_tally`, `lang_tally`, `entity_tally`), one row per
 //! account, language and entity; its activity, heatmap and post count read roll-ups kept by
 //! those of migration 0021 (`activity_by_lang`, `activity_by_kind`), one row per UTC quarter
-//! hour and language or account kind.
+//! hour and language or account kind; its network's reply, quote and mention edges read those
+//! of migration 0022 (`edge_tally`, one row per edge, and `edge_weights`, how many edges weigh
+//! each weight).
 //!
 //! * `analysis/types.rs`: the scope and every answer;
 //! * `analysis/scope.rs`: a scope as SQL, and its name;
@@ -19,7 +21,8 @@
 //! * `analysis/top.rs`: the top lists (the whole archive read off covering indexes, a narrower
 //!   scope tallied in Rust);
 //! * `analysis/network.rs`: accounts and their reply, quote, mention and repost edges (the
-//!   whole archive read off covering indexes);
+//!   whole archive's replies, quotes and mentions read off their tallies, its reposts off the
+//!   index of the reposts);
 //! * `analysis/network_tally.rs`: a narrower scope's network, tallied in Rust from one pass
 //!   over its posts;
 //! * `analysis/edges.rs`: one kind's edges as both hand them back, and which to keep (heavy
@@ -36,9 +39,9 @@
 mod aggregates;
 mod conversation;
 mod coordination;
-mod edges;
+pub(crate) mod edges;
 mod media;
-mod network;
+pub(crate) mod network;
 mod network_tally;
 mod posts;
 mod scope;

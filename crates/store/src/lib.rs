@@ -78,8 +78,9 @@
 //! * `analysis`: counts over stored posts at no cost (activity, heatmap, top lists, network,
 //!   conversation trees) for a request's results, an investigation or an Archive query, read
 //!   from narrow facts that migration 0008's triggers extract from each post once (and the
-//!   whole archive's top lists from tallies that migration 0009's triggers keep), and the
-//!   scope's posts themselves, paged;
+//!   whole archive's top lists from tallies that migration 0009's triggers keep, its
+//!   network's reply, quote and mention edges from those of 0022), and the scope's posts
+//!   themselves, paged;
 //! * `fold`: the one case-folding rule for tags, mentions, cashtags, handles and hosts
 //!   (Unicode lower case), in Rust and as the SQL function every connection registers, which
 //!   the triggers call (migration 0011 refolded what 0008's ASCII-only `lower()` had stored);

@@ -66,3 +66,69 @@ async fn the_archives_count_of_every_post_reads_no_post() {
     };
     assert_eq!(store.posts_count(&english).await.unwrap(), 26);
 }
+
+#[tokio::test]
+async fn the_whole_archives_network_reads_its_tallies_and_no_post() {
+    use crate::analysis::edges::HeaviestEdges;
+    use crate::analysis::network::{repost_edges_query, tallied_edges_query};
+    use crate::{AnalysisScope, EdgeKind, NetworkQuery, ScopeFilters, ScopeSource};
+
+    let (store, _dir) = temp_store().await;
+    let at = Utc.with_ymd_and_hms(2025, 3, 1, 12, 0, 0).unwrap();
+    let posts: Vec<_> = (0..30)
+        .map(|n| {
+            let mut p = post(&format!("p{n}"), "a post", at + Duration::minutes(n));
+            p.raw_json = serde_json::json!({
+                "id": p.id,
+                "in_reply_to_screen_name": format!("to{}", n % 3),
+                "quote": {"id": "q", "user": {"username": format!("q{}", n % 2)}},
+                "entities": {"user_mentions": [{"screen_name": format!("m{}", n % 4)}]},
+            })
+            .to_string();
+            p
+        })
+        .collect();
+    store.archive_posts(at, &posts).await.unwrap();
+    let whole = AnalysisScope {
+        source: ScopeSource::Archive {
+            query: PostQuery::default(),
+        },
+        from: None,
+        to: None,
+        filters: ScopeFilters::default(),
+    };
+    let network = store
+        .analysis_network(&whole, &NetworkQuery::default())
+        .await
+        .unwrap()
+        .unwrap();
+    assert!(network.edges.len() >= 3 + 2 + 4);
+
+    let heaviest = HeaviestEdges {
+        min_weight: 1,
+        limit: 5_000,
+    };
+    for kind in [EdgeKind::Reply, EdgeKind::Quote, EdgeKind::Mention] {
+        let steps = plan(&store, &mut tallied_edges_query(kind, heaviest)).await;
+        assert_no_scan(&steps, &format!("the whole archive's {kind:?} edges"));
+        // Walked in the order shown, stopping at the limit: no sort of every edge.
+        assert!(
+            !steps.iter().any(|s| s.contains("TEMP B-TREE")),
+            "{kind:?}: {steps:#?}"
+        );
+    }
+    // Reposts are not tallied (each reposter counts once a post): the timeline's are read off
+    // the index of the reposts alone, never every post's facts. The reposters lists are read
+    // whole (a row per user of each list fetched, not per post).
+    let steps = plan(&store, &mut repost_edges_query(heaviest)).await;
+    assert!(
+        steps
+            .iter()
+            .any(|s| s == "SCAN f USING COVERING INDEX post_facts_repost_edges"),
+        "{steps:#?}"
+    );
+    assert!(
+        !steps.iter().any(|s| s == "SCAN f" || s == "SCAN p"),
+        "{steps:#?}"
+    );
+}

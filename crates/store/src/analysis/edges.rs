@@ -11,9 +11,9 @@ pub(super) type EdgeRows = Vec<(String, String, i64, i64, i64, i64)>;
 
 /// Which edges of a kind to hand back: at least `min_weight`, the heaviest `limit`.
 #[derive(Clone, Copy)]
-pub(super) struct HeaviestEdges {
-    pub(super) min_weight: i64,
-    pub(super) limit: i64,
+pub(crate) struct HeaviestEdges {
+    pub(crate) min_weight: i64,
+    pub(crate) limit: i64,
 }
 
 impl HeaviestEdges {

@@ -3,9 +3,10 @@
 //! reposts in timelines and from the reposters lists already fetched for the scope's posts
 //! (`post_reposters`, migration 0008), each reposter counted once per post.
 //!
-//! The whole archive's edges are read off each kind's covering index in the order it groups
-//! by; a narrower scope's are tallied in Rust from one pass over its posts
-//! (`analysis/network_tally.rs`).
+//! The whole archive's reply, quote and mention edges are read off their tallies (migration
+//! 0022, kept by triggers as posts are written), the heaviest first; its reposts off the index
+//! of the reposts (each reposter counted once a post, which no tally keeps). A narrower scope's
+//! edges are tallied in Rust from one pass over its posts (`analysis/network_tally.rs`).
 
 use std::collections::{BTreeSet, HashMap};
 
@@ -13,7 +14,6 @@ use sqlx::{QueryBuilder, Sqlite, SqliteConnection};
 
 use super::edges::{EdgeRows, HeaviestEdges};
 use super::network_tally::scope_network;
-use super::scope::MENTION;
 use super::types::{
     AnalysisScope, EdgeKind, Network, NetworkEdge, NetworkNode, NetworkQuery, NETWORK_EDGE_LIMIT,
 };
@@ -65,9 +65,9 @@ impl Store {
                 (EdgeKind::Quote, Some(scope)) => std::mem::take(&mut scope.quotes),
                 (EdgeKind::Mention, Some(scope)) => std::mem::take(&mut scope.mentions),
                 (EdgeKind::Repost, Some(scope)) => std::mem::take(&mut scope.reposts),
-                (EdgeKind::Reply, None) => column_edges(conn, "reply_to_author", heaviest).await?,
-                (EdgeKind::Quote, None) => column_edges(conn, "quoted_author", heaviest).await?,
-                (EdgeKind::Mention, None) => mention_edges(conn, heaviest).await?,
+                (EdgeKind::Reply | EdgeKind::Quote | EdgeKind::Mention, None) => {
+                    tallied_edges(conn, kind, heaviest).await?
+                }
                 (EdgeKind::Repost, None) => repost_edges(conn, heaviest).await?,
             };
             total_edges += rows.first().map_or(0, |row| row.5);
@@ -113,39 +113,53 @@ impl Store {
     }
 }
 
-/// The whole archive's edges from each post's author to the author named in one of its
-/// columns.
-async fn column_edges(
-    conn: &mut SqliteConnection,
-    column: &str,
+/// The whole archive's heaviest edges of one kind, read off their tallies (migration 0022):
+/// the edges in the order the network lists them, each with the number of edges at least
+/// `min_weight` heavy in all.
+pub(crate) fn tallied_edges_query(
+    kind: EdgeKind,
     heaviest: HeaviestEdges,
-) -> Result<EdgeRows> {
-    let mut sql = QueryBuilder::<Sqlite>::new(format!(
-        "SELECT f.author, f.{column}, count(*) AS n, min(f.created_at), max(f.created_at),
-                count(*) OVER ()
-         FROM post_facts f WHERE f.{column} IS NOT NULL AND f.{column} <> f.author
-         GROUP BY f.author, f.{column}"
-    ));
-    heaviest.push(&mut sql, "f.author", &format!("f.{column}"));
-    Ok(sql.build_query_as().fetch_all(conn).await?)
+) -> QueryBuilder<'static, Sqlite> {
+    // The count is one subquery, evaluated once: it names no column of the rows read.
+    let mut sql = QueryBuilder::<Sqlite>::new(
+        "SELECT source, target, posts, first, last,
+                (SELECT sum(edges) FROM edge_weights WHERE kind = ",
+    );
+    sql.push_bind(kind.as_str())
+        .push(" AND posts >= ")
+        .push_bind(heaviest.min_weight)
+        .push(") FROM edge_tally WHERE kind = ")
+        .push_bind(kind.as_str())
+        .push(" AND posts >= ")
+        .push_bind(heaviest.min_weight)
+        .push(" ORDER BY posts DESC, source, target LIMIT ")
+        .push_bind(heaviest.limit);
+    sql
 }
 
-/// The whole archive's edges from each post's author to each handle it mentions.
-async fn mention_edges(conn: &mut SqliteConnection, heaviest: HeaviestEdges) -> Result<EdgeRows> {
-    let mut sql = QueryBuilder::<Sqlite>::new(
-        "SELECT e.author, e.value, count(*) AS n, min(e.created_at), max(e.created_at),
-                count(*) OVER ()
-         FROM post_entities e WHERE e.kind = ",
-    );
-    sql.push_bind(MENTION)
-        .push(" AND e.value <> e.author GROUP BY e.author, e.value");
-    heaviest.push(&mut sql, "e.author", "e.value");
-    Ok(sql.build_query_as().fetch_all(conn).await?)
+async fn tallied_edges(
+    conn: &mut SqliteConnection,
+    kind: EdgeKind,
+    heaviest: HeaviestEdges,
+) -> Result<EdgeRows> {
+    Ok(tallied_edges_query(kind, heaviest)
+        .build_query_as()
+        .fetch_all(conn)
+        .await?)
 }
 
 /// The whole archive's reposts: each (reposter, post) once, whether seen in a timeline or in
 /// a reposters list; the edge's times are the reposted posts' times.
 async fn repost_edges(conn: &mut SqliteConnection, heaviest: HeaviestEdges) -> Result<EdgeRows> {
+    Ok(repost_edges_query(heaviest)
+        .build_query_as()
+        .fetch_all(conn)
+        .await?)
+}
+
+/// The query of [`repost_edges`]: the timeline's reposts read off their own index
+/// (`post_facts_repost_edges`, migration 0022), the reposters lists whole.
+pub(crate) fn repost_edges_query(heaviest: HeaviestEdges) -> QueryBuilder<'static, Sqlite> {
     let mut sql = QueryBuilder::<Sqlite>::new(
         "SELECT reposter, target, count(*) AS n, min(at), max(at), count(*) OVER () FROM (
              SELECT reposter, target, post_id, min(at) AS at FROM (
@@ -161,7 +175,7 @@ async fn repost_edges(conn: &mut SqliteConnection, heaviest: HeaviestEdges) -> R
          WHERE reposter <> target GROUP BY reposter, target",
     );
     heaviest.push(&mut sql, "reposter", "target");
-    Ok(sql.build_query_as().fetch_all(conn).await?)
+    sql
 }
 
 /// How many reposters lists name a stored post.

@@ -713,6 +713,7 @@ async fn the_migration_backfills_posts_stored_before_it() {
 
 mod buckets;
 mod conversation;
+mod edge_tallies;
 mod folding;
 mod nested;
 mod network;
