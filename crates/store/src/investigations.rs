@@ -17,7 +17,7 @@
 
 mod checks;
 mod logged;
-mod read;
+pub(crate) mod read;
 mod types;
 mod write;
 

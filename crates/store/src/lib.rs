@@ -14,7 +14,9 @@
 //!   certificates, never edited) or failed (why); the next due read one row at a time;
 //! * `history`: reading the history back: the list and its text search, one row, a stored
 //!   result body (offline re-open), paging chains, pins and deletes, and the monitor or
-//!   collection that sent a request (read from its request id: migration 0012);
+//!   collection that sent a request (read from its request id: migration 0012); its count
+//!   with no filter but an operation or a status read off the counts migration 0023's
+//!   triggers keep;
 //! * `spend`: the exact spend ledger, aggregates in the user's time zone, learned rates, and
 //!   the count of answers whose cost could not be read (in no sum); by monitor and by
 //!   collection from the ledger rows' own owner (`spend/owners.rs`);
@@ -63,7 +65,8 @@
 //! * `investigations`: cases filing requests and posts (by the active investigation, inside
 //!   each request's record transaction, or by hand), a notebook, notes and tags per post,
 //!   filters, cost from the ledger rows of exactly their requests, and still-there checks;
-//!   each change appended to the investigation's custody log in its own transaction;
+//!   each change appended to the investigation's custody log in its own transaction; the
+//!   count of its posts read off migration 0023's counts;
 //! * [`custody`]: the custody log (migration 0014): per investigation, an append-only,
 //!   hash-chained list of what was done to it, the rule chaining it ([`custody::entry_hash`],
 //!   [`custody::HASH_RULE`]) and its check ([`custody::check_chain`]); the table's triggers

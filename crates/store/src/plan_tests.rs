@@ -7,8 +7,13 @@ use chrono::{Duration, TimeZone, Utc};
 use sqlx::{QueryBuilder, Sqlite};
 
 use crate::archive::read::count_query;
-use crate::test_support::{post, temp_store};
-use crate::{PostQuery, Store};
+use crate::history::history_count_query;
+use crate::investigations::read::posts_count_query;
+use crate::test_support::{post, record, temp_store};
+use crate::{
+    HistoryQuery, InvestigationItem, InvestigationPostQuery, PendingRequest, PostQuery,
+    RequestStatus, Store,
+};
 
 /// SQLite's plan for `sql`, one line per step.
 async fn plan(store: &Store, sql: &mut QueryBuilder<'_, Sqlite>) -> Vec<String> {
@@ -27,6 +32,28 @@ async fn plan(store: &Store, sql: &mut QueryBuilder<'_, Sqlite>) -> Vec<String> 
 /// Tables that stay small however big the archive: one row per language, per day, per
 /// setting... Reading one of them whole is fine.
 const SMALL: [&str; 2] = ["CONSTANT ROW", "lang_tally"];
+
+/// Tables of counts kept by triggers (one row per operation and status, per investigation):
+/// a count read off them reads a row or a few, however many it counts.
+const COUNTS: [&str; 2] = ["history_counts", "investigation_post_counts"];
+
+/// Every step of `plan` reads one of [`COUNTS`]: nothing of the rows counted, not even a
+/// range of an index (a million entries of one investigation is a range, not a scan).
+fn assert_reads_counts_only(plan: &[String], what: &str) {
+    let reads = |step: &&String| {
+        (step.starts_with("SCAN ") || step.starts_with("SEARCH ")) && *step != "SCAN CONSTANT ROW"
+    };
+    let of_counts = |step: &&String| {
+        step.split(' ')
+            .nth(1)
+            .is_some_and(|table| COUNTS.contains(&table))
+    };
+    assert!(
+        plan.iter().filter(reads).all(|step| of_counts(&step)),
+        "{what} reads more than its counts: {plan:#?}"
+    );
+    assert!(plan.iter().any(|step| reads(&step)), "{what}: {plan:#?}");
+}
 
 /// No step of `plan` reads a big table or an index of one from end to end.
 fn assert_no_scan(plan: &[String], what: &str) {
@@ -65,6 +92,184 @@ async fn the_archives_count_of_every_post_reads_no_post() {
         ..PostQuery::default()
     };
     assert_eq!(store.posts_count(&english).await.unwrap(), 26);
+}
+
+#[tokio::test]
+async fn historys_count_reads_its_counts_not_its_rows() {
+    let (store, _dir) = temp_store().await;
+    let at = Utc.with_ymd_and_hms(2025, 3, 1, 12, 0, 0).unwrap();
+    for n in 0..6 {
+        let mut rec = record(&format!("r{n}"), at + Duration::minutes(n));
+        if n % 3 == 0 {
+            rec.operation = "twitter_user".into();
+        }
+        if n == 5 {
+            rec.status = RequestStatus::Error;
+        }
+        store.record_request(&rec).await.unwrap();
+    }
+    for q in [
+        HistoryQuery::default(),
+        HistoryQuery {
+            operation: Some("twitter_search".into()),
+            ..HistoryQuery::default()
+        },
+        HistoryQuery {
+            status: Some(RequestStatus::Ok),
+            ..HistoryQuery::default()
+        },
+        HistoryQuery {
+            operation: Some("twitter_search".into()),
+            status: Some(RequestStatus::Error),
+            ..HistoryQuery::default()
+        },
+    ] {
+        let text = store.text_plan(&q).await.unwrap();
+        let steps = plan(&store, &mut history_count_query(&q, text)).await;
+        assert_reads_counts_only(&steps, &format!("History's count ({q:?})"));
+        assert_eq!(
+            store.history_count(&q).await.unwrap(),
+            counted(&store, &q).await,
+            "{q:?}"
+        );
+    }
+    // Any other filter counts the rows themselves.
+    let pinned = HistoryQuery {
+        pinned_only: true,
+        ..HistoryQuery::default()
+    };
+    assert_eq!(store.history_count(&pinned).await.unwrap(), 0);
+}
+
+/// History's count as `count(*)` over its rows, filtered by operation and status.
+async fn counted(store: &Store, q: &HistoryQuery) -> i64 {
+    sqlx::query_scalar(
+        "SELECT count(*) FROM history WHERE (?1 IS NULL OR operation = ?1)
+           AND (?2 IS NULL OR status = ?2)",
+    )
+    .bind(q.operation.clone())
+    .bind(q.status.map(RequestStatus::as_str))
+    .fetch_one(&store.pool)
+    .await
+    .unwrap()
+}
+
+#[tokio::test]
+async fn historys_counts_follow_every_insert_finish_and_delete() {
+    let (store, _dir) = temp_store().await;
+    let at = Utc.with_ymd_and_hms(2025, 3, 1, 12, 0, 0).unwrap();
+    let ok = HistoryQuery {
+        status: Some(RequestStatus::Ok),
+        ..HistoryQuery::default()
+    };
+    let running = HistoryQuery {
+        status: Some(RequestStatus::Running),
+        ..HistoryQuery::default()
+    };
+    // Begun (running), then finished (ok): moved from one status to the other.
+    let pending = PendingRequest {
+        request_id: "stream".into(),
+        started_at: at,
+        operation: "twitter_search".into(),
+        params_json: "{}".into(),
+        key_label: None,
+        mode: "live".into(),
+    };
+    store.begin_request(&pending).await.unwrap();
+    assert_eq!(store.history_count(&running).await.unwrap(), 1);
+    store.record_request(&record("stream", at)).await.unwrap();
+    assert_eq!(store.history_count(&running).await.unwrap(), 0);
+    assert_eq!(store.history_count(&ok).await.unwrap(), 1);
+    // Recorded again: still one request.
+    let outcome = store.record_request(&record("stream", at)).await.unwrap();
+    let id = outcome.history_id();
+    store.record_request(&record("other", at)).await.unwrap();
+    assert_eq!(
+        store.history_count(&HistoryQuery::default()).await.unwrap(),
+        2
+    );
+    assert!(store.delete_history(id).await.unwrap());
+    assert_eq!(
+        store.history_count(&HistoryQuery::default()).await.unwrap(),
+        1
+    );
+    assert_eq!(store.history_count(&ok).await.unwrap(), 1);
+    let rows: i64 = sqlx::query_scalar("SELECT count(*) FROM history_counts")
+        .fetch_one(&store.pool)
+        .await
+        .unwrap();
+    assert_eq!(rows, 1, "a count fallen to nothing is no row");
+}
+
+#[tokio::test]
+async fn an_investigations_count_reads_its_counts_not_its_posts() {
+    let (store, _dir) = temp_store().await;
+    let at = Utc.with_ymd_and_hms(2025, 3, 1, 12, 0, 0).unwrap();
+    let posts: Vec<_> = (0..12)
+        .map(|n| post(&format!("p{n}"), "a post", at + Duration::minutes(n)))
+        .collect();
+    store.archive_posts(at, &posts).await.unwrap();
+    let case = store.create_investigation("Case", "", at).await.unwrap();
+    let other = store.create_investigation("Other", "", at).await.unwrap();
+    let items = |range: std::ops::Range<usize>| -> Vec<InvestigationItem> {
+        range
+            .map(|n| InvestigationItem::Post {
+                post_id: format!("p{n}"),
+            })
+            .collect()
+    };
+    store
+        .add_to_investigation(case, &items(0..10), at)
+        .await
+        .unwrap();
+    // Filed again (an upsert that finds it there): counted once.
+    store
+        .add_to_investigation(case, &items(5..12), at)
+        .await
+        .unwrap();
+    store
+        .add_to_investigation(other, &items(0..3), at)
+        .await
+        .unwrap();
+    store
+        .remove_from_investigation(case, &items(0..2), at)
+        .await
+        .unwrap();
+
+    let everything = InvestigationPostQuery::default();
+    let steps = plan(&store, &mut posts_count_query(case, &everything).unwrap()).await;
+    assert_reads_counts_only(&steps, "an investigation's count of its posts");
+    let page = store.investigation_posts(case, &everything).await.unwrap();
+    assert_eq!(page.total, 10);
+    let summary = store.investigation(case).await.unwrap().unwrap();
+    assert_eq!(summary.post_count, 10);
+    assert_eq!(
+        store
+            .investigation(other)
+            .await
+            .unwrap()
+            .unwrap()
+            .post_count,
+        3
+    );
+    // A filter counts the posts themselves.
+    let after = InvestigationPostQuery {
+        from: Some(at + Duration::minutes(10)),
+        ..InvestigationPostQuery::default()
+    };
+    assert_eq!(
+        store.investigation_posts(case, &after).await.unwrap().total,
+        2
+    );
+
+    // Deleted with its posts (a cascade): no count left behind.
+    assert!(store.delete_investigation(case).await.unwrap());
+    let rows: Vec<(i64, i64)> =
+        sqlx::query_as("SELECT investigation_id, posts FROM investigation_post_counts")
+            .fetch_all(&store.pool)
+            .await
+            .unwrap();
+    assert_eq!(rows, vec![(other, 3)]);
 }
 
 #[tokio::test]
