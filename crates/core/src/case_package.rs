@@ -21,6 +21,11 @@
 //!   case already held (the same case id) is merged by request and post ids, both people's
 //!   notes and tags kept and attributed, every difference listed as a [`CaseConflict`],
 //!   nothing overwritten, the merge recorded in the log. No API key is needed on this path.
+//!   Removals travel too (layout 2): a tag taken off or a note removed or written over is
+//!   carried with its post (what, when, by whom); a merge takes off here what the colleague
+//!   removed after it came here ([`CaseRemoved`], each in the custody log) and brings back
+//!   nothing removed here; a note removed on one side and rewritten on the other is a
+//!   [`ConflictKind::NoteRemoved`] difference, the rewritten note kept.
 //!
 //! * [`preview`] (`case_package/preview.rs`): the same checks and what the package holds (who
 //!   signed it, when, its case and counts, the case here it would merge into), writing nothing.
@@ -51,8 +56,12 @@ pub use write::file_name;
 pub const EXTENSION: &str = "zip";
 /// The manifest's `kind` of a case package (an evidence bundle has none).
 pub const KIND: &str = "case-package";
-/// The version of the `case/` files' layout, in the manifest's `case.format_version`.
-pub const CASE_FORMAT_VERSION: u32 = 1;
+/// The version of the `case/` files' layout, in the manifest's `case.format_version`. 2: each
+/// tag carries when it was put on and each post its removals (tags taken off, notes removed or
+/// written over), so a merge respects them. A package of layout 1 is still opened (its tags read
+/// as put on before times were kept, no removals); a Sightline that reads only layout 1 refuses
+/// a layout-2 package rather than merge it without its removals.
+pub const CASE_FORMAT_VERSION: u32 = 2;
 
 /// Who did something to a case: the collector's name ("Collected by" in their Settings, may be
 /// empty) and their signing key's fingerprint.
@@ -137,6 +146,9 @@ pub enum CaseExportOutcome {
 pub enum ConflictKind {
     /// A post's note: this installation's is kept, theirs beside it.
     Note,
+    /// A post's note one side removed while the other rewrote it: the rewritten note is kept
+    /// (the side that removed it shows an empty text).
+    NoteRemoved,
     /// A still-there check of the same time with different lines: both kept.
     Check,
     /// The notebook: this installation's is kept, theirs is in the list.
@@ -164,6 +176,37 @@ pub struct CaseConflict {
     pub theirs: String,
     /// Who wrote it.
     pub theirs_by: Collector,
+}
+
+/// What a removal took off a post.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(export)]
+pub enum RemovedWhat {
+    /// A tag.
+    Tag,
+    /// The post's note (removed, or written over with the colleague's).
+    Note,
+}
+
+/// Something taken off a post here by a merge because the colleague had removed it there
+/// after it came here; the custody log records each.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(export)]
+pub struct CaseRemoved {
+    /// A tag or the note.
+    pub what: RemovedWhat,
+    /// The post.
+    pub post_id: String,
+    /// The tag, or the note's text as it was here.
+    pub text: String,
+    /// A note the colleague wrote over: theirs is the note here now (else none is).
+    pub written_over: bool,
+    /// Who removed it; `None`: this installation (its own removal, coming back).
+    pub by: Option<Collector>,
+    /// When they removed it (RFC 3339 UTC).
+    pub removed_at: String,
 }
 
 /// What opening a package did.
@@ -205,6 +248,8 @@ pub struct CaseOpened {
     pub custody_entries_received: u32,
     /// Everything that differed, each kept on both sides.
     pub conflicts: Vec<CaseConflict>,
+    /// What was taken off here because the colleague had removed it.
+    pub removed: Vec<CaseRemoved>,
 }
 
 /// How "Open a case package" ended.
@@ -219,7 +264,7 @@ pub enum CaseOpenOutcome {
     /// Verified and imported.
     Opened {
         /// What it did.
-        opened: CaseOpened,
+        opened: Box<CaseOpened>,
         /// The package's check (every line holds), as "Verify a bundle" shows it.
         check: Box<BundleCheck>,
     },

@@ -18,7 +18,7 @@ use rust_decimal::Decimal;
 use serde_json::{json, Value};
 use sightline_api::CancelToken;
 use sightline_core::case_package::{
-    self, CaseExportOutcome, CaseOpenOutcome, CaseOpened, CaseStage,
+    self, CaseExportOutcome, CaseOpenOutcome, CaseOpened, CaseStage, ConflictKind, RemovedWhat,
 };
 use sightline_core::environment::Environment;
 use sightline_core::evidence::gather;
@@ -28,7 +28,8 @@ use sightline_core::signing;
 use sightline_core::state::AppState;
 use sightline_store::custody::{self, ChainCheck, CustodyAction};
 use sightline_store::{
-    AnalysisScope, BudgetLimits, By, MediaKind, ScopeFilters, ScopeSource, Store,
+    AnalysisScope, BudgetLimits, By, CheckItem, CheckOutcome, MediaKind, ScopeFilters, ScopeSource,
+    Store,
 };
 
 /// One installation: its data folder, keychain, signing key and collector's name.
@@ -80,7 +81,7 @@ async fn open(m: &Machine, path: &Path) -> CaseOpenOutcome {
 
 async fn opened(m: &Machine, path: &Path) -> CaseOpened {
     match open(m, path).await {
-        CaseOpenOutcome::Opened { opened, .. } => opened,
+        CaseOpenOutcome::Opened { opened, .. } => *opened,
         other => panic!("not opened: {other:?}"),
     }
 }
@@ -168,13 +169,19 @@ async fn digest(m: &Machine, id: i64) -> Value {
             let mut tags: Vec<Value> = p
                 .tags
                 .iter()
-                .map(|(t, by)| json!([t, whose(m, by)]))
+                .map(|t| json!([t.tag, whose(m, &t.by), t.added_at]))
                 .collect();
             tags.sort_by_key(|t| t.to_string());
+            let mut removed: Vec<Value> = p
+                .removed
+                .iter()
+                .map(|r| json!([r.kind, r.what, r.added_at, r.removed_at, whose(m, &r.by)]))
+                .collect();
+            removed.sort_by_key(|r| r.to_string());
             let mut found: Vec<&String> = p.found_by.iter().map(|(r, _)| r).collect();
             found.sort();
             json!({"id": p.id, "raw": p.raw_json, "notes": notes, "tags": tags,
-                   "found_by": found, "filed_by": whose(m, &p.filing.by)})
+                   "removed": removed, "found_by": found, "filed_by": whose(m, &p.filing.by)})
         })
         .collect();
     let media: Vec<Value> = case
@@ -189,9 +196,22 @@ async fn digest(m: &Machine, id: i64) -> Value {
             ])
         })
         .collect();
+    let checks: Vec<Value> = case
+        .checks
+        .iter()
+        .map(|c| {
+            json!([
+                c.checked_at,
+                c.cost_nanos,
+                whose(m, &c.by),
+                c.request_ids,
+                c.items
+            ])
+        })
+        .collect();
     json!({"case": case.case_id, "name": case.name, "notebook": case.notebook,
            "requests": requests, "posts": posts, "media": media,
-           "cost": bundle.cost.total.to_string(), "checks": case.checks.len()})
+           "cost": bundle.cost.total.to_string(), "checks": checks})
 }
 
 /// The analysis of the case, as its screen reads it.
@@ -346,6 +366,11 @@ async fn a_package_tampered_with_is_refused_with_its_reason_and_nothing_is_writt
     let dir = tempfile::tempdir().unwrap();
     let a = machine(&dir.path().join("a"), "Ana").await;
     let id = case(&a, 3, 4).await;
+    // A removal for the package to carry: "flood" taken off the first post.
+    a.store
+        .set_investigation_post(id, &post_id(0), None, Some(&["lead".into()]))
+        .await
+        .unwrap();
     let path = export(&a, id, &dir.path().join("case.zip")).await;
     let response = Unzipped::read(&path).names("responses/", ".json")[0].clone();
 
@@ -377,6 +402,26 @@ async fn a_package_tampered_with_is_refused_with_its_reason_and_nothing_is_writt
     let unsummed = dir.path().join("unsummed.zip");
     zip.write(&unsummed);
     refused(dir.path(), &unsummed, "case/posts.jsonl").await;
+
+    // A removal record changed (another tag said to be taken off), with and without its sums
+    // recomputed: the signature, or the file's sum, no longer holds.
+    for (reseal, expected) in [(true, "signature"), (false, "case/posts.jsonl")] {
+        let mut zip = Unzipped::read(&path);
+        zip.edit("case/posts.jsonl", |text| {
+            assert!(text.contains(r#""kind":"tag","what":"flood""#), "{text}");
+            text.replacen(
+                r#""kind":"tag","what":"flood""#,
+                r#""kind":"tag","what":"lead""#,
+                1,
+            )
+        });
+        if reseal {
+            zip.reseal_sums();
+        }
+        let removal = dir.path().join(format!("removal-{reseal}.zip"));
+        zip.write(&removal);
+        refused(dir.path(), &removal, expected).await;
+    }
 
     // The manifest edited (who collected it), its sums recomputed.
     let mut zip = Unzipped::read(&path);
@@ -418,12 +463,54 @@ async fn two_people_editing_one_case_exchange_packages_and_end_with_the_same_cas
     let a = machine(&dir.path().join("a"), "Ana").await;
     let b = machine(&dir.path().join("b"), "Ben").await;
     let id_a = case(&a, 3, 4).await;
+    let tags = |t: &[&str]| t.iter().map(|t| t.to_string()).collect::<Vec<_>>();
+    for (n, note) in [
+        (2, "Ana: account made last week"),
+        (4, "Shared: check the EXIF"),
+    ] {
+        a.store
+            .set_investigation_post(id_a, &post_id(n), Some(note), None)
+            .await
+            .unwrap();
+    }
     let first = export(&a, id_a, &dir.path().join("1.zip")).await;
     let id_b = opened(&b, &first).await.investigation_id;
 
     // Ana tags two posts and rewrites a note; Ben writes a note, rewrites the same note
     // differently, and adds posts of his own search.
-    let tags = |t: &[&str]| t.iter().map(|t| t.to_string()).collect::<Vec<_>>();
+    // Each also removes what they both hold: Ana takes "flood" off post 0 and removes the
+    // note on post 4 that Ben rewrites meanwhile; Ben takes "lead" off post 0, removes the
+    // note on post 2 and runs a still-there check.
+    a.store
+        .set_investigation_post(id_a, &post_id(0), None, Some(&tags(&["lead"])))
+        .await
+        .unwrap();
+    a.store
+        .set_investigation_post(id_a, &post_id(4), Some(""), None)
+        .await
+        .unwrap();
+    b.store
+        .set_investigation_post(id_b, &post_id(0), None, Some(&tags(&["flood"])))
+        .await
+        .unwrap();
+    b.store
+        .set_investigation_post(id_b, &post_id(2), Some(""), None)
+        .await
+        .unwrap();
+    b.store
+        .set_investigation_post(id_b, &post_id(4), Some("Ben: the EXIF says Lagos"), None)
+        .await
+        .unwrap();
+    let checked = Utc.with_ymd_and_hms(2026, 11, 24, 10, 0, 0).unwrap();
+    let line = |n: usize| CheckItem {
+        post_id: post_id(n),
+        outcome: CheckOutcome::Unchanged,
+        changes: Vec::new(),
+    };
+    b.store
+        .save_investigation_check(id_b, checked, Decimal::ZERO, &[], &[line(1), line(3)])
+        .await
+        .unwrap();
     a.store
         .set_investigation_post(id_a, &post_id(1), None, Some(&tags(&["bot?"])))
         .await
@@ -469,18 +556,74 @@ async fn two_people_editing_one_case_exchange_packages_and_end_with_the_same_cas
     assert_eq!((at_a.investigation_id, at_b.investigation_id), (id_a, id_b));
     assert_eq!((at_a.posts_added, at_a.requests_added), (5, 1));
     assert_eq!(at_b.tags_added, 3);
+    assert_eq!(at_a.checks_added, 1);
 
-    // The differing note is listed on both sides, and neither overwrote the other.
+    // What the other removed is taken off, named with who removed it and when.
+    let removed = |got: &CaseOpened| {
+        let mut removed: Vec<_> = got
+            .removed
+            .iter()
+            .map(|r| {
+                (
+                    r.what,
+                    r.post_id.clone(),
+                    r.text.clone(),
+                    r.by.clone().unwrap().name,
+                )
+            })
+            .collect();
+        removed.sort_by(|x, y| (&x.1, &x.2).cmp(&(&y.1, &y.2)));
+        removed
+    };
+    assert_eq!(
+        removed(&at_b),
+        [(RemovedWhat::Tag, post_id(0), "flood".into(), "Ana".into())]
+    );
+    assert_eq!(
+        removed(&at_a),
+        [
+            (RemovedWhat::Tag, post_id(0), "lead".into(), "Ben".into()),
+            (
+                RemovedWhat::Note,
+                post_id(2),
+                "Ana: account made last week".into(),
+                "Ben".into()
+            ),
+        ]
+    );
+    assert!(at_a.removed.iter().all(|r| r.removed_at.starts_with("20")));
+
+    // The differing note is listed on both sides, and neither overwrote the other; the note
+    // one removed while the other rewrote it is listed too, the rewritten one kept.
     for (got, ours, theirs) in [
         (&at_a, "Ana: posted first", "Ben: a repost"),
         (&at_b, "Ben: a repost", "Ana: posted first"),
     ] {
-        assert_eq!(got.conflicts.len(), 1, "{:?}", got.conflicts);
+        assert_eq!(got.conflicts.len(), 2, "{:?}", got.conflicts);
         let conflict = &got.conflicts[0];
+        assert_eq!(conflict.kind, ConflictKind::Note);
         assert_eq!(conflict.post_id.as_deref(), Some(post_id(0).as_str()));
         assert!(conflict.ours.starts_with(ours) && conflict.theirs.starts_with(theirs));
         assert!(conflict.ours_by.is_none());
+        let removal = &got.conflicts[1];
+        assert_eq!(removal.kind, ConflictKind::NoteRemoved);
+        assert_eq!(removal.post_id.as_deref(), Some(post_id(4).as_str()));
     }
+    assert_eq!(
+        (
+            at_a.conflicts[1].ours.as_str(),
+            at_a.conflicts[1].theirs.as_str()
+        ),
+        ("", "Ben: the EXIF says Lagos")
+    );
+    assert_eq!(
+        (
+            at_b.conflicts[1].ours.as_str(),
+            at_b.conflicts[1].theirs.as_str()
+        ),
+        ("Ben: the EXIF says Lagos", "")
+    );
+    assert_eq!(at_b.conflicts[1].theirs_by.fingerprint, a.by.key);
     let standing = case_package::conflicts(&a.state, id_a).await.unwrap();
     assert_eq!(standing.len(), 1);
     assert_eq!(standing[0].theirs_by.fingerprint, b.by.key);
@@ -499,19 +642,68 @@ async fn two_people_editing_one_case_exchange_packages_and_end_with_the_same_cas
             .unwrap()
             .clone()
     };
-    assert_eq!(post(1)["tags"], json!([["bot?", ana]]));
+    assert_eq!(post(1)["tags"].as_array().unwrap().len(), 1);
+    assert_eq!(
+        post(1)["tags"][0].as_array().unwrap()[..2],
+        [json!("bot?"), ana.clone()]
+    );
     assert_eq!(
         post(3)["notes"],
         json!([["Ben: same photo as post 5", ben]])
     );
     assert_eq!(post(100)["filed_by"], ben);
     assert_eq!(post(0)["notes"].as_array().unwrap().len(), 2);
+    // Removed on either side, removed on both; the rewritten note kept, Ben's.
+    assert_eq!(post(0)["tags"], json!([]));
+    assert_eq!(post(2)["notes"], json!([]));
+    assert_eq!(post(4)["notes"], json!([["Ben: the EXIF says Lagos", ben]]));
+    let removals = |n: usize, kind: &str| {
+        post(n)["removed"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|r| r[0] == kind)
+            .map(|r| (r[1].as_str().unwrap().to_owned(), r[4].clone()))
+            .collect::<Vec<_>>()
+    };
+    // Each note written over is a removal too (Ana's first note, by both).
+    assert_eq!(removals(0, "note").len(), 2);
+    let mut on_0 = removals(0, "tag");
+    on_0.sort_by_key(|r| r.0.clone());
+    assert_eq!(
+        on_0,
+        [("flood".into(), ana.clone()), ("lead".into(), ben.clone())]
+    );
+    assert_eq!(
+        removals(2, "note"),
+        [("Ana: account made last week".into(), ben.clone())]
+    );
+    assert_eq!(case_a["checks"].as_array().unwrap().len(), 1);
+    assert_eq!(case_a["checks"][0][2], ben);
     assert_eq!(
         analysis(&a.store, id_a).await,
         analysis(&b.store, id_b).await
     );
 
-    // Each log records the merge, naming the package, and stays unbroken.
+    // Each log records what the merge took off, who removed it, and the merge, naming the
+    // package, and stays unbroken.
+    let log_a = a.store.custody_log(id_a).await.unwrap();
+    let merged_a = &log_a[log_a.len() - 3..];
+    let entry = |action: CustodyAction| merged_a.iter().find(|e| e.action == action).unwrap();
+    let note = entry(CustodyAction::NoteChanged);
+    assert!(
+        note.detail.starts_with("now empty, as Ben (key "),
+        "{note:?}"
+    );
+    assert!(note.ids.contains(&format!("post:{}", post_id(2))));
+    let tag = entry(CustodyAction::TagRemoved);
+    assert!(
+        tag.detail.starts_with("\u{201c}lead\u{201d}, as Ben (key "),
+        "{tag:?}"
+    );
+    assert!(tag.ids.contains(&format!("post:{}", post_id(0))));
+    let merge = entry(CustodyAction::PackageMerged);
+    assert!(merge.detail.contains("2 removals made there taken on here"));
     for (m, id, got) in [(&a, id_a, &at_a), (&b, id_b, &at_b)] {
         let log = m.store.custody_log(id).await.unwrap();
         let last = log.last().unwrap();
@@ -531,6 +723,7 @@ async fn two_people_editing_one_case_exchange_packages_and_end_with_the_same_cas
         (again.posts_added, again.requests_added, again.tags_added),
         (0, 0, 0)
     );
+    assert!(again.removed.is_empty());
     assert_eq!(digest(&a, id_a).await, case_b);
 }
 

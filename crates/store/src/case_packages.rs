@@ -12,6 +12,13 @@
 //!   held is overwritten and every difference is returned as a [`CaseDifference`]. A received
 //!   request gets a `received_requests` row and never a ledger row, so it is never in Spend or
 //!   a budget.
+//! * Removals (`case_packages/removals.rs`, migration 0024): every tag taken off and note
+//!   removed or written over is recorded (what, when, by whom) and carried with its post as a
+//!   [`CaseRemoval`]; a merge takes off here what the colleague removed after it came here
+//!   (returned in [`CaseReceived::removed`], each in the custody log), brings back nothing
+//!   removed here, and lists as a difference a note one side removed while the other rewrote
+//!   it. A tag is one addition (its post, text and [`CaseTag::added_at`]): a removal takes off
+//!   that addition only.
 
 use std::collections::BTreeMap;
 
@@ -20,9 +27,11 @@ use serde::{Deserialize, Serialize};
 
 use crate::custody::CustodyEntry;
 
+mod merge;
 mod posts;
 mod read;
 mod receive;
+pub(crate) mod removals;
 
 #[cfg(test)]
 mod tests;
@@ -227,8 +236,105 @@ pub struct CasePost {
     pub note_by: Option<By>,
     /// Other people's notes that differ from the one kept.
     pub other_notes: Vec<(By, String)>,
-    /// Its tags, each with who put it on.
-    pub tags: Vec<(String, Option<By>)>,
+    /// Its tags, each with who put it on and when.
+    pub tags: Vec<CaseTag>,
+    /// Tags taken off it and notes removed or written over, by anyone who held the case
+    /// (none in a package of the first layout).
+    #[serde(default)]
+    pub removed: Vec<CaseRemoval>,
+}
+
+/// A tag on a post: one addition, named by its text and time (`[tag, by]` in the first
+/// layout, read with `added_at` 0, the time every tag put on before times were kept has).
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
+#[serde(from = "TagLine")]
+pub struct CaseTag {
+    /// The tag.
+    pub tag: String,
+    /// Who put it on: `None` this installation.
+    pub by: Option<By>,
+    /// When it was put on, UTC milliseconds (0: before times were kept).
+    pub added_at: i64,
+}
+
+/// A tag as either layout writes it.
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum TagLine {
+    First(String, Option<By>),
+    Timed {
+        tag: String,
+        by: Option<By>,
+        added_at: i64,
+    },
+}
+
+impl From<TagLine> for CaseTag {
+    fn from(line: TagLine) -> Self {
+        match line {
+            TagLine::First(tag, by) => CaseTag {
+                tag,
+                by,
+                added_at: 0,
+            },
+            TagLine::Timed { tag, by, added_at } => CaseTag { tag, by, added_at },
+        }
+    }
+}
+
+/// What a removal took off a post.
+#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[serde(rename_all = "snake_case")]
+pub enum RemovedKind {
+    /// A tag (one addition of it).
+    Tag,
+    /// The post's note (the whole text, removed or written over).
+    Note,
+}
+
+impl RemovedKind {
+    /// The word stored.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RemovedKind::Tag => "tag",
+            RemovedKind::Note => "note",
+        }
+    }
+}
+
+/// A removal from a post, kept for good and carried in packages.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
+pub struct CaseRemoval {
+    /// A tag or the note.
+    pub kind: RemovedKind,
+    /// The tag, or the note's whole text.
+    pub what: String,
+    /// A tag's addition that was taken off (its [`CaseTag::added_at`]); 0 for a note.
+    pub added_at: i64,
+    /// When it was removed, UTC milliseconds.
+    pub removed_at: i64,
+    /// Who removed it: `None` this installation.
+    pub by: Option<By>,
+}
+
+impl CaseRemoval {
+    /// The same removal (what, which addition, by whom), whenever it was recorded.
+    pub fn same(&self, other: &CaseRemoval) -> bool {
+        self.kind == other.kind
+            && self.takes_off(other.kind, &other.what, other.added_at)
+            && self.by.as_ref().map(|b| &b.key) == other.by.as_ref().map(|b| &b.key)
+    }
+
+    /// Whether it took off this tag addition or this note.
+    pub fn takes_off(&self, kind: RemovedKind, what: &str, added_at: i64) -> bool {
+        self.kind == kind
+            && match kind {
+                RemovedKind::Tag => {
+                    self.added_at == added_at && self.what.to_lowercase() == what.to_lowercase()
+                }
+                RemovedKind::Note => self.what == what,
+            }
+    }
 }
 
 /// One still-there check (`case/checks.jsonl`).
@@ -323,7 +429,8 @@ pub struct ReceivedCase {
 /// What differs between the case held and a received one; both are kept.
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
 pub struct CaseDifference {
-    /// `note`, `check`, `notebook`, `description` or `name`.
+    /// `note`, `note_removed` (one side removed the note the other rewrote: the rewritten
+    /// one is kept), `check`, `notebook`, `description` or `name`.
     pub kind: String,
     /// The post, for a note.
     pub post_id: Option<String>,
@@ -364,6 +471,9 @@ pub struct CaseReceived {
     pub media_added: u32,
     /// Every difference, both sides kept.
     pub differences: Vec<CaseDifference>,
+    /// What was taken off here because the colleague had removed it: the post's id, the
+    /// removal as received, and whether their note took the place of the one removed.
+    pub removed: Vec<(String, CaseRemoval, bool)>,
 }
 
 /// Milliseconds to a time (out of range: the epoch).

@@ -16,7 +16,7 @@
 //! * `investigations/checks.rs`: still-there checks and their per-post lines as stored.
 
 mod checks;
-mod logged;
+pub(crate) mod logged;
 pub(crate) mod read;
 mod types;
 mod write;

@@ -44,7 +44,9 @@
 //!   for an export; a received package written in one transaction, a new case continuing the
 //!   received custody log or a merge by request and post ids that overwrites nothing and
 //!   returns every difference; a received request is marked (`received_requests`) and never
-//!   gets a ledger row (a trigger refuses one), so it is never in Spend or a budget;
+//!   gets a ledger row (a trigger refuses one), so it is never in Spend or a budget; every tag
+//!   taken off and note removed or written over is recorded and carried (migration 0024), so
+//!   a merge brings back nothing removed and takes off what the colleague removed;
 //! * `bundle_exports`: every evidence bundle this installation wrote (migration 0016): when,
 //!   its file name, the SHA-256 of its manifest and of the whole file, the signing key's
 //!   fingerprint and its investigation; found again by the manifest's hash, never edited;
@@ -176,7 +178,8 @@ pub use bundle_exports::BundleExport;
 pub use cache::CachedResponse;
 pub use case_packages::{
     By, CaseCapture, CaseCheck, CaseContents, CaseDifference, CaseFiling, CaseMedia, CaseMediaFile,
-    CasePost, CaseReceived, CaseRequest, CaseStamp, ReceivedCase,
+    CasePost, CaseReceived, CaseRemoval, CaseRequest, CaseStamp, CaseTag, ReceivedCase,
+    RemovedKind,
 };
 pub use chrono_tz::{Tz, TZ_VARIANTS};
 pub use collections::{CollectionState, NewCollection, StoredCollection};

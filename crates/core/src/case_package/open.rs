@@ -18,14 +18,14 @@ use std::io::Read;
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 
-use chrono::Utc;
+use chrono::{DateTime, SecondsFormat, Utc};
 use sha2::{Digest, Sha256};
 use sightline_api::CancelToken;
 use sightline_store::custody::{self, CustodyEntry};
-use sightline_store::{By, CaseContents, CaseDifference, ReceivedCase};
+use sightline_store::{By, CaseContents, CaseDifference, CaseRemoval, ReceivedCase, RemovedKind};
 
 use super::{contents, CaseConflict, CaseOpenOutcome, CaseOpened, CaseProgress, CaseStage};
-use super::{Collector, ConflictKind, KIND};
+use super::{CaseRemoved, Collector, ConflictKind, RemovedWhat, KIND};
 use crate::errors::CommandError;
 use crate::evidence::media::{extension, MEDIA_DIR};
 use crate::evidence::verify::{verify_bundle, BundleCheck, CheckState, FileOutcome, Known};
@@ -197,7 +197,7 @@ pub(super) async fn open(
     tell(CaseStage::Importing, 1, 1, String::new());
     Ok(CaseOpenOutcome::Opened {
         check: Box::new(check),
-        opened: CaseOpened {
+        opened: Box::new(CaseOpened {
             signed_at: read.signed_at.clone(),
             investigation_id: done.investigation_id,
             case_id,
@@ -215,7 +215,8 @@ pub(super) async fn open(
             media_files_added,
             custody_entries_received,
             conflicts: done.differences.iter().map(conflict).collect(),
-        },
+            removed: done.removed.iter().map(removed).collect(),
+        }),
     })
 }
 
@@ -244,6 +245,7 @@ fn conflict(difference: &CaseDifference) -> CaseConflict {
     CaseConflict {
         kind: match difference.kind.as_str() {
             "note" => ConflictKind::Note,
+            "note_removed" => ConflictKind::NoteRemoved,
             "check" => ConflictKind::Check,
             "notebook" => ConflictKind::Notebook,
             "description" => ConflictKind::Description,
@@ -254,6 +256,22 @@ fn conflict(difference: &CaseDifference) -> CaseConflict {
         ours_by: difference.ours_by.as_ref().map(collector),
         theirs: difference.theirs.clone(),
         theirs_by: collector(&difference.theirs_by),
+    }
+}
+
+fn removed((post_id, removal, written_over): &(String, CaseRemoval, bool)) -> CaseRemoved {
+    CaseRemoved {
+        what: match removal.kind {
+            RemovedKind::Tag => RemovedWhat::Tag,
+            RemovedKind::Note => RemovedWhat::Note,
+        },
+        post_id: post_id.clone(),
+        text: removal.what.clone(),
+        written_over: *written_over,
+        by: removal.by.as_ref().map(collector),
+        removed_at: DateTime::from_timestamp_millis(removal.removed_at)
+            .unwrap_or_default()
+            .to_rfc3339_opts(SecondsFormat::Secs, true),
     }
 }
 

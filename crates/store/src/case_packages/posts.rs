@@ -1,14 +1,17 @@
 //! A received case's posts: archived when this archive lacks them (a post held already keeps
 //! its stored copy: nothing is overwritten), traced to the requests that found them, filed
-//! under the case with who filed them, their notes merged (a differing note kept beside the
-//! one held, never over it) and their tags joined, each attributed.
+//! under the case with who filed them, their notes and tags merged with the removals both
+//! sides made (`merge.rs`), each attributed.
 
 use std::collections::HashMap;
 
 use sqlx::SqliteConnection;
 
-use super::{from_ms, By, CaseDifference, CasePost, CaseReceived, ReceivedCase};
+use super::merge::{self, Merging};
+use super::removals;
+use super::{from_ms, By, CasePost, CaseReceived, CaseRemoval, ReceivedCase};
 use crate::archive::{write_posts, NewPost};
+use crate::custody::Custody;
 use crate::error::Result;
 
 fn new_post(post: &CasePost) -> NewPost {
@@ -54,9 +57,10 @@ pub(super) async fn receive(
     case: &ReceivedCase,
     whose: &impl Fn(&Option<By>) -> Option<By>,
     history: &HashMap<String, i64>,
-    at: i64,
+    custody: &Custody,
     out: &mut CaseReceived,
 ) -> Result<()> {
+    let at = custody.at();
     let posts = &case.contents.posts;
     let mut pks: HashMap<&str, i64> = HashMap::with_capacity(posts.len());
     let mut missing = Vec::new();
@@ -112,6 +116,25 @@ pub(super) async fn receive(
         .bind(pk)
         .fetch_optional(&mut *conn)
         .await?;
+        let held = removals::of_post(conn, id, pk).await?;
+        let theirs: Vec<CaseRemoval> = post
+            .removed
+            .iter()
+            .map(|r| CaseRemoval {
+                by: whose(&r.by),
+                ..r.clone()
+            })
+            .collect();
+        let merging = Merging {
+            id,
+            pk,
+            post,
+            held: &held,
+            theirs: &theirs,
+            from: &case.from,
+            package: (&case.package_sha256, &case.file_name),
+            custody,
+        };
         match filed {
             None => {
                 let filed_by = whose(&post.filing.by);
@@ -147,70 +170,29 @@ pub(super) async fn receive(
                     name: ours_name.unwrap_or_default(),
                     key,
                 });
-                if post.note.is_empty() || post.note == ours {
-                } else if ours.is_empty() {
-                    let (name, key) = split(&note_by);
-                    sqlx::query(
-                        "UPDATE investigation_posts SET note = ?, note_by_name = ?,
-                             note_by_key = ? WHERE investigation_id = ? AND post_pk = ?",
-                    )
-                    .bind(&post.note)
-                    .bind(name)
-                    .bind(key)
-                    .bind(id)
-                    .bind(pk)
-                    .execute(&mut *conn)
-                    .await?;
-                    out.notes_added += 1;
-                } else if let Some(theirs_by) = note_by {
-                    // Both wrote a note and they differ: theirs is kept beside ours.
-                    other_note(conn, id, pk, &theirs_by, &post.note, case, at).await?;
-                    out.differences.push(CaseDifference {
-                        kind: "note".into(),
-                        post_id: Some(post.id.clone()),
-                        ours: ours.clone(),
-                        ours_by,
-                        theirs: post.note.clone(),
-                        theirs_by,
-                    });
-                }
+                merge::note(conn, &merging, (ours, ours_by), note_by, out).await?;
             }
         }
         // Notes by others the package kept beside its own: kept here too (not this
         // installation's own, which it holds already).
         for (by, note) in &post.other_notes {
             if let Some(by) = whose(&Some(by.clone())) {
-                other_note(conn, id, pk, &by, note, case, at).await?;
+                other_note(conn, id, pk, &by, note, &case.package_sha256, at).await?;
             }
         }
-        for (tag, by) in &post.tags {
-            let by = whose(by);
-            let (name, key) = split(&by);
-            let done = sqlx::query(
-                "INSERT OR IGNORE INTO investigation_tags (investigation_id, post_pk, tag,
-                     by_name, by_key) VALUES (?, ?, ?, ?, ?)",
-            )
-            .bind(id)
-            .bind(pk)
-            .bind(tag)
-            .bind(name)
-            .bind(key)
-            .execute(&mut *conn)
-            .await?;
-            out.tags_added += u32::from(done.rows_affected() > 0);
-        }
+        merge::tags(conn, &merging, whose, out).await?;
     }
     Ok(())
 }
 
 /// Keeps `by`'s note on a post beside the one held (one per person: their latest received).
-async fn other_note(
+pub(super) async fn other_note(
     conn: &mut SqliteConnection,
     id: i64,
     pk: i64,
     by: &By,
     note: &str,
-    case: &ReceivedCase,
+    package_sha256: &str,
     at: i64,
 ) -> Result<()> {
     sqlx::query(
@@ -225,7 +207,7 @@ async fn other_note(
     .bind(&by.name)
     .bind(&by.key)
     .bind(note)
-    .bind(&case.package_sha256)
+    .bind(package_sha256)
     .bind(at)
     .execute(conn)
     .await?;

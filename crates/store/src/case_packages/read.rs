@@ -8,7 +8,7 @@ use sqlx::Row;
 
 use super::{
     By, CaseCapture, CaseCheck, CaseContents, CaseFiling, CaseMedia, CaseMediaFile, CasePost,
-    CaseRequest, CaseStamp,
+    CaseRemoval, CaseRequest, CaseStamp, CaseTag,
 };
 use crate::error::{Result, StoreError};
 use crate::Store;
@@ -152,11 +152,12 @@ const POST_PAGE: i64 = 1_000;
 #[derive(Default)]
 struct Page {
     found: HashMap<i64, Vec<(String, bool)>>,
-    tags: HashMap<i64, Vec<(String, Option<By>)>>,
+    tags: HashMap<i64, Vec<CaseTag>>,
     others: HashMap<i64, Vec<(By, String)>>,
+    removed: HashMap<i64, Vec<CaseRemoval>>,
 }
 
-/// The sightings (by the case's own requests), tags and other notes of the posts `pks` (a
+/// The sightings (by the case's own requests), tags, other notes and removals of the posts `pks` (a
 /// JSON array).
 async fn page_of(
     conn: &mut sqlx::SqliteConnection,
@@ -183,9 +184,12 @@ async fn page_of(
         }
     }
     for row in sqlx::query(
-        "SELECT post_pk, tag, by_name, by_key FROM investigation_tags
-         WHERE investigation_id = ? AND post_pk IN (SELECT value FROM json_each(?))
-         ORDER BY post_pk, tag",
+        "SELECT t.post_pk, t.tag, t.by_name, t.by_key, COALESCE(tt.added_at, 0) AS added_at
+         FROM investigation_tags t
+         LEFT JOIN investigation_tag_times tt ON tt.investigation_id = t.investigation_id
+             AND tt.post_pk = t.post_pk AND tt.tag = t.tag
+         WHERE t.investigation_id = ? AND t.post_pk IN (SELECT value FROM json_each(?))
+         ORDER BY t.post_pk, t.tag",
     )
     .bind(investigation_id)
     .bind(pks)
@@ -195,7 +199,11 @@ async fn page_of(
         page.tags
             .entry(row.try_get("post_pk")?)
             .or_default()
-            .push((row.try_get("tag")?, by_of(&row, "by_name", "by_key")?));
+            .push(CaseTag {
+                tag: row.try_get("tag")?,
+                by: by_of(&row, "by_name", "by_key")?,
+                added_at: row.try_get("added_at")?,
+            });
     }
     for row in sqlx::query(
         "SELECT post_pk, by_name, by_key, note FROM investigation_other_notes
@@ -216,6 +224,7 @@ async fn page_of(
             .or_default()
             .push((by, row.try_get("note")?));
     }
+    page.removed = super::removals::of_posts(conn, investigation_id, pks).await?;
     Ok(page)
 }
 
@@ -252,6 +261,7 @@ fn post_of(row: &SqliteRow, page: &Page) -> Result<CasePost> {
         note_by: by_of(row, "note_by_name", "note_by_key")?,
         other_notes: page.others.get(&pk).cloned().unwrap_or_default(),
         tags: page.tags.get(&pk).cloned().unwrap_or_default(),
+        removed: page.removed.get(&pk).cloned().unwrap_or_default(),
     })
 }
 

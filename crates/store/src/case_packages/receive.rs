@@ -1,7 +1,8 @@
 //! Writing a received case package, in one transaction: a new case (its custody log continued
 //! from the received one) or a merge into the case with the same id. A merge adds what is
 //! missing by request and post ids and never overwrites: a note that differs is kept beside
-//! the one held and returned as a difference; tags are joined; a check is added once. Every
+//! the one held and returned as a difference; tags are joined; what either side removed stays
+//! removed (`merge.rs`); a check is added once. Every
 //! received request gets a `received_requests` row and no ledger row.
 
 use std::collections::HashMap;
@@ -244,7 +245,9 @@ impl Store {
             }
         }
 
-        super::posts::receive(&mut tx, id, case, &whose_fn(&whose), &history, at, &mut out).await?;
+        let custody = self.custody_at(at);
+        let whose_of = whose_fn(&whose);
+        super::posts::receive(&mut tx, id, case, &whose_of, &history, &custody, &mut out).await?;
         receive_checks(&mut tx, id, case, &whose, &history, &mut out).await?;
         for item in &contents.media {
             out.media_added += receive_media(&mut tx, item, at).await?;
@@ -255,7 +258,8 @@ impl Store {
                 CustodyAction::PackageMerged,
                 format!(
                     "case package {} merged, signed by {} (key {}); its custody log: {} entries, \
-                     head {}; {} requests and {} posts added, {} differences kept on both sides",
+                     head {}; {} requests and {} posts added, {} removals made there taken on \
+                     here, {} differences kept on both sides",
                     case.file_name,
                     case.from.name,
                     case.from.key,
@@ -263,6 +267,7 @@ impl Store {
                     case.custody.last().map_or("none", |e| e.hash.as_str()),
                     out.requests_added,
                     out.posts_added,
+                    out.removed.len(),
                     out.differences.len()
                 ),
             )
@@ -285,9 +290,7 @@ impl Store {
             format!("file:{}", case.file_name),
             format!("package:{}", case.package_sha256),
         ];
-        self.custody_at(at)
-            .append(&mut tx, id, action, ids, &detail)
-            .await?;
+        custody.append(&mut tx, id, action, ids, &detail).await?;
         sqlx::query(
             "INSERT INTO case_packages_received (investigation_id, package_sha256,
                  manifest_sha256, received_at, merged, by_name, by_key, custody_jsonl,

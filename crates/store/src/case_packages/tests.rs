@@ -87,3 +87,39 @@ async fn a_received_request_can_never_take_a_ledger_row() {
         .unwrap();
     assert_eq!(rows, 0);
 }
+
+/// A post line of the first layout (tags as `[tag, by]`, no removals) is still read: its tags
+/// as put on before times were kept.
+#[test]
+fn a_post_line_of_the_first_layout_is_read() {
+    let line = r#"{"id":"7","conversation_id":null,"author_id":"1","author_username":"ana",
+        "author_name":"Ana","author_verified":false,"text":"t","lang":"en","created_at":0,
+        "like_count":0,"retweet_count":0,"reply_count":0,"quote_count":0,"view_count":null,
+        "bookmark_count":0,"hashtags":"","url":null,"raw_json":"{}","found_by":[],
+        "filing":{"added_at":0,"how":"found","by":null},"note":"","note_by":null,
+        "other_notes":[],"tags":[["lead",null],["flood",{"name":"Ben","key":"ab:cd"}]]}"#;
+    let post: super::CasePost = serde_json::from_str(line).unwrap();
+    assert_eq!(
+        post.tags,
+        [
+            super::CaseTag {
+                tag: "lead".into(),
+                by: None,
+                added_at: 0
+            },
+            super::CaseTag {
+                tag: "flood".into(),
+                by: Some(super::By {
+                    name: "Ben".into(),
+                    key: "ab:cd".into()
+                }),
+                added_at: 0
+            },
+        ]
+    );
+    assert!(post.removed.is_empty());
+    // Written again, it is the second layout, and reads back the same.
+    let again: super::CasePost =
+        serde_json::from_str(&serde_json::to_string(&post).unwrap()).unwrap();
+    assert_eq!(again, post);
+}

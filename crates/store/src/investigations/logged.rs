@@ -12,7 +12,7 @@ use crate::custody::{Custody, CustodyAction};
 use crate::error::Result;
 
 /// A post as the log names it.
-pub(super) fn post(id: &str) -> String {
+pub(crate) fn post(id: &str) -> String {
     format!("post:{id}")
 }
 
@@ -22,7 +22,7 @@ pub(super) fn request(history_id: i64) -> String {
 }
 
 /// A user's text in a log entry: its length and SHA-256, or that it was emptied.
-pub(super) fn text_summary(text: &str) -> String {
+pub(crate) fn text_summary(text: &str) -> String {
     if text.is_empty() {
         return "now empty".into();
     }

@@ -7,6 +7,8 @@ use sqlx::SqliteConnection;
 
 use super::logged::{self, post, request, text_summary};
 use super::types::{FiledHow, FilingChange, InvestigationChanges, InvestigationItem};
+use crate::case_packages::removals;
+use crate::case_packages::{CaseRemoval, RemovedKind};
 use crate::custody::{Custody, CustodyAction};
 use crate::error::{Result, StoreError};
 use crate::record::Filing;
@@ -399,7 +401,9 @@ impl Store {
 
     /// Sets a filed post's note and/or its whole list of tags (trimmed; the same tag in
     /// another case counts once, the first spelling kept). False when the post is not filed in
-    /// this investigation.
+    /// this investigation. A note removed or written over and a tag taken off are kept as
+    /// removals (what, when; `case_packages/removals.rs`), so a colleague's case package that
+    /// still carries them does not bring them back; a tag put on records when.
     pub async fn set_investigation_post(
         &self,
         id: i64,
@@ -431,6 +435,17 @@ impl Store {
             .fetch_one(&mut *tx)
             .await?;
             if old != note.trim() {
+                if !old.is_empty() {
+                    // Kept, so a colleague's package still carrying it does not bring it back.
+                    let removal = CaseRemoval {
+                        kind: RemovedKind::Note,
+                        what: old.clone(),
+                        added_at: 0,
+                        removed_at: custody.at(),
+                        by: None,
+                    };
+                    removals::record(&mut tx, id, pk, &removal).await?;
+                }
                 let detail = text_summary(note.trim());
                 custody
                     .append(
@@ -478,6 +493,18 @@ impl Store {
                 .iter()
                 .filter(|(action, _)| *action == CustodyAction::TagRemoved);
             for (_, tag) in removed {
+                // The addition taken off is recorded, so a colleague's package still carrying
+                // it does not put it on again.
+                if let Some(added_at) = removals::tag_added_at(&mut tx, id, pk, tag).await? {
+                    let removal = CaseRemoval {
+                        kind: RemovedKind::Tag,
+                        what: (*tag).to_owned(),
+                        added_at,
+                        removed_at: custody.at(),
+                        by: None,
+                    };
+                    removals::record(&mut tx, id, pk, &removal).await?;
+                }
                 sqlx::query(
                     "DELETE FROM investigation_tags
                      WHERE investigation_id = ? AND post_pk = ? AND tag = ?",
@@ -489,7 +516,7 @@ impl Store {
                 .await?;
             }
             for tag in &tags {
-                sqlx::query(
+                let added = sqlx::query(
                     "INSERT OR IGNORE INTO investigation_tags (investigation_id, post_pk, tag)
                      VALUES (?, ?, ?)",
                 )
@@ -498,6 +525,9 @@ impl Store {
                 .bind(tag)
                 .execute(&mut *tx)
                 .await?;
+                if added.rows_affected() > 0 {
+                    removals::set_tag_time(&mut tx, id, pk, tag, custody.at()).await?;
+                }
             }
         }
         tx.commit().await?;
