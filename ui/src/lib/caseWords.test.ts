@@ -11,7 +11,10 @@ import {
   conflictKept,
   conflictTitle,
   openedHeadline,
+  removedHeading,
+  removedWords,
   sideOwner,
+  sideText,
 } from './caseWords';
 
 const ana = { name: 'Ana Ruiz', fingerprint: '3f9a0c1e5b7d2a4c6e8f0a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f' };
@@ -35,6 +38,7 @@ function opened(overrides: Partial<CaseOpened> = {}): CaseOpened {
     mediaFilesAdded: 0,
     custodyEntriesReceived: 9,
     conflicts: [],
+    removed: [],
     signedAt: '2026-11-28T05:16:27Z',
     ...overrides,
   } as CaseOpened;
@@ -110,5 +114,27 @@ describe('what opening did', () => {
     const notebook: CaseConflict = { kind: 'notebook', postId: null, ours: 'a', oursBy: null, theirs: 'b', theirsBy: ana };
     expect(conflictTitle(notebook)).toBe('Notebook');
     expect(conflictKept(notebook)).toBe('The notebook here is kept; Ana Ruiz’s is shown here.');
+  });
+
+  it('words a note removed on one side and rewritten on the other, its removed side as removed', () => {
+    const removed: CaseConflict = { kind: 'noteRemoved', postId: '1790', ours: '', oursBy: null, theirs: 'Rewritten', theirsBy: ana };
+    expect(conflictTitle(removed)).toBe('Note removed on one side, rewritten on the other on post 1790');
+    expect(conflictKept(removed)).toBe('The rewritten note is kept: a removal never drops what the other side wrote meanwhile.');
+    expect(sideText(removed, removed.ours)).toBe('(removed)');
+    expect(sideText(removed, removed.theirs)).toBe('Rewritten');
+  });
+
+  it('says what a merge took off here, who removed it there, and how', () => {
+    const at = '2026-11-28T09:30:00Z';
+    expect(removedHeading(2)).toBe('2 removals taken on: removed there after it came here, so removed here too');
+    expect(removedWords({ what: 'tag', postId: '1790', text: 'lead', writtenOver: false, by: ana, removedAt: at })).toBe(
+      'Tag “lead” taken off post 1790: Ana Ruiz took it off',
+    );
+    expect(removedWords({ what: 'note', postId: '1790', text: 'Old', writtenOver: false, by: ana, removedAt: at })).toBe(
+      'Note on post 1790 (“Old”) removed: Ana Ruiz removed it',
+    );
+    expect(removedWords({ what: 'note', postId: '1790', text: 'Old', writtenOver: true, by: ana, removedAt: at })).toBe(
+      'Note on post 1790 (“Old”) replaced by Ana Ruiz’s: Ana Ruiz wrote over it',
+    );
   });
 });

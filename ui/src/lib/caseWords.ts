@@ -8,6 +8,7 @@ import type { CaseConflict } from './bindings/CaseConflict';
 import type { CaseExportOutcome } from './bindings/CaseExportOutcome';
 import type { CaseOpened } from './bindings/CaseOpened';
 import type { CaseProgress } from './bindings/CaseProgress';
+import type { CaseRemoved } from './bindings/CaseRemoved';
 import type { CaseStage } from './bindings/CaseStage';
 import type { Collector } from './bindings/Collector';
 import type { ConflictKind } from './bindings/ConflictKind';
@@ -96,6 +97,7 @@ export function addedLines(opened: CaseOpened): string[] {
 
 const conflictWhat: Record<ConflictKind, string> = {
   note: 'Note',
+  noteRemoved: 'Note removed on one side, rewritten on the other',
   check: 'Still-there check',
   notebook: 'Notebook',
   description: 'Description',
@@ -119,11 +121,36 @@ export function conflictKept(conflict: CaseConflict): string {
   switch (conflict.kind) {
     case 'note':
       return `Both kept: the note here stays on the post, ${theirs}’s beside it.`;
+    case 'noteRemoved':
+      return 'The rewritten note is kept: a removal never drops what the other side wrote meanwhile.';
     case 'check':
       return 'Both checks kept.';
     default:
       return `The ${conflictWhat[conflict.kind].toLowerCase()} here is kept; ${theirs}’s is shown here.`;
   }
+}
+
+/** A side of a difference in words: its text, or what an empty side means. */
+export function sideText(conflict: CaseConflict, text: string): string {
+  if (text) return text;
+  return conflict.kind === 'noteRemoved' ? '(removed)' : '(empty)';
+}
+
+/** The number of removals taken on, as a heading. */
+export function removedHeading(count: number): string {
+  return `${countOf(count, 'removal', 'removals')} taken on: removed there after it came here, so removed here too`;
+}
+
+/**
+ * What a merge took off here because the colleague had removed it there, without its time
+ * (shown beside it): `Tag “lead” taken off post 1790: Ben Okafor took it off`.
+ */
+export function removedWords(removed: CaseRemoved): string {
+  const who = removed.by ? collectorName(removed.by) : 'this installation';
+  if (removed.what === 'tag') return `Tag “${removed.text}” taken off post ${removed.postId}: ${who} took it off`;
+  return removed.writtenOver
+    ? `Note on post ${removed.postId} (“${removed.text}”) replaced by ${who}’s: ${who} wrote over it`
+    : `Note on post ${removed.postId} (“${removed.text}”) removed: ${who} removed it`;
 }
 
 /**

@@ -33,6 +33,7 @@ function opened(overrides: Partial<CaseOpened> = {}): CaseOpened {
     mediaFilesAdded: 0,
     custodyEntriesReceived: 6,
     conflicts: [],
+    removed: [],
     signedAt: '2026-11-28T05:16:27Z',
     ...overrides,
   };
@@ -142,7 +143,11 @@ describe('Open a case package', () => {
           merged: true,
           postsAdded: 2,
           postsHeld: 20,
-          conflicts: [{ kind: 'note', postId: '1790', ours: 'Started at the depot', oursBy: null, theirs: 'The port denies it', theirsBy: ana }],
+          conflicts: [
+            { kind: 'note', postId: '1790', ours: 'Started at the depot', oursBy: null, theirs: 'The port denies it', theirsBy: ana },
+            { kind: 'noteRemoved', postId: '1791', ours: '', oursBy: null, theirs: 'Same photo as 1790', theirsBy: ana },
+          ],
+          removed: [{ what: 'tag', postId: '1792', text: 'lead', writtenOver: false, by: ana, removedAt: '2026-11-28T09:30:00Z' }],
         }),
       }),
       investigation_list: () => [],
@@ -150,11 +155,16 @@ describe('Open a case package', () => {
     });
     render(OpenCasePackage);
     await openTyped('/in/back.zip');
+    const removed = await screen.findByRole('list', { name: 'What the merge removed here, as it was removed there' });
+    expect(removed).toHaveTextContent('Tag “lead” taken off post 1792: Ana Ruiz took it off on');
+    expect(screen.getByText(/1 removal taken on/)).toBeTruthy();
     expect(await screen.findByTestId('case-headline')).toHaveTextContent('Merged into Harbour fire, the case this installation already held: nothing here was overwritten.');
     const list = screen.getByRole('list', { name: 'Differences kept on both sides' });
     expect(list).toHaveTextContent('Note on post 1790');
     expect(list).toHaveTextContent(/Yours\s*Started at the depot/);
     expect(list).toHaveTextContent(/Ana Ruiz’s\s*The port denies it/);
+    expect(list).toHaveTextContent('Note removed on one side, rewritten on the other on post 1791');
+    expect(list).toHaveTextContent(/Yours\s*\(removed\)/);
     expect(screen.getByRole('list', { name: 'What opening the package added' })).toHaveTextContent('2 posts added, 20 already here');
   });
 
