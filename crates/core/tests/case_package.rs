@@ -175,7 +175,16 @@ async fn digest(m: &Machine, id: i64) -> Value {
             let mut removed: Vec<Value> = p
                 .removed
                 .iter()
-                .map(|r| json!([r.kind, r.what, r.added_at, r.removed_at, whose(m, &r.by)]))
+                .map(|r| {
+                    json!([
+                        r.kind,
+                        r.what,
+                        r.added_at,
+                        r.removed_at,
+                        whose(m, &r.by),
+                        r.colleagues_note
+                    ])
+                })
                 .collect();
             removed.sort_by_key(|r| r.to_string());
             let mut found: Vec<&String> = p.found_by.iter().map(|(r, _)| r).collect();
@@ -467,6 +476,8 @@ async fn two_people_editing_one_case_exchange_packages_and_end_with_the_same_cas
     for (n, note) in [
         (2, "Ana: account made last week"),
         (4, "Shared: check the EXIF"),
+        (6, "Ana: first guess"),
+        (8, "Ana: keep an eye on it"),
     ] {
         a.store
             .set_investigation_post(id_a, &post_id(n), Some(note), None)
@@ -489,12 +500,22 @@ async fn two_people_editing_one_case_exchange_packages_and_end_with_the_same_cas
         .set_investigation_post(id_a, &post_id(4), Some(""), None)
         .await
         .unwrap();
+    // Ana rewrites her own note: hers gives way on both sides, no difference.
+    a.store
+        .set_investigation_post(id_a, &post_id(6), Some("Ana: second guess"), None)
+        .await
+        .unwrap();
     b.store
         .set_investigation_post(id_b, &post_id(0), None, Some(&tags(&["flood"])))
         .await
         .unwrap();
     b.store
         .set_investigation_post(id_b, &post_id(2), Some(""), None)
+        .await
+        .unwrap();
+    // Ben writes over Ana's note she left as it was: both are kept, a difference.
+    b.store
+        .set_investigation_post(id_b, &post_id(8), Some("Ben: it was deleted"), None)
         .await
         .unwrap();
     b.store
@@ -577,8 +598,17 @@ async fn two_people_editing_one_case_exchange_packages_and_end_with_the_same_cas
     };
     assert_eq!(
         removed(&at_b),
-        [(RemovedWhat::Tag, post_id(0), "flood".into(), "Ana".into())]
+        [
+            (RemovedWhat::Tag, post_id(0), "flood".into(), "Ana".into()),
+            (
+                RemovedWhat::Note,
+                post_id(6),
+                "Ana: first guess".into(),
+                "Ana".into()
+            ),
+        ]
     );
+    assert!(at_b.removed.iter().any(|r| r.written_over));
     assert_eq!(
         removed(&at_a),
         [
@@ -593,40 +623,49 @@ async fn two_people_editing_one_case_exchange_packages_and_end_with_the_same_cas
     );
     assert!(at_a.removed.iter().all(|r| r.removed_at.starts_with("20")));
 
-    // The differing note is listed on both sides, and neither overwrote the other; the note
-    // one removed while the other rewrote it is listed too, the rewritten one kept.
+    // The differing notes are listed on both sides, and neither overwrote the other (Ben's
+    // note written over Ana's untouched one too); the note one removed while the other
+    // rewrote it is listed too, the rewritten one kept.
+    let on = |got: &CaseOpened, n: usize| {
+        got.conflicts
+            .iter()
+            .find(|c| c.post_id.as_deref() == Some(post_id(n).as_str()))
+            .unwrap_or_else(|| panic!("no difference on post {n}: {:?}", got.conflicts))
+            .clone()
+    };
     for (got, ours, theirs) in [
         (&at_a, "Ana: posted first", "Ben: a repost"),
         (&at_b, "Ben: a repost", "Ana: posted first"),
     ] {
-        assert_eq!(got.conflicts.len(), 2, "{:?}", got.conflicts);
-        let conflict = &got.conflicts[0];
+        assert_eq!(got.conflicts.len(), 3, "{:?}", got.conflicts);
+        let conflict = on(got, 0);
         assert_eq!(conflict.kind, ConflictKind::Note);
-        assert_eq!(conflict.post_id.as_deref(), Some(post_id(0).as_str()));
         assert!(conflict.ours.starts_with(ours) && conflict.theirs.starts_with(theirs));
         assert!(conflict.ours_by.is_none());
-        let removal = &got.conflicts[1];
-        assert_eq!(removal.kind, ConflictKind::NoteRemoved);
-        assert_eq!(removal.post_id.as_deref(), Some(post_id(4).as_str()));
+        assert_eq!(on(got, 8).kind, ConflictKind::Note);
+        assert_eq!(on(got, 4).kind, ConflictKind::NoteRemoved);
     }
     assert_eq!(
+        (on(&at_a, 8).ours, on(&at_a, 8).theirs),
         (
-            at_a.conflicts[1].ours.as_str(),
-            at_a.conflicts[1].theirs.as_str()
-        ),
+            "Ana: keep an eye on it".into(),
+            "Ben: it was deleted".into()
+        )
+    );
+    let removal = on(&at_a, 4);
+    assert_eq!(
+        (removal.ours.as_str(), removal.theirs.as_str()),
         ("", "Ben: the EXIF says Lagos")
     );
+    let removal = on(&at_b, 4);
     assert_eq!(
-        (
-            at_b.conflicts[1].ours.as_str(),
-            at_b.conflicts[1].theirs.as_str()
-        ),
+        (removal.ours.as_str(), removal.theirs.as_str()),
         ("Ben: the EXIF says Lagos", "")
     );
-    assert_eq!(at_b.conflicts[1].theirs_by.fingerprint, a.by.key);
+    assert_eq!(removal.theirs_by.fingerprint, a.by.key);
     let standing = case_package::conflicts(&a.state, id_a).await.unwrap();
-    assert_eq!(standing.len(), 1);
-    assert_eq!(standing[0].theirs_by.fingerprint, b.by.key);
+    assert_eq!(standing.len(), 2);
+    assert!(standing.iter().all(|c| c.theirs_by.fingerprint == b.by.key));
 
     // Both hold the same case, each one's work attributed to them.
     let (case_a, case_b) = (digest(&a, id_a).await, digest(&b, id_b).await);
@@ -657,6 +696,14 @@ async fn two_people_editing_one_case_exchange_packages_and_end_with_the_same_cas
     assert_eq!(post(0)["tags"], json!([]));
     assert_eq!(post(2)["notes"], json!([]));
     assert_eq!(post(4)["notes"], json!([["Ben: the EXIF says Lagos", ben]]));
+    assert_eq!(post(6)["notes"], json!([["Ana: second guess", ana]]));
+    assert_eq!(
+        post(8)["notes"],
+        json!([
+            ["Ana: keep an eye on it", ana],
+            ["Ben: it was deleted", ben]
+        ])
+    );
     let removals = |n: usize, kind: &str| {
         post(n)["removed"]
             .as_array()

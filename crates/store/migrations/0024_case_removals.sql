@@ -10,7 +10,9 @@
 -- * `investigation_removals`: every removal, kept for good and carried in case packages: what
 --   (`tag`: the tag and its addition's time; `note`: the note's whole text, `added_at` 0),
 --   when and by whom (`by_*` NULL: this installation). A merge takes off here what a colleague
---   removed after it came here, and brings back nothing removed here.
+--   removed after it came here, and brings back nothing removed here. `colleagues_note`: a
+--   colleague's note written over with one's own: theirs is taken off nowhere (both notes
+--   are kept, a difference), the record only tells a merge that both changed that note.
 
 CREATE TABLE investigation_tag_times (
     investigation_id INTEGER NOT NULL,
@@ -30,6 +32,7 @@ CREATE TABLE investigation_removals (
     what             TEXT    NOT NULL,
     added_at         INTEGER NOT NULL,
     removed_at       INTEGER NOT NULL,
+    colleagues_note  INTEGER NOT NULL DEFAULT 0,
     by_name          TEXT,
     by_key           TEXT,
     FOREIGN KEY (investigation_id, post_pk)

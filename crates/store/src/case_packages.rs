@@ -313,6 +313,10 @@ pub struct CaseRemoval {
     pub added_at: i64,
     /// When it was removed, UTC milliseconds.
     pub removed_at: i64,
+    /// A colleague's note written over with one's own: it is taken off nowhere (both notes are
+    /// kept, a difference); the record only tells a merge that both changed that note.
+    #[serde(default)]
+    pub colleagues_note: bool,
     /// Who removed it: `None` this installation.
     pub by: Option<By>,
 }
@@ -321,12 +325,18 @@ impl CaseRemoval {
     /// The same removal (what, which addition, by whom), whenever it was recorded.
     pub fn same(&self, other: &CaseRemoval) -> bool {
         self.kind == other.kind
-            && self.takes_off(other.kind, &other.what, other.added_at)
+            && self.names(other.kind, &other.what, other.added_at)
             && self.by.as_ref().map(|b| &b.key) == other.by.as_ref().map(|b| &b.key)
     }
 
-    /// Whether it took off this tag addition or this note.
+    /// Whether it took off this tag addition or this note (a colleague's note written over
+    /// is taken off nowhere).
     pub fn takes_off(&self, kind: RemovedKind, what: &str, added_at: i64) -> bool {
+        !self.colleagues_note && self.names(kind, what, added_at)
+    }
+
+    /// Whether it is about this tag addition or this note.
+    pub fn names(&self, kind: RemovedKind, what: &str, added_at: i64) -> bool {
         self.kind == kind
             && match kind {
                 RemovedKind::Tag => {

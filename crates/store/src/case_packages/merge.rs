@@ -8,7 +8,8 @@
 //! * a note one side removed while the other rewrote it (both started from the same text) is
 //!   a difference (`note_removed`): the rewritten note is kept, neither silently dropped nor
 //!   silently brought back;
-//! * two notes written differently are both kept (theirs beside ours) and listed, as before;
+//! * two notes written differently are both kept (theirs beside ours) and listed, as before,
+//!   also when one wrote over the other's: only one's own note written over gives way;
 //! * the same tag put on by both is one tag, named after whoever put it on first.
 //!
 //! Every removal record of the package is then kept here too, so both installations hold the
@@ -152,7 +153,7 @@ pub(super) async fn note(
         r.kind == RemovedKind::Note
             && m.held
                 .iter()
-                .any(|h| h.takes_off(RemovedKind::Note, &r.what, 0))
+                .any(|h| h.names(RemovedKind::Note, &r.what, 0))
     });
     let remover = |r: &CaseRemoval| r.by.clone().unwrap_or_else(|| m.from.clone());
     if theirs.is_empty() {

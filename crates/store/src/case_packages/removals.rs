@@ -19,7 +19,8 @@ pub(crate) async fn record(
 ) -> Result<bool> {
     let done = sqlx::query(
         "INSERT OR IGNORE INTO investigation_removals (investigation_id, post_pk, kind, what,
-             added_at, removed_at, by_name, by_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+             added_at, removed_at, colleagues_note, by_name, by_key)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
     )
     .bind(id)
     .bind(post_pk)
@@ -27,6 +28,7 @@ pub(crate) async fn record(
     .bind(&removal.what)
     .bind(removal.added_at)
     .bind(removal.removed_at)
+    .bind(removal.colleagues_note)
     .bind(removal.by.as_ref().map(|b| &b.name))
     .bind(removal.by.as_ref().map(|b| &b.key))
     .execute(conn)
@@ -97,7 +99,7 @@ pub(crate) async fn of_posts(
 ) -> Result<HashMap<i64, Vec<CaseRemoval>>> {
     let mut out: HashMap<i64, Vec<CaseRemoval>> = HashMap::new();
     for row in sqlx::query(
-        "SELECT post_pk, kind, what, added_at, removed_at, by_name, by_key
+        "SELECT post_pk, kind, what, added_at, removed_at, colleagues_note, by_name, by_key
          FROM investigation_removals
          WHERE investigation_id = ? AND post_pk IN (SELECT value FROM json_each(?))
          ORDER BY post_pk, removed_at, id",
@@ -119,6 +121,7 @@ pub(crate) async fn of_posts(
                 what: row.try_get("what")?,
                 added_at: row.try_get("added_at")?,
                 removed_at: row.try_get("removed_at")?,
+                colleagues_note: row.try_get("colleagues_note")?,
                 by: by_of(&row, "by_name", "by_key")?,
             });
     }

@@ -427,8 +427,9 @@ impl Store {
         let custody = self.custody(Utc::now());
         let ids = vec![post(post_id)];
         if let Some(note) = note {
-            let old: String = sqlx::query_scalar(
-                "SELECT note FROM investigation_posts WHERE investigation_id = ? AND post_pk = ?",
+            let (old, colleagues): (String, bool) = sqlx::query_as(
+                "SELECT note, note_by_key IS NOT NULL FROM investigation_posts
+                 WHERE investigation_id = ? AND post_pk = ?",
             )
             .bind(id)
             .bind(pk)
@@ -436,12 +437,14 @@ impl Store {
             .await?;
             if old != note.trim() {
                 if !old.is_empty() {
-                    // Kept, so a colleague's package still carrying it does not bring it back.
+                    // Kept, so a colleague's package still carrying it does not bring it back;
+                    // a colleague's note written over stays theirs, beside (a difference).
                     let removal = CaseRemoval {
                         kind: RemovedKind::Note,
                         what: old.clone(),
                         added_at: 0,
                         removed_at: custody.at(),
+                        colleagues_note: colleagues && !note.trim().is_empty(),
                         by: None,
                     };
                     removals::record(&mut tx, id, pk, &removal).await?;
@@ -501,6 +504,7 @@ impl Store {
                         what: (*tag).to_owned(),
                         added_at,
                         removed_at: custody.at(),
+                        colleagues_note: false,
                         by: None,
                     };
                     removals::record(&mut tx, id, pk, &removal).await?;
