@@ -17,11 +17,12 @@ describe('screenFromHash', () => {
     expect(screenFromHash('#/x?q=%23flood').id).toBe('x');
   });
 
-  it('registers the post, account and analysis views as hidden detail views', () => {
+  it('registers the post, account, import and analysis views as hidden detail views', () => {
     expect(screenFromHash('#/post?id=42')).toMatchObject({ id: 'post', hidden: true });
     expect(screenFromHash('#/user?handle=ana').id).toBe('user');
     expect(screenFromHash('#/analysis?post=42&view=conversation')).toMatchObject({ id: 'analysis', hidden: true });
-    expect(screens.filter((screen) => screen.hidden).map((screen) => screen.id)).toEqual(['post', 'user', 'analysis']);
+    expect(screenFromHash('#/imports?id=4')).toMatchObject({ id: 'imports', hidden: true });
+    expect(screens.filter((screen) => screen.hidden).map((screen) => screen.id)).toEqual(['post', 'user', 'imports', 'analysis']);
   });
 });
 
@@ -36,6 +37,6 @@ describe('screens', () => {
   });
 
   it('lists the records screens with Investigations after History', () => {
-    expect(screens.filter((screen) => screen.group === 'records').map((screen) => screen.name)).toEqual(['History', 'Investigations', 'Archive', 'Spend']);
+    expect(screens.filter((screen) => screen.group === 'records' && !screen.hidden).map((screen) => screen.name)).toEqual(['History', 'Investigations', 'Archive', 'Spend']);
   });
 });
