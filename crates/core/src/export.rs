@@ -200,15 +200,23 @@ pub async fn history_rows(
             Ok(entries)
         }
         None => {
-            every_page(|offset| {
+            // Each page after the last row of the one before (keyset paging: skipping a
+            // million rows by offset reads them all again); the offset only if that row went.
+            let mut all: Vec<HistoryEntry> = Vec::new();
+            loop {
                 let page = HistoryQuery {
                     limit: PAGE,
-                    offset,
+                    offset: u32::try_from(all.len()).unwrap_or(u32::MAX),
+                    after: all.last().map(|entry| entry.id),
                     ..query.clone()
                 };
-                async move { store.history(&page).await }
-            })
-            .await
+                let rows = store.history(&page).await?;
+                let last = rows.len() < PAGE as usize;
+                all.extend(rows);
+                if last {
+                    return Ok(all);
+                }
+            }
         }
     }
 }

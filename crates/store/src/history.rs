@@ -214,8 +214,13 @@ pub struct HistoryQuery {
     pub investigation_id: Option<i64>,
     /// Rows per page; 0 means the default of 100.
     pub limit: u32,
-    /// Rows to skip (paging).
+    /// Rows to skip (paging), when there is no `after` row to page from.
     pub offset: u32,
+    /// The last row of the page before (its id): the page is the rows after it in the list's
+    /// order, found by its time and id in the index (keyset paging) rather than by skipping
+    /// `offset` rows, which reads every row skipped. `offset` counts only when that row is
+    /// gone (deleted meanwhile).
+    pub after: Option<i64>,
 }
 
 /// The columns [`entry_from_row`] reads, from `history h`.
@@ -314,18 +319,18 @@ impl Store {
     /// The history list, newest first, filtered.
     pub async fn history(&self, query: &HistoryQuery) -> Result<Vec<HistoryEntry>> {
         let plan = self.text_plan(query).await?;
-        // The page's ids first (sorting only the sort key and id), then its rows: building
-        // and sorting whole rows of every candidate cost more than finding them.
-        let mut sql = QueryBuilder::<Sqlite>::new(format!(
-            "SELECT {HISTORY_COLUMNS} FROM history h WHERE h.id IN (SELECT h.id"
-        ));
-        push_history_filters(&mut sql, query, plan);
-        sql.push(" ORDER BY h.started_at DESC, h.id DESC LIMIT ");
-        sql.push_bind(i64::from(if query.limit == 0 { 100 } else { query.limit }));
-        sql.push(" OFFSET ");
-        sql.push_bind(i64::from(query.offset));
-        sql.push(") ORDER BY h.started_at DESC, h.id DESC");
-        let rows = sql.build().fetch_all(&self.pool).await?;
+        let key = match query.after {
+            Some(id) => sqlx::query_scalar("SELECT started_at FROM history WHERE id = ?")
+                .bind(id)
+                .fetch_optional(&self.pool)
+                .await?
+                .map(|started_at: i64| (started_at, id)),
+            None => None,
+        };
+        let rows = history_page_query(query, plan, key)
+            .build()
+            .fetch_all(&self.pool)
+            .await?;
         rows.iter().map(entry_from_row).collect()
     }
 
@@ -448,6 +453,34 @@ fn trigram_expression(text: &str) -> Option<String> {
         .map(|w| format!("\"{}\"", w.replace('"', "\"\"")))
         .collect();
     Some(terms.join(" AND "))
+}
+
+/// A page of the rows `q` matches, newest first: after `key` (the time and id of the last row
+/// of the page before) when there is one, else after skipping `q.offset` rows. The page's ids
+/// first (sorting only the sort key and id), then its rows: building and sorting whole rows of
+/// every candidate cost more than finding them.
+pub(crate) fn history_page_query(
+    q: &HistoryQuery,
+    plan: TextPlan,
+    key: Option<(i64, i64)>,
+) -> QueryBuilder<'_, Sqlite> {
+    let mut sql = QueryBuilder::<Sqlite>::new(format!(
+        "SELECT {HISTORY_COLUMNS} FROM history h WHERE h.id IN (SELECT h.id"
+    ));
+    push_history_filters(&mut sql, q, plan);
+    if let Some((started_at, id)) = key {
+        sql.push(" AND (h.started_at, h.id) < (")
+            .push_bind(started_at)
+            .push(", ")
+            .push_bind(id)
+            .push(")");
+    }
+    sql.push(" ORDER BY h.started_at DESC, h.id DESC LIMIT ");
+    sql.push_bind(i64::from(if q.limit == 0 { 100 } else { q.limit }));
+    sql.push(" OFFSET ");
+    sql.push_bind(i64::from(if key.is_some() { 0 } else { q.offset }));
+    sql.push(") ORDER BY h.started_at DESC, h.id DESC");
+    sql
 }
 
 /// The count of the rows `q` matches. With no filter but an operation or a status (History's

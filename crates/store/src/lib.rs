@@ -16,7 +16,7 @@
 //!   result body (offline re-open), paging chains, pins and deletes, and the monitor or
 //!   collection that sent a request (read from its request id: migration 0012); its count
 //!   with no filter but an operation or a status read off the counts migration 0023's
-//!   triggers keep;
+//!   triggers keep; a page read after the row before it (keyset), as an investigation's;
 //! * `spend`: the exact spend ledger, aggregates in the user's time zone, learned rates, and
 //!   the count of answers whose cost could not be read (in no sum); by monitor and by
 //!   collection from the ledger rows' own owner (`spend/owners.rs`);

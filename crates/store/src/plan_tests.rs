@@ -7,8 +7,8 @@ use chrono::{Duration, TimeZone, Utc};
 use sqlx::{QueryBuilder, Sqlite};
 
 use crate::archive::read::count_query;
-use crate::history::history_count_query;
-use crate::investigations::read::posts_count_query;
+use crate::history::{history_count_query, history_page_query, TextPlan};
+use crate::investigations::read::{posts_count_query, posts_page_query};
 use crate::test_support::{post, record, temp_store};
 use crate::{
     HistoryQuery, InvestigationItem, InvestigationPostQuery, PendingRequest, PostQuery,
@@ -335,5 +335,148 @@ async fn the_whole_archives_network_reads_its_tallies_and_no_post() {
     assert!(
         !steps.iter().any(|s| s == "SCAN f" || s == "SCAN p"),
         "{steps:#?}"
+    );
+}
+
+#[tokio::test]
+async fn historys_pages_follow_the_row_before_them() {
+    let (store, _dir) = temp_store().await;
+    let at = Utc.with_ymd_and_hms(2025, 3, 1, 12, 0, 0).unwrap();
+    // Three rows to a minute: pages break between rows of the same time.
+    for n in 0..25 {
+        let mut rec = record(&format!("r{n}"), at + Duration::minutes(n / 3));
+        if n % 4 == 0 {
+            rec.operation = "twitter_user".into();
+        }
+        store.record_request(&rec).await.unwrap();
+    }
+    for operation in [None, Some("twitter_search".to_owned())] {
+        let q = HistoryQuery {
+            operation,
+            limit: 4,
+            ..HistoryQuery::default()
+        };
+        let all = store
+            .history(&HistoryQuery {
+                limit: 100,
+                ..q.clone()
+            })
+            .await
+            .unwrap();
+        let mut paged = Vec::new();
+        let mut after = None;
+        // Bounded: a page that ignored the row before it would come back forever.
+        for _ in 0..20 {
+            let page = store
+                .history(&HistoryQuery { after, ..q.clone() })
+                .await
+                .unwrap();
+            let Some(last) = page.last() else { break };
+            after = Some(last.id);
+            paged.extend(page);
+        }
+        assert_eq!(paged, all, "{:?}", q.operation);
+        assert!(all.len() >= 18);
+    }
+
+    // A page after a row reads the index from that row on, not every row before it.
+    let q = HistoryQuery {
+        limit: 4,
+        offset: 8,
+        after: Some(9),
+        ..HistoryQuery::default()
+    };
+    let steps = plan(
+        &store,
+        &mut history_page_query(&q, TextPlan::None, Some((0, 9))),
+    )
+    .await;
+    assert_no_scan(&steps, "a page of History after a row");
+
+    // The row paged from is gone: the offset places the page.
+    let keyed = store.history(&q).await.unwrap();
+    let by_offset = HistoryQuery {
+        after: None,
+        ..q.clone()
+    };
+    let by_offset = store.history(&by_offset).await.unwrap();
+    assert_ne!(keyed, by_offset);
+    assert!(keyed.iter().all(|row| row.id < 9));
+    assert!(store.delete_history(9).await.unwrap());
+    assert_eq!(store.history(&q).await.unwrap(), by_offset);
+}
+
+#[tokio::test]
+async fn an_investigations_pages_follow_the_post_before_them() {
+    let (store, _dir) = temp_store().await;
+    let at = Utc.with_ymd_and_hms(2025, 3, 1, 12, 0, 0).unwrap();
+    // Two posts to a minute: pages break between posts of the same time.
+    let posts: Vec<_> = (0..15)
+        .map(|n| post(&format!("p{n}"), "a post", at + Duration::minutes(n / 2)))
+        .collect();
+    store.archive_posts(at, &posts).await.unwrap();
+    let case = store.create_investigation("Case", "", at).await.unwrap();
+    let items: Vec<InvestigationItem> = (0..15)
+        .map(|n| InvestigationItem::Post {
+            post_id: format!("p{n}"),
+        })
+        .collect();
+    store.add_to_investigation(case, &items, at).await.unwrap();
+
+    let ids = |page: &crate::InvestigationPostPage| -> Vec<String> {
+        page.posts.iter().map(|p| p.post.id.clone()).collect()
+    };
+    let all = store
+        .investigation_posts(case, &InvestigationPostQuery::default())
+        .await
+        .unwrap();
+    let mut paged = Vec::new();
+    let mut after = None;
+    // Bounded: a page that ignored the post before it would come back forever.
+    for _ in 0..20 {
+        let q = InvestigationPostQuery {
+            limit: 4,
+            after: after.clone(),
+            ..InvestigationPostQuery::default()
+        };
+        let page = store.investigation_posts(case, &q).await.unwrap();
+        let Some(last) = page.posts.last() else { break };
+        after = Some(last.post.id.clone());
+        paged.extend(ids(&page));
+    }
+    assert_eq!(paged, ids(&all));
+    assert_eq!(paged.len(), 15);
+
+    // A page after a post starts the investigation's index at that post.
+    let q = InvestigationPostQuery {
+        limit: 4,
+        after: Some("p7".into()),
+        ..InvestigationPostQuery::default()
+    };
+    let steps = plan(
+        &store,
+        &mut posts_page_query(case, &q, Some((0, 7))).unwrap(),
+    )
+    .await;
+    assert!(
+        steps
+            .iter()
+            .any(|s| s.contains("(created_at,post_pk)<(?,?)")),
+        "a page of an investigation's posts after a post: {steps:#?}"
+    );
+
+    // The post paged from is no longer filed: the offset places the page.
+    store
+        .remove_from_investigation(case, &items[7..8], at)
+        .await
+        .unwrap();
+    let q = InvestigationPostQuery { offset: 4, ..q };
+    let by_offset = InvestigationPostQuery {
+        after: None,
+        ..q.clone()
+    };
+    assert_eq!(
+        ids(&store.investigation_posts(case, &q).await.unwrap()),
+        ids(&store.investigation_posts(case, &by_offset).await.unwrap())
     );
 }

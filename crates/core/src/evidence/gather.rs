@@ -88,6 +88,7 @@ pub async fn investigation(
                 &InvestigationPostQuery {
                     offset: u32::try_from(posts.len()).unwrap_or(u32::MAX),
                     limit: PAGE,
+                    after: posts.last().map(|p: &BundlePost| p.post.id.clone()),
                     ..InvestigationPostQuery::default()
                 },
             )

@@ -180,43 +180,26 @@ impl Store {
         id: i64,
         q: &InvestigationPostQuery,
     ) -> Result<InvestigationPostPage> {
-        // The page's keys first (sorting only the time and key of each match), then its rows:
-        // building whole rows, tags and sources of every match before sorting cost far more.
-        let mut sql = QueryBuilder::<Sqlite>::new(format!(
-            "SELECT {POST_COLUMNS}, ip.note, ip.added_at, ip.note_by_name, ip.note_by_key,
-               (SELECT group_concat(t.tag, char(31)) FROM investigation_tags t
-                WHERE t.investigation_id = ip.investigation_id AND t.post_pk = ip.post_pk) AS tags,
-               (SELECT json_group_array(json_object('tag', t.tag,
-                         'by', json_object('name', t.by_name, 'key', t.by_key)))
-                FROM investigation_tags t
-                WHERE t.investigation_id = ip.investigation_id AND t.post_pk = ip.post_pk
-                  AND t.by_key IS NOT NULL) AS received_tags,
-               (SELECT json_group_array(json_object('note', o.note,
-                         'by', json_object('name', o.by_name, 'key', o.by_key)))
-                FROM investigation_other_notes o
-                WHERE o.investigation_id = ip.investigation_id AND o.post_pk = ip.post_pk
-                  AND o.note <> ip.note) AS other_notes,
-               (SELECT min(s.history_id) FROM post_sightings s
-                JOIN investigation_requests r
-                  ON r.history_id = s.history_id AND r.investigation_id = ip.investigation_id
-                     AND r.how <> 'check'
-                WHERE s.post_pk = ip.post_pk) AS found_by
-             FROM investigation_posts ip JOIN posts p ON p.pk = ip.post_pk
-             WHERE ip.investigation_id = "
-        ));
-        sql.push_bind(id);
-        sql.push(" AND ip.post_pk IN (SELECT ip.post_pk FROM investigation_posts ip");
-        let Some(()) = push_post_filters(&mut sql, id, q) else {
+        let key: Option<(i64, i64)> = match &q.after {
+            Some(post_id) => {
+                sqlx::query_as(
+                    "SELECT ip.created_at, ip.post_pk FROM investigation_posts ip
+                     JOIN posts p ON p.pk = ip.post_pk
+                     WHERE ip.investigation_id = ? AND p.id = ?",
+                )
+                .bind(id)
+                .bind(post_id)
+                .fetch_optional(&self.pool)
+                .await?
+            }
+            None => None,
+        };
+        let Some(mut sql) = posts_page_query(id, q, key) else {
             return Ok(InvestigationPostPage {
                 posts: Vec::new(),
                 total: 0,
             });
         };
-        sql.push(" ORDER BY ip.created_at DESC, ip.post_pk DESC LIMIT ");
-        sql.push_bind(i64::from(if q.limit == 0 { 50 } else { q.limit }));
-        sql.push(" OFFSET ");
-        sql.push_bind(i64::from(q.offset));
-        sql.push(") ORDER BY ip.created_at DESC, ip.post_pk DESC");
         let rows = sql.build().fetch_all(&self.pool).await?;
         let posts = rows
             .iter()
@@ -364,6 +347,57 @@ fn author_filter(q: &InvestigationPostQuery) -> Option<&str> {
         .as_deref()
         .map(|a| a.trim().trim_start_matches('@'))
         .filter(|a| !a.is_empty())
+}
+
+/// A page of the investigation's posts `q` matches, newest first: after `key` (the time and
+/// key of the last post of the page before) when there is one, else after skipping `q.offset`
+/// posts; `None` when nothing can match. The page's keys first (sorting only the time and key
+/// of each match), then its rows: building whole rows, tags and sources of every match before
+/// sorting cost far more.
+pub(crate) fn posts_page_query(
+    id: i64,
+    q: &InvestigationPostQuery,
+    key: Option<(i64, i64)>,
+) -> Option<QueryBuilder<'_, Sqlite>> {
+    let mut sql = QueryBuilder::<Sqlite>::new(format!(
+        "SELECT {POST_COLUMNS}, ip.note, ip.added_at, ip.note_by_name, ip.note_by_key,
+           (SELECT group_concat(t.tag, char(31)) FROM investigation_tags t
+            WHERE t.investigation_id = ip.investigation_id AND t.post_pk = ip.post_pk) AS tags,
+           (SELECT json_group_array(json_object('tag', t.tag,
+                     'by', json_object('name', t.by_name, 'key', t.by_key)))
+            FROM investigation_tags t
+            WHERE t.investigation_id = ip.investigation_id AND t.post_pk = ip.post_pk
+              AND t.by_key IS NOT NULL) AS received_tags,
+           (SELECT json_group_array(json_object('note', o.note,
+                     'by', json_object('name', o.by_name, 'key', o.by_key)))
+            FROM investigation_other_notes o
+            WHERE o.investigation_id = ip.investigation_id AND o.post_pk = ip.post_pk
+              AND o.note <> ip.note) AS other_notes,
+           (SELECT min(s.history_id) FROM post_sightings s
+            JOIN investigation_requests r
+              ON r.history_id = s.history_id AND r.investigation_id = ip.investigation_id
+                 AND r.how <> 'check'
+            WHERE s.post_pk = ip.post_pk) AS found_by
+         FROM investigation_posts ip JOIN posts p ON p.pk = ip.post_pk
+         WHERE ip.investigation_id = "
+    ));
+    sql.push_bind(id);
+    sql.push(" AND ip.post_pk IN (SELECT ip.post_pk FROM investigation_posts ip");
+    push_post_filters(&mut sql, id, q)?;
+    if let Some((created_at, pk)) = key {
+        // Keyset paging: the index of the investigation's newest starts right there.
+        sql.push(" AND (ip.created_at, ip.post_pk) < (")
+            .push_bind(created_at)
+            .push(", ")
+            .push_bind(pk)
+            .push(")");
+    }
+    sql.push(" ORDER BY ip.created_at DESC, ip.post_pk DESC LIMIT ");
+    sql.push_bind(i64::from(if q.limit == 0 { 50 } else { q.limit }));
+    sql.push(" OFFSET ");
+    sql.push_bind(i64::from(if key.is_some() { 0 } else { q.offset }));
+    sql.push(") ORDER BY ip.created_at DESC, ip.post_pk DESC");
+    Some(sql)
 }
 
 /// The count of the investigation's posts `q` matches; `None` when nothing can match. With no

@@ -128,10 +128,15 @@ pub struct InvestigationPostQuery {
     pub from: Option<DateTime<Utc>>,
     /// Posted before.
     pub to: Option<DateTime<Utc>>,
-    /// Rows to skip (paging).
+    /// Rows to skip (paging), when there is no `after` post to page from.
     pub offset: u32,
     /// Rows per page; 0 means the default of 50.
     pub limit: u32,
+    /// The last post of the page before (its id): the page is the posts after it in this
+    /// order, found by its time in the investigation's index (keyset paging) rather than by
+    /// skipping `offset` posts, which reads every post skipped. `offset` counts only when that
+    /// post is no longer filed here.
+    pub after: Option<String>,
 }
 
 /// A post filed in an investigation, with the investigation's own note and tags on it.

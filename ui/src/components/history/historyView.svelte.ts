@@ -62,6 +62,8 @@ export class HistoryView {
   loaded = $state(false);
   failure = $state<string | null>(null);
   #generation = 0;
+  /** The query (generation) each page held was fetched for: only a current page is paged after. */
+  readonly #pageGeneration = new Map<number, number>();
   readonly #inFlight = new Set<number>();
   #textTimer: ReturnType<typeof setTimeout> | undefined;
 
@@ -97,9 +99,13 @@ export class HistoryView {
     if (this.#inFlight.has(page)) return;
     this.#inFlight.add(page);
     try {
-      const result = await historyList({ ...this.query(), limit: PAGE, offset: page * PAGE });
+      // The page after the last row of the one before, when that one is of this query (keyset
+      // paging: an offset makes the database read every row it skips); else by offset.
+      const before = this.#pageGeneration.get(page - 1) === current ? this.pages[page - 1]?.at(-1) : undefined;
+      const result = await historyList({ ...this.query(), limit: PAGE, offset: page * PAGE, after: before?.id ?? null });
       if (current !== this.#generation || !result) return;
       this.pages[page] = result.entries;
+      this.#pageGeneration.set(page, current);
       this.total = result.total;
       this.failure = null;
       // The page's capture lines in one call.

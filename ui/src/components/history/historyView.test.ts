@@ -75,4 +75,32 @@ describe('HistoryView', () => {
     expect([from, to]).toEqual(['2026-11-01T00:00:00.000Z', '2026-11-03T00:00:00.000Z']);
     expect(view.filtered).toBe(true);
   });
+  it('asks for a page after the last row of the page before it, unless that page is of an older query', async () => {
+    const queries: Array<Partial<HistoryQuery>> = [];
+    mockIPC((cmd, args) => {
+      if (cmd !== 'history_list') return [];
+      const query = (args as { query: Partial<HistoryQuery> }).query;
+      queries.push(query);
+      const first = (query.offset ?? 0) === 0 ? 1000 : 500;
+      return { entries: Array.from({ length: PAGE }, (_, n) => entry(first - n)), total: 2 * PAGE };
+    });
+    const view = new HistoryView(() => null);
+    await view.reload();
+    await view.loadPage(1);
+    expect(queries.map((q) => [q.offset, q.after])).toEqual([
+      [0, null],
+      [PAGE, 1000 - PAGE + 1],
+    ]);
+    expect(view.rowAt(PAGE)?.id).toBe(500);
+
+    // A new query: until its first page is here, the next page is asked for by offset.
+    view.operation = 'web_search';
+    const reloaded = view.reload();
+    await view.loadPage(1);
+    await reloaded;
+    expect(queries.slice(2).map((q) => [q.operation, q.offset, q.after])).toEqual([
+      ['web_search', 0, null],
+      ['web_search', PAGE, null],
+    ]);
+  });
 });

@@ -167,4 +167,18 @@ describe('InvestigationPage', () => {
     await userEvent.click(await screen.findByRole('button', { name: "Analyse this investigation's posts" }));
     expect(readRoute(window.location.hash)).toEqual({ source: { kind: 'investigation', id: 1 }, postId: null, view: 'activity' });
   });
+  it('asks for more posts after the last one shown', async () => {
+    const third = filed('203', 'Water receding by noon');
+    const calls = backend({
+      investigation_posts: (args) => {
+        const query = args.query as { after: string | null };
+        return query.after === '202' ? { posts: [third], total: 3 } : { posts, total: 3 };
+      },
+    });
+    render(InvestigationPage, { id: 1 });
+    await userEvent.click(await screen.findByRole('button', { name: 'Show more (1 left)' }));
+    expect(await screen.findByText('Water receding by noon')).toBeInTheDocument();
+    expect(calls.investigation_posts?.at(-1)?.query).toMatchObject({ offset: 2, after: '202' });
+    expect(calls.investigation_posts?.[0]?.query).toMatchObject({ offset: 0, after: null });
+  });
 });

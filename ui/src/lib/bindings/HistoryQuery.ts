@@ -38,6 +38,13 @@ investigation_id: number | null,
  */
 limit: number, 
 /**
- * Rows to skip (paging).
+ * Rows to skip (paging), when there is no `after` row to page from.
  */
-offset: number, };
+offset: number, 
+/**
+ * The last row of the page before (its id): the page is the rows after it in the list's
+ * order, found by its time and id in the index (keyset paging) rather than by skipping
+ * `offset` rows, which reads every row skipped. `offset` counts only when that row is
+ * gone (deleted meanwhile).
+ */
+after: number | null, };

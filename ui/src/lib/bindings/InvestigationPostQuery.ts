@@ -26,10 +26,17 @@ from: string | null,
  */
 to: string | null, 
 /**
- * Rows to skip (paging).
+ * Rows to skip (paging), when there is no `after` post to page from.
  */
 offset: number, 
 /**
  * Rows per page; 0 means the default of 50.
  */
-limit: number, };
+limit: number, 
+/**
+ * The last post of the page before (its id): the page is the posts after it in this
+ * order, found by its time in the investigation's index (keyset paging) rather than by
+ * skipping `offset` posts, which reads every post skipped. `offset` counts only when that
+ * post is no longer filed here.
+ */
+after: string | null, };
