@@ -2,12 +2,13 @@
 //!
 //! Times what the app does with each page of results: one request of 100 posts recorded in one
 //! transaction with every trigger the archive has (full-text index, analysis facts and
-//! entities, tallies, activity roll-ups), then half its posts' pictures queued for the media
-//! fetcher, and the request and its posts filed into the active investigation (its custody
-//! log). First into a new database, then into `WRITE_BENCH_DB` when given (a large archive: it
-//! is opened, migrated if need be, and written to, so give it a scratch copy). Posts are shaped
-//! like the 1,000,000-post archive's (tags, mentions, links, replies, quotes; 540 bytes of
-//! JSON), then filled out to the service's size (about 2.7 KB), each page's new.
+//! entities, tallies, activity roll-ups, the network's edge tallies), then half its posts'
+//! pictures queued for the media fetcher, and the request and its posts filed into the active
+//! investigation (its custody log). First into a new database, then into `WRITE_BENCH_DB` when
+//! given (a large archive: it is opened, migrated if need be, and written to, so give it a
+//! scratch copy). Posts are shaped like the 1,000,000-post archive's (tags, mentions, links,
+//! replies, quotes; 540 bytes of JSON), then filled out to the service's size (about 2.7 KB),
+//! each page's new.
 //! Prints the median, 95th percentile and slowest page; asserts nothing about time.
 
 use std::path::Path;
@@ -214,10 +215,14 @@ async fn main() {
 
     // What each group of triggers costs: the same pages into new databases without it (a
     // trigger dropped takes those it sets off with it: the facts' tallies and roll-ups).
-    let groups: [(&str, &[&str]); 5] = [
+    let groups: [(&str, &[&str]); 6] = [
         (
             "  without the activity roll-ups",
             &["post_facts_activity_add"],
+        ),
+        (
+            "  without the network's edge tallies",
+            &["post_facts_edges_add", "post_entities_edges_add"],
         ),
         (
             "  without the tallies",

@@ -76,6 +76,7 @@ fn steps_per_post(version: i64) -> Option<u64> {
         9 => Some(STEPS_PER_POST_0009),
         11 => Some(STEPS_PER_POST_0011),
         21 => Some(STEPS_PER_POST_0021),
+        22 => Some(STEPS_PER_POST_0022),
         _ => None,
     }
 }
@@ -83,6 +84,7 @@ const STEPS_PER_POST_0008: u64 = 463;
 const STEPS_PER_POST_0009: u64 = 39;
 const STEPS_PER_POST_0011: u64 = 32;
 const STEPS_PER_POST_0021: u64 = 58;
+const STEPS_PER_POST_0022: u64 = 32;
 
 /// What opening the database is doing, told as it goes.
 #[derive(Debug, Clone, PartialEq, Serialize, TS)]
