@@ -13,10 +13,11 @@
 //! cold), the store opened again — and then quiet: the median and slowest of five runs more on
 //! the open store. It asserts nothing about time.
 //!
-//! `SIGHTLINE_SCALE_BUILD_ONLY=1` only builds; `SIGHTLINE_SCALE_POSTS=<n>` uses a smaller
-//! archive of the same mix; `SIGHTLINE_SCALE_ONLY=<word>` times only the screens whose name
-//! holds it; `SIGHTLINE_SCALE_QUICK_CHECK=1` also times SQLite's check of the whole file, cold,
-//! which the app runs in the background after each start.
+//! `SIGHTLINE_SCALE_BUILD_ONLY=1` only builds; `SIGHTLINE_SCALE_AS_IS=1` times an unfinished
+//! build's file as it is (see `common/big_archive.rs`); `SIGHTLINE_SCALE_POSTS=<n>` uses a
+//! smaller archive of the same mix; `SIGHTLINE_SCALE_ONLY=<word>` times only the screens whose
+//! name holds it; `SIGHTLINE_SCALE_QUICK_CHECK=1` also times SQLite's check of the whole file,
+//! cold, which the app runs in the background after each start.
 
 use std::path::Path;
 use std::time::{Duration, Instant};
