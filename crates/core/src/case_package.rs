@@ -25,7 +25,10 @@
 //!   carried with its post (what, when, by whom); a merge takes off here what the colleague
 //!   removed after it came here ([`CaseRemoved`], each in the custody log) and brings back
 //!   nothing removed here; a note removed on one side and rewritten on the other is a
-//!   [`ConflictKind::NoteRemoved`] difference, the rewritten note kept.
+//!   [`ConflictKind::NoteRemoved`] difference, the rewritten note kept. Posts and requests
+//!   taken out of the case travel the same way (`case.json`'s `unfiled`); a post the
+//!   colleague took out that carries a note or tag written here stays, a
+//!   [`ConflictKind::PostRemoved`] difference.
 //!
 //! * [`preview`] (`case_package/preview.rs`): the same checks and what the package holds (who
 //!   signed it, when, its case and counts, the case here it would merge into), writing nothing.
@@ -149,6 +152,9 @@ pub enum ConflictKind {
     /// A post's note one side removed while the other rewrote it: the rewritten note is kept
     /// (the side that removed it shows an empty text).
     NoteRemoved,
+    /// A post the colleague took out of the case, kept here because this installation wrote a
+    /// note or put a tag on it (`ours`: that note, or the tags).
+    PostRemoved,
     /// A still-there check of the same time with different lines: both kept.
     Check,
     /// The notebook: this installation's is kept, theirs is in the list.
@@ -187,6 +193,10 @@ pub enum RemovedWhat {
     Tag,
     /// The post's note (removed, or written over with the colleague's).
     Note,
+    /// A post taken out of the case (`post_id` and `text`: its id).
+    Post,
+    /// A request taken out of the case (`post_id` and `text`: its request id).
+    Request,
 }
 
 /// Something taken off a post here by a merge because the colleague had removed it there
@@ -197,9 +207,9 @@ pub enum RemovedWhat {
 pub struct CaseRemoved {
     /// A tag or the note.
     pub what: RemovedWhat,
-    /// The post.
+    /// The post (a request taken out: its request id).
     pub post_id: String,
-    /// The tag, or the note's text as it was here.
+    /// The tag, or the note's text as it was here (a post or request: its id).
     pub text: String,
     /// A note the colleague wrote over: theirs is the note here now (else none is).
     pub written_over: bool,

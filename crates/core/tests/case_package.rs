@@ -28,8 +28,8 @@ use sightline_core::signing;
 use sightline_core::state::AppState;
 use sightline_store::custody::{self, ChainCheck, CustodyAction};
 use sightline_store::{
-    AnalysisScope, BudgetLimits, By, CheckItem, CheckOutcome, MediaKind, ScopeFilters, ScopeSource,
-    Store,
+    AnalysisScope, BudgetLimits, By, CheckItem, CheckOutcome, InvestigationItem, MediaKind,
+    ScopeFilters, ScopeSource, Store,
 };
 
 /// One installation: its data folder, keychain, signing key and collector's name.
@@ -84,6 +84,10 @@ async fn opened(m: &Machine, path: &Path) -> CaseOpened {
         CaseOpenOutcome::Opened { opened, .. } => *opened,
         other => panic!("not opened: {other:?}"),
     }
+}
+
+fn at_now() -> chrono::DateTime<Utc> {
+    Utc::now()
 }
 
 fn post_id(n: usize) -> String {
@@ -513,6 +517,35 @@ async fn two_people_editing_one_case_exchange_packages_and_end_with_the_same_cas
         .set_investigation_post(id_b, &post_id(2), Some(""), None)
         .await
         .unwrap();
+    // Ben takes post 5 out of the case; Ana takes out request req-2, and with it the posts
+    // it brought that carry no note or tag (9, 10 and 11; not 8, which has her note).
+    let out = |id: &str| InvestigationItem::Post {
+        post_id: id.to_owned(),
+    };
+    b.store
+        .remove_from_investigation(id_b, &[out(&post_id(5))], at_now())
+        .await
+        .unwrap();
+    let bundle = gather::investigation(&a.store, id_a, "UTC".parse().unwrap(), "0")
+        .await
+        .unwrap();
+    let req_2 = bundle
+        .requests
+        .iter()
+        .find(|r| r.entry.request_id == "req-2")
+        .unwrap()
+        .entry
+        .id;
+    let taken = a
+        .store
+        .remove_from_investigation(
+            id_a,
+            &[InvestigationItem::Request { history_id: req_2 }],
+            at_now(),
+        )
+        .await
+        .unwrap();
+    assert_eq!((taken.requests, taken.posts), (1, 3));
     // Ben writes over Ana's note she left as it was: both are kept, a difference.
     b.store
         .set_investigation_post(id_b, &post_id(8), Some("Ben: it was deleted"), None)
@@ -606,6 +639,15 @@ async fn two_people_editing_one_case_exchange_packages_and_end_with_the_same_cas
                 "Ana: first guess".into(),
                 "Ana".into()
             ),
+            (RemovedWhat::Post, post_id(9), post_id(9), "Ana".into()),
+            (RemovedWhat::Post, post_id(10), post_id(10), "Ana".into()),
+            (RemovedWhat::Post, post_id(11), post_id(11), "Ana".into()),
+            (
+                RemovedWhat::Request,
+                "req-2".into(),
+                "req-2".into(),
+                "Ana".into()
+            ),
         ]
     );
     assert!(at_b.removed.iter().any(|r| r.written_over));
@@ -619,6 +661,7 @@ async fn two_people_editing_one_case_exchange_packages_and_end_with_the_same_cas
                 "Ana: account made last week".into(),
                 "Ben".into()
             ),
+            (RemovedWhat::Post, post_id(5), post_id(5), "Ben".into()),
         ]
     );
     assert!(at_a.removed.iter().all(|r| r.removed_at.starts_with("20")));
@@ -697,6 +740,24 @@ async fn two_people_editing_one_case_exchange_packages_and_end_with_the_same_cas
     assert_eq!(post(2)["notes"], json!([]));
     assert_eq!(post(4)["notes"], json!([["Ben: the EXIF says Lagos", ben]]));
     assert_eq!(post(6)["notes"], json!([["Ana: second guess", ana]]));
+    // Taken out on either side, out on both; req-2 still there as what brought post 8.
+    let filed: Vec<&str> = case_a["posts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["id"].as_str().unwrap())
+        .collect();
+    for n in [5, 9, 10, 11] {
+        assert!(!filed.contains(&post_id(n).as_str()), "post {n} is back");
+    }
+    let req = case_a["requests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["id"] == "req-2")
+        .unwrap()
+        .clone();
+    assert_eq!(req["filed"], Value::Null);
     assert_eq!(
         post(8)["notes"],
         json!([
@@ -735,7 +796,7 @@ async fn two_people_editing_one_case_exchange_packages_and_end_with_the_same_cas
     // Each log records what the merge took off, who removed it, and the merge, naming the
     // package, and stays unbroken.
     let log_a = a.store.custody_log(id_a).await.unwrap();
-    let merged_a = &log_a[log_a.len() - 3..];
+    let merged_a = &log_a[log_a.len() - 4..];
     let entry = |action: CustodyAction| merged_a.iter().find(|e| e.action == action).unwrap();
     let note = entry(CustodyAction::NoteChanged);
     assert!(
@@ -750,7 +811,17 @@ async fn two_people_editing_one_case_exchange_packages_and_end_with_the_same_cas
     );
     assert!(tag.ids.contains(&format!("post:{}", post_id(0))));
     let merge = entry(CustodyAction::PackageMerged);
-    assert!(merge.detail.contains("2 removals made there taken on here"));
+    assert!(merge.detail.contains("3 removals made there taken on here"));
+    let out = entry(CustodyAction::PostRemoved);
+    assert!(out.detail.starts_with("as Ben (key "), "{out:?}");
+    assert!(out.ids.contains(&format!("post:{}", post_id(5))));
+    let log_b = b.store.custody_log(id_b).await.unwrap();
+    assert!(
+        log_b
+            .iter()
+            .any(|e| e.action == CustodyAction::RequestRemoved
+                && e.detail.starts_with("as Ana (key "))
+    );
     for (m, id, got) in [(&a, id_a, &at_a), (&b, id_b, &at_b)] {
         let log = m.store.custody_log(id).await.unwrap();
         let last = log.last().unwrap();
@@ -772,6 +843,49 @@ async fn two_people_editing_one_case_exchange_packages_and_end_with_the_same_cas
     );
     assert!(again.removed.is_empty());
     assert_eq!(digest(&a, id_a).await, case_b);
+}
+
+/// The ids of the posts filed in the case.
+async fn filed_posts(m: &Machine, id: i64) -> Vec<String> {
+    let case = m.store.case_contents(id, &[]).await.unwrap();
+    case.posts.into_iter().map(|p| p.id).collect()
+}
+
+#[tokio::test]
+async fn a_post_taken_out_there_that_carries_work_done_here_stays_and_is_listed() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = machine(&dir.path().join("a"), "Ana").await;
+    let b = machine(&dir.path().join("b"), "Ben").await;
+    let id_a = case(&a, 2, 3).await;
+    let first = export(&a, id_a, &dir.path().join("1.zip")).await;
+    let id_b = opened(&b, &first).await.investigation_id;
+    let out = |n: usize| InvestigationItem::Post {
+        post_id: post_id(n),
+    };
+    b.store
+        .remove_from_investigation(id_b, &[out(0), out(1)], at_now())
+        .await
+        .unwrap();
+
+    // Post 1, with nothing written on it, is taken out; post 0 carries Ana's note and tags,
+    // so it stays, the difference listed with who took it out.
+    let at_a = opened(&a, &export(&b, id_b, &dir.path().join("2.zip")).await).await;
+    let removed: Vec<_> = at_a.removed.iter().map(|r| (r.what, &r.post_id)).collect();
+    assert_eq!(removed, [(RemovedWhat::Post, &post_id(1))]);
+    assert_eq!(at_a.conflicts.len(), 1, "{:?}", at_a.conflicts);
+    let kept = &at_a.conflicts[0];
+    assert_eq!(kept.kind, ConflictKind::PostRemoved);
+    assert_eq!(kept.post_id.as_deref(), Some(post_id(0).as_str()));
+    assert_eq!(kept.ours, "First sighting of the claim");
+    assert_eq!(kept.theirs_by.fingerprint, b.by.key);
+    let at_ana = filed_posts(&a, id_a).await;
+    assert!(at_ana.contains(&post_id(0)) && !at_ana.contains(&post_id(1)));
+
+    // Ben's side keeps both out: Ana's package does not file them again.
+    let back = opened(&b, &export(&a, id_a, &dir.path().join("3.zip")).await).await;
+    assert_eq!(back.posts_added, 0);
+    let at_ben = filed_posts(&b, id_b).await;
+    assert!(!at_ben.contains(&post_id(0)) && !at_ben.contains(&post_id(1)));
 }
 
 #[tokio::test]

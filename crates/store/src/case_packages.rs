@@ -18,7 +18,11 @@
 //!   (returned in [`CaseReceived::removed`], each in the custody log), brings back nothing
 //!   removed here, and lists as a difference a note one side removed while the other rewrote
 //!   it. A tag is one addition (its post, text and [`CaseTag::added_at`]): a removal takes off
-//!   that addition only.
+//!   that addition only. A colleague's note written over is kept (both notes, a difference).
+//! * Posts and requests taken out of the case (`case_packages/unfiled.rs`, migration 0025):
+//!   recorded with the filing taken out ([`CaseContents::unfiled`]); a merge files none of
+//!   them again and takes out here what the colleague took out after it came here, except a
+//!   post carrying a note or tag written here (kept, a `post_removed` difference).
 
 use std::collections::BTreeMap;
 
@@ -32,6 +36,7 @@ mod posts;
 mod read;
 mod receive;
 pub(crate) mod removals;
+mod unfiled;
 
 #[cfg(test)]
 mod tests;
@@ -67,6 +72,8 @@ pub struct CaseContents {
     pub checks: Vec<CaseCheck>,
     /// Its posts' pictures and videos.
     pub media: Vec<CaseMedia>,
+    /// Posts and requests taken out of it, by anyone who held it.
+    pub unfiled: Vec<CaseRemoval>,
 }
 
 /// One request as a package carries it (`case/requests.jsonl`).
@@ -290,6 +297,11 @@ pub enum RemovedKind {
     Tag,
     /// The post's note (the whole text, removed or written over).
     Note,
+    /// A post taken out of the case (`what`: its id, `added_at`: the filing's time).
+    Post,
+    /// A request taken out of the case (`what`: its request id, `added_at`: the filing's
+    /// time).
+    Request,
 }
 
 impl RemovedKind {
@@ -298,6 +310,8 @@ impl RemovedKind {
         match self {
             RemovedKind::Tag => "tag",
             RemovedKind::Note => "note",
+            RemovedKind::Post => "post",
+            RemovedKind::Request => "request",
         }
     }
 }
@@ -342,7 +356,9 @@ impl CaseRemoval {
                 RemovedKind::Tag => {
                     self.added_at == added_at && self.what.to_lowercase() == what.to_lowercase()
                 }
-                RemovedKind::Note => self.what == what,
+                RemovedKind::Note | RemovedKind::Post | RemovedKind::Request => {
+                    self.what == what && self.added_at == added_at
+                }
             }
     }
 }

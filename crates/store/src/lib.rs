@@ -45,8 +45,9 @@
 //!   received custody log or a merge by request and post ids that overwrites nothing and
 //!   returns every difference; a received request is marked (`received_requests`) and never
 //!   gets a ledger row (a trigger refuses one), so it is never in Spend or a budget; every tag
-//!   taken off and note removed or written over is recorded and carried (migration 0024), so
-//!   a merge brings back nothing removed and takes off what the colleague removed;
+//!   taken off, note removed or written over (migration 0024) and post or request taken out of
+//!   the case (0025) is recorded and carried, so a merge brings back nothing removed and takes
+//!   off what the colleague removed;
 //! * `bundle_exports`: every evidence bundle this installation wrote (migration 0016): when,
 //!   its file name, the SHA-256 of its manifest and of the whole file, the signing key's
 //!   fingerprint and its investigation; found again by the manifest's hash, never edited;

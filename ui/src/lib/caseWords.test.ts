@@ -136,5 +136,18 @@ describe('what opening did', () => {
     expect(removedWords({ what: 'note', postId: '1790', text: 'Old', writtenOver: true, by: ana, removedAt: at })).toBe(
       'Note on post 1790 (“Old”) replaced by Ana Ruiz’s: Ana Ruiz wrote over it',
     );
+    expect(removedWords({ what: 'post', postId: '1790', text: '1790', writtenOver: false, by: ana, removedAt: at })).toBe(
+      'Post 1790 taken out of the case: Ana Ruiz took it out',
+    );
+    expect(removedWords({ what: 'request', postId: 'req-4', text: 'req-4', writtenOver: false, by: ana, removedAt: at })).toBe(
+      'Request req-4 taken out of the case: Ana Ruiz took it out',
+    );
+  });
+
+  it('words a post taken out there that stays here because of work done on it here', () => {
+    const kept: CaseConflict = { kind: 'postRemoved', postId: '1790', ours: 'Mine', oursBy: null, theirs: '', theirsBy: ana };
+    expect(conflictTitle(kept)).toBe('Post 1790 taken out of the case on the other side');
+    expect(conflictKept(kept)).toBe('Kept here, because it carries your note or tags; Ana Ruiz took it out of the case.');
+    expect(sideText(kept, kept.theirs)).toBe('(taken out)');
   });
 });

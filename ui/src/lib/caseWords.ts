@@ -98,6 +98,7 @@ export function addedLines(opened: CaseOpened): string[] {
 const conflictWhat: Record<ConflictKind, string> = {
   note: 'Note',
   noteRemoved: 'Note removed on one side, rewritten on the other',
+  postRemoved: 'Taken out of the case on the other side',
   check: 'Still-there check',
   notebook: 'Notebook',
   description: 'Description',
@@ -107,6 +108,7 @@ const conflictWhat: Record<ConflictKind, string> = {
 /** A difference's heading: `Note on post 1790…`, `Notebook`. */
 export function conflictTitle(conflict: CaseConflict): string {
   const what = conflictWhat[conflict.kind];
+  if (conflict.kind === 'postRemoved') return `Post ${conflict.postId} ${what.toLowerCase()}`;
   return conflict.postId ? `${what} on post ${conflict.postId}` : what;
 }
 
@@ -123,6 +125,8 @@ export function conflictKept(conflict: CaseConflict): string {
       return `Both kept: the note here stays on the post, ${theirs}’s beside it.`;
     case 'noteRemoved':
       return 'The rewritten note is kept: a removal never drops what the other side wrote meanwhile.';
+    case 'postRemoved':
+      return `Kept here, because it carries your note or tags; ${theirs} took it out of the case.`;
     case 'check':
       return 'Both checks kept.';
     default:
@@ -133,7 +137,8 @@ export function conflictKept(conflict: CaseConflict): string {
 /** A side of a difference in words: its text, or what an empty side means. */
 export function sideText(conflict: CaseConflict, text: string): string {
   if (text) return text;
-  return conflict.kind === 'noteRemoved' ? '(removed)' : '(empty)';
+  if (conflict.kind === 'noteRemoved') return '(removed)';
+  return conflict.kind === 'postRemoved' ? '(taken out)' : '(empty)';
 }
 
 /** The number of removals taken on, as a heading. */
@@ -148,6 +153,8 @@ export function removedHeading(count: number): string {
 export function removedWords(removed: CaseRemoved): string {
   const who = removed.by ? collectorName(removed.by) : 'this installation';
   if (removed.what === 'tag') return `Tag “${removed.text}” taken off post ${removed.postId}: ${who} took it off`;
+  if (removed.what === 'post') return `Post ${removed.postId} taken out of the case: ${who} took it out`;
+  if (removed.what === 'request') return `Request ${removed.postId} taken out of the case: ${who} took it out`;
   return removed.writtenOver
     ? `Note on post ${removed.postId} (“${removed.text}”) replaced by ${who}’s: ${who} wrote over it`
     : `Note on post ${removed.postId} (“${removed.text}”) removed: ${who} removed it`;

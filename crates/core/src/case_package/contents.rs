@@ -1,6 +1,6 @@
 //! The package's own files under `case/`, written from the store's [`CaseContents`] and read
-//! back into it: `case.json` (the case id, name, description, notebook, the media switch and
-//! the layout's version), then one JSON line per request, post, check and media item. Each
+//! back into it: `case.json` (the case id, name, description, notebook, the media switch, the
+//! posts and requests taken out of the case and the layout's version), then one JSON line per request, post, check and media item. Each
 //! line is the store's own type (`sightline_store::CaseRequest`...), so what an export reads is
 //! what an import writes; `by: null` in a line means whoever signed the package.
 
@@ -10,7 +10,7 @@ use std::io::Write;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
-use sightline_store::CaseContents;
+use sightline_store::{CaseContents, CaseRemoval};
 
 use super::CASE_FORMAT_VERSION;
 
@@ -34,6 +34,9 @@ struct CaseJson {
     description: String,
     notebook: String,
     media_full_view: bool,
+    /// Posts and requests taken out of the case (layout 2; none in layout 1).
+    #[serde(default)]
+    unfiled: Vec<CaseRemoval>,
 }
 
 fn lines<T: Serialize>(items: &[T]) -> Vec<u8> {
@@ -54,6 +57,7 @@ pub(super) fn files(contents: &CaseContents) -> Vec<(String, Vec<u8>)> {
         description: contents.description.clone(),
         notebook: contents.notebook.clone(),
         media_full_view: contents.media_full_view,
+        unfiled: contents.unfiled.clone(),
     };
     let mut case_json = serde_json::to_vec_pretty(&case).expect("case.json serialises");
     case_json.push(b'\n');
@@ -118,5 +122,6 @@ pub(super) fn parse(files: &mut HashMap<String, Vec<u8>>) -> Result<CaseContents
         posts: parse_lines(POSTS_JSONL, &take(POSTS_JSONL)?)?,
         checks: parse_lines(CHECKS_JSONL, &take(CHECKS_JSONL)?)?,
         media: parse_lines(MEDIA_JSONL, &take(MEDIA_JSONL)?)?,
+        unfiled: case.unfiled,
     })
 }

@@ -246,6 +246,7 @@ fn conflict(difference: &CaseDifference) -> CaseConflict {
         kind: match difference.kind.as_str() {
             "note" => ConflictKind::Note,
             "note_removed" => ConflictKind::NoteRemoved,
+            "post_removed" => ConflictKind::PostRemoved,
             "check" => ConflictKind::Check,
             "notebook" => ConflictKind::Notebook,
             "description" => ConflictKind::Description,
@@ -264,6 +265,8 @@ fn removed((post_id, removal, written_over): &(String, CaseRemoval, bool)) -> Ca
         what: match removal.kind {
             RemovedKind::Tag => RemovedWhat::Tag,
             RemovedKind::Note => RemovedWhat::Note,
+            RemovedKind::Post => RemovedWhat::Post,
+            RemovedKind::Request => RemovedWhat::Request,
         },
         post_id: post_id.clone(),
         text: removal.what.clone(),

@@ -9,7 +9,8 @@ use sqlx::SqliteConnection;
 
 use super::merge::{self, Merging};
 use super::removals;
-use super::{from_ms, By, CasePost, CaseReceived, CaseRemoval, ReceivedCase};
+use super::unfiled::Unfiled;
+use super::{from_ms, By, CasePost, CaseReceived, CaseRemoval, ReceivedCase, RemovedKind};
 use crate::archive::{write_posts, NewPost};
 use crate::custody::Custody;
 use crate::error::Result;
@@ -50,16 +51,27 @@ fn split(by: &Option<By>) -> (Option<&str>, Option<&str>) {
     )
 }
 
+/// What the posts are received with.
+pub(super) struct Received<'a, W: Fn(&Option<By>) -> Option<By>> {
+    /// Who did something, as stored here.
+    pub whose: &'a W,
+    /// The package's requests' history ids here, by request id.
+    pub history: &'a HashMap<String, i64>,
+    /// Posts taken out of the case, here or there.
+    pub unfiled: &'a Unfiled,
+    /// The custody log's writer.
+    pub custody: &'a Custody,
+}
+
 /// Writes the case's posts; see the module.
-pub(super) async fn receive(
+pub(super) async fn receive<W: Fn(&Option<By>) -> Option<By>>(
     conn: &mut SqliteConnection,
     id: i64,
     case: &ReceivedCase,
-    whose: &impl Fn(&Option<By>) -> Option<By>,
-    history: &HashMap<String, i64>,
-    custody: &Custody,
+    with: &Received<'_, W>,
     out: &mut CaseReceived,
 ) -> Result<()> {
+    let (whose, history, custody) = (with.whose, with.history, with.custody);
     let at = custody.at();
     let posts = &case.contents.posts;
     let mut pks: HashMap<&str, i64> = HashMap::with_capacity(posts.len());
@@ -116,6 +128,13 @@ pub(super) async fn receive(
         .bind(pk)
         .fetch_optional(&mut *conn)
         .await?;
+        // Taken out of the case, here or there: not filed again.
+        let taken_out = with
+            .unfiled
+            .keeps_out(RemovedKind::Post, &post.id, post.filing.added_at);
+        if filed.is_none() && taken_out {
+            continue;
+        }
         let held = removals::of_post(conn, id, pk).await?;
         let theirs: Vec<CaseRemoval> = post
             .removed

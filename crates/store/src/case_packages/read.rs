@@ -291,6 +291,7 @@ impl Store {
             media_full_view: row.try_get("media_full_view")?,
             ..CaseContents::default()
         };
+        contents.unfiled = super::removals::unfiled_of(&mut conn, investigation_id).await?;
         for id in history_ids {
             let row = sqlx::query(REQUEST_SQL)
                 .bind(investigation_id)

@@ -10,7 +10,10 @@ use std::collections::HashMap;
 use chrono::{DateTime, Utc};
 use sqlx::SqliteConnection;
 
-use super::{from_ms, By, CaseDifference, CaseMedia, CaseMediaFile, CaseReceived, ReceivedCase};
+use super::unfiled::Unfiled;
+use super::{
+    from_ms, By, CaseDifference, CaseMedia, CaseMediaFile, CaseReceived, ReceivedCase, RemovedKind,
+};
 use crate::custody::CustodyAction;
 use crate::error::{Result, StoreError};
 use crate::investigations::MAX_NAME_CHARS;
@@ -151,6 +154,8 @@ impl Store {
             }
         };
         out.investigation_id = id;
+        let whose_of = whose_fn(&whose);
+        let unfiled = Unfiled::load(&mut tx, id, &contents.unfiled, &whose_of).await?;
 
         // Requests, by request id.
         let mut history: HashMap<String, i64> = HashMap::new();
@@ -226,7 +231,10 @@ impl Store {
                 }
             };
             history.insert(request.request_id.clone(), history_id);
-            if let Some(filing) = &request.filing {
+            let filing = request.filing.as_ref().filter(|f| {
+                !unfiled.keeps_out(RemovedKind::Request, &request.request_id, f.added_at)
+            });
+            if let Some(filing) = filing {
                 let filed_by = whose.stored(&filing.by);
                 let (name, key) = split(&filed_by);
                 sqlx::query(
@@ -246,8 +254,17 @@ impl Store {
         }
 
         let custody = self.custody_at(at);
-        let whose_of = whose_fn(&whose);
-        super::posts::receive(&mut tx, id, case, &whose_of, &history, &custody, &mut out).await?;
+        let posts = super::posts::Received {
+            whose: &whose_of,
+            history: &history,
+            unfiled: &unfiled,
+            custody: &custody,
+        };
+        super::posts::receive(&mut tx, id, case, &posts, &mut out).await?;
+        let package = (case.package_sha256.as_str(), case.file_name.as_str());
+        unfiled
+            .apply(&mut tx, id, (&case.from, package), &custody, &mut out)
+            .await?;
         receive_checks(&mut tx, id, case, &whose, &history, &mut out).await?;
         for item in &contents.media {
             out.media_added += receive_media(&mut tx, item, at).await?;

@@ -1,6 +1,7 @@
-//! Removals from a case's posts (migration 0024): recorded when a tag is taken off or a note
-//! removed or written over, here or by a colleague, and read back for a package. Each record
-//! is kept for good, once: the same removal received again changes nothing.
+//! Removals from a case (migrations 0024 and 0025): recorded when a tag is taken off or a note
+//! removed or written over, or a post or request taken out of the case, here or by a
+//! colleague, and read back for a package. Each record is kept for good, once: the same
+//! removal received again changes nothing.
 
 use std::collections::HashMap;
 
@@ -34,6 +35,101 @@ pub(crate) async fn record(
     .execute(conn)
     .await?;
     Ok(done.rows_affected() > 0)
+}
+
+/// Records a post or request taken out of investigation `id` (`removal.what`: its id,
+/// `added_at`: the filing's time); false when it was held already.
+pub(crate) async fn record_unfiled(
+    conn: &mut SqliteConnection,
+    id: i64,
+    removal: &CaseRemoval,
+) -> Result<bool> {
+    let done = sqlx::query(
+        "INSERT OR IGNORE INTO investigation_unfiled (investigation_id, kind, item, filed_at,
+             removed_at, by_name, by_key) VALUES (?, ?, ?, ?, ?, ?, ?)",
+    )
+    .bind(id)
+    .bind(removal.kind.as_str())
+    .bind(&removal.what)
+    .bind(removal.added_at)
+    .bind(removal.removed_at)
+    .bind(removal.by.as_ref().map(|b| &b.name))
+    .bind(removal.by.as_ref().map(|b| &b.key))
+    .execute(conn)
+    .await?;
+    Ok(done.rows_affected() > 0)
+}
+
+/// Records request `request_id`'s filing (made at `filed_at`) taken out here at `at`.
+pub(crate) async fn unfiled_request(
+    conn: &mut SqliteConnection,
+    id: i64,
+    request_id: &str,
+    filed_at: i64,
+    at: i64,
+) -> Result<()> {
+    let removal = here(RemovedKind::Request, request_id, filed_at, at);
+    record_unfiled(conn, id, &removal).await?;
+    Ok(())
+}
+
+/// Records the posts taken out here at `at` (investigation, post key, filed at), returned
+/// without the time.
+pub(crate) async fn unfiled_posts(
+    conn: &mut SqliteConnection,
+    id: i64,
+    posts: Vec<(i64, i64, i64)>,
+    at: i64,
+) -> Result<Vec<(i64, i64)>> {
+    for (_, pk, filed_at) in &posts {
+        let post_id: String = sqlx::query_scalar("SELECT id FROM posts WHERE pk = ?")
+            .bind(pk)
+            .fetch_one(&mut *conn)
+            .await?;
+        let removal = here(RemovedKind::Post, &post_id, *filed_at, at);
+        record_unfiled(conn, id, &removal).await?;
+    }
+    Ok(posts.into_iter().map(|(i, pk, _)| (i, pk)).collect())
+}
+
+/// A filing taken out by this installation.
+fn here(kind: RemovedKind, item: &str, filed_at: i64, at: i64) -> CaseRemoval {
+    CaseRemoval {
+        kind,
+        what: item.to_owned(),
+        added_at: filed_at,
+        removed_at: at,
+        colleagues_note: false,
+        by: None,
+    }
+}
+
+/// Every post and request taken out of investigation `id`, oldest first.
+pub(crate) async fn unfiled_of(conn: &mut SqliteConnection, id: i64) -> Result<Vec<CaseRemoval>> {
+    let rows = sqlx::query(
+        "SELECT kind, item, filed_at, removed_at, by_name, by_key FROM investigation_unfiled
+         WHERE investigation_id = ? ORDER BY removed_at, id",
+    )
+    .bind(id)
+    .fetch_all(conn)
+    .await?;
+    rows.iter()
+        .map(|row| {
+            let kind: String = row.try_get("kind")?;
+            Ok(CaseRemoval {
+                kind: if kind == "post" {
+                    RemovedKind::Post
+                } else {
+                    RemovedKind::Request
+                },
+                what: row.try_get("item")?,
+                added_at: row.try_get("filed_at")?,
+                removed_at: row.try_get("removed_at")?,
+                colleagues_note: false,
+                by: by_of(row, "by_name", "by_key")?,
+            })
+        })
+        .collect()
 }
 
 /// When tag `tag` was put on post `post_pk` (0: before times were kept), if it is on.

@@ -314,6 +314,8 @@ impl Store {
     /// Takes items out. A request takes out the posts it brought, except those another filed
     /// request also found, those added on their own, and those with a note or tags (the
     /// user's work is never dropped as a side effect). A post taken out loses its note and tags.
+    /// Each filing taken out is recorded (`investigation_unfiled`), so a colleague's case
+    /// package that still carries it does not file it again.
     pub async fn remove_from_investigation(
         &self,
         id: i64,
@@ -327,23 +329,27 @@ impl Store {
         for item in items {
             match item {
                 InvestigationItem::Request { history_id } => {
-                    let done = sqlx::query(
+                    let done: Option<(i64, String)> = sqlx::query_as(
                         "DELETE FROM investigation_requests
-                         WHERE investigation_id = ? AND history_id = ?",
+                         WHERE investigation_id = ? AND history_id = ?
+                         RETURNING added_at,
+                             (SELECT request_id FROM history WHERE id = history_id)",
                     )
                     .bind(id)
                     .bind(history_id)
-                    .execute(&mut *tx)
+                    .fetch_optional(&mut *tx)
                     .await?;
-                    if done.rows_affected() == 0 {
+                    let Some((filed_at, request_id)) = done else {
                         continue;
-                    }
+                    };
+                    let at = custody.at();
+                    removals::unfiled_request(&mut tx, id, &request_id, filed_at, at).await?;
                     change.requests += 1;
                     let ids = vec![request(*history_id)];
                     custody
                         .append(&mut tx, id, CustodyAction::RequestRemoved, ids, "by hand")
                         .await?;
-                    let posts: Vec<(i64, i64)> = sqlx::query_as(
+                    let posts: Vec<(i64, i64, i64)> = sqlx::query_as(
                         "DELETE FROM investigation_posts AS ip
                          WHERE ip.investigation_id = ?1 AND ip.by_hand = 0 AND ip.note = ''
                            AND ip.post_pk IN (SELECT post_pk FROM post_sightings WHERE history_id = ?2)
@@ -353,12 +359,13 @@ impl Store {
                                            JOIN investigation_requests r ON r.history_id = s.history_id
                                            WHERE r.investigation_id = ?1 AND s.post_pk = ip.post_pk
                                              AND r.how <> 'check')
-                         RETURNING investigation_id, post_pk",
+                         RETURNING investigation_id, post_pk, added_at",
                     )
                     .bind(id)
                     .bind(history_id)
                     .fetch_all(&mut *tx)
                     .await?;
+                    let posts = removals::unfiled_posts(&mut tx, id, posts, custody.at()).await?;
                     change.posts += posts.len() as i64;
                     let detail = format!("with request {history_id}, which brought them");
                     logged::posts(
@@ -371,15 +378,16 @@ impl Store {
                     .await?;
                 }
                 InvestigationItem::Post { post_id } => {
-                    let done: Vec<(i64, i64)> = sqlx::query_as(
+                    let done = sqlx::query_as(
                         "DELETE FROM investigation_posts WHERE investigation_id = ?
                              AND post_pk = (SELECT pk FROM posts WHERE id = ?)
-                         RETURNING investigation_id, post_pk",
+                         RETURNING investigation_id, post_pk, added_at",
                     )
                     .bind(id)
                     .bind(post_id)
                     .fetch_all(&mut *tx)
                     .await?;
+                    let done = removals::unfiled_posts(&mut tx, id, done, custody.at()).await?;
                     change.posts += done.len() as i64;
                     removed_alone.extend(done);
                 }

@@ -12,11 +12,11 @@ export type CaseRemoved = {
  */
 what: RemovedWhat, 
 /**
- * The post.
+ * The post (a request taken out: its request id).
  */
 postId: string, 
 /**
- * The tag, or the note's text as it was here.
+ * The tag, or the note's text as it was here (a post or request: its id).
  */
 text: string, 
 /**

@@ -3,4 +3,4 @@
 /**
  * What a merge found differing, shown to the user; nothing of it was overwritten.
  */
-export type ConflictKind = "note" | "noteRemoved" | "check" | "notebook" | "description" | "name";
+export type ConflictKind = "note" | "noteRemoved" | "postRemoved" | "check" | "notebook" | "description" | "name";

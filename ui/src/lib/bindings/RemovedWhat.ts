@@ -3,4 +3,4 @@
 /**
  * What a removal took off a post.
  */
-export type RemovedWhat = "tag" | "note";
+export type RemovedWhat = "tag" | "note" | "post" | "request";
