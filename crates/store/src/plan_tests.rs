@@ -480,3 +480,60 @@ async fn an_investigations_pages_follow_the_post_before_them() {
         ids(&store.investigation_posts(case, &by_offset).await.unwrap())
     );
 }
+
+/// Every `SCAN` of `plan` reads a subquery's rows, one of `own` (a CTE, a JSON parameter) or
+/// one of [`SMALL`]: no table or index of the archive whole.
+fn assert_scans_only_its_own(plan: &[String], what: &str, own: &[&str]) {
+    let whole = |step: &&String| {
+        step.strip_prefix("SCAN ").is_some_and(|rest| {
+            let table = rest.split(' ').next().unwrap_or_default();
+            !SMALL.contains(&rest) && !own.contains(&table) && !table.starts_with("(subquery")
+        })
+    };
+    assert!(
+        !plan.iter().any(|step| whole(&step)),
+        "{what} reads a table or index whole: {plan:#?}"
+    );
+}
+
+#[tokio::test]
+async fn spend_for_a_year_reads_no_ledger_whole() {
+    use crate::spend::owners::owner_sql;
+    use crate::spend::{sum_pieces_sql, RECENT_BILLING, UNREADABLE_IN_RANGE};
+    use crate::SpendDimension;
+
+    let (store, _dir) = temp_store().await;
+    // The series and breakdowns: roll-up ranges, running totals at the bounds, the ledger
+    // only between a bound off the quarter hour and the quarter hour before it.
+    for dim in [
+        SpendDimension::Service,
+        SpendDimension::Operation,
+        SpendDimension::KeyLabel,
+    ] {
+        let mut sql = QueryBuilder::<Sqlite>::new(sum_pieces_sql(dim).unwrap());
+        let steps = plan(&store, &mut sql).await;
+        assert_scans_only_its_own(
+            &steps,
+            &format!("Spend by {dim:?}"),
+            &["p", "sums", "json_each"],
+        );
+        assert!(
+            steps
+                .iter()
+                .any(|s| s.contains("INDEX ledger_at (at>? AND at<?)")),
+            "{steps:#?}"
+        );
+    }
+    for (dim, owners) in [
+        (SpendDimension::Monitor, "monitors"),
+        (SpendDimension::Collection, "collections"),
+    ] {
+        let mut sql = QueryBuilder::<Sqlite>::new(owner_sql(dim, owners));
+        let steps = plan(&store, &mut sql).await;
+        assert_scans_only_its_own(&steps, &format!("Spend by {dim:?}"), &[]);
+    }
+    for sql in [UNREADABLE_IN_RANGE, RECENT_BILLING] {
+        let steps = plan(&store, &mut QueryBuilder::<Sqlite>::new(sql)).await;
+        assert_scans_only_its_own(&steps, sql, &[]);
+    }
+}

@@ -289,6 +289,27 @@ const SUM_PIECES: &str = "
     SELECT json_group_array(json_array(slot, value, requests, usage_count, cost_nanos))
     FROM sums";
 
+/// [`SUM_PIECES`] for one dimension; `None` for one without roll-ups (monitor, collection).
+pub(crate) fn sum_pieces_sql(dim: SpendDimension) -> Option<String> {
+    let rollup = dim.rollup_name()?;
+    Some(
+        SUM_PIECES
+            .replace("{dim}", rollup)
+            .replace("{col}", dim.ledger_column()),
+    )
+}
+
+/// Answers in a range whose cost could not be read: only they are read (a partial index).
+pub(crate) const UNREADABLE_IN_RANGE: &str =
+    "SELECT count(*) FROM ledger WHERE cost_unreadable = 1 AND at >= ? AND at < ?";
+
+/// A service's last billed responses with units: the newest few off `ledger_service_at`.
+pub(crate) const RECENT_BILLING: &str =
+    "SELECT sum(cost_nanos), sum(usage_count), count(*), max(at) FROM (
+         SELECT cost_nanos, usage_count, at FROM ledger
+         WHERE service = ? AND usage_count > 0 AND cost_unreadable = 0
+         ORDER BY at DESC LIMIT ?)";
+
 /// Today and this month of `tz`'s calendar at `now`, as `[start, end)` in UTC ms.
 fn today_and_month(tz: Tz, now: DateTime<Utc>) -> ((i64, i64), (i64, i64)) {
     let today = local_date(tz, now);
@@ -365,12 +386,8 @@ impl Store {
                 ));
             }
             json.push(']');
-            let rollup = dim
-                .rollup_name()
+            let sql = sum_pieces_sql(dim)
                 .ok_or_else(|| StoreError::InvalidInput(format!("{dim:?} spend has no roll-up")))?;
-            let sql = SUM_PIECES
-                .replace("{dim}", rollup)
-                .replace("{col}", dim.ledger_column());
             let rows: String = sqlx::query_scalar(&sql)
                 .bind(json)
                 .fetch_one(&self.pool)
@@ -524,13 +541,11 @@ impl Store {
             None => (i64::MIN, i64::MAX),
             Some((first, last)) => (day_bounds_ms(tz, first).0, day_bounds_ms(tz, last).1),
         };
-        let unreadable: i64 = sqlx::query_scalar(
-            "SELECT count(*) FROM ledger WHERE cost_unreadable = 1 AND at >= ? AND at < ?",
-        )
-        .bind(from)
-        .bind(to)
-        .fetch_one(&self.pool)
-        .await?;
+        let unreadable: i64 = sqlx::query_scalar(UNREADABLE_IN_RANGE)
+            .bind(from)
+            .bind(to)
+            .fetch_one(&self.pool)
+            .await?;
         let total = from_nanos(sums.iter().map(|(_, s)| s.cost_nanos).sum());
         Ok(SpendBreakdown::ranked(
             dim,
@@ -590,16 +605,11 @@ impl Store {
     /// (cost nanos, units, rows, latest time) over the last billed responses with units and a
     /// cost that could be read (an unreadable one says nothing of the rate).
     async fn recent_billing(&self, service: &str) -> Result<Option<(i64, i64, i64, i64)>> {
-        let row: (Option<i64>, Option<i64>, i64, Option<i64>) = sqlx::query_as(
-            "SELECT sum(cost_nanos), sum(usage_count), count(*), max(at) FROM (
-                 SELECT cost_nanos, usage_count, at FROM ledger
-                 WHERE service = ? AND usage_count > 0 AND cost_unreadable = 0
-                 ORDER BY at DESC LIMIT ?)",
-        )
-        .bind(service)
-        .bind(RATE_SAMPLE)
-        .fetch_one(&self.pool)
-        .await?;
+        let row: (Option<i64>, Option<i64>, i64, Option<i64>) = sqlx::query_as(RECENT_BILLING)
+            .bind(service)
+            .bind(RATE_SAMPLE)
+            .fetch_one(&self.pool)
+            .await?;
         Ok(match row {
             (Some(nanos), Some(units), samples, Some(at)) if units > 0 => {
                 Some((nanos, units, samples, at))
@@ -609,6 +619,6 @@ impl Store {
     }
 }
 
-mod owners;
+pub(crate) mod owners;
 #[cfg(test)]
 mod tests;

@@ -52,22 +52,11 @@ impl Store {
             }
             Some(_) => (0, 0),
         };
-        let column = dim.ledger_column();
-        let rows: Vec<OwnerRow> = sqlx::query_as(&format!(
-            "SELECT l.{column} AS owner,
-                    (SELECT o.name FROM {owners} o WHERE o.id = l.{column}) AS name,
-                    count(*) AS requests, sum(l.usage_count) AS usage_count,
-                    COALESCE(sum(l.cost_nanos) FILTER (WHERE l.cost_unreadable = 0), 0)
-                        AS cost_nanos,
-                    count(*) FILTER (WHERE l.cost_unreadable = 1) AS unreadable
-             FROM ledger l
-             WHERE l.{column} IS NOT NULL AND l.at >= ? AND l.at < ?
-             GROUP BY l.{column}"
-        ))
-        .bind(from)
-        .bind(to)
-        .fetch_all(&self.pool)
-        .await?;
+        let rows: Vec<OwnerRow> = sqlx::query_as(&owner_sql(dim, owners))
+            .bind(from)
+            .bind(to)
+            .fetch_all(&self.pool)
+            .await?;
         let total = from_nanos(rows.iter().map(|r| r.cost_nanos).sum());
         let unreadable = rows.iter().map(|r| r.unreadable).sum();
         let lines: Vec<SpendLine> = rows
@@ -82,6 +71,23 @@ impl Store {
             .collect();
         Ok(SpendBreakdown::ranked(dim, total, unreadable, lines))
     }
+}
+
+/// Spend per monitor or collection (`owners` the table naming them) in `[?, ?)`: only the
+/// ledger rows they sent, off the partial index of that column.
+pub(crate) fn owner_sql(dim: SpendDimension, owners: &str) -> String {
+    let column = dim.ledger_column();
+    format!(
+        "SELECT l.{column} AS owner,
+                (SELECT o.name FROM {owners} o WHERE o.id = l.{column}) AS name,
+                count(*) AS requests, sum(l.usage_count) AS usage_count,
+                COALESCE(sum(l.cost_nanos) FILTER (WHERE l.cost_unreadable = 0), 0)
+                    AS cost_nanos,
+                count(*) FILTER (WHERE l.cost_unreadable = 1) AS unreadable
+         FROM ledger l
+         WHERE l.{column} IS NOT NULL AND l.at >= ? AND l.at < ?
+         GROUP BY l.{column}"
+    )
 }
 
 #[cfg(test)]
