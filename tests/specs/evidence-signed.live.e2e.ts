@@ -80,7 +80,7 @@ function forgedCopy(bundle: string, work: string): string {
 
 async function verify(file: string) {
   await open('Investigations');
-  const field = $('label.path input');
+  const field = $('.verify label.path input');
   await field.setValue(file);
   await $('button=Verify').click();
   await expect($('.verify ul.checks')).toBeDisplayed({ wait: 30_000 });
@@ -219,7 +219,7 @@ describe('a signed, stamped bundle, verified and tampered with', () => {
     await auditBothThemes('evidence-signed-findings');
 
     // From the keyboard: the path field, then Verify, run a check again.
-    await $('label.path input').click();
+    await $('.verify label.path input').click();
     await browser.keys(['Enter']);
     await expect($('.verify ul.findings')).toBeDisplayed({ wait: 30_000 });
   });

@@ -320,7 +320,7 @@ describe('an investigation, end to end against the service', () => {
 
   it('verifies the bundle intact in the app, then names the one file changed in a copy', async () => {
     await open('Investigations');
-    const pathField = $('label.path input');
+    const pathField = $('.verify label.path input');
     await pathField.setValue(bundle);
     await $('button=Verify').click();
     const verdict = $('.verify p.verdict');
