@@ -466,6 +466,77 @@ async fn a_package_tampered_with_is_refused_with_its_reason_and_nothing_is_writt
     opened(&b, &path).await;
 }
 
+#[tokio::test]
+async fn a_package_of_the_first_layout_still_opens() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = machine(&dir.path().join("a"), "Ana").await;
+    let id = case(&a, 2, 3).await;
+    let path = export(&a, id, &dir.path().join("case.zip")).await;
+
+    // The same case as a Sightline of the first layout wrote it (tags as [tag, by], no
+    // removals or posts taken out), sealed and signed by Ana's key.
+    let mut zip = Unzipped::read(&path);
+    zip.edit("case/posts.jsonl", |text| {
+        text.lines()
+            .map(|line| {
+                let mut post: Value = serde_json::from_str(line).unwrap();
+                let tags: Vec<Value> = post["tags"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|t| json!([t["tag"], t["by"]]))
+                    .collect();
+                post["tags"] = tags.into();
+                post.as_object_mut().unwrap().remove("removed");
+                format!("{post}\n")
+            })
+            .collect()
+    });
+    zip.edit("case/case.json", |text| {
+        let mut case: Value = serde_json::from_str(text).unwrap();
+        case["format_version"] = 1.into();
+        case.as_object_mut().unwrap().remove("unfiled");
+        format!("{}\n", serde_json::to_string_pretty(&case).unwrap())
+    });
+    let mut manifest = zip.manifest();
+    manifest["case"]["format_version"] = 1.into();
+    zip.set_manifest(&manifest);
+    zip.reseal_sums();
+    let signature = signing::sign(&a.state, zip.bytes("manifest.json"))
+        .await
+        .unwrap();
+    zip.set(
+        "manifest.sig",
+        format!("{}\n", base64(&signature.bytes)).into_bytes(),
+    );
+    zip.reseal_sums();
+    assert!(zip.text("case/posts.jsonl").contains(r#"["lead",null]"#));
+    let old = dir.path().join("layout-1.zip");
+    zip.write(&old);
+
+    // It opens; its tags read as put on before times were kept, Ana's.
+    let b = machine(&dir.path().join("b"), "Ben").await;
+    let got = opened(&b, &old).await;
+    assert_eq!((got.posts_added, got.tags_added), (6, 2));
+    let case_b = digest(&b, got.investigation_id).await;
+    let first = case_b["posts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["id"] == post_id(0))
+        .unwrap()
+        .clone();
+    let ana = json!([a.by.name, a.by.key]);
+    assert_eq!(
+        first["tags"],
+        json!([["flood", ana.clone(), 0], ["lead", ana.clone(), 0]])
+    );
+    assert_eq!(
+        first["notes"],
+        json!([["First sighting of the claim", ana]])
+    );
+}
+
 fn base64(bytes: &[u8]) -> String {
     sightline_core::evidence::seal::base64(bytes)
 }
