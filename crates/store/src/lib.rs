@@ -17,9 +17,10 @@
 //!   collection that sent a request (read from its request id: migration 0012); its count
 //!   with no filter but an operation or a status read off the counts migration 0023's
 //!   triggers keep; a page read after the row before it (keyset), as an investigation's;
-//! * `spend`: the exact spend ledger, aggregates in the user's time zone, learned rates, and
-//!   the count of answers whose cost could not be read (in no sum); by monitor and by
-//!   collection from the ledger rows' own owner (`spend/owners.rs`);
+//! * `spend`: the exact spend ledger, aggregates in the user's time zone (from roll-ups per
+//!   UTC day and running totals per quarter hour and per hour: migrations 0002 and 0026),
+//!   learned rates, and the count of answers whose cost could not be read (in no sum); by
+//!   monitor and by collection from the ledger rows' own owner (`spend/owners.rs`);
 //! * `ledger`: the ledger's writes (a billed request's row, added once; a further charge) and
 //!   its rows read back, for export;
 //! * `jobs`: requests the service answers with a job (forecasts): the job's id stored with

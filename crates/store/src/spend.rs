@@ -11,10 +11,12 @@
 //! ```
 //!
 //! where `day(t)` is t's UTC day and `before(t)` the spend of that day before `t`: the running
-//! total at the quarter hour nearest `t`, corrected by the ledger rows between the two (none
-//! in any zone in use today, whose offsets are whole quarter hours). Local days in any zone
-//! and DST day are therefore exact, and a year is about 365 day rows plus two running totals
-//! per value; a per-day series shares each boundary between two neighbouring days.
+//! total at the last whole hour before `t` when `t` is on one (`spend_hour_cum`, migration
+//! 0026: a local midnight in nearly every zone), else at the quarter hour nearest `t`,
+//! corrected by the ledger rows between the two (none in any zone in use today, whose offsets
+//! are whole quarter hours). Local days in any zone and DST day are therefore exact, and a
+//! year is about 365 day rows plus two running totals per value; a per-day series shares each
+//! boundary between two neighbouring days.
 //! Nothing is cached, so reads never write and never wait for the write lock.
 
 use std::collections::{BTreeMap, HashMap};
@@ -31,8 +33,10 @@ use crate::time::{day_bounds_ms, local_date, local_day_start, to_ms};
 use crate::Store;
 
 const QUARTER_MS: i64 = 900_000;
+const HOUR_MS: i64 = 3_600_000;
 const DAY_MS: i64 = 86_400_000;
 const QUARTERS_PER_DAY: i64 = DAY_MS / QUARTER_MS;
+const HOURS_PER_DAY: i64 = DAY_MS / HOUR_MS;
 /// How many recent billed responses of a service its learned rate is averaged over.
 pub const RATE_SAMPLE: i64 = 20;
 /// Longest per-day series answered in one call (about ten years).
@@ -219,6 +223,9 @@ enum Source {
     DayBefore = 1,
     /// `ledger` over milliseconds `[lo, hi)`.
     Ledger = 2,
+    /// `spend_hour_cum`: as `DayBefore`, in hours (a bound on a whole hour: five days of
+    /// running totals share a page, against one day of the quarter hours').
+    DayBeforeHour = 3,
 }
 
 /// A piece of a sum: `sign` times the sums of `source` over `lo..hi`, into `slot`.
@@ -234,6 +241,21 @@ struct Piece {
 /// The pieces of `before(t)`: the spend of t's UTC day before `t`. From the running total at
 /// the nearer quarter hour, plus the ledger rows from it to `t` (or minus those from `t` to it).
 fn before_pieces(slot: usize, t: i64, out: &mut Vec<Piece>) {
+    if t.rem_euclid(HOUR_MS) == 0 {
+        // On a whole hour (a local midnight in nearly every zone): the hours' running total.
+        let first = t.div_euclid(DAY_MS) * HOURS_PER_DAY;
+        let hour = t.div_euclid(HOUR_MS);
+        if hour > first {
+            out.push(Piece {
+                slot,
+                source: Source::DayBeforeHour,
+                lo: first,
+                hi: hour,
+                sign: 1,
+            });
+        }
+        return;
+    }
     let first = t.div_euclid(DAY_MS) * QUARTERS_PER_DAY;
     let floor = t.div_euclid(QUARTER_MS);
     let past_floor = t - floor * QUARTER_MS;
@@ -280,6 +302,13 @@ const SUM_PIECES: &str = "
           AND c.quarter = (SELECT max(m.quarter) FROM spend_quarter_cum m
                            WHERE m.dim = '{dim}' AND m.value = v.value
                              AND m.quarter >= p.lo AND m.quarter < p.hi)
+        UNION ALL
+        SELECT p.slot, c.value, c.requests, c.usage_count, c.cost_nanos
+        FROM p CROSS JOIN spend_total v CROSS JOIN spend_hour_cum c
+        WHERE p.kind = 3 AND v.dim = '{dim}' AND c.dim = '{dim}' AND c.value = v.value
+          AND c.hour = (SELECT max(m.hour) FROM spend_hour_cum m
+                        WHERE m.dim = '{dim}' AND m.value = v.value
+                          AND m.hour >= p.lo AND m.hour < p.hi)
         UNION ALL
         SELECT p.slot, l.{col}, p.sign * count(*), p.sign * sum(l.usage_count),
                p.sign * sum(l.cost_nanos)

@@ -596,6 +596,11 @@ async fn assert_rollups_match_ledger(store: &Store) {
         "(k.b - {}) * {QUARTER_MS}",
         format_args!("((k.b % 96) + 96) % 96")
     );
+    let hour = floor_div("at", HOUR_MS);
+    let hour_day_start = format!(
+        "(k.b - {}) * {HOUR_MS}",
+        format_args!("((k.b % 24) + 24) % 24")
+    );
     for (dim, column) in [
         ("service", "service"),
         ("operation", "operation"),
@@ -616,6 +621,18 @@ async fn assert_rollups_match_ledger(store: &Store) {
                      FROM (SELECT DISTINCT {quarter} AS b, {column} AS value FROM ledger) k
                      JOIN ledger l ON l.{column} = k.value
                       AND l.at >= {day_start} AND l.at < (k.b + 1) * {QUARTER_MS}
+                     GROUP BY k.b, k.value"
+                ),
+            ),
+            (
+                "spend_hour_cum",
+                format!("SELECT hour, value, requests, usage_count, cost_nanos FROM spend_hour_cum WHERE dim = '{dim}'"),
+                // Each hour with spend: everything of its UTC day up to its end.
+                format!(
+                    "SELECT k.b, k.value, count(*), sum(l.usage_count), sum(l.cost_nanos)
+                     FROM (SELECT DISTINCT {hour} AS b, {column} AS value FROM ledger) k
+                     JOIN ledger l ON l.{column} = k.value
+                      AND l.at >= {hour_day_start} AND l.at < (k.b + 1) * {HOUR_MS}
                      GROUP BY k.b, k.value"
                 ),
             ),
