@@ -166,6 +166,65 @@ async fn checked_only_before_migrating_a_damaged_file_opens_and_its_check_finds_
     assert_eq!(versions(&path).await, (1..=7).collect::<Vec<_>>());
 }
 
+/// The background check reads every page: with the pool's 32 MiB cache that memory would stay
+/// held while the app idles. It runs on a connection of its own with a small cache, closed after.
+#[tokio::test]
+async fn the_check_leaves_no_page_cache_held_in_the_pool() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("sightline.db");
+    let store = Store::open(&path).await.unwrap();
+    // About 16 MiB of pages for the check to read.
+    sqlx::query(
+        "CREATE TABLE filler AS WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n \
+         WHERE i < 4000) SELECT i, randomblob(4000) AS bytes FROM n",
+    )
+    .execute(&store.pool)
+    .await
+    .unwrap();
+    store.close().await;
+
+    let store = Store::open(&path).await.unwrap();
+    assert_eq!(store.quick_check().await.unwrap(), ["ok"]);
+    // Every connection the pool can hand out: its own cache size, and little of it in use.
+    let mut held = Vec::new();
+    for _ in 0..4 {
+        let mut conn = store.pool.acquire().await.unwrap();
+        let (pages,): (i64,) = sqlx::query_as("PRAGMA cache_size")
+            .fetch_one(&mut *conn)
+            .await
+            .unwrap();
+        assert_eq!(pages, -32768);
+        let used = cache_bytes_used(&mut conn).await;
+        assert!(
+            used < 4 << 20,
+            "a pooled connection holds {used} bytes of pages"
+        );
+        held.push(conn);
+    }
+    drop(held);
+    store.close().await;
+}
+
+/// The bytes of page cache one connection holds (SQLite's `SQLITE_DBSTATUS_CACHE_USED`).
+async fn cache_bytes_used(conn: &mut SqliteConnection) -> i64 {
+    use libsqlite3_sys as ffi;
+    let mut handle = conn.lock_handle().await.unwrap();
+    let db = handle.as_raw_handle().as_ptr();
+    let (mut current, mut highest) = (0, 0);
+    // SAFETY: `db` is this connection's open handle, held locked for the call.
+    let status = unsafe {
+        ffi::sqlite3_db_status(
+            db,
+            ffi::SQLITE_DBSTATUS_CACHE_USED,
+            &mut current,
+            &mut highest,
+            0,
+        )
+    };
+    assert_eq!(status, ffi::SQLITE_OK);
+    i64::from(current)
+}
+
 /// An archive of 2,000 posts (at migration `at`, or the latest) with one of its pages garbled;
 /// returns the page.
 async fn damaged_archive(path: &Path, at: Option<i64>) -> u64 {
