@@ -11,6 +11,7 @@ use ts_rs::TS;
 
 use crate::error::{Result, StoreError};
 use crate::money::{charge_nanos, from_nanos};
+use crate::paging;
 use crate::time::{from_ms, to_ms};
 use crate::Store;
 
@@ -468,18 +469,8 @@ pub(crate) fn history_page_query(
         "SELECT {HISTORY_COLUMNS} FROM history h WHERE h.id IN (SELECT h.id"
     ));
     push_history_filters(&mut sql, q, plan);
-    if let Some((started_at, id)) = key {
-        sql.push(" AND (h.started_at, h.id) < (")
-            .push_bind(started_at)
-            .push(", ")
-            .push_bind(id)
-            .push(")");
-    }
-    sql.push(" ORDER BY h.started_at DESC, h.id DESC LIMIT ");
-    sql.push_bind(i64::from(if q.limit == 0 { 100 } else { q.limit }));
-    sql.push(" OFFSET ");
-    sql.push_bind(i64::from(if key.is_some() { 0 } else { q.offset }));
-    sql.push(") ORDER BY h.started_at DESC, h.id DESC");
+    let limit = if q.limit == 0 { 100 } else { q.limit };
+    paging::push_newest_page(&mut sql, ("h.started_at", "h.id"), key, limit, q.offset);
     sql
 }
 

@@ -15,6 +15,7 @@ use super::types::{
 use crate::archive::read::{fts_match_expression, post_from_row, POST_COLUMNS};
 use crate::error::Result;
 use crate::money::from_nanos;
+use crate::paging;
 use crate::provenance::{CaptureState, CaptureSummary};
 use crate::time::{from_ms, local_date, to_ms};
 use crate::{Store, Tz};
@@ -384,19 +385,15 @@ pub(crate) fn posts_page_query(
     sql.push_bind(id);
     sql.push(" AND ip.post_pk IN (SELECT ip.post_pk FROM investigation_posts ip");
     push_post_filters(&mut sql, id, q)?;
-    if let Some((created_at, pk)) = key {
-        // Keyset paging: the index of the investigation's newest starts right there.
-        sql.push(" AND (ip.created_at, ip.post_pk) < (")
-            .push_bind(created_at)
-            .push(", ")
-            .push_bind(pk)
-            .push(")");
-    }
-    sql.push(" ORDER BY ip.created_at DESC, ip.post_pk DESC LIMIT ");
-    sql.push_bind(i64::from(if q.limit == 0 { 50 } else { q.limit }));
-    sql.push(" OFFSET ");
-    sql.push_bind(i64::from(if key.is_some() { 0 } else { q.offset }));
-    sql.push(") ORDER BY ip.created_at DESC, ip.post_pk DESC");
+    // With a key, the index of the investigation's newest starts right there.
+    let limit = if q.limit == 0 { 50 } else { q.limit };
+    paging::push_newest_page(
+        &mut sql,
+        ("ip.created_at", "ip.post_pk"),
+        key,
+        limit,
+        q.offset,
+    );
     Some(sql)
 }
 
