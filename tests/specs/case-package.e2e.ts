@@ -150,7 +150,7 @@ describe('a case handed to a colleague', () => {
     await openPackage(fromAna);
     const verified = $('[data-testid="case-verified"]');
     await expect(verified).toHaveText(expect.stringContaining(`Every file's hash reproduced`));
-    await expect(verified).toHaveText(expect.stringContaining(`signed by ${ANA}`));
+    await expect(verified).toHaveText(expect.stringContaining(`made with a key the package names as ${ANA}’s`));
     await expect($('[data-testid="case-headline"]')).toHaveText(`Opened as a new case, ${NAME}.`);
     await expect($('ul[aria-label="What opening the package added"]')).toHaveText(expect.stringContaining('custody log entries received as written'));
     // Ana's requests arrived with their cost as a fact about the case; this installation spent nothing.
@@ -229,7 +229,7 @@ describe('a case handed to a colleague', () => {
     await switchTo(firstMachine());
     await $('nav[aria-label="Screens"]').waitForDisplayed({ timeout: 30_000 });
     await openPackage(fromBen);
-    await expect($('[data-testid="case-verified"]')).toHaveText(expect.stringContaining(`signed by ${BEN}`));
+    await expect($('[data-testid="case-verified"]')).toHaveText(expect.stringContaining(`made with a key the package names as ${BEN}’s`));
     await expect($('[data-testid="case-headline"]')).toHaveText(`Merged into ${NAME}, the case this installation already held: nothing here was overwritten.`);
     const conflicts = $('ul[aria-label="Differences kept on both sides"]');
     await expect(conflicts).toHaveText(expect.stringContaining(ANA_NOTE));

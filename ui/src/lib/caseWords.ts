@@ -162,8 +162,13 @@ export function removedWords(removed: CaseRemoved): string {
 
 /**
  * The verification an opened package passed, before anything was written: what the open checked
- * (`open` refuses a package that fails any of it), and whose key signed it.
+ * (`open` refuses a package that fails any of it), and which key signed it. The signer's name is
+ * what the package says: a signature proves the key, never the name (anyone can make a key under
+ * any name), so the words send the reader to the key's fingerprint.
  */
 export function verifiedWords(opened: CaseOpened): string {
-  return `Every file's hash reproduced, each response's bytes matched its capture's SHA-256, the custody log's chain is unbroken and the signature holds: signed by ${collectorName(opened.from)}.`;
+  const name = opened.from.name.trim();
+  const key = name ? `a key the package names as ${name}’s` : 'a key the package names no one for';
+  const whose = name ? `${name}’s` : 'its owner’s';
+  return `Every file's hash reproduced, each response's bytes matched its capture's SHA-256, the custody log's chain is unbroken and the signature holds, made with ${key}. The name proves nothing by itself: compare the key below with the one ${whose} Settings shows.`;
 }

@@ -113,8 +113,8 @@ describe('Open a case package', () => {
 
     const verified = await screen.findByTestId('case-verified');
     expect(verified).toHaveTextContent("Every file's hash reproduced");
-    expect(verified).toHaveTextContent('signed by Ana Ruiz.');
-    expect(screen.getByTestId('case-signer')).toHaveTextContent(/^Signed by Ana Ruiz on 28 Nov 2026, \d\d:16 .* · key 3f9a 0c1e/);
+    expect(verified).toHaveTextContent('the signature holds, made with a key the package names as Ana Ruiz’s. The name proves nothing by itself: compare the key below with the one Ana Ruiz’s Settings shows.');
+    expect(screen.getByTestId('case-signer')).toHaveTextContent(/^The package says Ana Ruiz signed it on 28 Nov 2026, \d\d:16 .* · key 3f9a 0c1e/);
     // The verification comes before what was imported.
     const headings = screen.getAllByRole('heading', { level: 3 }).map((heading) => heading.textContent);
     expect(headings).toEqual(['Verified', 'Imported']);
