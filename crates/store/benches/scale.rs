@@ -279,7 +279,8 @@ async fn main() {
         return;
     }
     let only = std::env::var("SIGHTLINE_SCALE_ONLY").unwrap_or_default();
-    // The first open after a build upgrades the file from BUILT_AT_MIGRATION (checked first).
+    // The first open after a build checks the file first, and upgrades it if this build has
+    // migrations the archive was not written with.
     let (store, opened) = open(&db).await;
     println!(
         "first open (any upgrade included): {:.1} s",
