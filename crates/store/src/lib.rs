@@ -92,6 +92,10 @@
 //! * `fold`: the one case-folding rule for tags, mentions, cashtags, handles and hosts
 //!   (Unicode lower case), in Rust and as the SQL function every connection registers, which
 //!   the triggers call (migration 0011 refolded what 0008's ASCII-only `lower()` had stored);
+//! * `link_host`: the one rule for a linked site's host (after the scheme, before the path,
+//!   query or port, folded, without `www.`), in Rust and as the SQL function the entities' view
+//!   calls (migration 0027, which also writes a post's entities in one pass and the tallies by
+//!   upserts);
 //! * `runs`: the run log of both (outcome, new items, error in words), with each run's cost
 //!   from the ledger rows of exactly its requests; a page filed under its owner's
 //!   investigation in its own transaction, never into an archived one (`runs/filing.rs`);
@@ -141,6 +145,7 @@ mod imports;
 mod investigations;
 mod jobs;
 mod ledger;
+mod link_host;
 mod media;
 pub mod money;
 mod monitors;
@@ -393,6 +398,7 @@ pub(crate) async fn register_functions(
     conn: &mut SqliteConnection,
 ) -> std::result::Result<(), sqlx::Error> {
     fold::register(conn).await?;
+    link_host::register(conn).await?;
     media::register_functions(conn).await?;
     custody::register(conn).await
 }
