@@ -4,7 +4,9 @@
 //! through `import::start` as the app does it (hashed whole, read in batches on a thread of its
 //! own, every line's outcome and the line itself kept). Prints the time to hash and in all,
 //! lines a second, the file's and the database's size, and the process's peak memory
-//! (VmHWM). Run: `nice cargo bench -p sightline-core --bench import`.
+//! (VmHWM). Run: `nice cargo bench -p sightline-core --bench import`;
+//! `SIGHTLINE_IMPORT_LINES=<n>` makes and imports a smaller file of the same lines (a trial, or
+//! a profile).
 //!
 //! On this 2-core machine shared with other work (load 2.5-3 besides the bench; 79% of a
 //! core's time given to it): the 1,235 MiB file hashed in 2.3 s, 1,000,000 lines imported in
@@ -15,6 +17,12 @@
 //! With the network's edge tallies and the list counts (migrations 0022, 0023) kept too, on the
 //! quiet machine (load under 1): hashed in 3.5 s, imported in 266.6 s (3,751 lines/s), a
 //! 4,360 MiB database, peak memory 367 MiB.
+//! With migration 0027 (entities in one pass, a link's host by a Rust function, tallies by
+//! upserts), on another 2-core machine of the same kind, quiet (load about 1), the same file,
+//! one run each: before 0027 417.2 s (305 s user, 94 s system CPU), after 345.5 s (2,895
+//! lines/s), a 4,361 MiB database, peak memory 368 MiB. 10,000 lines under callgrind: 10.76 G
+//! instructions before, 7.55 G after. Still above the 3-minute aim; the system time (SQLite
+//! reading pages back through a 32 MiB cache, the write-ahead log) grows with the file.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -25,7 +33,13 @@ use sightline_api::cancel::CancelToken;
 use sightline_core::import::{self, ImportPhase};
 use sightline_store::Store;
 
-const LINES: u64 = 1_000_000;
+/// 1,000,000 lines, or `SIGHTLINE_IMPORT_LINES` for a trial.
+fn lines() -> u64 {
+    std::env::var("SIGHTLINE_IMPORT_LINES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(1_000_000)
+}
 
 /// One flattened tweet as `twarc2 flatten` writes it: the v2 tweet with its author inside,
 /// one in ten a reply, one in twenty a quote with the quoted tweet inside.
@@ -76,15 +90,19 @@ fn line(i: u64) -> String {
 }
 
 /// The file, made once.
-fn bench_file(folder: &Path) -> PathBuf {
-    let path = folder.join("import-twarc2-flat-1m.jsonl");
+fn bench_file(folder: &Path, lines: u64) -> PathBuf {
+    let name = match lines {
+        1_000_000 => "import-twarc2-flat-1m.jsonl".to_owned(),
+        n => format!("import-twarc2-flat-{n}.jsonl"),
+    };
+    let path = folder.join(name);
     if path.exists() {
         return path;
     }
     let started = Instant::now();
-    let partial = folder.join("import-twarc2-flat-1m.jsonl.partial");
+    let partial = path.with_extension("jsonl.partial");
     let mut out = std::io::BufWriter::new(std::fs::File::create(&partial).unwrap());
-    for i in 0..LINES {
+    for i in 0..lines {
         writeln!(out, "{}", line(i)).unwrap();
     }
     out.flush().unwrap();
@@ -114,7 +132,8 @@ async fn main() {
         std::env::var("SIGHTLINE_BENCH_DATA").unwrap_or_else(|_| "/work/bench-data".into()),
     );
     std::fs::create_dir_all(&folder).unwrap();
-    let file = bench_file(&folder);
+    let lines = lines();
+    let file = bench_file(&folder, lines);
     let db_dir = folder.join("import-bench-db");
     let _ = std::fs::remove_dir_all(&db_dir);
     std::fs::create_dir_all(&db_dir).unwrap();
@@ -152,7 +171,7 @@ async fn main() {
         mib(db_size),
         peak_rss_mib(),
     );
-    assert_eq!(done.imported as u64, LINES);
+    assert_eq!(done.imported as u64, lines);
     drop(store);
     let _ = std::fs::remove_dir_all(&db_dir);
 }
