@@ -1,6 +1,7 @@
 //! The start and recovery screens' commands: the current mode's database as it opens (polled
 //! by the start screen; asking starts its opening in the background, so it is written by
-//! hand), and the recovery screen's choices. `sightline_core::database` does the work.
+//! hand), and the recovery screen's choices; and the databases closed at exit.
+//! `sightline_core::database` does the work.
 
 use sightline_core::database::{self, DatabaseStatus, Recovered};
 use sightline_core::state::AppState;
@@ -14,6 +15,18 @@ define_commands! {
     change database_restore_backup() -> Recovered = |state| database::restore_backup(state).await;
     change database_start_afresh() -> Recovered = |state| database::start_afresh(state).await;
     change database_retry() -> Recovered = |state| database::retry(state).await;
+}
+
+/// How long each database may take to close at exit (a write under way finishing) before
+/// the app ends without it; the next start then checks that file.
+const CLOSE_AT_EXIT: std::time::Duration = std::time::Duration::from_secs(5);
+
+/// At exit: every database closed, so that the next start knows the close was clean and does
+/// not read the whole file to check it (`sightline_core::database::close_all`).
+pub fn close_at_exit<R: Runtime>(app: &AppHandle<R>) {
+    if let Some(state) = app.try_state::<AppState>() {
+        tauri::async_runtime::block_on(database::close_all(&state, CLOSE_AT_EXIT));
+    }
 }
 
 /// Opens the current mode's database in the background, unless it is open or opening: its

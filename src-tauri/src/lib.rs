@@ -5,8 +5,9 @@
 //! upgraded) in the background as the window loads, for the start screen (`database`), the
 //! commands the UI calls, the channel a stream's events travel on, the `records-changed`
 //! event, the save dialog of exports, the `sightline-media` protocol that serves kept media to
-//! the window (`media`), and the log file started before the window opens (`run`;
-//! "Open the log folder" in Settings). Everything the app *does* — the request pipeline,
+//! the window (`media`), the log file started before the window opens (`run`;
+//! "Open the log folder" in Settings), and the databases closed at exit (`run`, so the next
+//! start knows the close was clean and skips the check of the whole file). Everything the app *does* — the request pipeline,
 //! streaming, paging, keys, session, settings, state, errors, and every rule a test can name —
 //! is in `crates/core`, which knows nothing of Tauri.
 //!
@@ -130,8 +131,9 @@ pub fn run() {
         .build(tauri::generate_context!())
         .expect("Sightline could not start");
     let mut log = start_log(&environment, &app);
-    app.run(move |_, event| {
+    app.run(move |handle, event| {
         if let tauri::RunEvent::Exit = event {
+            database::close_at_exit(handle);
             // Writes out the log's last lines before the process ends.
             log.take();
         }

@@ -4,6 +4,12 @@
 //! (or try again, after a failure that was neither). Nothing here deletes a database: a file
 //! replaced is set aside beside it under a dated name.
 //!
+//! SQLite's check of the whole file runs before an upgrade, and otherwise in the background
+//! only when the store says it is due ([`sightline_store::CheckDue`]: the app did not close
+//! the file last time, or its last clean check is a week old).
+//! At quit the databases are closed ([`close_all`]), which is how the next start knows the
+//! close was clean.
+//!
 //! The store's own steps (check, newer-version refusal, copy, migrations) are in
 //! `sightline_store::upgrade`; this module keeps their state per mode and acts on the user's
 //! choice.
@@ -25,6 +31,25 @@ pub use gate::{BackupInfo, DatabaseProblem, DatabaseStatus, ProblemKind, Recover
 /// The current mode's database as the start screen sees it.
 pub fn status(state: &AppState) -> DatabaseStatus {
     state.database.status(state.mode())
+}
+
+/// At quit: every database opened so far closed, so that its next opening knows the close was
+/// clean and skips the check of the whole file. One still opening (an upgrade under way holds
+/// the stores) is left, as is one that does not close within `wait` (a long write): their
+/// next opening checks them.
+pub async fn close_all(state: &AppState, wait: std::time::Duration) {
+    let Ok(mut stores) = state.stores.try_lock() else {
+        tracing::info!("a database was still opening at quit: it is checked at the next start");
+        return;
+    };
+    for (mode, store) in stores.drain() {
+        if tokio::time::timeout(wait, store.close()).await.is_err() {
+            tracing::warn!(
+                mode = mode.as_str(),
+                "the database did not close in time: it is checked at the next start"
+            );
+        }
+    }
 }
 
 /// The recovery screen's "Open read-only": the file as it is, no check, no upgrade.

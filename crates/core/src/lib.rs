@@ -101,10 +101,11 @@
 //!   database, the app's settings (`settings.json`, their one home: the database keeps
 //!   none), and the `SIGHTLINE_*` overrides;
 //! * [`database`]: each mode's database at start-up: opened with its progress for the start
-//!   screen (a copy first before an upgrade that rewrites tables, SQLite's check in the
-//!   background when nothing is pending), and the recovery screen's ways on when it cannot be
-//!   (newer Sightline, damaged, other): read-only, the last copy restored, or a new archive,
-//!   the old file always set aside, never deleted;
+//!   screen (a copy first before an upgrade that rewrites tables; SQLite's check before it,
+//!   or otherwise in the background only when due: after an unclean close, a week after the
+//!   last clean check), closed at quit, and the recovery screen's ways on when
+//!   it cannot be (newer Sightline, damaged, other): read-only, the last copy restored, or a
+//!   new archive, the old file always set aside, never deleted;
 //! * [`errors`]: the one error every operation returns to the UI ([`errors::CommandError`]);
 //! * [`logging`]: the log file a person can send (`<data folder>/logs/`, a file a day, seven
 //!   kept): warnings and errors, never the key or a body;

@@ -108,6 +108,10 @@
 //!   migration that rewrites tables (`upgrade/backup.rs`, which also sets a file aside and
 //!   restores a copy), then each pending migration in its own transaction with its progress
 //!   told in posts; [`Store::open_read_only`] for a file this build must not migrate;
+//! * `check_due`: whether SQLite's check of the whole file is due at an opening
+//!   ([`Store::check_due`]): after an unclean close (a marker beside the file, written at
+//!   opening and removed by [`Store::close`]), or when the last clean check, whose time the
+//!   file keeps, is [`CHECK_EVERY`] old; an upgrade's check counts as one;
 //! * `storage`: the file's bytes by part (posts, responses, media, indexes, other, free), read
 //!   from SQLite's `dbstat` table, adding up to the file; compacting it in place (`VACUUM`, one
 //!   transaction: a quit or crash mid-way leaves the file as it was), with progress and cancel.
@@ -135,6 +139,7 @@ mod budget;
 mod bundle_exports;
 mod cache;
 mod case_packages;
+mod check_due;
 mod collections;
 pub mod custody;
 mod error;
@@ -190,6 +195,7 @@ pub use case_packages::{
     CasePost, CaseReceived, CaseRemoval, CaseRequest, CaseStamp, CaseTag, ReceivedCase,
     RemovedKind,
 };
+pub use check_due::{CheckDue, CHECK_EVERY, LAST_CLEAN_CHECK};
 pub use chrono_tz::{Tz, TZ_VARIANTS};
 pub use collections::{CollectionState, NewCollection, StoredCollection};
 pub use error::{Result, StoreError};
@@ -244,21 +250,30 @@ pub struct Store {
     pool: SqlitePool,
     /// "Collected by", as the custody log records it ([`Store::set_collector`]).
     collector: Arc<RwLock<String>>,
+    /// The open marker and whether the whole file's check is due (`check_due`).
+    opened: Arc<check_due::Opened>,
 }
 
 impl Store {
     /// Opens (creating if missing) the database file at `path`: checks it, refuses one from a
-    /// newer Sightline, and applies pending migrations (see `upgrade`; no copy is made).
+    /// newer Sightline, and applies pending migrations (see `upgrade`; no copy is made). The
+    /// check counts as a clean one ([`Store::check_due`]).
     pub async fn open(path: impl AsRef<Path>) -> Result<Self> {
         Self::open_upgrading(path, &Upgrade::default()).await
     }
 
     /// [`Store::open`], copying the file into `upgrade.backups` before a migration that rewrites
-    /// tables and telling each step to `upgrade.progress` (the app's start screen).
+    /// tables and telling each step to `upgrade.progress` (the app's start screen). Once open,
+    /// the store marks the file open until [`Store::close`] and says whether the whole file's
+    /// check is due ([`Store::check_due`]).
     pub async fn open_upgrading(path: impl AsRef<Path>, upgrade: &Upgrade) -> Result<Self> {
-        let options = Self::file_options(path.as_ref());
-        upgrade::prepare(&options, path.as_ref(), upgrade).await?;
-        Self::pool(options).await
+        let path = path.as_ref();
+        // Looked at before anything opens the file: this opening writes its own marker.
+        let left_open = check_due::left_open(path);
+        let options = Self::file_options(path);
+        let checked = upgrade::prepare(&options, path, upgrade).await?;
+        let store = Self::pool(options).await?;
+        Ok(store.opened_at(path, left_open, checked).await)
     }
 
     /// Opens an existing database file read-only, as it is: no check, no migration, and every
@@ -277,7 +292,7 @@ impl Store {
 
     /// Opens a database file brought up to migration `version` only, as a Sightline of that
     /// version left it: for tests and benchmarks of upgrades. Writes that need a later
-    /// migration's tables fail.
+    /// migration's tables fail. No open marker is written and no check is due.
     pub async fn open_at_version(path: impl AsRef<Path>, version: i64) -> Result<Self> {
         upgrade::migrate_to(path.as_ref(), version).await?;
         Self::pool(Self::file_options(path.as_ref())).await
@@ -313,6 +328,7 @@ impl Store {
         Self {
             pool,
             collector: Arc::default(),
+            opened: Arc::default(),
         }
     }
 
@@ -333,7 +349,9 @@ impl Store {
     }
 
     /// Runs `PRAGMA quick_check` (see `upgrade::check`) on one of the pool's connections:
-    /// `["ok"]`, or its first findings. For a store opened with [`Check::BeforeMigrating`].
+    /// `["ok"]`, or its first findings. For a store opened with [`Check::BeforeMigrating`], when
+    /// [`Store::check_due`] says. An `ok` is recorded in the file as its last
+    /// clean check, and nothing is due after it.
     ///
     /// The check reads every page once: with the pool's 32 MiB cache it would leave that much
     /// memory held for as long as the app runs (a large archive's idle footprint). So it runs
@@ -346,6 +364,9 @@ impl Store {
         let report = upgrade::check(&mut conn).await;
         if let Err(error) = conn.close().await {
             tracing::warn!(%error, "the check's connection did not close cleanly");
+        }
+        if matches!(&report, Ok(lines) if lines == &["ok"]) {
+            self.check_passed().await;
         }
         report
     }
@@ -369,7 +390,8 @@ impl Store {
     /// Closes the pool. `PRAGMA optimize` first refreshes the planner's statistics where they
     /// are stale, as SQLite advises at close; then the write-ahead log is folded into the file
     /// and truncated, since the last connection's own checkpoint is skipped whenever another
-    /// connection of the pool still has the file open as it closes.
+    /// connection of the pool still has the file open as it closes. Last, the open marker is
+    /// removed: the next opening knows the file was closed cleanly (`check_due`).
     pub async fn close(&self) {
         for pragma in ["PRAGMA optimize", "PRAGMA wal_checkpoint(TRUNCATE)"] {
             if let Err(error) = sqlx::query(pragma).execute(&self.pool).await {
@@ -377,6 +399,7 @@ impl Store {
             }
         }
         self.pool.close().await;
+        self.opened.closed();
     }
 
     /// Starts a write transaction that takes the write lock at once, so two writers queue on

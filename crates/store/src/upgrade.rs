@@ -4,8 +4,10 @@
 //! 1. SQLite checks the file (`PRAGMA quick_check`: every page read, every record and b-tree
 //!    checked, but not each index against its table, which `integrity_check` adds at 3½ times
 //!    the cost; see [`check`]): at every opening, or only before migrating for a caller that
-//!    checks the opened store in the background ([`Check`]). A failed check, or a file SQLite
-//!    calls malformed or not a database at all, is [`StoreError::Damaged`].
+//!    checks the opened store in the background when [`crate::Store::check_due`] says
+//!    ([`Check`]: after an unclean close, or a week after the last clean check). A check run
+//!    here is recorded as the file's last clean check. A failed check, or a file SQLite calls
+//!    malformed or not a database at all, is [`StoreError::Damaged`].
 //! 2. The migrations the file records are compared with this build's: one this build does not
 //!    know means a newer Sightline wrote it, [`StoreError::NewerSchema`]. Nothing has been
 //!    written to the file by then.
@@ -138,7 +140,8 @@ pub enum Check {
     #[default]
     Always,
     /// Only before migrating: a caller that checks an opened store itself, in the background
-    /// ([`crate::Store::quick_check`]), so a large archive's check does not hold up its start.
+    /// ([`crate::Store::quick_check`]) and only when [`crate::Store::check_due`] says, so a
+    /// large archive's check neither holds up its start nor reads the file at every start.
     BeforeMigrating,
 }
 
@@ -170,12 +173,13 @@ impl std::fmt::Debug for Upgrade {
 }
 
 /// Checks the file, refuses one from a newer Sightline, backs it up and migrates it, on one
-/// connection of its own that is closed before the store's pool opens.
+/// connection of its own that is closed before the store's pool opens. True when the file was
+/// checked (and found sound) here.
 pub(crate) async fn prepare(
     options: &SqliteConnectOptions,
     path: &Path,
     upgrade: &Upgrade,
-) -> Result<()> {
+) -> Result<bool> {
     // A migration is slow by nature: sqlx would log its whole text as a slow statement.
     let options = options.clone().disable_statement_logging();
     let mut conn = SqliteConnection::connect_with(&options)
@@ -186,9 +190,9 @@ pub(crate) async fn prepare(
     crate::register_functions(&mut conn).await?;
     let result = steps(&mut conn, path, upgrade).await;
     let closed = conn.close().await;
-    result.map_err(as_damage)?;
+    let checked = result.map_err(as_damage)?;
     closed?;
-    Ok(())
+    Ok(checked)
 }
 
 /// A malformed file found at any step is reported as damage, with SQLite's words.
@@ -202,8 +206,10 @@ fn as_damage(error: StoreError) -> StoreError {
     }
 }
 
-async fn steps(conn: &mut SqliteConnection, path: &Path, upgrade: &Upgrade) -> Result<()> {
-    if upgrade.check == Check::Always {
+/// The steps; true when the file was checked.
+async fn steps(conn: &mut SqliteConnection, path: &Path, upgrade: &Upgrade) -> Result<bool> {
+    let always = upgrade.check == Check::Always;
+    if always {
         checked(conn, upgrade).await?;
     }
     let applied = applied_migrations(conn).await?;
@@ -213,10 +219,11 @@ async fn steps(conn: &mut SqliteConnection, path: &Path, upgrade: &Upgrade) -> R
         .filter(|m| !m.migration_type.is_down_migration() && !applied.contains_key(&m.version))
         .collect();
     if pending.is_empty() {
-        return Ok(());
+        return Ok(always);
     }
     // A damaged file is never migrated: whatever the caller checks later.
-    if upgrade.check == Check::BeforeMigrating && !applied.is_empty() {
+    let before_migrating = upgrade.check == Check::BeforeMigrating && !applied.is_empty();
+    if before_migrating {
         checked(conn, upgrade).await?;
     }
     conn.ensure_migrations_table().await?;
@@ -268,7 +275,7 @@ async fn steps(conn: &mut SqliteConnection, path: &Path, upgrade: &Upgrade) -> R
             .execute(&mut *conn)
             .await?;
     }
-    Ok(())
+    Ok(always || before_migrating)
 }
 
 /// `PRAGMA optimize` over every table (0x10000), analysing each that has changed much or was

@@ -213,7 +213,7 @@ impl Gate {
         let phases = self.phases.clone();
         let changed = self.changed.clone();
         let upgrade = Upgrade {
-            // Checked before an upgrade; otherwise once open, in the background (below).
+            // Checked before an upgrade; otherwise once open, in the background, when due.
             check: Check::BeforeMigrating,
             backups: Some(data_dir.join(BACKUPS_DIR)),
             progress: Some(Arc::new(move |step| {
@@ -242,7 +242,12 @@ impl Gate {
         match opened {
             Ok(store) => {
                 self.set(mode, Some(Phase::Open { read_only: false }));
-                self.check_in_background(mode, store.clone(), path, data_dir.to_owned());
+                // The whole file is read only when it is worth it: after an unclean close, or
+                // a week after its last clean check (`Store::check_due`).
+                if let Some(due) = store.check_due() {
+                    tracing::info!(?due, mode = mode.as_str(), "the database's check is due");
+                    self.check_in_background(mode, store.clone(), path, data_dir.to_owned());
+                }
                 Ok(store)
             }
             Err(error) => {

@@ -5,6 +5,7 @@ use std::time::Duration;
 
 use chrono::Utc;
 use sightline_store::NewPost;
+use sqlx::Connection;
 
 use super::*;
 use crate::environment::Environment;
@@ -77,10 +78,31 @@ async fn archive(dir: &Path, n: usize, at_version: Option<i64>) -> PathBuf {
     path
 }
 
+/// The app opened `path` and ended without closing it (a crash, a kill, power lost): the
+/// store's open marker stays, so the next opening checks the whole file.
+async fn crashed(path: &Path) {
+    let upgrade = sightline_store::Upgrade {
+        check: sightline_store::Check::BeforeMigrating,
+        ..Default::default()
+    };
+    drop(Store::open_upgrading(path, &upgrade).await.unwrap());
+}
+
 /// Overwrites a page in the middle of the file with bytes no SQLite page holds.
-fn garble(path: &Path) {
-    let len = std::fs::metadata(path).unwrap().len();
-    let page = len / 4096 / 2;
+async fn garble(path: &Path) {
+    // The middle one of the posts' pages: one no opening reads (the schema's pages, say, are).
+    let mut conn = sqlx::SqliteConnection::connect(&format!("sqlite://{}?mode=ro", path.display()))
+        .await
+        .unwrap();
+    let pages: Vec<i64> = sqlx::query_scalar(
+        "SELECT pageno FROM dbstat WHERE name = 'posts' AND pagetype = 'leaf' ORDER BY pageno",
+    )
+    .fetch_all(&mut conn)
+    .await
+    .unwrap();
+    conn.close().await.unwrap();
+    // dbstat counts pages from 1.
+    let page = (pages[pages.len() / 2] - 1) as u64;
     let mut file = std::fs::OpenOptions::new().write(true).open(path).unwrap();
     file.seek(SeekFrom::Start(page * 4096)).unwrap();
     file.write_all(&[0xA5; 4096]).unwrap();
@@ -184,11 +206,13 @@ async fn sqlx_exec(conn: &mut sqlx::SqliteConnection, sql: &str) {
 async fn a_damaged_database_turns_to_the_recovery_screen_and_starts_afresh_keeping_it() {
     let dir = tempfile::tempdir().unwrap();
     let path = archive(dir.path(), 2_000, None).await;
-    garble(&path);
+    crashed(&path).await;
+    garble(&path).await;
     let damaged = digest(&path);
 
     let state = start(dir.path());
-    // Up to date, it opens at once; its check in the background finds the damage.
+    // Up to date, it opens at once; after the crash, its check in the background finds the
+    // damage.
     let _ = state.store().await;
     let DatabaseStatus::Problem { problem } = settled_status(&state).await else {
         panic!("{:?}", status(&state));
@@ -248,7 +272,8 @@ async fn a_damaged_database_is_replaced_by_the_copy_made_before_its_upgrade() {
     let copies = backup::list(&dir.path().join(BACKUPS_DIR), &path);
     assert_eq!(copies.len(), 1);
 
-    garble(&path);
+    crashed(&path).await;
+    garble(&path).await;
     let state = start(dir.path());
     let _ = state.store().await;
     let DatabaseStatus::Problem { problem } = settled_status(&state).await else {
@@ -296,4 +321,69 @@ async fn recovery_is_refused_when_nothing_waits_for_it() {
         .file_name()
         .to_string_lossy()
         .contains("-set-aside-")));
+}
+
+#[tokio::test]
+async fn an_archive_closed_cleanly_and_checked_this_week_opens_without_its_check() {
+    let dir = tempfile::tempdir().unwrap();
+    // Checked as it opened, and closed.
+    archive(dir.path(), 50, None).await;
+    let state = start(dir.path());
+    state.store().await.unwrap();
+    let ready = DatabaseStatus::Ready {
+        read_only: false,
+        checking: false,
+    };
+    assert_eq!(status(&state), ready, "the whole file was read at start");
+    // Quit: closed, so the next start need not check either.
+    close_all(&state, Duration::from_secs(5)).await;
+    drop(state);
+    let state = start(dir.path());
+    state.store().await.unwrap();
+    assert_eq!(status(&state), ready);
+    // Quit without closing: the next start checks.
+    drop(state);
+    let state = start(dir.path());
+    state.store().await.unwrap();
+    assert_eq!(
+        status(&state),
+        DatabaseStatus::Ready {
+            read_only: false,
+            checking: true
+        }
+    );
+    assert_eq!(settled_status(&state).await, ready);
+}
+
+#[tokio::test]
+async fn damage_after_a_clean_close_is_found_by_the_weekly_check() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = archive(dir.path(), 2_000, None).await;
+    garble(&path).await;
+    // Closed cleanly and checked this week: this start does not read the whole file.
+    let state = start(dir.path());
+    state.store().await.unwrap();
+    assert_eq!(
+        status(&state),
+        DatabaseStatus::Ready {
+            read_only: false,
+            checking: false
+        }
+    );
+    // A week on (its last clean check set back eight days), the next start checks it.
+    let store = state.store().await.unwrap();
+    let week_ago = Utc::now() - chrono::TimeDelta::days(8);
+    store
+        .set_archive_state(sightline_store::LAST_CLEAN_CHECK, &week_ago)
+        .await
+        .unwrap();
+    close_all(&state, Duration::from_secs(5)).await;
+    drop(state);
+    let state = start(dir.path());
+    let _ = state.store().await;
+    let DatabaseStatus::Problem { problem } = settled_status(&state).await else {
+        panic!("{:?}", status(&state));
+    };
+    assert_eq!(problem.kind, ProblemKind::Damaged);
+    assert!(!problem.details.is_empty());
 }
