@@ -80,9 +80,9 @@ define_commands! {
         = |state, collector: Arc<Collector>| collector.delete(state, id).await;
     read collection_runs(id: i64, limit: i64) -> Vec<RunLogEntry>
         = |store| collections::runs(&store, id, limit).await;
-    // A collection's posts, newest first, `limit` from `offset`.
-    read collection_posts(id: i64, offset: i64, limit: i64) -> CollectionPostPage
-        = |store| collections::posts(&store, id, offset, limit).await;
+    // A collection's posts, newest first, `limit` after the post `after` (else from `offset`).
+    read collection_posts(id: i64, after: Option<String>, offset: i64, limit: i64) -> CollectionPostPage
+        = |store| collections::posts(&store, id, after.as_deref(), offset, limit).await;
     // What a draft collection would cost, before it starts (the Collect dialog).
     read collection_estimate(draft: CollectionDraft) -> CostCheck
         = |store| collections::estimate_draft(&store, &draft).await;

@@ -121,5 +121,5 @@ pub async fn posts(
     scope: &AnalysisScope,
     page: ScopePostQuery,
 ) -> Result<ScopePostPage, CommandError> {
-    store.analysis_posts(scope, page).await?.ok_or_else(gone)
+    store.analysis_posts(scope, &page).await?.ok_or_else(gone)
 }

@@ -258,11 +258,13 @@ pub async fn delete(store: &Store, id: i64) -> Result<(), CommandError> {
         .ok_or_else(gone)
 }
 
-/// A collection's posts, newest first, `limit` from `offset`. A reposters collection holds
+/// A collection's posts, newest first, `limit` after the post `after` (the last of the page
+/// before), or from `offset` when there is none or it is gone. A reposters collection holds
 /// accounts, so it lists none.
 pub async fn posts(
     store: &Store,
     id: i64,
+    after: Option<&str>,
     offset: i64,
     limit: i64,
 ) -> Result<CollectionPostPage, CommandError> {
@@ -274,7 +276,7 @@ pub async fn posts(
             total: 0,
         });
     }
-    let (posts, total) = store.collection_posts(id, offset, limit).await?;
+    let (posts, total) = store.collection_posts(id, after, offset, limit).await?;
     Ok(CollectionPostPage { posts, total })
 }
 

@@ -246,7 +246,13 @@ pub async fn posts(
     query: &MonitorPostQuery,
 ) -> Result<MonitorPostPage, CommandError> {
     let (found, total) = store
-        .monitor_posts(id, query.only_unseen, query.offset, query.limit)
+        .monitor_posts(
+            id,
+            query.only_unseen,
+            query.after.as_deref(),
+            query.offset,
+            query.limit,
+        )
         .await?;
     Ok(MonitorPostPage {
         posts: found

@@ -86,12 +86,22 @@ async fn a_collections_posts_are_what_it_collected_newest_first_a_page_at_a_time
     assert_eq!(done.state, CollectionState::Done);
     assert_eq!(done.items, 130);
 
-    // Paged 50 at a time, as the monitor's posts are.
-    let mut listed = Vec::new();
+    // Paged 50 at a time from the last post shown (keyset), as the monitor's posts are: the
+    // same pages as by offset.
+    let mut listed: Vec<sightline_store::StoredPost> = Vec::new();
     loop {
-        let page = collections::posts(&store, collection.id, listed.len() as i64, 50)
+        let after = listed.last().map(|post| post.id.clone());
+        let offset = listed.len() as i64;
+        let page = collections::posts(&store, collection.id, after.as_deref(), offset, 50)
             .await
             .unwrap();
+        let by_offset = collections::posts(&store, collection.id, None, offset, 50)
+            .await
+            .unwrap();
+        let page_ids = |posts: &[sightline_store::StoredPost]| {
+            posts.iter().map(|post| post.id.clone()).collect::<Vec<_>>()
+        };
+        assert_eq!(page_ids(&page.posts), page_ids(&by_offset.posts));
         assert_eq!(page.total, 130, "each page says how many there are in all");
         if page.posts.is_empty() {
             break;
@@ -117,7 +127,9 @@ async fn a_collections_posts_are_what_it_collected_newest_first_a_page_at_a_time
     let other = collections::create(&store, &search(CollectUntil::Count { items: 5 }))
         .await
         .unwrap();
-    let empty = collections::posts(&store, other.id, 0, 50).await.unwrap();
+    let empty = collections::posts(&store, other.id, None, 0, 50)
+        .await
+        .unwrap();
     assert_eq!((empty.posts.len(), empty.total), (0, 0));
 
     // A reposters collection holds accounts: it lists no posts.
@@ -137,7 +149,7 @@ async fn a_collections_posts_are_what_it_collected_newest_first_a_page_at_a_time
     )
     .await
     .unwrap();
-    let page = collections::posts(&store, reposters.id, 0, 50)
+    let page = collections::posts(&store, reposters.id, None, 0, 50)
         .await
         .unwrap();
     assert_eq!(page.total, 0);

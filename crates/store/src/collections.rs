@@ -7,13 +7,14 @@ use chrono::{DateTime, Utc};
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 use sqlx::sqlite::SqliteRow;
-use sqlx::Row;
+use sqlx::{QueryBuilder, Row, Sqlite};
 use ts_rs::TS;
 
 use crate::archive::read::{post_from_row, POST_COLUMNS};
 use crate::archive::StoredPost;
 use crate::error::Result;
 use crate::money::from_nanos;
+use crate::paging;
 use crate::runs::{record_run_page, RecordedPage, RunOwner};
 use crate::time::{from_ms, to_ms};
 use crate::words::stored_as_word;
@@ -297,24 +298,40 @@ impl Store {
     }
 
     /// A collection's posts, newest first, a page at a time, and how many it holds in all.
-    /// Reposters' items are accounts, not posts: a reposters collection lists none.
+    /// Reposters' items are accounts, not posts: a reposters collection lists none. The page
+    /// starts after the post `after` (the last of the page before: keyset paging, so the
+    /// posts before it are not sorted again) while it is stored, else after skipping `offset`.
     pub async fn collection_posts(
         &self,
         id: i64,
+        after: Option<&str>,
         offset: i64,
         limit: i64,
     ) -> Result<(Vec<StoredPost>, i64)> {
-        let rows = sqlx::query(&format!(
+        let key: Option<(i64, String)> = match after {
+            Some(post_id) => {
+                sqlx::query_as("SELECT created_at, id FROM posts WHERE id = ?")
+                    .bind(post_id)
+                    .fetch_optional(&self.pool)
+                    .await?
+            }
+            None => None,
+        };
+        let mut sql = QueryBuilder::<Sqlite>::new(format!(
             "SELECT {POST_COLUMNS}
              FROM collection_items ci JOIN posts p ON p.id = ci.item_id
-             WHERE ci.collection_id = ?
-             ORDER BY p.created_at DESC, p.id DESC LIMIT ? OFFSET ?"
-        ))
-        .bind(id)
-        .bind(limit.clamp(1, 500))
-        .bind(offset.max(0))
-        .fetch_all(&self.pool)
-        .await?;
+             WHERE ci.collection_id = "
+        ));
+        sql.push_bind(id);
+        let offset = if key.is_some() { 0 } else { offset.max(0) };
+        if let Some(key) = key {
+            paging::push_older_than(&mut sql, ("p.created_at", "p.id"), key);
+        }
+        sql.push(" ORDER BY p.created_at DESC, p.id DESC LIMIT ")
+            .push_bind(limit.clamp(1, 500))
+            .push(" OFFSET ")
+            .push_bind(offset);
+        let rows = sql.build().fetch_all(&self.pool).await?;
         let posts = rows.iter().map(post_from_row).collect::<Result<Vec<_>>>()?;
         let total = sqlx::query_scalar(
             "SELECT count(*) FROM collection_items ci JOIN posts p ON p.id = ci.item_id

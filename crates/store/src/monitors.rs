@@ -8,12 +8,13 @@ use std::sync::LazyLock;
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use sqlx::sqlite::SqliteRow;
-use sqlx::Row;
+use sqlx::{QueryBuilder, Row, Sqlite};
 use ts_rs::TS;
 
 use crate::archive::read::{post_from_row, POST_COLUMNS};
 use crate::archive::StoredPost;
 use crate::error::Result;
+use crate::paging;
 use crate::runs::{finish_run, record_run_page, RecordedPage, RunOutcome, RunOwner};
 use crate::time::{from_ms, to_ms};
 use crate::words::{stored_as_word, word};
@@ -477,25 +478,48 @@ impl Store {
     }
 
     /// A monitor's posts, newest first: all, or only those not yet seen; and how many match.
+    /// The page starts after the post `after` (the last of the page before: keyset paging, so
+    /// a far page costs what the first does, and posts marked seen meanwhile shift nothing)
+    /// while the monitor still holds it, else after skipping `offset` posts.
     pub async fn monitor_posts(
         &self,
         monitor_id: i64,
         only_unseen: bool,
+        after: Option<&str>,
         offset: i64,
         limit: i64,
     ) -> Result<(Vec<FoundPost>, i64)> {
-        let rows = sqlx::query(&format!(
+        let key: Option<(i64, String)> = match after {
+            Some(post_id) => {
+                sqlx::query_as(
+                    "SELECT created_at, post_id FROM monitor_posts
+                     WHERE monitor_id = ? AND post_id = ?",
+                )
+                .bind(monitor_id)
+                .bind(post_id)
+                .fetch_optional(&self.pool)
+                .await?
+            }
+            None => None,
+        };
+        let mut sql = QueryBuilder::<Sqlite>::new(format!(
             "SELECT {POST_COLUMNS}, mp.seen AS mp_seen, mp.found_at AS mp_found_at
              FROM monitor_posts mp JOIN posts p ON p.id = mp.post_id
-             WHERE mp.monitor_id = ? AND (? = 0 OR mp.seen = 0)
-             ORDER BY mp.created_at DESC, mp.post_id DESC LIMIT ? OFFSET ?"
-        ))
-        .bind(monitor_id)
-        .bind(only_unseen)
-        .bind(limit.clamp(1, 500))
-        .bind(offset.max(0))
-        .fetch_all(&self.pool)
-        .await?;
+             WHERE mp.monitor_id = "
+        ));
+        sql.push_bind(monitor_id);
+        if only_unseen {
+            sql.push(" AND mp.seen = 0");
+        }
+        let offset = if key.is_some() { 0 } else { offset.max(0) };
+        if let Some(key) = key {
+            paging::push_older_than(&mut sql, ("mp.created_at", "mp.post_id"), key);
+        }
+        sql.push(" ORDER BY mp.created_at DESC, mp.post_id DESC LIMIT ")
+            .push_bind(limit.clamp(1, 500))
+            .push(" OFFSET ")
+            .push_bind(offset);
+        let rows = sql.build().fetch_all(&self.pool).await?;
         let posts = rows
             .iter()
             .map(|row| {

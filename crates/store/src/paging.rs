@@ -3,7 +3,7 @@
 //! so page 10,000 costs what page 1 does. `OFFSET` only when there is no such row (the list
 //! opened at a far page, or the row before deleted).
 
-use sqlx::{QueryBuilder, Sqlite};
+use sqlx::{Encode, QueryBuilder, Sqlite, Type};
 
 /// Ends a list's inner query of ids and closes it: the rows after `key` (the last row's
 /// `time` and `id` columns' values) when there is one, else after skipping `offset`; newest
@@ -15,16 +15,53 @@ pub(crate) fn push_newest_page(
     limit: u32,
     offset: u32,
 ) {
-    if let Some((key_time, key_id)) = key {
-        sql.push(format!(" AND ({time}, {id}) < ("))
-            .push_bind(key_time)
-            .push(", ")
-            .push_bind(key_id)
-            .push(")");
+    if let Some(key) = key {
+        push_older_than(sql, (time, id), key);
     }
     sql.push(format!(" ORDER BY {time} DESC, {id} DESC LIMIT "));
     sql.push_bind(i64::from(limit));
     sql.push(" OFFSET ");
     sql.push_bind(i64::from(if key.is_some() { 0 } else { offset }));
     sql.push(format!(") ORDER BY {time} DESC, {id} DESC"));
+}
+
+/// Adds the condition for the rows after `key` (the last row's `time` and `id` values) in an
+/// order that sorts `time` one way and ties by `id` the other, as an index on `time` alone
+/// lists them (its ties in rowid order): newest first is `time DESC, id ASC`, oldest first
+/// `time ASC, id DESC`. The bound on `time` alone comes first so the index starts at the key.
+pub(crate) fn push_after_in_time_index(
+    sql: &mut QueryBuilder<'_, Sqlite>,
+    (time, id): (&str, &str),
+    (key_time, key_id): (i64, i64),
+    newest_first: bool,
+) {
+    let (bound, past, tie) = if newest_first {
+        ("<=", "<", ">")
+    } else {
+        (">=", ">", "<")
+    };
+    sql.push(format!(" AND {time} {bound} "))
+        .push_bind(key_time)
+        .push(format!(" AND ({time} {past} "))
+        .push_bind(key_time)
+        .push(format!(" OR {id} {tie} "))
+        .push_bind(key_id)
+        .push(")");
+}
+
+/// Adds the condition for the rows after `key` (the last row's `time` and `id` values) in the
+/// order newest first by `(time, id)`, both descending; `id` may be a number or text. As one
+/// row value, an index on `(time, id)` starts right at the key.
+pub(crate) fn push_older_than<'args, Id>(
+    sql: &mut QueryBuilder<'args, Sqlite>,
+    (time, id): (&str, &str),
+    (key_time, key_id): (i64, Id),
+) where
+    Id: 'args + Encode<'args, Sqlite> + Type<Sqlite>,
+{
+    sql.push(format!(" AND ({time}, {id}) < ("))
+        .push_bind(key_time)
+        .push(", ")
+        .push_bind(key_id)
+        .push(")");
 }

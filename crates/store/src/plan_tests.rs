@@ -6,7 +6,8 @@
 use chrono::{Duration, TimeZone, Utc};
 use sqlx::{QueryBuilder, Sqlite};
 
-use crate::archive::read::count_query;
+use crate::archive::read::{count_query, posts_page_query as archive_page_query, Plan};
+use crate::archive::PostSort;
 use crate::history::{history_count_query, history_page_query, TextPlan};
 use crate::investigations::read::{posts_count_query, posts_page_query};
 use crate::test_support::{post, record, temp_store};
@@ -404,6 +405,32 @@ async fn historys_pages_follow_the_row_before_them() {
     assert!(keyed.iter().all(|row| row.id < 9));
     assert!(store.delete_history(9).await.unwrap());
     assert_eq!(store.history(&q).await.unwrap(), by_offset);
+}
+
+#[tokio::test]
+async fn the_archives_pages_start_at_the_post_before_them() {
+    let (store, _dir) = temp_store().await;
+    for (sort, range) in [
+        (PostSort::Newest, "created_at<?"),
+        (PostSort::Relevance, "created_at<?"),
+        (PostSort::Oldest, "created_at>?"),
+    ] {
+        let q = PostQuery {
+            sort,
+            after: Some("p7".into()),
+            ..PostQuery::default()
+        };
+        let steps = plan(
+            &store,
+            &mut archive_page_query(&q, Plan::Browse, Some((0, 7))),
+        )
+        .await;
+        assert_eq!(
+            steps,
+            [format!("SEARCH p USING INDEX posts_created ({range})")],
+            "a page of the archive after a post, {sort:?}"
+        );
+    }
 }
 
 #[tokio::test]

@@ -509,7 +509,8 @@ export const collectionCancel = (id: number) => call('collection_cancel', { id }
 export const collectionDelete = (id: number) => call('collection_delete', { id });
 export const collectionRuns = (id: number, limit: number) => call('collection_runs', { id, limit });
 /** A collection's posts, newest first, `limit` from `offset`. */
-export const collectionPosts = (id: number, offset: number, limit: number) => call('collection_posts', { id, offset, limit });
+export const collectionPosts = (id: number, after: string | null, offset: number, limit: number) =>
+  call('collection_posts', { id, after, offset, limit });
 /** What a draft collection would cost before it starts: for a number, all of it; for a date or the end, per 100. */
 export const collectionEstimate = (draft: CollectionDraft) => call('collection_estimate', { draft });
 

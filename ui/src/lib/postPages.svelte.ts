@@ -30,7 +30,8 @@ export class PostPages<View> {
   private generation = 0;
 
   constructor(
-    private readonly read: (view: View, offset: number, limit: number) => Promise<PostPage>,
+    /** `after`: the last post shown, the next page starts after it (keyset paging: an offset reads every post it skips). */
+    private readonly read: (view: View, after: string | null, offset: number, limit: number) => Promise<PostPage>,
     view: View,
   ) {
     this.view = view;
@@ -43,7 +44,7 @@ export class PostPages<View> {
     const current = ++this.generation;
     this.loading = true;
     try {
-      const page = await this.read(view, 0, POSTS_PAGE);
+      const page = await this.read(view, null, 0, POSTS_PAGE);
       if (current !== this.generation) return;
       this.posts = page.posts;
       this.total = page.total;
@@ -66,7 +67,7 @@ export class PostPages<View> {
     const view = this.shownView;
     this.loading = true;
     try {
-      const page = await this.read(view, this.posts.length, POSTS_PAGE);
+      const page = await this.read(view, this.posts.at(-1)?.id ?? null, this.posts.length, POSTS_PAGE);
       if (current !== this.generation) return;
       this.posts = [...this.posts, ...page.posts];
       this.total = page.total;

@@ -4,8 +4,9 @@ import { makePost } from '../test/fixtures';
 
 /** A read whose answers the test releases one by one. */
 function held() {
-  const asked: { view: string; offset: number; limit: number; answer: (page: PostPage) => void }[] = [];
-  const read = (view: string, offset: number, limit: number) => new Promise<PostPage>((answer) => asked.push({ view, offset, limit, answer }));
+  const asked: { view: string; after: string | null; offset: number; limit: number; answer: (page: PostPage) => void }[] = [];
+  const read = (view: string, after: string | null, offset: number, limit: number) =>
+    new Promise<PostPage>((answer) => asked.push({ view, after, offset, limit, answer }));
   return { asked, read };
 }
 
@@ -39,7 +40,9 @@ describe('PostPages', () => {
     asked[0]!.answer(page(POSTS_PAGE, 120));
     await first;
     const more = pages.more();
-    expect(asked[1]).toMatchObject({ view: 'all', offset: POSTS_PAGE, limit: POSTS_PAGE });
+    expect(asked[0]).toMatchObject({ after: null, offset: 0 });
+    // After the last post shown (keyset paging), the offset for when that post is gone.
+    expect(asked[1]).toMatchObject({ view: 'all', after: String(POSTS_PAGE), offset: POSTS_PAGE, limit: POSTS_PAGE });
     void pages.more(); // one page at a time
     expect(asked).toHaveLength(2);
     asked[1]!.answer(page(POSTS_PAGE, 120, POSTS_PAGE));

@@ -158,10 +158,14 @@ pub struct MonitorPost {
 pub struct MonitorPostQuery {
     /// Only posts not yet marked seen.
     pub only_unseen: bool,
-    /// How many to skip (the page's start).
+    /// How many to skip (the page's start), when there is no `after` post to page from.
     pub offset: i64,
     /// Most posts on the page (50 unless asked).
     pub limit: i64,
+    /// The last post of the page before (its id): the page is the posts after it (keyset
+    /// paging: posts marked seen meanwhile shift nothing); `offset` counts only when the
+    /// monitor no longer holds it.
+    pub after: Option<String>,
 }
 
 impl Default for MonitorPostQuery {
@@ -170,6 +174,7 @@ impl Default for MonitorPostQuery {
             only_unseen: false,
             offset: 0,
             limit: 50,
+            after: None,
         }
     }
 }

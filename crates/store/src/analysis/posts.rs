@@ -11,6 +11,7 @@ use super::types::AnalysisScope;
 use crate::archive::read::{post_from_row, POST_COLUMNS};
 use crate::archive::StoredPost;
 use crate::error::Result;
+use crate::paging;
 use crate::Store;
 
 /// Posts per page when the caller does not say, and the most a page holds.
@@ -19,13 +20,17 @@ pub const SCOPE_POSTS_PAGE: u32 = 50;
 pub const SCOPE_POSTS_MAX_PAGE: u32 = 200;
 
 /// Which page of a scope's posts.
-#[derive(Serialize, Deserialize, TS, Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Serialize, Deserialize, TS, Clone, Debug, Default, PartialEq, Eq)]
 #[serde(default)]
 pub struct ScopePostQuery {
-    /// Posts to skip, newest first.
+    /// Posts to skip, newest first, when there is no `after` post to page from.
     pub offset: u32,
     /// Posts on the page; 0 means [`SCOPE_POSTS_PAGE`], at most [`SCOPE_POSTS_MAX_PAGE`].
     pub limit: u32,
+    /// The last post of the page before (its id): the page is the posts after it, found by
+    /// its time (keyset paging) rather than by skipping `offset` posts, which reads every
+    /// post skipped. `offset` counts only when that post is gone.
+    pub after: Option<String>,
 }
 
 /// One page of a scope's posts, newest first, and how many the scope holds in all.
@@ -43,7 +48,7 @@ impl Store {
     pub async fn analysis_posts(
         &self,
         scope: &AnalysisScope,
-        page: ScopePostQuery,
+        page: &ScopePostQuery,
     ) -> Result<Option<ScopePostPage>> {
         let Some(resolved) = self.resolve_scope(scope).await? else {
             return Ok(None);
@@ -61,14 +66,32 @@ impl Store {
             "SELECT {POST_COLUMNS} FROM (SELECT f.post_pk AS pk, f.created_at AS at"
         ));
         push_from(&mut sql, &resolved);
+        let key = self.scope_page_key(page).await?;
+        let offset = if key.is_some() { 0 } else { page.offset };
+        if let Some(key) = key {
+            paging::push_older_than(&mut sql, ("f.created_at", "f.post_pk"), key);
+        }
         sql.push(" ORDER BY f.created_at DESC, f.post_pk DESC LIMIT ")
             .push_bind(i64::from(limit))
             .push(" OFFSET ")
-            .push_bind(i64::from(page.offset))
+            .push_bind(i64::from(offset))
             .push(") AS page JOIN posts p ON p.pk = page.pk ORDER BY page.at DESC, page.pk DESC");
         let rows = sql.build().fetch_all(&self.pool).await?;
         let posts = rows.iter().map(post_from_row).collect::<Result<_>>()?;
         Ok(Some(ScopePostPage { posts, total }))
+    }
+
+    /// The time and key of `page.after` when it is still stored.
+    async fn scope_page_key(&self, page: &ScopePostQuery) -> Result<Option<(i64, i64)>> {
+        let Some(after) = &page.after else {
+            return Ok(None);
+        };
+        Ok(
+            sqlx::query_as("SELECT created_at, post_pk FROM post_facts WHERE post_pk = (SELECT pk FROM posts WHERE id = ?)")
+                .bind(after)
+                .fetch_optional(&self.pool)
+                .await?,
+        )
     }
 }
 

@@ -11,6 +11,7 @@ use super::types::{
 };
 use crate::error::Result;
 use crate::history::{entry_from_row, like_pattern, HistoryEntry, HISTORY_COLUMNS};
+use crate::paging;
 use crate::time::{from_ms, to_ms};
 use crate::Store;
 
@@ -99,7 +100,7 @@ fn link_from_row(row: &SqliteRow) -> Result<StoredLink> {
 
 /// How a post search reaches its rows.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub(super) enum Plan {
+pub(crate) enum Plan {
     /// No search text: the posts table and its indexes.
     Browse,
     /// Start from the full-text index, so SQLite only visits matching posts.
@@ -239,47 +240,86 @@ fn push_sighting_join(sql: &mut QueryBuilder<'_, Sqlite>, q: &PostQuery, post_pk
     sql.push(format!(")) AS s ON s.post_pk = {post_pk}"));
 }
 
+/// A page of the posts `q` matches, by `plan`. Ranked (relevance with words to rank): cut
+/// from the window of most recently saved matches ranked as a whole, by `q.offset`. Otherwise
+/// in time order: after `key` (the time and key of the last post of the page before) when
+/// there is one, found in the `posts_created` index, else after skipping `q.offset` posts.
+pub(crate) fn posts_page_query(
+    q: &PostQuery,
+    plan: Plan,
+    key: Option<(i64, i64)>,
+) -> QueryBuilder<'_, Sqlite> {
+    if (q.sort, plan) == (PostSort::Relevance, Plan::FromIndex) {
+        // Take the window of most recently saved matches (FTS5 walks its index backwards,
+        // ranking nothing yet), rank those, keep the page, then read the page's posts.
+        // `rank` is bm25 with per-column weights (configured in the migration); ties go to
+        // the older row, as FTS5's own `ORDER BY rank` left them. Sorting by `rank, rowid`
+        // keeps only the page while ranking (FTS5's own sort keeps every match with its
+        // positions, ~40% slower), and posts are read for the page only unless a filter
+        // needs them.
+        let mut sql = QueryBuilder::<Sqlite>::new(format!(
+            "SELECT {POST_COLUMNS} FROM (
+                 SELECT hit_pk, hit_rank FROM (
+                     SELECT posts_fts.rowid AS hit_pk, posts_fts.rank AS hit_rank"
+        ));
+        push_post_filters(&mut sql, q, plan, has_post_conditions(q));
+        sql.push(" ORDER BY posts_fts.rowid DESC LIMIT ")
+            .push_bind(i64::from(RELEVANCE_WINDOW))
+            .push(") ORDER BY hit_rank, hit_pk LIMIT ")
+            .push_bind(page_size(q.limit, 50))
+            .push(" OFFSET ")
+            .push_bind(i64::from(q.offset))
+            .push(") AS hit JOIN posts p ON p.pk = hit.hit_pk ORDER BY hit.hit_rank, hit.hit_pk");
+        return sql;
+    }
+    let mut sql = QueryBuilder::<Sqlite>::new(format!("SELECT {POST_COLUMNS}"));
+    push_post_filters(&mut sql, q, plan, true);
+    let newest = q.sort != PostSort::Oldest;
+    if let Some(key) = key {
+        paging::push_after_in_time_index(&mut sql, ("p.created_at", "p.pk"), key, newest);
+    }
+    // Ties are broken in the order of the `posts_created` index, so no extra sort.
+    sql.push(if newest {
+        " ORDER BY p.created_at DESC, p.pk ASC"
+    } else {
+        " ORDER BY p.created_at ASC, p.pk DESC"
+    });
+    sql.push(" LIMIT ").push_bind(page_size(q.limit, 50));
+    let offset = if key.is_some() { 0 } else { q.offset };
+    sql.push(" OFFSET ").push_bind(i64::from(offset));
+    sql
+}
+
 impl Store {
     /// Searches the post archive.
     pub async fn posts(&self, q: &PostQuery) -> Result<Vec<StoredPost>> {
         let plan = self.plan(q).await?;
-        let mut sql;
-        if (q.sort, plan) == (PostSort::Relevance, Plan::FromIndex) {
-            // Take the window of most recently saved matches (FTS5 walks its index backwards,
-            // ranking nothing yet), rank those, keep the page, then read the page's posts.
-            // `rank` is bm25 with per-column weights (configured in the migration); ties go to
-            // the older row, as FTS5's own `ORDER BY rank` left them. Sorting by `rank, rowid`
-            // keeps only the page while ranking (FTS5's own sort keeps every match with its
-            // positions, ~40% slower), and posts are read for the page only unless a filter
-            // needs them.
-            sql = QueryBuilder::<Sqlite>::new(format!(
-                "SELECT {POST_COLUMNS} FROM (
-                     SELECT hit_pk, hit_rank FROM (
-                         SELECT posts_fts.rowid AS hit_pk, posts_fts.rank AS hit_rank"
-            ));
-            push_post_filters(&mut sql, q, plan, has_post_conditions(q));
-            sql.push(" ORDER BY posts_fts.rowid DESC LIMIT ")
-                .push_bind(i64::from(RELEVANCE_WINDOW))
-                .push(") ORDER BY hit_rank, hit_pk LIMIT ")
-                .push_bind(page_size(q.limit, 50))
-                .push(" OFFSET ")
-                .push_bind(i64::from(q.offset))
-                .push(
-                    ") AS hit JOIN posts p ON p.pk = hit.hit_pk ORDER BY hit.hit_rank, hit.hit_pk",
-                );
+        let ranked = (q.sort, plan) == (PostSort::Relevance, Plan::FromIndex);
+        let key = if ranked {
+            None
         } else {
-            sql = QueryBuilder::<Sqlite>::new(format!("SELECT {POST_COLUMNS}"));
-            push_post_filters(&mut sql, q, plan, true);
-            // Ties are broken in the order of the `posts_created` index, so no extra sort.
-            sql.push(match q.sort {
-                PostSort::Relevance | PostSort::Newest => " ORDER BY p.created_at DESC, p.pk ASC",
-                PostSort::Oldest => " ORDER BY p.created_at ASC, p.pk DESC",
-            });
-            sql.push(" LIMIT ").push_bind(page_size(q.limit, 50));
-            sql.push(" OFFSET ").push_bind(i64::from(q.offset));
-        }
-        let rows = sql.build().fetch_all(&self.pool).await?;
+            self.page_key(q).await?
+        };
+        let rows = posts_page_query(q, plan, key)
+            .build()
+            .fetch_all(&self.pool)
+            .await?;
         rows.iter().map(post_from_row).collect()
+    }
+
+    /// Where a time-ordered page starts: the time and key of `q.after`, the last post of the
+    /// page before, when it is still stored; `None` for the first page, or one whose post is
+    /// gone (then `q.offset` counts).
+    async fn page_key(&self, q: &PostQuery) -> Result<Option<(i64, i64)>> {
+        let Some(after) = &q.after else {
+            return Ok(None);
+        };
+        Ok(
+            sqlx::query_as("SELECT created_at, pk FROM posts WHERE id = ?")
+                .bind(after)
+                .fetch_optional(&self.pool)
+                .await?,
+        )
     }
 
     /// Chooses how to run a search. Walking by time pays off when matches are dense: about

@@ -478,6 +478,111 @@ async fn filters_sorting_and_paging() {
     assert_eq!(ids(store.posts(&combined).await.unwrap()), ["1"]);
 }
 
+/// Every page of `q` read by keyset, each from the last post of the page before.
+async fn pages_by_key(store: &Store, q: &PostQuery) -> Vec<Vec<String>> {
+    let mut pages = Vec::new();
+    let mut after = None;
+    loop {
+        let page = ids(store
+            .posts(&PostQuery {
+                after: after.clone(),
+                ..q.clone()
+            })
+            .await
+            .unwrap());
+        if page.is_empty() {
+            return pages;
+        }
+        after = page.last().cloned();
+        pages.push(page);
+    }
+}
+
+#[tokio::test]
+async fn keyset_pages_are_the_offset_pages_through_ties_and_plans() {
+    let (store, _dir) = temp_store().await;
+    // 90 posts on 20 distinct times, so most pages cut through a tie; every third has a word.
+    let posts: Vec<NewPost> = (0..90)
+        .map(|i| {
+            let text = if i % 3 == 0 {
+                "comet sighting"
+            } else {
+                "quiet night"
+            };
+            post(
+                &format!("k{i:02}"),
+                text,
+                day(1) + chrono::Duration::minutes(i * 7 % 20),
+            )
+        })
+        .collect();
+    store.archive_posts(day(9), &posts).await.unwrap();
+    let browse = PostQuery {
+        limit: 7,
+        ..Default::default()
+    };
+    let queries = [
+        browse.clone(),
+        PostQuery {
+            sort: PostSort::Newest,
+            ..browse.clone()
+        },
+        PostQuery {
+            sort: PostSort::Oldest,
+            ..browse.clone()
+        },
+        PostQuery {
+            text: Some("comet".into()),
+            sort: PostSort::Newest,
+            ..browse.clone()
+        },
+        PostQuery {
+            text: Some("comet".into()),
+            sort: PostSort::Oldest,
+            ..browse.clone()
+        },
+        PostQuery {
+            author: Some("ada".into()),
+            sort: PostSort::Oldest,
+            ..browse.clone()
+        },
+        // With an author, the words' matches are found from the full-text index.
+        PostQuery {
+            text: Some("comet".into()),
+            author: Some("ada".into()),
+            sort: PostSort::Newest,
+            ..browse.clone()
+        },
+    ];
+    for q in queries {
+        let total = store.posts_count(&q).await.unwrap();
+        let mut by_offset = Vec::new();
+        for offset in (0..total).step_by(7) {
+            let page = PostQuery {
+                offset: offset as u32,
+                ..q.clone()
+            };
+            by_offset.push(ids(store.posts(&page).await.unwrap()));
+        }
+        assert_eq!(pages_by_key(&store, &q).await, by_offset, "{q:?}");
+        assert_eq!(by_offset.concat().len() as i64, total, "{q:?}");
+    }
+    // A post no longer stored: its page is found by the offset instead.
+    let gone = PostQuery {
+        after: Some("deleted".into()),
+        offset: 7,
+        ..browse.clone()
+    };
+    let second = PostQuery {
+        offset: 7,
+        ..browse
+    };
+    assert_eq!(
+        ids(store.posts(&gone).await.unwrap()),
+        ids(store.posts(&second).await.unwrap())
+    );
+}
+
 #[tokio::test]
 async fn time_sorted_search_gives_the_same_pages_by_either_plan() {
     let (store, _dir) = temp_store().await;

@@ -269,8 +269,14 @@ pub struct PostQuery {
     pub sort: PostSort,
     /// Rows per page; 0 means the default of 50.
     pub limit: u32,
-    /// Rows to skip (paging).
+    /// Rows to skip (paging), when there is no `after` post to page from.
     pub offset: u32,
+    /// The last post of the page before (its id), in an order by time (newest, oldest, or no
+    /// words to rank): the page is the posts after it, found by its time in the index (keyset
+    /// paging) rather than by skipping `offset` posts, which reads every post skipped.
+    /// `offset` counts when that post is gone, and for a ranked search, whose pages are cut
+    /// from a window of matches ranked as a whole.
+    pub after: Option<String>,
 }
 
 /// Archive search over users (handle or name contains the text).

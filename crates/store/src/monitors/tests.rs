@@ -8,7 +8,7 @@ use rust_decimal::Decimal;
 use std::str::FromStr;
 
 use crate::collections::{CollectionState, NewCollection};
-use crate::monitors::{MonitorState, NewMonitor, PageItem, RunEnd};
+use crate::monitors::{FoundPost, MonitorState, NewMonitor, PageItem, RunEnd};
 use crate::runs::{ArchivedInvestigation, PageFiling, RunOutcome, RunOwner};
 use crate::test_support::{billing, post, record, temp_store};
 use crate::{RequestRecord, Store};
@@ -111,9 +111,14 @@ async fn new_posts_are_unseen_once_and_stay_so_until_marked_across_a_reopen() {
     assert_eq!(store.unseen_counts().await.unwrap(), vec![(id, 4)]);
 
     // Marking seen is explicit: the ones named, then the rest.
-    let (page, total) = store.monitor_posts(id, true, 0, 10).await.unwrap();
+    let (page, total) = store.monitor_posts(id, true, None, 0, 10).await.unwrap();
     assert_eq!(total, 4);
     assert_eq!(page[0].post.id, "4", "newest first");
+    let ids = |found: &[FoundPost]| found.iter().map(|f| f.post.id.clone()).collect::<Vec<_>>();
+    let second_page = ids(&page[2..]);
+    let after = Some(page[1].post.id.as_str());
+    let (keyed, _) = store.monitor_posts(id, true, after, 2, 10).await.unwrap();
+    assert_eq!(ids(&keyed), second_page);
     assert_eq!(
         store
             .mark_monitor_seen(id, Some(&["4".to_owned()]))
@@ -121,10 +126,22 @@ async fn new_posts_are_unseen_once_and_stay_so_until_marked_across_a_reopen() {
             .unwrap(),
         1
     );
+    // Paged by key, a post of the first page marked seen shifts nothing on the next; by
+    // offset, the next page would have skipped an unseen post.
+    let (keyed, total) = store.monitor_posts(id, true, after, 2, 10).await.unwrap();
+    assert_eq!((ids(&keyed), total), (second_page.clone(), 3));
+    let (by_offset, _) = store.monitor_posts(id, true, None, 2, 10).await.unwrap();
+    assert_eq!(ids(&by_offset), second_page[1..]);
+    // A post the monitor does not hold: the offset counts.
+    let (gone, _) = store
+        .monitor_posts(id, true, Some("0"), 2, 10)
+        .await
+        .unwrap();
+    assert_eq!(ids(&gone), second_page[1..]);
     assert_eq!(store.monitor(id).await.unwrap().unwrap().unseen, 3);
     assert_eq!(store.mark_all_monitors_seen().await.unwrap(), 3);
     assert!(store.unseen_counts().await.unwrap().is_empty());
-    let (all, total) = store.monitor_posts(id, false, 0, 10).await.unwrap();
+    let (all, total) = store.monitor_posts(id, false, None, 0, 10).await.unwrap();
     assert_eq!((all.len(), total), (4, 4));
     assert!(all.iter().all(|found| found.seen));
 

@@ -86,13 +86,13 @@ describe('AccountPosts', () => {
     render(AccountPosts, { scope, account: 'jordan', label: '@Jordan', onnarrow: vi.fn(), onclose: vi.fn() });
     const dialog = screen.getByRole('dialog', { name: 'Posts by @Jordan in this scope' });
     expect(await within(dialog).findByRole('status')).toHaveTextContent('3 posts, newest first; 2 shown');
-    expect(calls.analysis_posts?.[0]).toEqual({ scope: { ...scope, filters: { ...scope.filters, account: 'jordan' } }, page: { offset: 0, limit: 50 } });
+    expect(calls.analysis_posts?.[0]).toEqual({ scope: { ...scope, filters: { ...scope.filters, account: 'jordan' } }, page: { offset: 0, limit: 50, after: null } });
     expect(within(dialog).getAllByRole('article').map((card) => card.getAttribute('aria-setsize'))).toEqual(['3', '3']);
     expect(within(dialog).getByText("jordan's post 0")).toBeInTheDocument();
 
     await userEvent.click(within(dialog).getByRole('button', { name: 'Show more (1 left)' }));
     expect(await within(dialog).findByText("jordan's post 2")).toBeInTheDocument();
-    expect(calls.analysis_posts?.[1]?.page).toEqual({ offset: 2, limit: 50 });
+    expect(calls.analysis_posts?.[1]?.page).toEqual({ offset: 2, limit: 50, after: '501' });
     expect(within(dialog).getByRole('status')).toHaveTextContent(/^3 posts, newest first$/);
     expect(within(dialog).queryByRole('button', { name: /Show more/ })).not.toBeInTheDocument();
     expect(within(dialog).getByRole('link', { name: 'Open the account' })).toHaveAttribute('href', '#/user?handle=jordan');

@@ -64,7 +64,17 @@ describe('Archive', () => {
     expect(screen.getByRole('status')).toHaveTextContent('120 posts · showing 1–50');
     await userEvent.click(screen.getByRole('button', { name: 'Next' }));
     expect(await screen.findByText('archived post 50')).toBeInTheDocument();
-    expect(queries.at(-1)).toMatchObject({ offset: 50, limit: 50 });
+    expect(queries.at(-1)).toMatchObject({ offset: 50, limit: 50, after: '49' });
+    await userEvent.click(screen.getByRole('button', { name: 'Next' }));
+    expect(await screen.findByText('archived post 100')).toBeInTheDocument();
+    expect(queries.at(-1)).toMatchObject({ offset: 100, after: '99' });
+    // Back a page: it starts after the same post as when it was first shown.
+    await userEvent.click(screen.getByRole('button', { name: 'Previous' }));
+    expect(await screen.findByText('archived post 50')).toBeInTheDocument();
+    expect(queries.at(-1)).toMatchObject({ offset: 50, after: '49' });
+    await userEvent.click(screen.getByRole('button', { name: 'Previous' }));
+    expect(await screen.findByText('archived post 0')).toBeInTheDocument();
+    expect(queries.at(-1)).toMatchObject({ offset: 0, after: null });
   });
 
   it('searches with every filter and exports what it finds', async () => {
@@ -82,7 +92,7 @@ describe('Archive', () => {
     await user.selectOptions(screen.getByRole('combobox', { name: 'Order' }), 'Newest first');
     await user.type(screen.getByRole('textbox', { name: 'Search the archive' }), 'post 7{Enter}');
     expect(await screen.findByText('archived post 7')).toBeInTheDocument();
-    expect(queries.at(-1)).toEqual({ text: 'post 7', author: 'ana_reports', from: '2026-01-31T18:30:00.000Z', to: '2026-02-28T18:30:00.000Z', lang: 'en', min_likes: 3, sort: 'newest', limit: 50, offset: 0 });
+    expect(queries.at(-1)).toEqual({ text: 'post 7', author: 'ana_reports', from: '2026-01-31T18:30:00.000Z', to: '2026-02-28T18:30:00.000Z', lang: 'en', min_likes: 3, sort: 'newest', limit: 50, offset: 0, after: null });
 
     await user.click(screen.getByRole('button', { name: 'Export CSV' }));
     expect(await screen.findByText('Saved to /home/reader/posts.csv')).toBeInTheDocument();
@@ -94,7 +104,7 @@ describe('Archive', () => {
     await user.click(screen.getByRole('button', { name: 'Analyse every post this search finds' }));
     expect(readRoute(window.location.hash).source).toEqual({
       kind: 'archive',
-      query: { text: 'post 7', author: 'ana_reports', from: '2026-01-31T18:30:00.000Z', to: '2026-02-28T18:30:00.000Z', lang: 'en', min_likes: 3, history_ids: [], sort: 'newest', limit: 0, offset: 0 },
+      query: { text: 'post 7', author: 'ana_reports', from: '2026-01-31T18:30:00.000Z', to: '2026-02-28T18:30:00.000Z', lang: 'en', min_likes: 3, history_ids: [], sort: 'newest', limit: 0, offset: 0, after: null },
     });
   });
 

@@ -42,12 +42,12 @@ describe('A collection’s posts', () => {
     window.dispatchEvent(new HashChangeEvent('hashchange'));
     expect(await screen.findByRole('heading', { level: 1, name: '#flood, 120 posts' })).toBeInTheDocument();
     expect(await screen.findByText('120 posts, newest first')).toBeInTheDocument();
-    expect(calls.collection_posts?.[0]).toEqual({ id: 7, offset: 0, limit: 50 });
+    expect(calls.collection_posts?.[0]).toEqual({ id: 7, after: null, offset: 0, limit: 50 });
     expect(screen.getByRole('link', { name: '← All collections' })).toHaveAttribute('href', '#/monitors?tab=collections');
 
     await userEvent.click(await screen.findByRole('button', { name: 'Show more (70 left)' }));
     await screen.findByRole('button', { name: 'Show more (20 left)' });
-    expect(calls.collection_posts?.at(-1)).toEqual({ id: 7, offset: 50, limit: 50 });
+    expect(calls.collection_posts?.at(-1)).toEqual({ id: 7, after: '951', offset: 50, limit: 50 });
   });
 
   it('says why a reposters collection has no posts to show', async () => {

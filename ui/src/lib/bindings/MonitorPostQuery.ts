@@ -9,10 +9,16 @@ export type MonitorPostQuery = {
  */
 onlyUnseen: boolean, 
 /**
- * How many to skip (the page's start).
+ * How many to skip (the page's start), when there is no `after` post to page from.
  */
 offset: number, 
 /**
  * Most posts on the page (50 unless asked).
  */
-limit: number, };
+limit: number, 
+/**
+ * The last post of the page before (its id): the page is the posts after it (keyset
+ * paging: posts marked seen meanwhile shift nothing); `offset` counts only when the
+ * monitor no longer holds it.
+ */
+after: string | null, };

@@ -5,10 +5,16 @@
  */
 export type ScopePostQuery = { 
 /**
- * Posts to skip, newest first.
+ * Posts to skip, newest first, when there is no `after` post to page from.
  */
 offset: number, 
 /**
  * Posts on the page; 0 means [`SCOPE_POSTS_PAGE`], at most [`SCOPE_POSTS_MAX_PAGE`].
  */
-limit: number, };
+limit: number, 
+/**
+ * The last post of the page before (its id): the page is the posts after it, found by
+ * its time (keyset paging) rather than by skipping `offset` posts, which reads every
+ * post skipped. `offset` counts only when that post is gone.
+ */
+after: string | null, };

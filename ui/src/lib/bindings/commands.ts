@@ -243,7 +243,7 @@ export interface Commands {
   collection_cancel: { args: { id: number }; result: Collection };
   collection_delete: { args: { id: number }; result: void };
   collection_runs: { args: { id: number; limit: number }; result: Array<RunLogEntry> };
-  collection_posts: { args: { id: number; offset: number; limit: number }; result: CollectionPostPage };
+  collection_posts: { args: { id: number; after: string | null; offset: number; limit: number }; result: CollectionPostPage };
   collection_estimate: { args: { draft: CollectionDraft }; result: CostCheck };
   analysis_summary: { args: { scope: AnalysisScope }; result: ScopeSummary };
   analysis_activity: { args: { scope: AnalysisScope; options: ActivityOptions }; result: ActivitySeries };

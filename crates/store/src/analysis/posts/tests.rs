@@ -61,19 +61,25 @@ fn newest_first<'a>(facts: impl Iterator<Item = (usize, &'a Fact)>) -> Vec<Strin
 
 /// Every post of the scope, read in pages of `size`; also checks each page's total.
 async fn read_all(store: &Store, scope: &AnalysisScope, size: u32) -> Vec<String> {
-    let mut ids = Vec::new();
+    let mut ids: Vec<String> = Vec::new();
     loop {
-        let page = store
-            .analysis_posts(
-                scope,
-                ScopePostQuery {
-                    offset: ids.len() as u32,
-                    limit: size,
-                },
-            )
+        // From the last post read (keyset), and the same page by offset alone.
+        let by_offset = ScopePostQuery {
+            offset: ids.len() as u32,
+            limit: size,
+            after: None,
+        };
+        let by_key = ScopePostQuery {
+            after: ids.last().cloned(),
+            ..by_offset.clone()
+        };
+        let page = store.analysis_posts(scope, &by_key).await.unwrap().unwrap();
+        let skipped = store
+            .analysis_posts(scope, &by_offset)
             .await
             .unwrap()
             .unwrap();
+        assert_eq!(page, skipped, "the same page by key and by offset");
         let got = page.posts.len();
         ids.extend(page.posts.into_iter().map(|p| p.id));
         assert!(got <= size as usize);
@@ -120,7 +126,7 @@ async fn a_scopes_posts_equal_a_plain_filter_newest_first_in_pages() {
     let expected = newest_first(facts[..70].iter().enumerate());
     assert_eq!(read_all(&store, &scope, 7).await, expected);
     let page = store
-        .analysis_posts(&scope, ScopePostQuery::default())
+        .analysis_posts(&scope, &ScopePostQuery::default())
         .await
         .unwrap()
         .unwrap();
@@ -186,7 +192,7 @@ async fn an_investigations_posts_and_a_gone_scope() {
 
     let gone = scope_of(ScopeSource::Investigation { id: id + 1 });
     assert!(store
-        .analysis_posts(&gone, ScopePostQuery::default())
+        .analysis_posts(&gone, &ScopePostQuery::default())
         .await
         .unwrap()
         .is_none());
