@@ -71,8 +71,11 @@ describe('an archive Sightline cannot use', () => {
 
   it('damaged: says so, and starts a new archive keeping the old file', async () => {
     // The newer version's mark taken out again, and a page of the posts garbled, while the app
-    // holds the file read-only (it writes nothing).
+    // holds the file read-only (it writes nothing). The file's last clean check forgotten too:
+    // the app reads the whole file only when one is due (after an unclean close, a week after
+    // the last, or none recorded), and the earlier session may have ended cleanly.
     sqlite(archive, 'DELETE FROM _sqlx_migrations WHERE version = 20991231');
+    sqlite(archive, "DELETE FROM archive_state WHERE key = 'last_clean_check'");
     garblePostsPage(archive);
     const damaged = sha256(archive);
     await browser.reloadSession();
