@@ -92,7 +92,7 @@ describe('Network', () => {
     nodes.getByRole('button', { name: '@Jordan' }).focus();
     await userEvent.keyboard('{Enter}');
     const dialog = await screen.findByRole('dialog', { name: 'Posts by @Jordan in this scope' });
-    await vi.waitFor(() => expect(calls.analysis_posts?.[0]).toEqual({ scope: { ...scope, filters: { ...scope.filters, account: 'jordan' } }, page: { offset: 0, limit: 50 } }));
+    await vi.waitFor(() => expect(calls.analysis_posts?.[0]).toEqual({ scope: { ...scope, filters: { ...scope.filters, account: 'jordan' } }, page: { offset: 0, limit: 50, after: null } }));
     (dialog as HTMLDialogElement).close();
     await vi.waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
     const chosen = within(await screen.findByTestId('network-chosen'));
