@@ -134,32 +134,26 @@ fn archive_list<'a>(store: &'a Store, _: &'a Case) -> futures_like::Boxed<'a> {
     })
 }
 
-/// A page half-way down the list, as the screen asks for it: after the last post of the page
-/// before (keyset).
+/// The page half-way down the list, newest first: by the post before it when `after` is given.
+async fn far_page(store: &Store, case: &Case, after: Option<String>) -> usize {
+    let q = PostQuery {
+        sort: PostSort::Newest,
+        limit: 50,
+        offset: case.far_offset,
+        after,
+        ..PostQuery::default()
+    };
+    store.posts(&q).await.unwrap().len()
+}
+
+/// That page as the screen asks for it: after the last post of the page before (keyset).
 fn archive_far_page<'a>(store: &'a Store, case: &'a Case) -> futures_like::Boxed<'a> {
-    Box::pin(async move {
-        let q = PostQuery {
-            sort: PostSort::Newest,
-            limit: 50,
-            offset: case.far_offset,
-            after: Some(case.far_after.clone()),
-            ..PostQuery::default()
-        };
-        store.posts(&q).await.unwrap().len()
-    })
+    Box::pin(far_page(store, case, Some(case.far_after.clone())))
 }
 
 /// The same page by its offset alone, as the screen asked for it before keyset paging.
 fn archive_far_page_by_offset<'a>(store: &'a Store, case: &'a Case) -> futures_like::Boxed<'a> {
-    Box::pin(async move {
-        let q = PostQuery {
-            sort: PostSort::Newest,
-            limit: 50,
-            offset: case.far_offset,
-            ..PostQuery::default()
-        };
-        store.posts(&q).await.unwrap().len()
-    })
+    Box::pin(far_page(store, case, None))
 }
 
 fn spend<'a>(store: &'a Store, case: &'a Case) -> futures_like::Boxed<'a> {

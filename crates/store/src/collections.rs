@@ -308,29 +308,25 @@ impl Store {
         offset: i64,
         limit: i64,
     ) -> Result<(Vec<StoredPost>, i64)> {
-        let key: Option<(i64, String)> = match after {
-            Some(post_id) => {
-                sqlx::query_as("SELECT created_at, id FROM posts WHERE id = ?")
-                    .bind(post_id)
-                    .fetch_optional(&self.pool)
-                    .await?
-            }
-            None => None,
-        };
+        let key: Option<(i64, String)> = paging::key_of(
+            &self.pool,
+            "SELECT created_at, id FROM posts WHERE id = ?",
+            after,
+        )
+        .await?;
         let mut sql = QueryBuilder::<Sqlite>::new(format!(
             "SELECT {POST_COLUMNS}
              FROM collection_items ci JOIN posts p ON p.id = ci.item_id
              WHERE ci.collection_id = "
         ));
         sql.push_bind(id);
-        let offset = if key.is_some() { 0 } else { offset.max(0) };
-        if let Some(key) = key {
-            paging::push_older_than(&mut sql, ("p.created_at", "p.id"), key);
-        }
-        sql.push(" ORDER BY p.created_at DESC, p.id DESC LIMIT ")
-            .push_bind(limit.clamp(1, 500))
-            .push(" OFFSET ")
-            .push_bind(offset);
+        paging::push_newest_rows(
+            &mut sql,
+            ("p.created_at", "p.id"),
+            key,
+            limit.clamp(1, 500),
+            offset.max(0),
+        );
         let rows = sql.build().fetch_all(&self.pool).await?;
         let posts = rows.iter().map(post_from_row).collect::<Result<Vec<_>>>()?;
         let total = sqlx::query_scalar(

@@ -511,14 +511,13 @@ impl Store {
         if only_unseen {
             sql.push(" AND mp.seen = 0");
         }
-        let offset = if key.is_some() { 0 } else { offset.max(0) };
-        if let Some(key) = key {
-            paging::push_older_than(&mut sql, ("mp.created_at", "mp.post_id"), key);
-        }
-        sql.push(" ORDER BY mp.created_at DESC, mp.post_id DESC LIMIT ")
-            .push_bind(limit.clamp(1, 500))
-            .push(" OFFSET ")
-            .push_bind(offset);
+        paging::push_newest_rows(
+            &mut sql,
+            ("mp.created_at", "mp.post_id"),
+            key,
+            limit.clamp(1, 500),
+            offset.max(0),
+        );
         let rows = sql.build().fetch_all(&self.pool).await?;
         let posts = rows
             .iter()

@@ -3,11 +3,30 @@
 //! so page 10,000 costs what page 1 does. `OFFSET` only when there is no such row (the list
 //! opened at a far page, or the row before deleted).
 
-use sqlx::{Encode, QueryBuilder, Sqlite, Type};
+use sqlx::sqlite::SqliteRow;
+use sqlx::{Encode, FromRow, QueryBuilder, Sqlite, SqlitePool, Type};
 
-/// Ends a list's inner query of ids and closes it: the rows after `key` (the last row's
-/// `time` and `id` columns' values) when there is one, else after skipping `offset`; newest
-/// first by `(time, id)`, at most `limit`; the outer query in the same order.
+use crate::error::Result;
+
+/// The key a page starts after: what `sql` (its one parameter the post's id) reads for the
+/// post `after`, the last of the page before; `None` for a first page, or when that post is
+/// gone (the offset places the page then).
+pub(crate) async fn key_of<K>(
+    pool: &SqlitePool,
+    sql: &str,
+    after: Option<&str>,
+) -> Result<Option<K>>
+where
+    K: for<'r> FromRow<'r, SqliteRow> + Send + Unpin,
+{
+    let Some(after) = after else {
+        return Ok(None);
+    };
+    Ok(sqlx::query_as(sql).bind(after).fetch_optional(pool).await?)
+}
+
+/// Ends a list's inner query of ids and closes it: the page of [`push_newest_rows`]; the
+/// outer query in the same order.
 pub(crate) fn push_newest_page(
     sql: &mut QueryBuilder<'_, Sqlite>,
     (time, id): (&str, &str),
@@ -15,14 +34,30 @@ pub(crate) fn push_newest_page(
     limit: u32,
     offset: u32,
 ) {
+    push_newest_rows(sql, (time, id), key, limit.into(), offset.into());
+    sql.push(format!(") ORDER BY {time} DESC, {id} DESC"));
+}
+
+/// Ends a list's query with its page: the rows after `key` (the last row's `time` and `id`
+/// columns' values) when there is one, else after skipping `offset`; newest first by
+/// `(time, id)`, at most `limit`.
+pub(crate) fn push_newest_rows<'args, Id>(
+    sql: &mut QueryBuilder<'args, Sqlite>,
+    (time, id): (&str, &str),
+    key: Option<(i64, Id)>,
+    limit: i64,
+    offset: i64,
+) where
+    Id: 'args + Encode<'args, Sqlite> + Type<Sqlite>,
+{
+    let keyed = key.is_some();
     if let Some(key) = key {
         push_older_than(sql, (time, id), key);
     }
     sql.push(format!(" ORDER BY {time} DESC, {id} DESC LIMIT "));
-    sql.push_bind(i64::from(limit));
+    sql.push_bind(limit);
     sql.push(" OFFSET ");
-    sql.push_bind(i64::from(if key.is_some() { 0 } else { offset }));
-    sql.push(format!(") ORDER BY {time} DESC, {id} DESC"));
+    sql.push_bind(if keyed { 0 } else { offset });
 }
 
 /// Adds the condition for the rows after `key` (the last row's `time` and `id` values) in an
@@ -52,7 +87,7 @@ pub(crate) fn push_after_in_time_index(
 /// Adds the condition for the rows after `key` (the last row's `time` and `id` values) in the
 /// order newest first by `(time, id)`, both descending; `id` may be a number or text. As one
 /// row value, an index on `(time, id)` starts right at the key.
-pub(crate) fn push_older_than<'args, Id>(
+fn push_older_than<'args, Id>(
     sql: &mut QueryBuilder<'args, Sqlite>,
     (time, id): (&str, &str),
     (key_time, key_id): (i64, Id),

@@ -66,32 +66,24 @@ impl Store {
             "SELECT {POST_COLUMNS} FROM (SELECT f.post_pk AS pk, f.created_at AS at"
         ));
         push_from(&mut sql, &resolved);
-        let key = self.scope_page_key(page).await?;
-        let offset = if key.is_some() { 0 } else { page.offset };
-        if let Some(key) = key {
-            paging::push_older_than(&mut sql, ("f.created_at", "f.post_pk"), key);
-        }
-        sql.push(" ORDER BY f.created_at DESC, f.post_pk DESC LIMIT ")
-            .push_bind(i64::from(limit))
-            .push(" OFFSET ")
-            .push_bind(i64::from(offset))
-            .push(") AS page JOIN posts p ON p.pk = page.pk ORDER BY page.at DESC, page.pk DESC");
+        let key: Option<(i64, i64)> = paging::key_of(
+            &self.pool,
+            "SELECT created_at, post_pk FROM post_facts
+             WHERE post_pk = (SELECT pk FROM posts WHERE id = ?)",
+            page.after.as_deref(),
+        )
+        .await?;
+        paging::push_newest_rows(
+            &mut sql,
+            ("f.created_at", "f.post_pk"),
+            key,
+            limit.into(),
+            page.offset.into(),
+        );
+        sql.push(") AS page JOIN posts p ON p.pk = page.pk ORDER BY page.at DESC, page.pk DESC");
         let rows = sql.build().fetch_all(&self.pool).await?;
         let posts = rows.iter().map(post_from_row).collect::<Result<_>>()?;
         Ok(Some(ScopePostPage { posts, total }))
-    }
-
-    /// The time and key of `page.after` when it is still stored.
-    async fn scope_page_key(&self, page: &ScopePostQuery) -> Result<Option<(i64, i64)>> {
-        let Some(after) = &page.after else {
-            return Ok(None);
-        };
-        Ok(
-            sqlx::query_as("SELECT created_at, post_pk FROM post_facts WHERE post_pk = (SELECT pk FROM posts WHERE id = ?)")
-                .bind(after)
-                .fetch_optional(&self.pool)
-                .await?,
-        )
     }
 }
 

@@ -295,31 +295,20 @@ impl Store {
     pub async fn posts(&self, q: &PostQuery) -> Result<Vec<StoredPost>> {
         let plan = self.plan(q).await?;
         let ranked = (q.sort, plan) == (PostSort::Relevance, Plan::FromIndex);
-        let key = if ranked {
-            None
-        } else {
-            self.page_key(q).await?
-        };
+        // A ranked page is cut from its window by offset; a time-ordered one starts after
+        // the post before it, while that post is stored.
+        let after = if ranked { None } else { q.after.as_deref() };
+        let key = paging::key_of(
+            &self.pool,
+            "SELECT created_at, pk FROM posts WHERE id = ?",
+            after,
+        )
+        .await?;
         let rows = posts_page_query(q, plan, key)
             .build()
             .fetch_all(&self.pool)
             .await?;
         rows.iter().map(post_from_row).collect()
-    }
-
-    /// Where a time-ordered page starts: the time and key of `q.after`, the last post of the
-    /// page before, when it is still stored; `None` for the first page, or one whose post is
-    /// gone (then `q.offset` counts).
-    async fn page_key(&self, q: &PostQuery) -> Result<Option<(i64, i64)>> {
-        let Some(after) = &q.after else {
-            return Ok(None);
-        };
-        Ok(
-            sqlx::query_as("SELECT created_at, pk FROM posts WHERE id = ?")
-                .bind(after)
-                .fetch_optional(&self.pool)
-                .await?,
-        )
     }
 
     /// Chooses how to run a search. Walking by time pays off when matches are dense: about
