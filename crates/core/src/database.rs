@@ -6,7 +6,7 @@
 //!
 //! SQLite's check of the whole file runs before an upgrade, and otherwise in the background
 //! only when the store says it is due ([`sightline_store::CheckDue`]: the app did not close
-//! the file last time, or its last clean check is a week old).
+//! the file last time, no clean check of it is recorded, or the last is a week old).
 //! At quit the databases are closed ([`close_all`]), which is how the next start knows the
 //! close was clean.
 //!

@@ -102,8 +102,8 @@
 //!   none), and the `SIGHTLINE_*` overrides;
 //! * [`database`]: each mode's database at start-up: opened with its progress for the start
 //!   screen (a copy first before an upgrade that rewrites tables; SQLite's check before it,
-//!   or otherwise in the background only when due: after an unclean close, a week after the
-//!   last clean check), closed at quit, and the recovery screen's ways on when
+//!   or otherwise in the background only when due: after an unclean close, with no clean
+//!   check recorded, a week after the last), closed at quit, and the recovery screen's ways on when
 //!   it cannot be (newer Sightline, damaged, other): read-only, the last copy restored, or a
 //!   new archive, the old file always set aside, never deleted;
 //! * [`errors`]: the one error every operation returns to the UI ([`errors::CommandError`]);

@@ -5,7 +5,8 @@
 //!    checked, but not each index against its table, which `integrity_check` adds at 3½ times
 //!    the cost; see [`check`]): at every opening, or only before migrating for a caller that
 //!    checks the opened store in the background when [`crate::Store::check_due`] says
-//!    ([`Check`]: after an unclean close, or a week after the last clean check). A check run
+//!    ([`Check`]: after an unclean close, with no clean check recorded, or a week after the
+//!    last). A check run
 //!    here is recorded as the file's last clean check. A failed check, or a file SQLite calls
 //!    malformed or not a database at all, is [`StoreError::Damaged`].
 //! 2. The migrations the file records are compared with this build's: one this build does not

@@ -242,8 +242,8 @@ impl Gate {
         match opened {
             Ok(store) => {
                 self.set(mode, Some(Phase::Open { read_only: false }));
-                // The whole file is read only when it is worth it: after an unclean close, or
-                // a week after its last clean check (`Store::check_due`).
+                // The whole file is read only when it is worth it: after an unclean close, when
+                // no clean check is recorded, or a week after the last (`Store::check_due`).
                 if let Some(due) = store.check_due() {
                     tracing::info!(?due, mode = mode.as_str(), "the database's check is due");
                     self.check_in_background(mode, store.clone(), path, data_dir.to_owned());
