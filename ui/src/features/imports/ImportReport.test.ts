@@ -1,0 +1,80 @@
+import { describe, expect, it, vi } from 'vitest';
+import { render, screen } from '@testing-library/svelte';
+import { emit } from '@tauri-apps/api/event';
+import { mockIPC } from '@tauri-apps/api/mocks';
+import type { ImportProgress } from '$lib/bindings/ImportProgress';
+import type { StoredImport } from '$lib/bindings/StoredImport';
+import ImportReport from './ImportReport.svelte';
+
+const running: StoredImport = {
+  id: 5,
+  file_name: 'levee.jsonl',
+  file_sha256: 'ab'.repeat(32),
+  file_size: 9_000,
+  format: 'twarc2_flat',
+  investigation_id: null,
+  state: 'running',
+  error: null,
+  lines_done: 100,
+  offset_done: 6_000,
+  imported: 100,
+  already_held: 0,
+  not_a_post: 0,
+  unreadable: 0,
+  started_at: '2026-11-28T04:30:00.000Z',
+  finished_at: null,
+};
+const done: StoredImport = { ...running, state: 'done', lines_done: 150, offset_done: 9_000, imported: 150, finished_at: '2026-11-28T04:31:00.000Z' };
+
+function step(linesDone: number): ImportProgress {
+  return { importId: 5, phase: 'reading', fileName: 'levee.jsonl', format: 'twarc2_flat', bytesDone: linesDone * 60, fileSize: 9_000, linesDone, imported: linesDone, alreadyHeld: 0, notAPost: 0, unreadable: 0 };
+}
+
+describe("an import's report", () => {
+  it('stays Done when a read asked while the import ran answers after the read at its end', async () => {
+    let stored = running;
+    let runningNow: ImportProgress | null = step(100);
+    // import_get answers at once, except the calls the test holds back.
+    let holdNext = false;
+    const held: Array<() => void> = [];
+    mockIPC(
+      (cmd) => {
+        switch (cmd) {
+          case 'import_get': {
+            const answer = stored;
+            if (!holdNext) return answer;
+            holdNext = false;
+            return new Promise((resolve) => held.push(() => resolve(answer)));
+          }
+          case 'import_running':
+            return runningNow;
+          case 'import_lines':
+          case 'investigation_list':
+            return [];
+          default:
+            return null;
+        }
+      },
+      { shouldMockEvents: true },
+    );
+    render(ImportReport, { id: 5 });
+    await vi.waitFor(() => expect(screen.getByTestId('import-state')).toHaveTextContent('Importing'));
+
+    // A step of the run: the report reads the import again, and that read is slow to answer.
+    holdNext = true;
+    await emit('import-progress', step(120));
+    await vi.waitFor(() => expect(held).toHaveLength(1));
+
+    // The import ends: its last step, then records changed; the report reads it as done.
+    stored = done;
+    runningNow = null;
+    await emit('records-changed');
+    await vi.waitFor(() => expect(screen.getByTestId('import-state')).toHaveTextContent('Done'));
+
+    // The slow read from before the end answers only now, with the import still running.
+    held[0]!();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(screen.getByTestId('import-state')).toHaveTextContent('Done');
+    expect(screen.queryByText(/Sightline closed while this import read the file/)).toBeNull();
+  });
+});

@@ -1,0 +1,24 @@
+/**
+ * Reads whose answers may come back out of order. A view that reads the same record again on
+ * each event (a progress step, records changed) asks one read after another, but the answers
+ * arrive in any order: a read asked before the record changed can answer after one asked since,
+ * and would put the old state back on screen for good. `take` gives a read's answer only when no
+ * read asked after it has been answered already; otherwise `null` (its error too is dropped).
+ */
+export class NewestAnswer {
+  #asked = 0;
+  #answered = 0;
+
+  async take<T>(read: () => Promise<T>): Promise<{ answer: T } | null> {
+    const mine = ++this.#asked;
+    try {
+      const answer = await read();
+      if (mine < this.#answered) return null;
+      this.#answered = mine;
+      return { answer };
+    } catch (error) {
+      if (mine < this.#answered) return null;
+      throw error;
+    }
+  }
+}
