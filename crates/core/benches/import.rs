@@ -23,6 +23,12 @@
 //! lines/s), a 4,361 MiB database, peak memory 368 MiB. 10,000 lines under callgrind: 10.76 G
 //! instructions before, 7.55 G after. Still above the 3-minute aim; the system time (SQLite
 //! reading pages back through a 32 MiB cache, the write-ahead log) grows with the file.
+//! Every write transaction on one connection of its own with a 256 MiB cache (the pool handed
+//! out its least recently used connection, whose cache another's write had voided), another
+//! machine of the kind, quiet, one run each: 369.6 s before (259 s user, 91 s system CPU, peak
+//! memory 368 MiB), 335.8 s after (2,978 lines/s; 252 s user, 65 s system, 444 MiB); with the
+//! one connection's cache at 32 MiB, 360.1 s (225 MiB). 200,000 lines: 56.8 s -> 50.8 s at
+//! 32 MiB.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};

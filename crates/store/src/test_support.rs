@@ -40,7 +40,7 @@ pub async fn nearly_full_store(dir: &Path, spare_pages: i64) -> Store {
         .connect_with(options)
         .await
         .unwrap();
-    Store::over(pool)
+    Store::over(pool.clone(), pool)
 }
 
 /// A database file as the first release left it (only `0001_init.sql` applied), to test
