@@ -1,28 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { StoredImport } from './bindings/StoredImport';
+import { makeStoredImport } from '../test/fixtures';
 import { importMarkWords, liveWords, percentRead, progressWords, resumable, stoppedWords } from './importWords';
-
-function stored(overrides: Partial<StoredImport> = {}): StoredImport {
-  return {
-    id: 3,
-    file_name: 'floods.jsonl',
-    file_sha256: 'ab'.repeat(32),
-    file_size: 2_000,
-    format: 'twarc2_flat',
-    investigation_id: null,
-    state: 'done',
-    error: null,
-    lines_done: 1_204,
-    offset_done: 2_000,
-    imported: 1_190,
-    already_held: 10,
-    not_a_post: 2,
-    unreadable: 2,
-    started_at: '2026-11-28T04:30:00.000Z',
-    finished_at: '2026-11-28T04:31:00.000Z',
-    ...overrides,
-  };
-}
 
 const progress = {
   importId: 3,
@@ -45,7 +23,7 @@ describe('imports in words', () => {
   });
 
   it('counts lines and each outcome, stored or live', () => {
-    expect(progressWords(stored())).toBe('1,204 lines read · 1,190 imported · 10 already held · 2 not a post · 2 unreadable');
+    expect(progressWords(makeStoredImport())).toBe('1,204 lines read · 1,190 imported · 10 already held · 2 not a post · 2 unreadable');
     expect(liveWords({ ...progress, phase: 'reading', linesDone: 1, imported: 1 })).toBe('1 line read · 1 imported · 0 already held · 0 not a post · 0 unreadable');
     expect(liveWords({ ...progress, phase: 'hashing' })).toBe('Hashing the file before reading it: 12.3 MB of 40.0 MB');
     // Its size not told yet: no "of 0 bytes".
@@ -53,13 +31,13 @@ describe('imports in words', () => {
   });
 
   it('says how far a stopped import got and that Resume goes on from there', () => {
-    expect(percentRead(stored({ state: 'cancelled', offset_done: 500 }))).toBe(25);
-    expect(percentRead(stored())).toBe(100);
-    expect(resumable(stored({ state: 'failed' }))).toBe(true);
-    expect(resumable(stored())).toBe(false);
-    expect(stoppedWords(stored({ state: 'failed', lines_done: 1, error: 'the disk is full' }))).toBe(
+    expect(percentRead(makeStoredImport({ state: 'cancelled', offset_done: 500 }))).toBe(25);
+    expect(percentRead(makeStoredImport())).toBe(100);
+    expect(resumable(makeStoredImport({ state: 'failed' }))).toBe(true);
+    expect(resumable(makeStoredImport())).toBe(false);
+    expect(stoppedWords(makeStoredImport({ state: 'failed', lines_done: 1, error: 'the disk is full' }))).toBe(
       'Stopped after 1 line: the disk is full. Everything read so far is kept; fix this, then Resume goes on from the next line.',
     );
-    expect(stoppedWords(stored())).toBeNull();
+    expect(stoppedWords(makeStoredImport())).toBeNull();
   });
 });

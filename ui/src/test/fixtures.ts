@@ -1,6 +1,7 @@
 /** Realistic records for component tests, shaped as the service sends them. */
 import type { Post } from '$lib/bindings/Post';
 import type { CostCheck } from '$lib/bindings/CostCheck';
+import type { StoredImport } from '$lib/bindings/StoredImport';
 import type { StoredPost } from '$lib/bindings/StoredPost';
 
 export function makePost(overrides: Partial<Post> = {}): Post {
@@ -84,5 +85,28 @@ export function makeStoredPost(id: string, createdAt = '2026-11-20T10:00:00Z'): 
     raw_json: '{}',
     first_seen: '2026-11-20T10:00:00Z',
     last_seen: '2026-11-20T10:00:00Z',
+  };
+}
+
+/** An import as the store keeps it: a finished twarc2 file of 1,204 lines. */
+export function makeStoredImport(overrides: Partial<StoredImport> = {}): StoredImport {
+  return {
+    id: 3,
+    file_name: 'floods.jsonl',
+    file_sha256: 'ab'.repeat(32),
+    file_size: 2_000,
+    format: 'twarc2_flat',
+    investigation_id: null,
+    state: 'done',
+    error: null,
+    lines_done: 1_204,
+    offset_done: 2_000,
+    imported: 1_190,
+    already_held: 10,
+    not_a_post: 2,
+    unreadable: 2,
+    started_at: '2026-11-28T04:30:00.000Z',
+    finished_at: '2026-11-28T04:31:00.000Z',
+    ...overrides,
   };
 }

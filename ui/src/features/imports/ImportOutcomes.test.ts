@@ -3,27 +3,10 @@ import { render, screen, within } from '@testing-library/svelte';
 import userEvent from '@testing-library/user-event';
 import { mockBackend } from '../../test/backend';
 import type { ImportLineRow } from '$lib/bindings/ImportLineRow';
-import type { StoredImport } from '$lib/bindings/StoredImport';
+import { makeStoredImport } from '../../test/fixtures';
 import ImportOutcomes from './ImportOutcomes.svelte';
 
-const entry: StoredImport = {
-  id: 5,
-  file_name: 'levee.jsonl',
-  file_sha256: 'ab'.repeat(32),
-  file_size: 9_000,
-  format: 'twarc2_flat',
-  investigation_id: null,
-  state: 'done',
-  error: null,
-  lines_done: 150,
-  offset_done: 9_000,
-  imported: 148,
-  already_held: 0,
-  not_a_post: 1,
-  unreadable: 1,
-  started_at: '2026-11-28T04:30:00.000Z',
-  finished_at: '2026-11-28T04:31:00.000Z',
-};
+const entry = makeStoredImport({ id: 5, file_name: 'levee.jsonl', file_size: 9_000, lines_done: 150, offset_done: 9_000, imported: 148, already_held: 0, not_a_post: 1, unreadable: 1 });
 
 /** Line 10 unreadable, line 20 not a post, every other line a post. */
 const all: ImportLineRow[] = Array.from({ length: 150 }, (_, index) => {

@@ -4,26 +4,10 @@ import { emit } from '@tauri-apps/api/event';
 import { mockIPC } from '@tauri-apps/api/mocks';
 import type { ImportProgress } from '$lib/bindings/ImportProgress';
 import type { StoredImport } from '$lib/bindings/StoredImport';
+import { makeStoredImport } from '../../test/fixtures';
 import ImportReport from './ImportReport.svelte';
 
-const running: StoredImport = {
-  id: 5,
-  file_name: 'levee.jsonl',
-  file_sha256: 'ab'.repeat(32),
-  file_size: 9_000,
-  format: 'twarc2_flat',
-  investigation_id: null,
-  state: 'running',
-  error: null,
-  lines_done: 100,
-  offset_done: 6_000,
-  imported: 100,
-  already_held: 0,
-  not_a_post: 0,
-  unreadable: 0,
-  started_at: '2026-11-28T04:30:00.000Z',
-  finished_at: null,
-};
+const running = makeStoredImport({ id: 5, file_name: 'levee.jsonl', file_size: 9_000, state: 'running', lines_done: 100, offset_done: 6_000, imported: 100, already_held: 0, not_a_post: 0, unreadable: 0, finished_at: null });
 const done: StoredImport = { ...running, state: 'done', lines_done: 150, offset_done: 9_000, imported: 150, finished_at: '2026-11-28T04:31:00.000Z' };
 
 function step(linesDone: number): ImportProgress {
