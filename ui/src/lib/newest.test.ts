@@ -49,4 +49,16 @@ describe('the newest answer', () => {
     expect(await first).toBeNull();
     await expect(newest.take(() => Promise.reject(new Error('closed')))).rejects.toThrow('closed');
   });
+
+  it('drops an answer that arrives after the failure of a read asked later: the failure stands', async () => {
+    const newest = new NewestAnswer();
+    const old = held<number>();
+    const recent = held<number>();
+    const first = newest.take(old.read);
+    const second = newest.take(recent.read);
+    recent.fail(new Error('closed'));
+    await expect(second).rejects.toThrow('closed');
+    old.answer(1);
+    expect(await first).toBeNull();
+  });
 });
