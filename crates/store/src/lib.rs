@@ -88,7 +88,8 @@
 //!   conversation trees) for a request's results, an investigation or an Archive query, read
 //!   from narrow facts that migration 0008's triggers extract from each post once (and the
 //!   whole archive's top lists from tallies that migration 0009's triggers keep, its
-//!   network's reply, quote and mention edges from those of 0022), and the scope's posts
+//!   network's reply, quote and mention edges from those of 0022 and its accounts' handles
+//!   from those of 0028), and the scope's posts
 //!   themselves, paged;
 //! * `fold`: the one case-folding rule for tags, mentions, cashtags, handles and hosts
 //!   (Unicode lower case), in Rust and as the SQL function every connection registers, which

@@ -276,7 +276,7 @@ async fn an_investigations_count_reads_its_counts_not_its_posts() {
 #[tokio::test]
 async fn the_whole_archives_network_reads_its_tallies_and_no_post() {
     use crate::analysis::edges::HeaviestEdges;
-    use crate::analysis::network::{repost_edges_query, tallied_edges_query};
+    use crate::analysis::network::{repost_edges_query, tallied_edges_query, ARCHIVE_AUTHORS};
     use crate::{AnalysisScope, EdgeKind, NetworkQuery, ScopeFilters, ScopeSource};
 
     let (store, _dir) = temp_store().await;
@@ -335,6 +335,13 @@ async fn the_whole_archives_network_reads_its_tallies_and_no_post() {
     );
     assert!(
         !steps.iter().any(|s| s == "SCAN f" || s == "SCAN p"),
+        "{steps:#?}"
+    );
+    // The nodes' posts and handles: seeks into the tallies and handles, no post read.
+    let steps = plan(&store, &mut QueryBuilder::new(ARCHIVE_AUTHORS)).await;
+    assert!(steps.iter().all(|s| !s.contains("posts")), "{steps:#?}");
+    assert!(
+        steps.iter().any(|s| s.starts_with("SEARCH h ")),
         "{steps:#?}"
     );
 }

@@ -56,10 +56,10 @@ pub const REWRITES_TABLES: &[i64] = &[2, 3, 5, 8, 9, 10, 11, 12, 13, 14, 18, 20]
 
 /// Migrations that backfill only tables they create themselves (0021 the activity roll-ups,
 /// 0022 the network's edge tallies, 0023 History's and the investigations' counts, 0026
-/// Spend's running totals per hour): they change no row that was there, and a failed one is
+/// Spend's running totals per hour, 0028 the accounts' handles): they change no row that was there, and a failed one is
 /// rolled back whole, so they need no copy either (a copy of a ten-million-post archive is
 /// gigabytes and a minute).
-pub const FILLS_ITS_OWN_TABLES: &[i64] = &[21, 22, 23, 26];
+pub const FILLS_ITS_OWN_TABLES: &[i64] = &[21, 22, 23, 26, 28];
 
 /// SQLite virtual machine instructions between two calls of the progress handler.
 const STEPS_PER_CALL: i32 = 10_000;

@@ -188,8 +188,14 @@ async fn reposter_requests(conn: &mut SqliteConnection) -> Result<i64> {
     .await?)
 }
 
+/// The query of [`archive_authors`]: the accounts named by a JSON array, off their tallies
+/// and handles alone (one seek into each per account, no post read).
+pub(crate) const ARCHIVE_AUTHORS: &str = "SELECT t.author, t.posts, h.handle FROM author_tally t
+     JOIN author_handles h ON h.author = t.author
+     WHERE t.author IN (SELECT value FROM json_each(?))";
+
 /// `(id, posts, handle as last seen)` of the accounts named by `ids` with posts in the
-/// archive, from their tallies (migration 0009).
+/// archive, from their tallies (migration 0009) and handles (0028).
 async fn archive_authors(
     conn: &mut SqliteConnection,
     ids: &BTreeSet<&str>,
@@ -197,14 +203,10 @@ async fn archive_authors(
     if ids.is_empty() {
         return Ok(Vec::new());
     }
-    Ok(sqlx::query_as(
-        "SELECT t.author, t.posts, p.author_username FROM author_tally t
-         JOIN posts p ON p.pk = t.last_pk
-         WHERE t.author IN (SELECT value FROM json_each(?))",
-    )
-    .bind(serde_json::to_string(ids)?)
-    .fetch_all(conn)
-    .await?)
+    Ok(sqlx::query_as(ARCHIVE_AUTHORS)
+        .bind(serde_json::to_string(ids)?)
+        .fetch_all(conn)
+        .await?)
 }
 
 /// `(id, posts, handle as last seen)` of the accounts named by `ids` with posts in the scope,

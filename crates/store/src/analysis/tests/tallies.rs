@@ -48,6 +48,23 @@ async fn assert_tallies_hold(store: &Store) {
         assert!(!recount.is_empty());
         assert_eq!(tally, recount);
     }
+    // Each account's handle (migration 0028) is its newest post's spelling.
+    let handles = |sql: &'static str| {
+        let pool = store.pool.clone();
+        async move {
+            let rows: Vec<(String, i64, String)> =
+                sqlx::query_as(sql).fetch_all(&pool).await.unwrap();
+            rows
+        }
+    };
+    assert_eq!(
+        handles("SELECT author, pk, handle FROM author_handles ORDER BY 1").await,
+        handles(
+            "SELECT f.author, max(f.post_pk), p.author_username FROM post_facts f
+             JOIN posts p ON p.pk = f.post_pk GROUP BY f.author ORDER BY 1",
+        )
+        .await
+    );
     // The whole archive's top lists (from the tallies) equal a narrower scope's pass over
     // every post's facts, labels included.
     let from_tallies = store
@@ -104,5 +121,29 @@ async fn tallies_follow_posts_stored_seen_again_and_deleted() {
         .await
         .unwrap();
     assert_eq!(left, 0);
+    assert_tallies_hold(&store).await;
+}
+
+#[tokio::test]
+async fn the_migration_labels_the_accounts_of_posts_stored_before_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("old.db");
+    {
+        let store = Store::open_at_version(&path, 27).await.unwrap();
+        let (mut posts, _) = corpus(3, utc(2026, 5, 1, 0), 200, 100);
+        store.archive_posts(Utc::now(), &posts).await.unwrap();
+        // A later spelling of some handles: the newest post's is the label.
+        for p in posts.iter_mut().filter(|p| p.id.ends_with('7')) {
+            p.author_username = p.author_username.to_uppercase();
+        }
+        store.archive_posts(Utc::now(), &posts).await.unwrap();
+        store.close().await;
+    }
+    let store = Store::open(&path).await.unwrap();
+    let labelled: i64 = sqlx::query_scalar("SELECT count(*) FROM author_handles")
+        .fetch_one(&store.pool)
+        .await
+        .unwrap();
+    assert!(labelled > 0);
     assert_tallies_hold(&store).await;
 }
