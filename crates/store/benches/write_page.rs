@@ -22,7 +22,9 @@ use std::time::{Duration, Instant};
 
 use chrono::{TimeZone, Utc};
 use serde_json::json;
-use sightline_store::{MediaKind, NewMediaItem, RequestRecord, RequestStatus, Store};
+use sightline_store::{
+    Check, MediaKind, NewMediaItem, RequestRecord, RequestStatus, Store, Upgrade,
+};
 use sqlx::{Connection, SqliteConnection};
 
 #[path = "common/posts.rs"]
@@ -265,7 +267,12 @@ async fn main() {
     if let Some(big) = std::env::var_os("WRITE_BENCH_DB") {
         let path = Path::new(&big);
         let clock = Instant::now();
-        let store = Store::open(path).await.unwrap();
+        // Opened as the app opens it: the whole file is checked only before a migration.
+        let upgrade = Upgrade {
+            check: Check::BeforeMigrating,
+            ..Upgrade::default()
+        };
+        let store = Store::open_upgrading(path, &upgrade).await.unwrap();
         let opened = clock.elapsed().as_secs_f64();
         let mut conn = SqliteConnection::connect(&format!("sqlite://{}?mode=ro", path.display()))
             .await
