@@ -17,8 +17,8 @@
 //!   collection that sent a request (read from its request id: migration 0012); its count
 //!   with no filter but an operation or a status read off the counts migration 0023's
 //!   triggers keep; a page read after the row before it (keyset, `paging.rs`'s one rule,
-//!   as an investigation's, the archive's in time order, a monitor's, a collection's and an
-//!   analysis scope's posts);
+//!   as an investigation's, the archive's in time order, its users' (migration 0029's index)
+//!   and links', a monitor's, a collection's and an analysis scope's posts);
 //! * `spend`: the exact spend ledger, aggregates in the user's time zone (from roll-ups per
 //!   UTC day and running totals per quarter hour and per hour: migrations 0002 and 0026),
 //!   learned rates, and the count of answers whose cost could not be read (in no sum); by

@@ -8,16 +8,17 @@ use sqlx::{Encode, FromRow, QueryBuilder, Sqlite, SqlitePool, Type};
 
 use crate::error::Result;
 
-/// The key a page starts after: what `sql` (its one parameter the post's id) reads for the
-/// post `after`, the last of the page before; `None` for a first page, or when that post is
+/// The key a page starts after: what `sql` (its one parameter the row's id) reads for the
+/// row `after`, the last of the page before; `None` for a first page, or when that row is
 /// gone (the offset places the page then).
-pub(crate) async fn key_of<K>(
+pub(crate) async fn key_of<'q, K, A>(
     pool: &SqlitePool,
-    sql: &str,
-    after: Option<&str>,
+    sql: &'q str,
+    after: Option<A>,
 ) -> Result<Option<K>>
 where
     K: for<'r> FromRow<'r, SqliteRow> + Send + Unpin,
+    A: 'q + Encode<'q, Sqlite> + Type<Sqlite> + Send,
 {
     let Some(after) = after else {
         return Ok(None);
@@ -58,6 +59,25 @@ pub(crate) fn push_newest_rows<'args, Id>(
     sql.push_bind(limit);
     sql.push(" OFFSET ");
     sql.push_bind(if keyed { 0 } else { offset });
+}
+
+/// Ends a list's query with its page, newest first in the order an index on `time DESC` alone
+/// lists the rows (ties by `id` ascending, the order they were stored): the rows after `key`
+/// when there is one, else after skipping `offset`; at most `limit`.
+pub(crate) fn push_newest_in_time_index(
+    sql: &mut QueryBuilder<'_, Sqlite>,
+    (time, id): (&str, &str),
+    key: Option<(i64, i64)>,
+    limit: i64,
+    offset: u32,
+) {
+    if let Some(key) = key {
+        push_after_in_time_index(sql, (time, id), key, true);
+    }
+    sql.push(format!(" ORDER BY {time} DESC, {id} ASC LIMIT "))
+        .push_bind(limit)
+        .push(" OFFSET ")
+        .push_bind(if key.is_some() { 0 } else { i64::from(offset) });
 }
 
 /// Adds the condition for the rows after `key` (the last row's `time` and `id` values) in an

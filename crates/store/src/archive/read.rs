@@ -394,26 +394,19 @@ impl Store {
         rows.iter().map(entry_from_row).collect()
     }
 
-    /// Searches archived users by handle or name.
+    /// Searches archived users by handle or name, most recently fetched first (ties in the
+    /// order they were stored).
     pub async fn users(&self, q: &UserQuery) -> Result<Vec<StoredUser>> {
-        let mut sql = QueryBuilder::<Sqlite>::new(
-            "SELECT id, username, name, verified, followers_count, description, raw_json,
-                 first_seen, last_seen FROM users WHERE 1 = 1",
-        );
-        if let Some(text) = q.text.as_deref().map(|t| t.trim().trim_start_matches('@')) {
-            if !text.is_empty() {
-                let pattern = like_pattern(text);
-                sql.push(" AND (username LIKE ")
-                    .push_bind(pattern.clone())
-                    .push(" ESCAPE '\\' OR name LIKE ")
-                    .push_bind(pattern)
-                    .push(" ESCAPE '\\')");
-            }
-        }
-        sql.push(" ORDER BY last_seen DESC, username LIMIT ")
-            .push_bind(page_size(q.limit, 50));
-        sql.push(" OFFSET ").push_bind(i64::from(q.offset));
-        let rows = sql.build().fetch_all(&self.pool).await?;
+        let key = paging::key_of(
+            &self.pool,
+            "SELECT last_seen, rowid FROM users WHERE id = ?",
+            q.after.as_deref(),
+        )
+        .await?;
+        let rows = users_page_query(q, key)
+            .build()
+            .fetch_all(&self.pool)
+            .await?;
         rows.iter().map(user_from_row).collect()
     }
 
@@ -429,34 +422,83 @@ impl Store {
         row.as_ref().map(user_from_row).transpose()
     }
 
-    /// Searches archived link results, most recently seen first.
+    /// Searches archived link results, most recently seen first (ties in the order they were
+    /// stored: the service's order within one answer).
     pub async fn links(&self, q: &LinkQuery) -> Result<Vec<StoredLink>> {
-        let mut sql = QueryBuilder::<Sqlite>::new(
-            "SELECT l.id, l.source, l.title, l.snippet, l.link, l.score, l.first_seen, l.last_seen
-             FROM links l",
-        );
-        if let Some(history_id) = q.history_id {
-            sql.push(" JOIN link_sightings s ON s.link_id = l.id AND s.history_id = ")
-                .push_bind(history_id);
-        }
-        sql.push(" WHERE 1 = 1");
-        if let Some(source) = q.source {
-            sql.push(" AND l.source = ").push_bind(source.as_str());
-        }
-        if let Some(text) = q.text.as_deref().map(str::trim).filter(|t| !t.is_empty()) {
+        let key = paging::key_of(
+            &self.pool,
+            "SELECT last_seen, id FROM links WHERE id = ?",
+            q.after,
+        )
+        .await?;
+        let rows = links_page_query(q, key)
+            .build()
+            .fetch_all(&self.pool)
+            .await?;
+        rows.iter().map(link_from_row).collect()
+    }
+}
+
+/// A page of the users `q` matches, most recently fetched first: after `key` (the last user of
+/// the page before, its last fetch and rowid), found in the `users_last_seen` index, when there
+/// is one; else after skipping `q.offset` users.
+pub(crate) fn users_page_query(q: &UserQuery, key: Option<(i64, i64)>) -> QueryBuilder<'_, Sqlite> {
+    let mut sql = QueryBuilder::<Sqlite>::new(
+        "SELECT id, username, name, verified, followers_count, description, raw_json,
+             first_seen, last_seen FROM users WHERE 1 = 1",
+    );
+    if let Some(text) = q.text.as_deref().map(|t| t.trim().trim_start_matches('@')) {
+        if !text.is_empty() {
             let pattern = like_pattern(text);
-            sql.push(" AND (l.title LIKE ")
+            sql.push(" AND (username LIKE ")
                 .push_bind(pattern.clone())
-                .push(" ESCAPE '\\' OR l.snippet LIKE ")
-                .push_bind(pattern.clone())
-                .push(" ESCAPE '\\' OR l.link LIKE ")
+                .push(" ESCAPE '\\' OR name LIKE ")
                 .push_bind(pattern)
                 .push(" ESCAPE '\\')");
         }
-        sql.push(" ORDER BY l.last_seen DESC, l.id DESC LIMIT ")
-            .push_bind(page_size(q.limit, 50));
-        sql.push(" OFFSET ").push_bind(i64::from(q.offset));
-        let rows = sql.build().fetch_all(&self.pool).await?;
-        rows.iter().map(link_from_row).collect()
     }
+    paging::push_newest_in_time_index(
+        &mut sql,
+        ("last_seen", "rowid"),
+        key,
+        page_size(q.limit, 50),
+        q.offset,
+    );
+    sql
+}
+
+/// A page of the link results `q` matches, most recently seen first: after `key` (the last
+/// link of the page before, its last sighting and id), found in the `links_last_seen` index,
+/// when there is one; else after skipping `q.offset` links.
+pub(crate) fn links_page_query(q: &LinkQuery, key: Option<(i64, i64)>) -> QueryBuilder<'_, Sqlite> {
+    let mut sql = QueryBuilder::<Sqlite>::new(
+        "SELECT l.id, l.source, l.title, l.snippet, l.link, l.score, l.first_seen, l.last_seen
+         FROM links l",
+    );
+    if let Some(history_id) = q.history_id {
+        sql.push(" JOIN link_sightings s ON s.link_id = l.id AND s.history_id = ")
+            .push_bind(history_id);
+    }
+    sql.push(" WHERE 1 = 1");
+    if let Some(source) = q.source {
+        sql.push(" AND l.source = ").push_bind(source.as_str());
+    }
+    if let Some(text) = q.text.as_deref().map(str::trim).filter(|t| !t.is_empty()) {
+        let pattern = like_pattern(text);
+        sql.push(" AND (l.title LIKE ")
+            .push_bind(pattern.clone())
+            .push(" ESCAPE '\\' OR l.snippet LIKE ")
+            .push_bind(pattern.clone())
+            .push(" ESCAPE '\\' OR l.link LIKE ")
+            .push_bind(pattern)
+            .push(" ESCAPE '\\')");
+    }
+    paging::push_newest_in_time_index(
+        &mut sql,
+        ("l.last_seen", "l.id"),
+        key,
+        page_size(q.limit, 50),
+        q.offset,
+    );
+    sql
 }

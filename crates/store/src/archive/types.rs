@@ -287,8 +287,12 @@ pub struct UserQuery {
     pub text: Option<String>,
     /// Rows per page; 0 means the default of 50.
     pub limit: u32,
-    /// Rows to skip (paging).
+    /// Rows to skip (paging), when there is no `after` user to page from.
     pub offset: u32,
+    /// The last user of the page before (their id): the page is the users after them, found by
+    /// their last fetch in the index (keyset paging) rather than by skipping `offset` users.
+    /// `offset` counts when that user is gone.
+    pub after: Option<String>,
 }
 
 /// Archive search over link results (title, snippet or address contains the text).
@@ -303,6 +307,10 @@ pub struct LinkQuery {
     pub history_id: Option<i64>,
     /// Rows per page; 0 means the default of 50.
     pub limit: u32,
-    /// Rows to skip (paging).
+    /// Rows to skip (paging), when there is no `after` link to page from.
     pub offset: u32,
+    /// The last link of the page before (its id): the page is the links after it, found by
+    /// its last sighting in the index (keyset paging) rather than by skipping `offset` links.
+    /// `offset` counts when that link is gone.
+    pub after: Option<i64>,
 }

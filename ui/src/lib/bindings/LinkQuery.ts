@@ -22,6 +22,12 @@ history_id: number | null,
  */
 limit: number, 
 /**
- * Rows to skip (paging).
+ * Rows to skip (paging), when there is no `after` link to page from.
  */
-offset: number, };
+offset: number, 
+/**
+ * The last link of the page before (its id): the page is the links after it, found by
+ * its last sighting in the index (keyset paging) rather than by skipping `offset` links.
+ * `offset` counts when that link is gone.
+ */
+after: number | null, };

@@ -13,6 +13,12 @@ text: string | null,
  */
 limit: number, 
 /**
- * Rows to skip (paging).
+ * Rows to skip (paging), when there is no `after` user to page from.
  */
-offset: number, };
+offset: number, 
+/**
+ * The last user of the page before (their id): the page is the users after them, found by
+ * their last fetch in the index (keyset paging) rather than by skipping `offset` users.
+ * `offset` counts when that user is gone.
+ */
+after: string | null, };
