@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { render, screen } from '@testing-library/svelte';
+import { render, screen, waitFor } from '@testing-library/svelte';
 import { mockIPC } from '@tauri-apps/api/mocks';
 import StatusFoot from './StatusFoot.svelte';
-import { refreshStatus } from '$lib/status.svelte';
+import { refreshStatus, setStatus } from '$lib/status.svelte';
 import type { AppStatus } from '$lib/ipc';
+import { holdable, mockBackend } from '../test/backend';
 
 function status(mode: AppStatus['mode']): AppStatus {
   return {
@@ -39,5 +40,51 @@ describe('StatusFoot', () => {
     render(StatusFoot);
     expect(screen.getByText('Demo data')).toBeInTheDocument();
     expect(screen.getByTestId('today-spend')).toHaveTextContent('$0.00');
+  });
+
+  it('keeps the status a key change returned when a read asked before it answers last', async () => {
+    const reads = holdable(() => status('demo'));
+    mockBackend({ app_status: reads.handler, spend_totals: () => ({ today: '0', this_month: '0', all_time: '0' }) });
+    await refreshStatus();
+    render(StatusFoot);
+    expect(screen.getByText('Demo data')).toBeInTheDocument();
+
+    // Records change: the status is read again, and that read is slow to answer.
+    reads.hold();
+    const slow = refreshStatus();
+    await waitFor(() => expect(reads.held).toBe(1));
+
+    // A key is chosen: its command returns the new status.
+    setStatus(status('live'));
+    await waitFor(() => expect(screen.queryByText('Demo data')).toBeNull());
+
+    // The slow read, asked before the key was chosen, answers only now.
+    await reads.release();
+    await slow;
+    expect(screen.queryByText('Demo data')).toBeNull();
+  });
+
+  it("keeps today's newest spend when a read asked before a request was billed answers last", async () => {
+    let today = '0.001';
+    const reads = holdable(() => ({ today, this_month: today, all_time: today }));
+    mockBackend({ app_status: () => status('live'), spend_totals: reads.handler });
+    await refreshStatus();
+    render(StatusFoot);
+    expect(screen.getByTestId('today-spend')).toHaveTextContent('$0.001');
+
+    // Records change: today's spend is read again, and that read is slow to answer.
+    reads.hold();
+    const slow = refreshStatus();
+    await waitFor(() => expect(reads.held).toBe(1));
+
+    // A request is billed: records change again, and this read answers at once.
+    today = '0.002';
+    await refreshStatus();
+    expect(screen.getByTestId('today-spend')).toHaveTextContent('$0.002');
+
+    // The slow read, asked before the request was billed, answers only now.
+    await reads.release();
+    await slow;
+    expect(screen.getByTestId('today-spend')).toHaveTextContent('$0.002');
   });
 });

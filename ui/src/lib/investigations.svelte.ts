@@ -6,6 +6,7 @@
 import type { InvestigationSummary } from './bindings/InvestigationSummary';
 import { errorMessage, investigationActive, investigationCreate, investigationList, investigationSetActive, onRecordsChanged } from './ipc';
 import { follow } from './events';
+import { NewestAnswer } from './newest';
 
 const state = $state<{ list: InvestigationSummary[]; activeId: number | null; loaded: boolean; failure: string | null }>({
   list: [],
@@ -33,9 +34,15 @@ export const investigations = {
   },
 };
 
+// Read again on each change from here and on each records change: a read asked before a change
+// can answer after the one asked since. Only the newest answer stands, or the old list would stay.
+const newest = new NewestAnswer();
+
 export async function refreshInvestigations(): Promise<void> {
   try {
-    const [list, activeId] = await Promise.all([investigationList(false), investigationActive()]);
+    const read = await newest.take(() => Promise.all([investigationList(false), investigationActive()]));
+    if (!read) return;
+    const [list, activeId] = read.answer;
     state.list = list ?? [];
     state.activeId = activeId ?? null;
     state.failure = null;

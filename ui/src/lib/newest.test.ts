@@ -61,4 +61,17 @@ describe('the newest answer', () => {
     old.answer(1);
     expect(await first).toBeNull();
   });
+
+  it('drops the answers of reads asked before a value handed over another way', async () => {
+    const newest = new NewestAnswer();
+    const old = held<string>();
+    const first = newest.take(old.read);
+    newest.supersede();
+    old.answer('before');
+    expect(await first).toBeNull();
+    const after = held<string>();
+    const next = newest.take(after.read);
+    after.answer('since');
+    expect(await next).toEqual({ answer: 'since' });
+  });
 });

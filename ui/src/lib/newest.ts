@@ -23,4 +23,12 @@ export class NewestAnswer {
       throw error;
     }
   }
+
+  /**
+   * Counts a value the view was handed another way (a command's reply carries the new state)
+   * as the newest answer: reads asked before it no longer apply theirs.
+   */
+  supersede(): void {
+    this.#answered = ++this.#asked;
+  }
 }

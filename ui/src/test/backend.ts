@@ -2,7 +2,7 @@
  * A stand-in for the command layer in component tests: each command answers through a handler,
  * every call is recorded, and a handler throws `reject(error)` to make the command fail as
  * Rust would (with a CommandError). The archive's status, settings and cost estimates answer by
- * default.
+ * default. Events are mocked too: a test sends one with `emit` (@tauri-apps/api/event).
  */
 import { mockIPC } from '@tauri-apps/api/mocks';
 import type { CommandError } from '$lib/bindings/CommandError';
@@ -31,17 +31,56 @@ const defaults: Record<string, Handler> = {
   settings_get: () => ({ mediaSafeView: true }),
 };
 
+/** A handler's answer as the command gives it: a rejection thrown. */
+function settle(answer: unknown): unknown {
+  if (answer instanceof Rejection) throw answer.error;
+  return answer;
+}
+
 export function mockBackend(handlers: Record<string, Handler>) {
   const calls: Record<string, Args[]> = {};
-  mockIPC((cmd, args) => {
-    const list = (calls[cmd] ??= []);
-    list.push((args ?? {}) as Args);
-    const handler = handlers[cmd] ?? defaults[cmd];
-    const answer = handler?.(list.at(-1) as Args, list.length);
-    if (answer instanceof Rejection) throw answer.error;
-    return answer;
-  });
+  mockIPC(
+    (cmd, args) => {
+      const list = (calls[cmd] ??= []);
+      list.push((args ?? {}) as Args);
+      const handler = handlers[cmd] ?? defaults[cmd];
+      const answer = handler?.(list.at(-1) as Args, list.length);
+      return answer instanceof Promise ? answer.then(settle) : settle(answer);
+    },
+    { shouldMockEvents: true },
+  );
   return calls;
+}
+
+/**
+ * A command whose answers the test can hold back, to make a read asked early answer late (after
+ * one asked since), as IPC answers may. `hold()` holds the next call's answer, as it stood when
+ * asked, until `release()`; the other calls answer at once.
+ */
+export function holdable<Asked extends unknown[]>(answer: (...asked: Asked) => unknown) {
+  const held: (() => void)[] = [];
+  let holdNext = false;
+  const handler = (...asked: Asked): unknown => {
+    const now = answer(...asked);
+    if (!holdNext) return now;
+    holdNext = false;
+    return new Promise((resolve) => held.push(() => resolve(now)));
+  };
+  return {
+    handler,
+    hold() {
+      holdNext = true;
+    },
+    /** How many answers are held now. */
+    get held() {
+      return held.length;
+    },
+    /** Gives the oldest answer held, and lets it reach the screen. */
+    async release() {
+      held.shift()?.();
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    },
+  };
 }
 
 /** An Outcome as the commands return it: billed unless `cost` is null. */

@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { render, screen, waitFor, within } from '@testing-library/svelte';
 import userEvent from '@testing-library/user-event';
+import { emit } from '@tauri-apps/api/event';
 import { mockIPC } from '@tauri-apps/api/mocks';
 import History from './HistoryList.svelte';
 import type { HistoryEntry } from '$lib/bindings/HistoryEntry';
 import type { HistoryQuery } from '$lib/bindings/HistoryQuery';
 import type { HistoryCapture } from '$lib/bindings/HistoryCapture';
-import { mockBackend } from '../../test/backend';
+import { holdable, mockBackend } from '../../test/backend';
 
 // jsdom lays nothing out: give the scrolling list a size so the virtualiser shows rows.
 const sizes = { clientHeight: 600, clientWidth: 900 } as const;
@@ -124,6 +125,29 @@ describe('History', () => {
     await userEvent.keyboard('nothing like this');
     expect(await screen.findByText(/No requests match/)).toBeInTheDocument();
     expect(queries.at(-1)?.text).toBe('nothing like this');
+  });
+
+  it('keeps the newest rows when a read asked before a request was made answers last', async () => {
+    let stored = rows;
+    const reads = holdable(() => ({ entries: stored, total: stored.length }));
+    mockBackend({ history_list: reads.handler });
+    render(History);
+    await screen.findByText('3 requests');
+
+    // Records change: the list is read again, and that read is slow to answer.
+    reads.hold();
+    await emit('records-changed');
+    await waitFor(() => expect(reads.held).toBe(1));
+
+    // A request is made: records change again, and this read answers at once.
+    stored = [entry(4, 'web_search', { query: 'levee', start: 0 }), ...rows];
+    await emit('records-changed');
+    expect(await screen.findByText('4 requests')).toBeInTheDocument();
+
+    // The slow read, asked before the request was made, answers only now.
+    await reads.release();
+    expect(screen.getByText('4 requests')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: /"levee"/ })).toBeInTheDocument();
   });
 
   it('turns the date range into local day bounds, the last day included', async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { render, screen, within } from '@testing-library/svelte';
 import userEvent from '@testing-library/user-event';
-import { mockBackend } from '../../test/backend';
+import { holdable, mockBackend, type Args } from '../../test/backend';
 import type { ImportLineRow } from '$lib/bindings/ImportLineRow';
 import { makeStoredImport } from '../../test/fixtures';
 import ImportOutcomes from './ImportOutcomes.svelte';
@@ -16,16 +16,18 @@ const all: ImportLineRow[] = Array.from({ length: 150 }, (_, index) => {
   return { line, item: 0, outcome: 'imported', post_id: String(1600 + line), reason: '' };
 });
 
-function backend() {
+function lines(args: Args): ImportLineRow[] {
+  const afterLine = args.afterLine as number | null;
+  const afterItem = args.afterItem as number | null;
+  return all
+    .filter((row) => args.outcome === null || row.outcome === args.outcome)
+    .filter((row) => afterLine === null || row.line > afterLine || (row.line === afterLine && row.item > (afterItem ?? 0)))
+    .slice(0, args.limit as number);
+}
+
+function backend(importLines: (args: Args) => unknown = lines) {
   return mockBackend({
-    import_lines: (args) => {
-      const afterLine = args.afterLine as number | null;
-      const afterItem = args.afterItem as number | null;
-      return all
-        .filter((row) => args.outcome === null || row.outcome === args.outcome)
-        .filter((row) => afterLine === null || row.line > afterLine || (row.line === afterLine && row.item > (afterItem ?? 0)))
-        .slice(0, args.limit as number);
-    },
+    import_lines: importLines,
     import_export_outcomes: () => '/exports/sightline-import-5-levee-outcomes.csv',
   });
 }
@@ -59,5 +61,26 @@ describe('an import outcome table', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Export outcomes' }));
     expect(await screen.findByTestId('import-export-note')).toHaveTextContent('Saved the outcomes to /exports/sightline-import-5-levee-outcomes.csv');
     expect(calls.import_export_outcomes).toEqual([{ id: 5 }]);
+  });
+
+  it('shows the filter chosen last when a read asked before it answers last', async () => {
+    const reads = holdable(lines);
+    backend(reads.handler);
+    const { rerender } = render(ImportOutcomes, { entry });
+    await vi.waitFor(() => expect(bodyRows()).toHaveLength(100));
+
+    // The import moves on: the page is read again, and that read is slow to answer.
+    reads.hold();
+    await rerender({ entry, version: 1 });
+    await vi.waitFor(() => expect(reads.held).toBe(1));
+
+    // A filter is chosen meanwhile: its read answers at once.
+    await userEvent.selectOptions(screen.getByLabelText('Show'), 'Not a post (1)');
+    await vi.waitFor(() => expect(bodyRows()).toHaveLength(1));
+
+    // The slow read, of every outcome, answers only now.
+    await reads.release();
+    expect(bodyRows()).toHaveLength(1);
+    expect(bodyRows()[0]).toHaveTextContent(/^20\s*Not a post\s*an account$/);
   });
 });

@@ -1,9 +1,9 @@
 import { describe, expect, it, vi } from 'vitest';
 import { render, screen } from '@testing-library/svelte';
 import { emit } from '@tauri-apps/api/event';
-import { mockIPC } from '@tauri-apps/api/mocks';
 import type { ImportProgress } from '$lib/bindings/ImportProgress';
 import type { StoredImport } from '$lib/bindings/StoredImport';
+import { holdable, mockBackend } from '../../test/backend';
 import { makeStoredImport } from '../../test/fixtures';
 import ImportReport from './ImportReport.svelte';
 
@@ -18,36 +18,21 @@ describe("an import's report", () => {
   it('stays Done when a read asked while the import ran answers after the read at its end', async () => {
     let stored = running;
     let runningNow: ImportProgress | null = step(100);
-    // import_get answers at once, except the calls the test holds back.
-    let holdNext = false;
-    const held: Array<() => void> = [];
-    mockIPC(
-      (cmd) => {
-        switch (cmd) {
-          case 'import_get': {
-            const answer = stored;
-            if (!holdNext) return answer;
-            holdNext = false;
-            return new Promise((resolve) => held.push(() => resolve(answer)));
-          }
-          case 'import_running':
-            return runningNow;
-          case 'import_lines':
-          case 'investigation_list':
-            return [];
-          default:
-            return null;
-        }
-      },
-      { shouldMockEvents: true },
-    );
+    const reads = holdable(() => stored);
+    mockBackend({
+      import_get: reads.handler,
+      import_running: () => runningNow,
+      import_lines: () => [],
+      investigation_list: () => [],
+      investigation_active: () => null,
+    });
     render(ImportReport, { id: 5 });
     await vi.waitFor(() => expect(screen.getByTestId('import-state')).toHaveTextContent('Importing'));
 
     // A step of the run: the report reads the import again, and that read is slow to answer.
-    holdNext = true;
+    reads.hold();
     await emit('import-progress', step(120));
-    await vi.waitFor(() => expect(held).toHaveLength(1));
+    await vi.waitFor(() => expect(reads.held).toBe(1));
 
     // The import ends: its last step, then records changed; the report reads it as done.
     stored = done;
@@ -56,8 +41,7 @@ describe("an import's report", () => {
     await vi.waitFor(() => expect(screen.getByTestId('import-state')).toHaveTextContent('Done'));
 
     // The slow read from before the end answers only now, with the import still running.
-    held[0]!();
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await reads.release();
     expect(screen.getByTestId('import-state')).toHaveTextContent('Done');
     expect(screen.queryByText(/Sightline closed while this import read the file/)).toBeNull();
   });

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { render, screen, within } from '@testing-library/svelte';
+import { render, screen, waitFor, within } from '@testing-library/svelte';
 import userEvent from '@testing-library/user-event';
+import { emit } from '@tauri-apps/api/event';
 import CustodyLog from './CustodyLog.svelte';
 import { actionWords, idWords, shortHash } from './custodyWords';
-import { mockBackend, reject } from '../../test/backend';
+import { holdable, mockBackend, reject } from '../../test/backend';
 import type { CustodyLog as Log } from '$lib/bindings/CustodyLog';
 import type { CustodyAction } from '$lib/bindings/CustodyAction';
 
@@ -58,6 +59,30 @@ describe('CustodyLog', () => {
     expect(status).toHaveTextContent('broken at entry 2: its content does not give the hash it carries');
     expect(calls.investigation_custody_log).toHaveLength(2);
     expect(calls.investigation_custody_log![1]).toEqual({ id: 3 });
+  });
+
+  it('keeps the newest log when a read asked before an entry was added answers after Check the chain', async () => {
+    let stored = log;
+    const reads = holdable(() => stored);
+    mockBackend({ investigation_custody_log: reads.handler });
+    render(CustodyLog, { id: 3 });
+    expect(await screen.findByText('2 entries; times in the display zone (UTC on hover)')).toBeInTheDocument();
+
+    // Records change: the log is read again, and that read is slow to answer.
+    reads.hold();
+    await emit('records-changed');
+    await waitFor(() => expect(reads.held).toBe(1));
+
+    // An entry is added, then the chain checked: that read answers at once.
+    const added = { ...log.entries[1]!, seq: 3, action: 'note_changed' as const, prev_hash: hash(2), hash: hash(3) };
+    stored = { entries: [...log.entries, added], check: { state: 'unbroken', head_hash: hash(3), count: 3 }, checkWords: 'The custody log’s chain is unbroken: 3 entries in order.' };
+    await userEvent.click(screen.getByRole('button', { name: 'Check the chain' }));
+    expect(await screen.findByText('3 entries; times in the display zone (UTC on hover)')).toBeInTheDocument();
+
+    // The slow read, asked before the entry was added, answers only now.
+    await reads.release();
+    expect(screen.getByText('3 entries; times in the display zone (UTC on hover)')).toBeInTheDocument();
+    expect(screen.getByRole('status')).toHaveTextContent('unbroken: 3 entries in order');
   });
 
   it('says when the log cannot be read, and reads it again on Try again', async () => {

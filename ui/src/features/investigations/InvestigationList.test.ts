@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { render, screen, within } from '@testing-library/svelte';
+import { render, screen, waitFor, within } from '@testing-library/svelte';
 import userEvent from '@testing-library/user-event';
+import { emit } from '@tauri-apps/api/event';
 import InvestigationList from './InvestigationList.svelte';
-import { mockBackend } from '../../test/backend';
+import { holdable, mockBackend } from '../../test/backend';
 import { makeInvestigation } from '../../test/investigations';
 
 describe('InvestigationList', () => {
@@ -73,5 +74,27 @@ describe('InvestigationList', () => {
     await userEvent.click(within(confirm).getByRole('button', { name: 'Delete investigation' }));
     expect(await screen.findByRole('status')).toHaveTextContent('Deleted Dam failure. Its requests are still in History, and what they cost is still in Spend.');
     expect(calls.investigation_delete?.[0]).toEqual({ id: 1 });
+  });
+
+  it('keeps the newest list when a read asked before an investigation was created answers last', async () => {
+    let list = [makeInvestigation()];
+    const reads = holdable(() => list);
+    mockBackend({ investigation_list: reads.handler, investigation_active: () => null });
+    render(InvestigationList);
+    await screen.findByRole('link', { name: 'Flood response' });
+
+    // Records change: the list is read again, and that read is slow to answer.
+    reads.hold();
+    await emit('records-changed');
+    await waitFor(() => expect(reads.held).toBe(1));
+
+    // An investigation is created elsewhere (the sidebar's picker): this read answers at once.
+    list = [makeInvestigation({ id: 2, name: 'Dam leak' }), ...list];
+    await emit('records-changed');
+    expect(await screen.findByRole('link', { name: 'Dam leak' })).toBeInTheDocument();
+
+    // The slow read, asked before it was created, answers only now.
+    await reads.release();
+    expect(screen.getByRole('link', { name: 'Dam leak' })).toBeInTheDocument();
   });
 });

@@ -1,10 +1,11 @@
 import { describe, expect, it, vi } from 'vitest';
-import { render, screen, within } from '@testing-library/svelte';
+import { render, screen, waitFor, within } from '@testing-library/svelte';
 import userEvent from '@testing-library/user-event';
+import { emit } from '@tauri-apps/api/event';
 import InvestigationPage from './InvestigationPage.svelte';
 import { readRoute } from '$lib/analysisRoute';
-import { mockBackend, type Args } from '../../test/backend';
-import { makeDetail } from '../../test/investigations';
+import { holdable, mockBackend, type Args } from '../../test/backend';
+import { makeDetail, makeInvestigation } from '../../test/investigations';
 import type { InvestigationPost } from '$lib/bindings/InvestigationPost';
 import type { StoredPost } from '$lib/bindings/StoredPost';
 
@@ -159,6 +160,29 @@ describe('InvestigationPage', () => {
     await userEvent.click(await screen.findByRole('button', { name: 'File new requests here' }));
     expect(await screen.findByRole('button', { name: 'Filing new requests here · stop' })).toHaveAttribute('aria-pressed', 'true');
     expect(calls.investigation_set_active?.[0]).toEqual({ id: 1 });
+  });
+
+  it('keeps the newest figures when a read asked before a post was added answers last', async () => {
+    let postCount = 42;
+    const detail = holdable(() => makeDetail({ summary: makeInvestigation({ post_count: postCount }) }));
+    backend({ investigation_get: detail.handler });
+    render(InvestigationPage, { id: 1 });
+    const figures = await screen.findByTestId('investigation-figures');
+    expect(figures).toHaveTextContent('42 posts');
+
+    // Records change: the page reads the investigation again, and that read is slow to answer.
+    detail.hold();
+    await emit('records-changed');
+    await waitFor(() => expect(detail.held).toBe(1));
+
+    // A post is added: records change again, and this read answers at once.
+    postCount = 43;
+    await emit('records-changed');
+    await waitFor(() => expect(figures).toHaveTextContent('43 posts'));
+
+    // The slow read, asked before the post was added, answers only now.
+    await detail.release();
+    expect(figures).toHaveTextContent('43 posts');
   });
 
   it("opens the analysis of the investigation's posts", async () => {

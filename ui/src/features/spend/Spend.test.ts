@@ -1,22 +1,26 @@
 import { describe, expect, it } from 'vitest';
-import { render, screen, within } from '@testing-library/svelte';
+import { render, screen, waitFor, within } from '@testing-library/svelte';
 import userEvent from '@testing-library/user-event';
+import { emit } from '@tauri-apps/api/event';
 import { mockIPC } from '@tauri-apps/api/mocks';
 import Spend from './Spend.svelte';
 import type { BudgetLimits } from '$lib/bindings/BudgetLimits';
+import { holdable } from '../../test/backend';
 
 const none = { unreadable_today: 0, unreadable_this_month: 0, unreadable_all_time: 0 };
 
+/** `totals`: the ledger's sums as asked, when a test changes them. */
 function mockSpend(
   budget: { current: BudgetLimits; saved: BudgetLimits[] },
   calls: [string, unknown][] = [],
   unreadable = none,
+  totals: () => unknown = () => ({ today: '0.00015', this_month: '12.3456789', all_time: '1234.5', ...unreadable }),
 ) {
   mockIPC((cmd, args) => {
     calls.push([cmd, args]);
     switch (cmd) {
       case 'spend_totals':
-        return { today: '0.00015', this_month: '12.3456789', all_time: '1234.5', ...unreadable };
+        return totals();
       case 'spend_by_day':
         return [
           { date: '2026-11-20', total: '0.0025', by_service: [{ key: 'web', cost: '0.0025', requests: 1, usage_count: 1 }] },
@@ -62,7 +66,7 @@ function mockSpend(
       default:
         return undefined;
     }
-  });
+  }, { shouldMockEvents: true });
 }
 
 describe('Spend', () => {
@@ -157,6 +161,28 @@ describe('Spend', () => {
     const last = calls.filter(([cmd]) => cmd === 'spend_by_day').at(-1)?.[1] as { first: string; last: string };
     const span = (Date.parse(last.last) - Date.parse(last.first)) / 86_400_000;
     expect(Math.round(span)).toBe(6);
+  });
+
+  it('keeps the newest totals when a read asked before a request was billed answers last', async () => {
+    let allTime = '1234.5';
+    const totals = holdable(() => ({ today: '0', this_month: '0', all_time: allTime, ...none }));
+    mockSpend({ current: { daily: null, monthly: null, warn_percent: 80 }, saved: [] }, [], none, totals.handler);
+    render(Spend);
+    await screen.findByText('$1,234.50');
+
+    // Records change: Spend reads again, and that read is slow to answer.
+    totals.hold();
+    await emit('records-changed');
+    await waitFor(() => expect(totals.held).toBe(1));
+
+    // A request is billed: records change again, and this read answers at once.
+    allTime = '1235.5';
+    await emit('records-changed');
+    expect(await screen.findByText('$1,235.50')).toHaveAttribute('data-testid', 'spend-all');
+
+    // The slow read, asked before the request was billed, answers only now.
+    await totals.release();
+    expect(screen.getByTestId('spend-all')).toHaveTextContent('$1,235.50');
   });
 
   it('saves budgets and shows how close each is', async () => {

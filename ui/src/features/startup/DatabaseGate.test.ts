@@ -1,11 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { render, screen } from '@testing-library/svelte';
+import { render, screen, waitFor } from '@testing-library/svelte';
 import userEvent from '@testing-library/user-event';
 import GateHarness from './GateHarness.test.svelte';
-import { mockBackend, reject } from '../../test/backend';
+import { holdable, mockBackend, reject } from '../../test/backend';
 import type { DatabaseStatus } from '$lib/bindings/DatabaseStatus';
 import type { DatabaseProblem } from '$lib/bindings/DatabaseProblem';
 import { notice } from '$lib/notices.svelte';
+import { setStatus } from '$lib/status.svelte';
+import type { AppStatus } from '$lib/ipc';
 
 const ready: DatabaseStatus = { state: 'ready', readOnly: false, checking: false };
 
@@ -45,6 +47,28 @@ describe('DatabaseGate', () => {
     render(GateHarness);
     expect(screen.queryByRole('heading')).toBeNull();
     expect(await screen.findByText('The app itself')).toBeInTheDocument();
+  });
+
+  it('follows the archive of the mode now: an answer asked before the mode changed is not shown', async () => {
+    const mode = (name: AppStatus['mode']): AppStatus => ({ mode: name, demoForced: false, keys: [], activeKey: null, serviceConfigured: true });
+    let archive: DatabaseStatus = { state: 'problem', problem: damaged };
+    const reads = holdable(() => archive);
+    mockBackend({ database_status: reads.handler });
+    setStatus(mode('demo'));
+    // The demo archive's status is slow to answer.
+    reads.hold();
+    render(GateHarness);
+    await waitFor(() => expect(reads.held).toBe(1));
+
+    // The mode changes: the other mode's archive is followed, and it is ready.
+    archive = ready;
+    setStatus(mode('live'));
+    expect(await screen.findByText('The app itself')).toBeInTheDocument();
+
+    // The demo archive's answer arrives only now.
+    await reads.release();
+    expect(screen.getByText('The app itself')).toBeInTheDocument();
+    expect(screen.queryByRole('heading', { name: 'This archive’s file is damaged' })).toBeNull();
   });
 
   it('shows an upgrade longer than a second in posts done of total, then the app', async () => {
