@@ -1,11 +1,14 @@
 //! The top lists: accounts by posts and by engagement, hashtags, mentions, cashtags, linked
 //! domains and languages, each counted over the scope and ranked heaviest first, ties by key.
 //!
-//! The whole archive's counts are read off tallies kept as posts are written (migration 0009),
-//! one row per account, language and entity, not grouped from a million posts' facts. A
-//! narrower scope's posts come back from SQLite as one JSON array (their facts, with their
-//! entities) and are tallied here: SQLite groups by sorting every row, which cost several times
-//! more than the tally.
+//! The whole archive's lists are read off tallies kept as posts are written (migration 0009),
+//! one row per account, language and entity, not grouped from ten million posts' facts: SQLite
+//! keeps only each list's heaviest entries as it reads a tally (a sort with a limit) and counts
+//! its rows, so a list's few entries cross to Rust, not the 200,000 rows of every account and
+//! mention (1.5 s a call at ten million posts, most of it handing rows over). Accounts are
+//! labelled from their handles (migration 0028). A narrower scope's posts come back from SQLite
+//! as one JSON array (their facts, with their entities) and are tallied and ranked here: SQLite
+//! groups by sorting every row, which cost several times more than the tally.
 
 use std::collections::HashMap;
 
@@ -26,6 +29,21 @@ struct Tally {
     entities: HashMap<(i64, String), i64>,
 }
 
+/// A list's heaviest entries (key, count), heaviest first, ties by key, and how many keys it
+/// has in all.
+type RankedList = (Vec<(String, i64)>, i64);
+
+/// A scope's top lists, ranked but not yet labelled.
+struct Ranked {
+    by_posts: RankedList,
+    by_engagement: RankedList,
+    /// Per entity kind.
+    entities: HashMap<i64, RankedList>,
+    languages: RankedList,
+    /// Each listed account's handle as spelt in its newest post.
+    handles: HashMap<String, String>,
+}
+
 /// A scope's post as its pass reads it: author, engagement, pk, language and entities (one to
 /// a line, `post_facts.entities`).
 type PostRow = (String, i64, i64, Option<String>, Option<String>);
@@ -40,6 +58,21 @@ fn ranked<K: Ord>(
     all.sort_unstable_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
     all.truncate(limit);
     (all, distinct)
+}
+
+/// A ranked list with each entry's label.
+fn labelled((entries, distinct): RankedList, label: impl Fn(&str) -> String) -> TopList {
+    TopList {
+        entries: entries
+            .into_iter()
+            .map(|(key, count)| TopEntry {
+                label: label(&key),
+                key,
+                count,
+            })
+            .collect(),
+        distinct,
+    }
 }
 
 /// A tag, mention, cashtag or host as shown.
@@ -91,22 +124,48 @@ impl Store {
 
     async fn top_lists(&self, scope: &Resolved, limit: u32) -> Result<TopLists> {
         let limit = usize::try_from(limit).unwrap_or(usize::MAX);
-        let mut tally = if scope.is_everything() {
-            self.archive_tally().await?
+        let mut ranked = if scope.is_everything() {
+            self.archive_ranked(limit).await?
         } else {
-            self.scope_tally(scope).await?
+            let tally = self.scope_tally(scope).await?;
+            self.rank(tally, limit).await?
         };
-
-        let authors = std::mem::take(&mut tally.authors);
-        let (by_posts, distinct) = ranked(authors.iter().map(|(a, c)| (a, c.0)), limit);
-        let (by_engagement, _) = ranked(authors.iter().map(|(a, c)| (a, c.1)), limit);
+        let handles = std::mem::take(&mut ranked.handles);
         // Each account is labelled with its handle as spelt in its newest post.
-        let pks: Vec<i64> = by_posts
-            .iter()
-            .chain(&by_engagement)
-            .map(|(author, _)| authors[*author].2)
-            .collect();
-        let handles: HashMap<i64, String> = sqlx::query_as(
+        let account_list = |list: RankedList| {
+            labelled(list, |key| {
+                format!("@{}", handles.get(key).map_or(key, String::as_str))
+            })
+        };
+        let mut entity_list = |kind: i64| {
+            let list = ranked.entities.remove(&kind).unwrap_or_default();
+            labelled(list, |value| entity_label(kind, value))
+        };
+        Ok(TopLists {
+            hashtags: entity_list(HASHTAG),
+            mentions: entity_list(MENTION),
+            cashtags: entity_list(CASHTAG),
+            domains: entity_list(DOMAIN),
+            accounts_by_posts: account_list(ranked.by_posts),
+            accounts_by_engagement: account_list(ranked.by_engagement),
+            languages: labelled(ranked.languages, str::to_owned),
+        })
+    }
+
+    /// A scope's counts ranked, `limit` entries a list, its listed accounts' handles read from
+    /// their newest posts.
+    async fn rank(&self, tally: Tally, limit: usize) -> Result<Ranked> {
+        let authors = tally.authors;
+        let (by_posts, distinct) = ranked(authors.iter().map(|(a, c)| (a.clone(), c.0)), limit);
+        let (by_engagement, _) = ranked(authors.iter().map(|(a, c)| (a.clone(), c.1)), limit);
+        let listed = || {
+            by_posts
+                .iter()
+                .chain(&by_engagement)
+                .map(|(author, _)| author)
+        };
+        let pks: Vec<i64> = listed().map(|author| authors[author].2).collect();
+        let by_pk: HashMap<i64, String> = sqlx::query_as(
             "SELECT pk, author_username FROM posts WHERE pk IN (SELECT value FROM json_each(?))",
         )
         .bind(serde_json::to_string(&pks)?)
@@ -114,81 +173,86 @@ impl Store {
         .await?
         .into_iter()
         .collect();
-        let account_list = |entries: Vec<(&String, i64)>| TopList {
-            entries: entries
-                .into_iter()
-                .map(|(key, count)| TopEntry {
-                    label: format!("@{}", handles.get(&authors[key].2).unwrap_or(key)),
-                    key: key.clone(),
-                    count,
-                })
-                .collect(),
-            distinct,
-        };
-
+        let handles = listed()
+            .filter_map(|author| Some((author.clone(), by_pk.get(&authors[author].2)?.clone())))
+            .collect();
         let mut by_kind: HashMap<i64, Vec<(String, i64)>> = HashMap::new();
         for ((kind, value), count) in tally.entities {
             by_kind.entry(kind).or_default().push((value, count));
         }
-        let mut entity_list = |kind: i64| {
-            let (entries, distinct) = ranked(by_kind.remove(&kind).unwrap_or_default(), limit);
-            TopList {
-                entries: entries
-                    .into_iter()
-                    .map(|(key, count)| TopEntry {
-                        label: entity_label(kind, &key),
-                        key,
-                        count,
-                    })
-                    .collect(),
-                distinct,
-            }
-        };
-        let (languages, language_count) = ranked(tally.languages, limit);
-        Ok(TopLists {
-            accounts_by_posts: account_list(by_posts),
-            accounts_by_engagement: account_list(by_engagement),
-            hashtags: entity_list(HASHTAG),
-            mentions: entity_list(MENTION),
-            cashtags: entity_list(CASHTAG),
-            domains: entity_list(DOMAIN),
-            languages: TopList {
-                entries: languages
-                    .into_iter()
-                    .map(|(key, count)| TopEntry {
-                        label: key.clone(),
-                        key,
-                        count,
-                    })
-                    .collect(),
-                distinct: language_count,
-            },
+        Ok(Ranked {
+            by_posts: (by_posts, distinct),
+            by_engagement: (by_engagement, distinct),
+            entities: by_kind
+                .into_iter()
+                .map(|(kind, counts)| (kind, ranked(counts, limit)))
+                .collect(),
+            languages: ranked(tally.languages, limit),
+            handles,
         })
     }
 
-    /// The whole archive's counts, as the tallies of migration 0009 keep them.
-    async fn archive_tally(&self) -> Result<Tally> {
-        let authors: Vec<(String, i64, i64, i64)> =
-            sqlx::query_as("SELECT author, posts, engagement, last_pk FROM author_tally")
-                .fetch_all(&self.pool)
-                .await?;
-        let languages: Vec<(String, i64)> = sqlx::query_as("SELECT lang, posts FROM lang_tally")
-            .fetch_all(&self.pool)
+    /// The whole archive's lists off its tallies (migrations 0009 and 0028), each ranked by
+    /// SQLite as it reads the tally: only the heaviest `limit` of a list, ties by key, and the
+    /// tally's number of rows come back.
+    async fn archive_ranked(&self, limit: usize) -> Result<Ranked> {
+        let sql_limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        let mut conn = self.pool.acquire().await?;
+        let conn = &mut *conn;
+        let mut handles = HashMap::new();
+        let mut accounts = Vec::new();
+        for order in ["posts", "engagement"] {
+            // The accounts' handles are joined to the few ranked, not to every account.
+            let rows: Vec<(String, i64, Option<String>)> = sqlx::query_as(&format!(
+                "SELECT t.author, t.{order}, h.handle FROM
+                     (SELECT author, {order} FROM author_tally
+                      ORDER BY {order} DESC, author LIMIT ?) t
+                 LEFT JOIN author_handles h ON h.author = t.author
+                 ORDER BY t.{order} DESC, t.author"
+            ))
+            .bind(sql_limit)
+            .fetch_all(&mut *conn)
             .await?;
-        let entities: Vec<(i64, String, i64)> =
-            sqlx::query_as("SELECT kind, value, posts FROM entity_tally")
-                .fetch_all(&self.pool)
+            let mut list = Vec::with_capacity(rows.len());
+            for (author, count, handle) in rows {
+                if let Some(handle) = handle {
+                    handles.insert(author.clone(), handle);
+                }
+                list.push((author, count));
+            }
+            accounts.push(list);
+        }
+        let distinct: i64 = sqlx::query_scalar("SELECT count(*) FROM author_tally")
+            .fetch_one(&mut *conn)
+            .await?;
+        let mut entities = HashMap::new();
+        for kind in [HASHTAG, MENTION, CASHTAG, DOMAIN] {
+            let entries: Vec<(String, i64)> = sqlx::query_as(
+                "SELECT value, posts FROM entity_tally WHERE kind = ?
+                 ORDER BY posts DESC, value LIMIT ?",
+            )
+            .bind(kind)
+            .bind(sql_limit)
+            .fetch_all(&mut *conn)
+            .await?;
+            let count: i64 = sqlx::query_scalar("SELECT count(*) FROM entity_tally WHERE kind = ?")
+                .bind(kind)
+                .fetch_one(&mut *conn)
                 .await?;
-        Ok(Tally {
-            authors: authors
-                .into_iter()
-                .map(|(author, posts, engaged, last)| (author, (posts, engaged, last)))
-                .collect(),
-            languages: languages.into_iter().collect(),
-            entities: entities
-                .into_iter()
-                .map(|(kind, value, n)| ((kind, value), n))
-                .collect(),
+            entities.insert(kind, (entries, count));
+        }
+        // One row a language: read whole.
+        let languages: Vec<(String, i64)> = sqlx::query_as("SELECT lang, posts FROM lang_tally")
+            .fetch_all(&mut *conn)
+            .await?;
+        let by_engagement = accounts.pop().unwrap_or_default();
+        let by_posts = accounts.pop().unwrap_or_default();
+        Ok(Ranked {
+            by_posts: (by_posts, distinct),
+            by_engagement: (by_engagement, distinct),
+            entities,
+            languages: ranked(languages, limit),
+            handles,
         })
     }
 
