@@ -27,12 +27,15 @@
 //!
 //! At 10,000,000 posts and 1,000,000 history rows (built in 6,163 s on 2 cores with other work
 //! running; 13.05 GB, 1,305 MB per million posts against 549 MB of their raw JSON), cold / quiet
-//! median: opening 21.3 ms; History 8.9 / 2.0 ms; a search with 50 matches 36.0 / 4.3 ms; a word
-//! in 1 post of 40 215.1 / 69.0 ms; the list 12.7 / 1.0 ms; a page half-way down by key
-//! 8.7 / 0.9 ms, by offset 4,232.7 / 265.9 ms; Spend over a year 60.0 / 17.5 ms; an investigation
-//! of 1,000,000 posts 16.0 / 4.3 ms; analysis: summary 74.5 / 10.4 ms, activity per day by
-//! language 360.9 / 202.3 ms, per hour by kind 159.2 / 90.2 ms, heatmap 154.3 / 96.4 ms, top lists
-//! 1,912.0 / 1,302.9 ms, network 2,870.3 / 732.6 ms (above the 2 s aim, cold).
+//! median, a quiet machine: opening 19.2 ms; History 3.8 / 1.0 ms; a search with 50 matches
+//! 37.2 / 1.7 ms; a word in 1 post of 40 212.9 / 77.2 ms; the list 7.3 / 0.9 ms; a page half-way
+//! down by key 9.6 / 1.2 ms, by offset 5,083.4 / 330.3 ms; Spend over a year 53.2 / 18.7 ms; an
+//! investigation of 1,000,000 posts 15.9 / 5.7 ms; analysis: summary 69.5 / 5.9 ms, activity per
+//! day by language 343.7 / 184.5 ms, per hour by kind 164.2 / 76.1 ms, heatmap 142.9 / 87.9 ms,
+//! top lists 394.3 / 89.9 ms (2,921.3 / 1,525.4 ms before SQLite ranked the tallies itself),
+//! network 1,974.3 / 699.9 ms (2,910.9 ms cold before the handles of migration 0028; three cold
+//! runs since: 1,770.7, 1,857.7 and 1,974.3 ms, under the 2 s aim with little to spare: most of
+//! it is the reposters lists' posts looked up one by one).
 
 use std::path::Path;
 use std::time::{Duration, Instant};
