@@ -160,7 +160,12 @@ async fn main() {
             if changed || at - *last >= 1.0 {
                 *last = at;
                 match &step {
-                    UpgradeStep::Checking => println!("{at:>7.1} s  checking"),
+                    UpgradeStep::Checking {
+                        read_bytes,
+                        total_bytes,
+                    } => println!(
+                        "{at:>7.1} s  checking: {read_bytes:?} of {total_bytes} bytes read"
+                    ),
                     UpgradeStep::BackingUp {
                         written_bytes,
                         expected_bytes,

@@ -95,8 +95,17 @@ const STEPS_PER_POST_0022: u64 = 32;
 #[serde(tag = "step", rename_all = "snake_case")]
 #[ts(export)]
 pub enum UpgradeStep {
-    /// SQLite reads the file to check it.
-    Checking,
+    /// SQLite reads the whole file to check it: about `read_bytes` of its `total_bytes` read so
+    /// far. `read_bytes` is what this process has read since the check began (nearly all of it
+    /// the file's pages; [`read_so_far`]), kept under the total until the check ends; `None`
+    /// where the system cannot tell it. SQLite's own progress handler cannot: the check walks
+    /// the pages inside one of its instructions.
+    Checking {
+        /// Bytes read so far, about.
+        read_bytes: Option<u64>,
+        /// The file's size in pages.
+        total_bytes: u64,
+    },
     /// The file is copied aside before a migration that rewrites tables: bytes written so far
     /// of those expected (the file's pages in use).
     BackingUp {
@@ -290,8 +299,35 @@ pub(crate) async fn refresh_statistics(conn: &mut SqliteConnection) -> Result<()
 }
 
 async fn checked(conn: &mut SqliteConnection, upgrade: &Upgrade) -> Result<()> {
-    upgrade.tell(UpgradeStep::Checking);
-    let report = check(conn).await?;
+    let (total,): (i64,) = sqlx::query_as(
+        "SELECT page_count * page_size FROM pragma_page_count(), pragma_page_size()",
+    )
+    .fetch_one(&mut *conn)
+    .await?;
+    let total_bytes = u64::try_from(total).unwrap_or(0);
+    let start = read_so_far();
+    let tell = || {
+        let read_bytes = start.and_then(|start| {
+            let read = read_so_far()?.saturating_sub(start);
+            Some(read.min(total_bytes * 99 / 100))
+        });
+        upgrade.tell(UpgradeStep::Checking {
+            read_bytes,
+            total_bytes,
+        });
+    };
+    tell();
+    let report = {
+        let checking = check(conn);
+        tokio::pin!(checking);
+        let mut ticker = tokio::time::interval(TELL_EVERY);
+        loop {
+            tokio::select! {
+                report = &mut checking => break report,
+                _ = ticker.tick() => tell(),
+            }
+        }
+    }?;
     if report != ["ok"] {
         return Err(StoreError::Damaged { report });
     }
@@ -313,6 +349,16 @@ pub async fn check(conn: &mut SqliteConnection) -> Result<Vec<String>> {
         .fetch_all(&mut *conn)
         .await?;
     Ok(rows.into_iter().map(|(line,)| line).collect())
+}
+
+/// Bytes this process has read through read system calls so far (`rchar` in /proc/self/io),
+/// whatever the page cache held: while SQLite checks a file on the opening's own connection,
+/// nearly all of them are its pages. `None` where there is no /proc.
+pub(crate) fn read_so_far() -> Option<u64> {
+    let io = std::fs::read_to_string("/proc/self/io").ok()?;
+    io.lines()
+        .find_map(|line| line.strip_prefix("rchar:"))
+        .and_then(|value| value.trim().parse().ok())
 }
 
 /// The migrations the file records, by version with their checksums; none for a new file.

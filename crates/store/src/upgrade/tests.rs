@@ -307,9 +307,22 @@ async fn an_upgrade_that_rewrites_tables_is_copied_first_and_told_in_posts() {
     copy.close().await;
 
     let told = told.lock().unwrap().clone();
-    assert_eq!(told[0], UpgradeStep::Checking);
+    // The check first, told as it starts and then as it goes: never the whole file before it
+    // has ended.
+    let checking = told
+        .iter()
+        .take_while(|step| matches!(step, UpgradeStep::Checking { .. }))
+        .count();
+    assert!(checking >= 1, "{told:?}");
+    for step in &told[..checking] {
+        assert!(
+            matches!(step, UpgradeStep::Checking { read_bytes, total_bytes }
+                if *total_bytes > 0 && read_bytes.is_none_or(|read| read < *total_bytes)),
+            "{step:?}"
+        );
+    }
     assert!(
-        matches!(told[1], UpgradeStep::BackingUp { written_bytes: 0, expected_bytes, .. } if expected_bytes > 0)
+        matches!(told[checking], UpgradeStep::BackingUp { written_bytes: 0, expected_bytes, .. } if expected_bytes > 0)
     );
     let migrating: Vec<_> = told
         .iter()
@@ -617,4 +630,18 @@ fn statements_outside_triggers(sql: &str) -> Vec<String> {
         }
     }
     out
+}
+
+#[test]
+fn the_bytes_read_so_far_count_a_files_pages_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("pages");
+    std::fs::write(&path, vec![7u8; 4 << 20]).unwrap();
+    let Some(before) = read_so_far() else {
+        return; // No /proc here: the check's progress is not told.
+    };
+    assert_eq!(std::fs::read(&path).unwrap().len(), 4 << 20);
+    let read = read_so_far().unwrap() - before;
+    // Other tests run beside this one and read too: at least the file, not a figure exactly.
+    assert!(read >= 4 << 20, "{read}");
 }

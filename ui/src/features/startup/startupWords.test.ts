@@ -4,7 +4,13 @@ import { backupWords, megabytes, stepFraction, stepWords } from './startupWords'
 describe('startup words', () => {
   it('says each step of an opening, the posts estimated with "about" until done', () => {
     expect(stepWords(null)).toBe('Opening your archive…');
-    expect(stepWords({ step: 'checking' })).toBe('Checking your archive…');
+    // The check's bytes read are told where the system can tell them, with "about".
+    expect(stepWords({ step: 'checking', read_bytes: null, total_bytes: 13_050_000_000 })).toBe('Checking your archive…');
+    const checking = { step: 'checking' as const, read_bytes: 3_262_500_000, total_bytes: 13_050_000_000 };
+    expect(stepWords(checking)).toBe('Checking your archive: about 3,263 MB of 13,050 MB read');
+    expect(stepFraction(checking)).toBe(0.25);
+    expect(stepWords({ ...checking, read_bytes: 0 })).toBe('Checking your archive…');
+    expect(stepFraction({ ...checking, read_bytes: null })).toBeNull();
     expect(stepWords({ step: 'backing_up', written_bytes: 370_000_000, expected_bytes: 881_000_000, file: 'x' })).toBe(
       'Saving a copy of your archive before upgrading it: 370 MB of 881 MB',
     );

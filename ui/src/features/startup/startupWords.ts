@@ -22,7 +22,9 @@ export function stepWords(step: UpgradeStep | null): string {
   if (!step) return 'Opening your archive…';
   switch (step.step) {
     case 'checking':
-      return 'Checking your archive…';
+      // Read bytes are an estimate (what the app has read since the check began): "about".
+      if (!step.read_bytes || step.total_bytes === 0) return 'Checking your archive…';
+      return `Checking your archive: about ${megabytes(step.read_bytes)} of ${megabytes(step.total_bytes)} read`;
     case 'backing_up':
       return `Saving a copy of your archive before upgrading it: ${megabytes(step.written_bytes)} of ${megabytes(step.expected_bytes)}`;
     case 'migrating': {
@@ -40,6 +42,8 @@ export function stepWords(step: UpgradeStep | null): string {
 export function stepFraction(step: UpgradeStep | null): number | null {
   if (!step) return null;
   switch (step.step) {
+    case 'checking':
+      return step.read_bytes !== null && step.total_bytes > 0 ? Math.min(1, step.read_bytes / step.total_bytes) : null;
     case 'backing_up':
       return step.expected_bytes > 0 ? Math.min(1, step.written_bytes / step.expected_bytes) : null;
     case 'migrating':

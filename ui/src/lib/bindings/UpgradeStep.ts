@@ -4,7 +4,15 @@ import type { BackupOutcome } from "./BackupOutcome";
 /**
  * What opening the database is doing, told as it goes.
  */
-export type UpgradeStep = { "step": "checking" } | { "step": "backing_up", 
+export type UpgradeStep = { "step": "checking", 
+/**
+ * Bytes read so far, about.
+ */
+read_bytes: number | null, 
+/**
+ * The file's size in pages.
+ */
+total_bytes: number, } | { "step": "backing_up", 
 /**
  * Bytes of the copy written so far.
  */
