@@ -56,9 +56,9 @@ pub const REWRITES_TABLES: &[i64] = &[2, 3, 5, 8, 9, 10, 11, 12, 13, 14, 18, 20]
 
 /// Migrations that backfill only tables they create themselves (0021 the activity roll-ups,
 /// 0022 the network's edge tallies, 0023 History's and the investigations' counts, 0026
-/// Spend's running totals per hour, 0028 the accounts' handles): they change no row that was there, and a failed one is
-/// rolled back whole, so they need no copy either (a copy of a ten-million-post archive is
-/// gigabytes and a minute).
+/// Spend's running totals per hour, 0028 the accounts' handles): they change no row that was
+/// there, and a failed one is rolled back whole, so they need no copy either (a copy of a
+/// ten-million-post archive is gigabytes and a minute).
 pub const FILLS_ITS_OWN_TABLES: &[i64] = &[21, 22, 23, 26, 28];
 
 /// SQLite virtual machine instructions between two calls of the progress handler.
@@ -103,7 +103,7 @@ pub enum UpgradeStep {
     Checking {
         /// Bytes read so far, about.
         read_bytes: Option<u64>,
-        /// The file's size in pages.
+        /// The file's size: its pages times the page size.
         total_bytes: u64,
     },
     /// The file is copied aside before a migration that rewrites tables: bytes written so far
@@ -317,17 +317,7 @@ async fn checked(conn: &mut SqliteConnection, upgrade: &Upgrade) -> Result<()> {
         });
     };
     tell();
-    let report = {
-        let checking = check(conn);
-        tokio::pin!(checking);
-        let mut ticker = tokio::time::interval(TELL_EVERY);
-        loop {
-            tokio::select! {
-                report = &mut checking => break report,
-                _ = ticker.tick() => tell(),
-            }
-        }
-    }?;
+    let report = telling(check(conn), tell).await?;
     if report != ["ok"] {
         return Err(StoreError::Damaged { report });
     }
@@ -349,6 +339,19 @@ pub async fn check(conn: &mut SqliteConnection) -> Result<Vec<String>> {
         .fetch_all(&mut *conn)
         .await?;
     Ok(rows.into_iter().map(|(line,)| line).collect())
+}
+
+/// Runs `work`, calling `tell` every [`TELL_EVERY`] while it lasts (the start screen's progress
+/// of a long step).
+pub(crate) async fn telling<T>(work: impl std::future::Future<Output = T>, tell: impl Fn()) -> T {
+    tokio::pin!(work);
+    let mut ticker = tokio::time::interval(TELL_EVERY);
+    loop {
+        tokio::select! {
+            done = &mut work => return done,
+            _ = ticker.tick() => tell(),
+        }
+    }
 }
 
 /// Bytes this process has read through read system calls so far (`rchar` in /proc/self/io),
@@ -452,17 +455,7 @@ async fn apply(
         });
     };
     tell(false);
-    let result = {
-        let applying = conn.apply(migration);
-        tokio::pin!(applying);
-        let mut ticker = tokio::time::interval(TELL_EVERY);
-        loop {
-            tokio::select! {
-                result = &mut applying => break result,
-                _ = ticker.tick() => tell(false),
-            }
-        }
-    };
+    let result = telling(conn.apply(migration), || tell(false)).await;
     conn.lock_handle().await?.remove_progress_handler();
     result?;
     tell(true);

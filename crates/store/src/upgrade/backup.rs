@@ -138,21 +138,13 @@ async fn write(
         })
     };
     tell(0);
-    let copied = {
-        let copying = sqlx::query("VACUUM INTO ?")
-            .bind(target)
-            .execute(&mut *conn);
-        tokio::pin!(copying);
-        let mut ticker = tokio::time::interval(super::TELL_EVERY);
-        loop {
-            tokio::select! {
-                result = &mut copying => break result,
-                _ = ticker.tick() => {
-                    tell(std::fs::metadata(&partial).map_or(0, |m| m.len()));
-                }
-            }
-        }
-    };
+    let copying = sqlx::query("VACUUM INTO ?")
+        .bind(target)
+        .execute(&mut *conn);
+    let copied = super::telling(copying, || {
+        tell(std::fs::metadata(&partial).map_or(0, |m| m.len()));
+    })
+    .await;
     if let Err(error) = copied {
         let _ = std::fs::remove_file(&partial);
         return Err(error.into());

@@ -10,7 +10,7 @@ export type UpgradeStep = { "step": "checking",
  */
 read_bytes: number | null, 
 /**
- * The file's size in pages.
+ * The file's size: its pages times the page size.
  */
 total_bytes: number, } | { "step": "backing_up", 
 /**
