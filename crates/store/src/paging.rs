@@ -61,30 +61,36 @@ pub(crate) fn push_newest_rows<'args, Id>(
     sql.push_bind(if keyed { 0 } else { offset });
 }
 
-/// Ends a list's query with its page, newest first in the order an index on `time DESC` alone
-/// lists the rows (ties by `id` ascending, the order they were stored): the rows after `key`
-/// when there is one, else after skipping `offset`; at most `limit`.
-pub(crate) fn push_newest_in_time_index(
+/// Ends a list's query with its page in the order an index on `time` alone lists the rows,
+/// ties in the order they were stored: newest first is `time DESC, id ASC`, oldest first
+/// `time ASC, id DESC` (so no sort beside the index). The rows after `key` when there is one,
+/// else after skipping `offset`; at most `limit`.
+pub(crate) fn push_page_in_time_index(
     sql: &mut QueryBuilder<'_, Sqlite>,
     (time, id): (&str, &str),
     key: Option<(i64, i64)>,
+    newest_first: bool,
     limit: i64,
     offset: u32,
 ) {
     if let Some(key) = key {
-        push_after_in_time_index(sql, (time, id), key, true);
+        push_after_in_time_index(sql, (time, id), key, newest_first);
     }
-    sql.push(format!(" ORDER BY {time} DESC, {id} ASC LIMIT "))
-        .push_bind(limit)
-        .push(" OFFSET ")
-        .push_bind(if key.is_some() { 0 } else { i64::from(offset) });
+    sql.push(if newest_first {
+        format!(" ORDER BY {time} DESC, {id} ASC LIMIT ")
+    } else {
+        format!(" ORDER BY {time} ASC, {id} DESC LIMIT ")
+    })
+    .push_bind(limit)
+    .push(" OFFSET ")
+    .push_bind(if key.is_some() { 0 } else { i64::from(offset) });
 }
 
 /// Adds the condition for the rows after `key` (the last row's `time` and `id` values) in an
 /// order that sorts `time` one way and ties by `id` the other, as an index on `time` alone
 /// lists them (its ties in rowid order): newest first is `time DESC, id ASC`, oldest first
 /// `time ASC, id DESC`. The bound on `time` alone comes first so the index starts at the key.
-pub(crate) fn push_after_in_time_index(
+fn push_after_in_time_index(
     sql: &mut QueryBuilder<'_, Sqlite>,
     (time, id): (&str, &str),
     (key_time, key_id): (i64, i64),

@@ -274,19 +274,15 @@ pub(crate) fn posts_page_query(
     }
     let mut sql = QueryBuilder::<Sqlite>::new(format!("SELECT {POST_COLUMNS}"));
     push_post_filters(&mut sql, q, plan, true);
-    let newest = q.sort != PostSort::Oldest;
-    if let Some(key) = key {
-        paging::push_after_in_time_index(&mut sql, ("p.created_at", "p.pk"), key, newest);
-    }
-    // Ties are broken in the order of the `posts_created` index, so no extra sort.
-    sql.push(if newest {
-        " ORDER BY p.created_at DESC, p.pk ASC"
-    } else {
-        " ORDER BY p.created_at ASC, p.pk DESC"
-    });
-    sql.push(" LIMIT ").push_bind(page_size(q.limit, 50));
-    let offset = if key.is_some() { 0 } else { q.offset };
-    sql.push(" OFFSET ").push_bind(i64::from(offset));
+    // In the order of the `posts_created` index, ties included, so no extra sort.
+    paging::push_page_in_time_index(
+        &mut sql,
+        ("p.created_at", "p.pk"),
+        key,
+        q.sort != PostSort::Oldest,
+        page_size(q.limit, 50),
+        q.offset,
+    );
     sql
 }
 
@@ -457,10 +453,11 @@ pub(crate) fn users_page_query(q: &UserQuery, key: Option<(i64, i64)>) -> QueryB
                 .push(" ESCAPE '\\')");
         }
     }
-    paging::push_newest_in_time_index(
+    paging::push_page_in_time_index(
         &mut sql,
         ("last_seen", "rowid"),
         key,
+        true,
         page_size(q.limit, 50),
         q.offset,
     );
@@ -493,10 +490,11 @@ pub(crate) fn links_page_query(q: &LinkQuery, key: Option<(i64, i64)>) -> QueryB
             .push_bind(pattern)
             .push(" ESCAPE '\\')");
     }
-    paging::push_newest_in_time_index(
+    paging::push_page_in_time_index(
         &mut sql,
         ("l.last_seen", "l.id"),
         key,
+        true,
         page_size(q.limit, 50),
         q.offset,
     );
