@@ -12,7 +12,7 @@
 
 use std::collections::HashMap;
 
-use sqlx::{QueryBuilder, Sqlite};
+use sqlx::{QueryBuilder, Sqlite, SqliteConnection};
 
 use super::scope::{entity_lines, push_from, Resolved, CASHTAG, DOMAIN, HASHTAG, MENTION};
 use super::types::{AnalysisScope, TopEntry, TopKind, TopList, TopLists};
@@ -73,6 +73,34 @@ fn labelled((entries, distinct): RankedList, label: impl Fn(&str) -> String) -> 
             .collect(),
         distinct,
     }
+}
+
+/// The whole archive's heaviest `limit` accounts by `order` (`posts` or `engagement`, a column
+/// of author_tally), ties by key, each listed one's handle put in `handles`: the handles are
+/// joined to the few ranked, not to every account.
+async fn archive_accounts(
+    conn: &mut SqliteConnection,
+    order: &'static str,
+    limit: i64,
+    handles: &mut HashMap<String, String>,
+) -> Result<Vec<(String, i64)>> {
+    let rows: Vec<(String, i64, Option<String>)> = sqlx::query_as(&format!(
+        "SELECT t.author, t.{order}, h.handle FROM
+             (SELECT author, {order} FROM author_tally ORDER BY {order} DESC, author LIMIT ?) t
+         LEFT JOIN author_handles h ON h.author = t.author
+         ORDER BY t.{order} DESC, t.author"
+    ))
+    .bind(limit)
+    .fetch_all(conn)
+    .await?;
+    let mut list = Vec::with_capacity(rows.len());
+    for (author, count, handle) in rows {
+        if let Some(handle) = handle {
+            handles.insert(author.clone(), handle);
+        }
+        list.push((author, count));
+    }
+    Ok(list)
 }
 
 /// A tag, mention, cashtag or host as shown.
@@ -200,28 +228,8 @@ impl Store {
         let mut conn = self.pool.acquire().await?;
         let conn = &mut *conn;
         let mut handles = HashMap::new();
-        let mut accounts = Vec::new();
-        for order in ["posts", "engagement"] {
-            // The accounts' handles are joined to the few ranked, not to every account.
-            let rows: Vec<(String, i64, Option<String>)> = sqlx::query_as(&format!(
-                "SELECT t.author, t.{order}, h.handle FROM
-                     (SELECT author, {order} FROM author_tally
-                      ORDER BY {order} DESC, author LIMIT ?) t
-                 LEFT JOIN author_handles h ON h.author = t.author
-                 ORDER BY t.{order} DESC, t.author"
-            ))
-            .bind(sql_limit)
-            .fetch_all(&mut *conn)
-            .await?;
-            let mut list = Vec::with_capacity(rows.len());
-            for (author, count, handle) in rows {
-                if let Some(handle) = handle {
-                    handles.insert(author.clone(), handle);
-                }
-                list.push((author, count));
-            }
-            accounts.push(list);
-        }
+        let by_posts = archive_accounts(conn, "posts", sql_limit, &mut handles).await?;
+        let by_engagement = archive_accounts(conn, "engagement", sql_limit, &mut handles).await?;
         let distinct: i64 = sqlx::query_scalar("SELECT count(*) FROM author_tally")
             .fetch_one(&mut *conn)
             .await?;
@@ -245,8 +253,6 @@ impl Store {
         let languages: Vec<(String, i64)> = sqlx::query_as("SELECT lang, posts FROM lang_tally")
             .fetch_all(&mut *conn)
             .await?;
-        let by_engagement = accounts.pop().unwrap_or_default();
-        let by_posts = accounts.pop().unwrap_or_default();
         Ok(Ranked {
             by_posts: (by_posts, distinct),
             by_engagement: (by_engagement, distinct),
