@@ -6,7 +6,8 @@
 //! commands the UI calls, the channel a stream's events travel on, the `records-changed`
 //! event, the save dialog of exports, the `sightline-media` protocol that serves kept media to
 //! the window (`media`), the log file started before the window opens (`run`;
-//! "Open the log folder" in Settings), and the databases closed at exit (`run`, so the next
+//! "Open the log folder" in Settings), the free heap pages handed back once the page has loaded
+//! and the store is open (`settled`), and the databases closed at exit (`run`, so the next
 //! start knows the close was clean and skips the check of the whole file). Everything the app *does* — the request pipeline,
 //! streaming, paging, keys, session, settings, state, errors, and every rule a test can name —
 //! is in `crates/core`, which knows nothing of Tauri.
@@ -30,6 +31,7 @@ pub mod monitors;
 pub mod painting;
 pub mod provenance;
 mod running;
+mod settled;
 pub mod signing;
 pub mod stamps;
 pub mod storage;
@@ -123,9 +125,12 @@ pub fn run() {
     let probe = std::env::var_os(environment::STARTUP_PROBE_VAR).is_some();
     let environment = Environment::from_process();
     let app = configure(tauri::Builder::default(), environment.clone(), secrets)
-        .on_page_load(move |_, payload| {
-            if probe && matches!(payload.event(), tauri::webview::PageLoadEvent::Finished) {
-                println!("startup-probe: ready");
+        .on_page_load(move |webview, payload| {
+            if matches!(payload.event(), tauri::webview::PageLoadEvent::Finished) {
+                if probe {
+                    println!("startup-probe: ready");
+                }
+                settled::after_start_up(webview.app_handle());
             }
         })
         .build(tauri::generate_context!())
