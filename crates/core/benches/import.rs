@@ -29,11 +29,6 @@
 //! memory 368 MiB), 335.8 s after (2,978 lines/s; 252 s user, 65 s system, 444 MiB); with the
 //! one connection's cache at 32 MiB, 360.1 s (225 MiB). 200,000 lines: 56.8 s -> 50.8 s at
 //! 32 MiB.
-//! On a faster machine of the same kind (2 cores), quiet, one run each, the same file: the stop-45
-//! build 179.5 s (5,570 lines/s); with the write-ahead log folded in by a task of its own
-//! (store's `checkpoint.rs`) 164.0 s (6,099 lines/s), peak memory 445 MiB both. Under the 3-minute
-//! aim. The database's size as printed includes the log file, up to 256 MiB with the writer's
-//! backstop (4,479 against 4,361 MiB); close folds it in.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};

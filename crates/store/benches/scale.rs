@@ -26,9 +26,8 @@
 //! 41.6 ms / 1.5 ms; the same page by its offset 826.0 ms / 18.1 ms.
 //!
 //! At 10,000,000 posts and 1,000,000 history rows (built in 6,163 s on 2 cores with other work
-//! running; 4,650 s on a faster machine of the kind, other builds running, with the log folded
-//! in off the writer's path; 13.05 GB, 1,305 MB per million posts against 549 MB of their raw
-//! JSON), cold / quiet median, a quiet machine: opening 19.2 ms; History 3.8 / 1.0 ms; a search with 50 matches
+//! running; 13.05 GB, 1,305 MB per million posts against 549 MB of their raw JSON), cold / quiet
+//! median, a quiet machine: opening 19.2 ms; History 3.8 / 1.0 ms; a search with 50 matches
 //! 37.2 / 1.7 ms; a word in 1 post of 40 212.9 / 77.2 ms; the list 7.3 / 0.9 ms; a page half-way
 //! down by key 9.6 / 1.2 ms, by offset 5,083.4 / 330.3 ms; Spend over a year 53.2 / 18.7 ms; an
 //! investigation of 1,000,000 posts 15.9 / 5.7 ms; analysis: summary 69.5 / 5.9 ms, activity per

@@ -14,18 +14,10 @@
 //! Measured (2 cores, quiet), median page of 100: a new database 36.9 ms (service-sized posts
 //! 64.7 ms); the 10,000,000-post bench archive (`benches/scale.rs`, a scratch copy, opened as
 //! the app opens it) 94.5 to 124.7 ms over four runs (service-sized 104.1 to 119.6 ms), above the
-//! 50 ms aim. Of a page's time there, the request's transaction was 108 ms and the media queue's 6
-//! (37 and 6 in a new database): each page of 100 posts dirties rows spread over some fifteen
-//! indexes and tallies, each its own 4 KB page at ten million posts, and SQLite's checkpoint inside
-//! the commit wrote them all into the file a second time: 10 MB written a page (`/proc/<pid>/io`).
-//!
-//! With the log folded in off the writer's path (`src/checkpoint.rs`), on a faster machine of the
-//! same kind, the stop-45 build beside this one on fresh scratch copies (median / 95th percentile;
-//! service-sized posts after the slash): a new database 19.1 -> 17.0-17.9 ms; 2,000,000 posts
-//! 58.6 / 59.5 -> 27.8 / 27.7 ms (p95 78.0 -> 42.7); 10,000,000 posts, the first run on a fresh
-//! copy 78.7 / 68.2 -> 54.5 / 48.3 ms, a second run on it 64.2 / 60.6 -> 40.7 / 39.7 ms. The 95th
-//! percentile at 10M is 59 to 199 ms: the first pages read cold pages, and with pages written back
-//! to back the writer's own checkpoint (the backstop) runs once every 40-odd pages.
+//! 50 ms aim. Of a page's time there, the request's transaction is 108 ms and the media queue's 6
+//! (37 and 6 in a new database); the profile shows no scan, but each page of 100 posts dirties
+//! rows spread over some fifteen indexes and tallies, each its own 4 KB page at ten million
+//! posts: 10 MB written a page (the WAL and its checkpoints, `/proc/<pid>/io`), 100 KB a post.
 
 use std::path::Path;
 use std::time::{Duration, Instant};

@@ -28,8 +28,7 @@ use tokio::sync::{mpsc, Mutex, OwnedMutexGuard};
 /// The writer connection's `wal_autocheckpoint`: 65,536 pages, a 256 MiB log at 4 KiB pages.
 /// On the 2,000,000-post bench archive, writing pages of 100 posts back to back (the median
 /// page, the 95th percentile): 16,384 pages 31.8 / 165.3 ms, 32,768 25.2 / 50.7 ms, 65,536
-/// 27.8 / 42.7 ms; SQLite's 1,000 in the commit 58.6 / 78.0 ms. At 10,000,000 posts (the median
-/// page): 64.2 to 78.7 ms with SQLite's, 40.7 to 54.5 ms with this (`benches/write_page.rs`).
+/// 27.8 / 42.7 ms; SQLite's 1,000 in the commit 58.6 / 78.0 ms.
 pub(crate) const WRITER_BACKSTOP_PAGES: &str = "65536";
 
 /// `journal_size_limit`: the log file is cut back to 64 MiB when it starts over, rather than

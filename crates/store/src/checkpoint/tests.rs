@@ -24,19 +24,6 @@ async fn write_mib(store: &Store, mib: usize) {
     tx.commit().await.unwrap();
 }
 
-/// Waits up to 20 s for the database file (not its log) to reach `bytes`.
-async fn reaches(path: &Path, bytes: u64, what: &str) {
-    let waited = Instant::now();
-    while size(path) < bytes {
-        assert!(
-            waited.elapsed() < Duration::from_secs(20),
-            "{what} was not folded in: the file is {} bytes, {bytes} awaited",
-            size(path)
-        );
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-}
-
 #[tokio::test]
 async fn the_writer_leaves_the_log_to_the_checkpointer_up_to_the_backstop() {
     let dir = tempfile::tempdir().unwrap();
@@ -65,10 +52,26 @@ async fn a_commit_is_folded_into_the_file_soon_after_without_another_write() {
     // 8 MiB: past SQLite's own 1,000-page checkpoint, under the writer's backstop, so only the
     // checkpointer can move it into the file while the store stays open.
     write_mib(&store, 8).await;
-    reaches(&path, before + 8 * 1024 * 1024, "the write").await;
+    let waited = Instant::now();
+    while size(&path) < before + 8 * 1024 * 1024 {
+        assert!(
+            waited.elapsed() < Duration::from_secs(20),
+            "the log was not folded in: the file is {} bytes, {} before the write",
+            size(&path),
+            before
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
     // It goes on after a first fold: a second write is folded in as well.
     let folded = size(&path);
     write_mib(&store, 4).await;
-    reaches(&path, folded + 4 * 1024 * 1024, "the second write").await;
+    let waited = Instant::now();
+    while size(&path) < folded + 4 * 1024 * 1024 {
+        assert!(
+            waited.elapsed() < Duration::from_secs(20),
+            "the second write was not folded in"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
     store.close().await;
 }
