@@ -114,9 +114,6 @@
 //!   ([`Store::check_due`]): after an unclean close (a marker beside the file, written at
 //!   opening and removed by [`Store::close`]), or when the last clean check, whose time the
 //!   file keeps, is [`CHECK_EVERY`] old; an upgrade's check counts as one;
-//! * `checkpoint`: the write-ahead log folded into the file by a task of its own a moment
-//!   after each write transaction, off the writer's path (the writer's own checkpoint kept as
-//!   a backstop at a 256 MiB log);
 //! * `storage`: the file's bytes by part (posts, responses, media, indexes, other, free), read
 //!   from SQLite's `dbstat` table, adding up to the file; compacting it in place (`VACUUM`, one
 //!   transaction: a quit or crash mid-way leaves the file as it was), with progress and cancel.
@@ -145,7 +142,6 @@ mod bundle_exports;
 mod cache;
 mod case_packages;
 mod check_due;
-mod checkpoint;
 mod collections;
 pub mod custody;
 mod error;
@@ -272,9 +268,6 @@ pub struct Store {
     /// Its cache is larger ([`WRITER_CACHE`]); it is opened at the first write and closed
     /// [`WRITER_IDLE`] after the last, so a store only read holds no more memory.
     writer: SqlitePool,
-    /// Folds the write-ahead log in after writes, off the writer's path (`checkpoint.rs`);
-    /// none for an in-memory store, which has no log.
-    checkpointer: Option<checkpoint::Checkpointer>,
     /// "Collected by", as the custody log records it ([`Store::set_collector`]).
     collector: Arc<RwLock<String>>,
     /// The open marker and whether the whole file's check is due (`check_due`).
@@ -352,17 +345,8 @@ impl Store {
             .min_connections(0)
             .idle_timeout(WRITER_IDLE)
             .after_connect(|conn, _| Box::pin(register_functions(conn)))
-            .connect_lazy_with(
-                options
-                    .pragma("cache_size", WRITER_CACHE)
-                    .pragma("wal_autocheckpoint", checkpoint::WRITER_BACKSTOP_PAGES)
-                    .pragma("journal_size_limit", checkpoint::LOG_KEPT_BYTES),
-            );
-        let checkpointer = checkpoint::Checkpointer::start(pool.clone());
-        Ok(Self {
-            checkpointer: Some(checkpointer),
-            ..Self::over(pool, writer)
-        })
+            .connect_lazy_with(options.pragma("cache_size", WRITER_CACHE));
+        Ok(Self::over(pool, writer))
     }
 
     /// A store over open pools (the same one twice where there is one connection), with no
@@ -371,7 +355,6 @@ impl Store {
         Self {
             pool,
             writer,
-            checkpointer: None,
             collector: Arc::default(),
             opened: Arc::default(),
         }
@@ -426,7 +409,6 @@ impl Store {
 
     /// Copies the write-ahead log into the main file and truncates it (e.g. before a backup).
     pub async fn checkpoint(&self) -> Result<()> {
-        let _quiet = self.hold_checkpointer().await;
         sqlx::query("PRAGMA wal_checkpoint(TRUNCATE)")
             .execute(&self.pool)
             .await?;
@@ -440,7 +422,6 @@ impl Store {
     /// removed: the next opening knows the file was closed cleanly (`check_due`).
     pub async fn close(&self) {
         self.writer.close().await;
-        let _quiet = self.hold_checkpointer().await;
         for pragma in ["PRAGMA optimize", "PRAGMA wal_checkpoint(TRUNCATE)"] {
             if let Err(error) = sqlx::query(pragma).execute(&self.pool).await {
                 tracing::debug!(%error, pragma, "failed at close");
@@ -448,14 +429,6 @@ impl Store {
         }
         self.pool.close().await;
         self.opened.closed();
-    }
-
-    /// Keeps the background checkpoint from running (waiting for one under way) while held.
-    async fn hold_checkpointer(&self) -> Option<tokio::sync::OwnedMutexGuard<()>> {
-        match &self.checkpointer {
-            Some(checkpointer) => Some(checkpointer.hold().await),
-            None => None,
-        }
     }
 
     /// Starts a write transaction on the writer's connection that takes the write lock at
@@ -468,7 +441,6 @@ impl Store {
         Ok(WriteTx {
             conn,
             committed: false,
-            checkpointer: self.checkpointer.clone(),
         })
     }
 }
@@ -494,16 +466,12 @@ pub(crate) async fn register_functions(
 pub(crate) struct WriteTx {
     conn: PoolConnection<Sqlite>,
     committed: bool,
-    checkpointer: Option<checkpoint::Checkpointer>,
 }
 
 impl WriteTx {
     pub(crate) async fn commit(mut self) -> Result<()> {
         sqlx::query("COMMIT").execute(&mut *self.conn).await?;
         self.committed = true;
-        if let Some(checkpointer) = &self.checkpointer {
-            checkpointer.poke();
-        }
         Ok(())
     }
 }
