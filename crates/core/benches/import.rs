@@ -30,7 +30,8 @@
 //! one connection's cache at 32 MiB, 360.1 s (225 MiB). 200,000 lines: 56.8 s -> 50.8 s at
 //! 32 MiB.
 //! On a faster machine of the same kind (2 cores), quiet, one run, the same file, stop 45's store:
-//! 179.5 s (5,570 lines/s), peak memory 445 MiB: at the 3-minute aim's very edge.
+//! 179.5 s (5,570 lines/s) and 185.6 s (5,389 lines/s), peak memory 445 MiB: at the 3-minute
+//! aim, not within it.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
